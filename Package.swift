@@ -1,0 +1,87 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "podium",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "podium", targets: ["podium"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // System libraries: the only place the C APIs enter the package.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+
+        // Thin, pooled Swift wrappers around libpq and hiredis.
+        .target(name: "Postgres", dependencies: [
+            "CLibPQ",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .target(name: "Redis", dependencies: [
+            "CHiredis",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+
+        // Pure rules: no I/O.
+        .target(name: "PodiumCore"),
+
+        // Domain storage on PostgreSQL (truth) and Redis (live rankings).
+        .target(name: "PodiumStore", dependencies: [
+            "PodiumCore", "Postgres", "Redis",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], resources: [.copy("Migrations")]),
+
+        // HTTP routes, auth, errors, OpenAPI.
+        .target(name: "PodiumHTTP", dependencies: [
+            "PodiumCore", "PodiumStore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ], resources: [.copy("Resources")]),
+
+        // The executable: subcommands only.
+        .executableTarget(name: "podium", dependencies: [
+            "PodiumCore", "PodiumStore", "PodiumHTTP",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
+
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis"]),
+        .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"]),
+        .testTarget(name: "PodiumStoreTests", dependencies: [
+            "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "PodiumHTTPTests", dependencies: [
+            "PodiumHTTP", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
+    ]
+)

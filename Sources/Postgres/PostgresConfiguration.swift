@@ -1,0 +1,43 @@
+/// Connection settings for a ``PostgresPool``.
+///
+/// The connection string is handed to libpq unchanged (key/value conninfo or a
+/// `postgres://` URI); the pool adds `connect_timeout` and `client_encoding`
+/// from these settings so they cannot be forgotten in a deployment's URL.
+public struct PostgresConfiguration: Sendable {
+    /// The libpq conninfo string or `postgres://` URI of the server.
+    public var connectionString: String
+    /// The most connections the pool keeps open at once.
+    ///
+    /// It is also the number of blocking threads the pool owns, one per connection.
+    public var poolSize: Int
+    /// How long opening one connection may take (libpq `connect_timeout`, whole seconds, rounded up).
+    public var connectTimeout: Duration
+    /// How long a caller waits for a free connection before failing with ``PostgresError/Kind/timeout``.
+    public var acquireTimeout: Duration
+    /// The server-side `statement_timeout` set on every new connection; `nil` keeps the server default.
+    public var statementTimeout: Duration?
+
+    /// Creates settings; only the connection string has no sensible default.
+    public init(
+        connectionString: String,
+        poolSize: Int = 8,
+        connectTimeout: Duration = .seconds(5),
+        acquireTimeout: Duration = .seconds(10),
+        statementTimeout: Duration? = .seconds(30)
+    ) {
+        self.connectionString = connectionString
+        self.poolSize = poolSize
+        self.connectTimeout = connectTimeout
+        self.acquireTimeout = acquireTimeout
+        self.statementTimeout = statementTimeout
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded up so a positive duration never becomes zero.
+    var roundedUpMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return attoseconds % 1_000_000_000_000_000 > 0 ? millis + 1 : millis
+    }
+}

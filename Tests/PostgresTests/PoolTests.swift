@@ -1,0 +1,190 @@
+import Foundation
+import Postgres
+import Testing
+
+@Suite("Connection pool")
+struct PoolTests {
+    @Test("with poolSize 2, ten concurrent sleeps never hold more than 2 connections and all complete")
+    func bounded() async throws {
+        let application = TestDatabase.uniqueName("podium_bound")
+        let observations = try await TestDatabase.withPool(poolSize: 2, applicationName: application) { pool in
+            try await withThrowingTaskGroup(of: (server: Int, pool: Int).self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await pool.withConnection { connection in
+                            let server = try connection.query(
+                                "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1", [application]
+                            ).rows[0].int("n")
+                            try connection.query("SELECT pg_sleep(0.2)")
+                            return (server, pool.openConnections)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(observations.count == 10)
+        #expect(observations.allSatisfy { (1...2).contains($0.server) })
+        #expect(observations.allSatisfy { (1...2).contains($0.pool) })
+        #expect(observations.contains { $0.server == 2 })
+    }
+
+    @Test("an exhausted pool fails a waiting caller with .timeout after acquireTimeout")
+    func acquireTimeout() async throws {
+        try await TestDatabase.withPool(poolSize: 1, acquireTimeout: .milliseconds(300)) { pool in
+            let (started, signal) = AsyncStream.makeStream(of: Void.self)
+            let holder = Task {
+                try await pool.withConnection { connection in
+                    signal.yield()
+                    try connection.query("SELECT pg_sleep(1.5)")
+                }
+            }
+            _ = await started.first { _ in true }
+            let clock = ContinuousClock()
+            let begin = clock.now
+            let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
+            let waited = clock.now - begin
+            #expect(error?.kind == .timeout)
+            #expect(error?.operation == "acquire connection")
+            #expect(waited >= .milliseconds(290))
+            #expect(waited < .milliseconds(1200))
+            try await holder.value
+            try await pool.ping()
+            #expect(pool.openConnections == 1)
+        }
+    }
+
+    @Test("cancelling a waiting caller throws CancellationError and leaks no slot")
+    func cancelledWaiter() async throws {
+        try await TestDatabase.withPool(poolSize: 1) { pool in
+            let (started, signal) = AsyncStream.makeStream(of: Void.self)
+            let holder = Task {
+                try await pool.withConnection { connection in
+                    signal.yield()
+                    try connection.query("SELECT pg_sleep(0.5)")
+                }
+            }
+            _ = await started.first { _ in true }
+            let waiter = Task { try await pool.query("SELECT 1") }
+            try await Task.sleep(for: .milliseconds(100))
+            waiter.cancel()
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+            try await holder.value
+            try await pool.ping()
+            #expect(pool.openConnections == 1)
+        }
+    }
+
+    @Test("waiting callers are served first come, first served")
+    func fifo() async throws {
+        let order = try await TestDatabase.withPool(poolSize: 1) { pool in
+            let (started, signal) = AsyncStream.makeStream(of: Void.self)
+            let holder = Task {
+                try await pool.withConnection { connection in
+                    signal.yield()
+                    try connection.query("SELECT pg_sleep(0.3)")
+                }
+            }
+            _ = await started.first { _ in true }
+            var waiters: [Task<(index: Int, ranAt: Date), any Error>] = []
+            for index in 0..<4 {
+                waiters.append(Task {
+                    let row = try await pool.query("SELECT clock_timestamp() AS t").rows[0]
+                    return (index, try row.date("t"))
+                })
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await holder.value
+            var runs: [(index: Int, ranAt: Date)] = []
+            for waiter in waiters { runs.append(try await waiter.value) }
+            return runs.sorted { $0.ranAt < $1.ranAt }.map(\.index)
+        }
+        #expect(order == [0, 1, 2, 3])
+    }
+
+    @Test("a connection the server terminated while idle is replaced transparently: the next call succeeds")
+    func reconnectAfterIdleTermination() async throws {
+        try await TestDatabase.withPool(poolSize: 1) { admin in
+            try await TestDatabase.withPool(poolSize: 1) { pool in
+                let before = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
+                try await terminate(before, using: admin)
+                let after = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
+                #expect(after != before)
+                #expect(pool.openConnections == 1)
+            }
+        }
+    }
+
+    @Test("a connection terminated during a call fails that call with .connection; the next call succeeds")
+    func reconnectAfterTerminationDuringCall() async throws {
+        try await TestDatabase.withPool(poolSize: 1) { admin in
+            try await TestDatabase.withPool(poolSize: 1) { pool in
+                let before = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
+                let sleeper = Task { try await pool.query("SELECT pg_sleep(10)") }
+                for _ in 0..<100 {
+                    let state = try await admin.query("SELECT state FROM pg_stat_activity WHERE pid = $1", [before])
+                    if state.rows.first?["state"] == "active" { break }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                try await terminate(before, using: admin)
+                let error = await #expect(throws: PostgresError.self) { try await sleeper.value }
+                #expect(error?.kind == .connection)
+                #expect(error?.isRetryable == true)
+                #expect(error?.operation == "PQexecParams")
+                #expect(pool.openConnections == 0)
+                let after = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
+                #expect(after != before)
+                #expect(pool.openConnections == 1)
+            }
+        }
+    }
+
+    @Test("close() waits for borrowed connections, then every call throws .poolClosed")
+    func close() async throws {
+        let configuration = PostgresConfiguration(connectionString: TestDatabase.connectionString, poolSize: 1)
+        let pool = PostgresPool(configuration: configuration, logger: .init(label: "PostgresTests"))
+        try await pool.ping()
+        let (started, signal) = AsyncStream.makeStream(of: Void.self)
+        let borrower = Task {
+            try await pool.withConnection { connection in
+                signal.yield()
+                return try connection.query("SELECT pg_sleep(0.3), 5 AS v").rows[0].int("v")
+            }
+        }
+        _ = await started.first { _ in true }
+        let waiter = Task { try await pool.query("SELECT 1") }
+        try await Task.sleep(for: .milliseconds(50))
+        await pool.close()
+        #expect(try await borrower.value == 5)
+        let waiting = await #expect(throws: PostgresError.self) { try await waiter.value }
+        #expect(waiting?.kind == .poolClosed)
+        #expect(pool.openConnections == 0)
+        let later = await #expect(throws: PostgresError.self) { try await pool.ping() }
+        #expect(later?.kind == .poolClosed)
+        #expect(later?.operation == "acquire connection")
+        await pool.close()
+    }
+
+    @Test("eight concurrent 0.3 s sleeps with poolSize 8 run in parallel")
+    func parallelism() async throws {
+        let elapsed = try await TestDatabase.withPool(poolSize: 8) { pool in
+            try await ContinuousClock().measure {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { try await pool.query("SELECT pg_sleep(0.3)") }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        #expect(elapsed < .milliseconds(1500))
+    }
+
+    /// Terminates backend `pid` and waits until its socket is closed, so the client can see it.
+    private func terminate(_ pid: Int, using admin: PostgresPool) async throws {
+        let terminated = try await admin.query("SELECT pg_terminate_backend($1, 5000) AS ok", [pid]).rows[0].bool("ok")
+        #expect(terminated)
+        // pg_terminate_backend returns once the backend left the process table; its socket closes a moment later.
+        try await Task.sleep(for: .milliseconds(200))
+    }
+}
