@@ -1,0 +1,184 @@
+import CHiredis
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One connection. Not Sendable; used only inside pool closures, on a blocking thread.
+public final class RedisConnection {
+    private let context: UnsafeMutablePointer<redisContext>
+    private let scripts: ScriptCache
+
+    /// True once hiredis saw an I/O, EOF, timeout or protocol error; such a connection is never reused.
+    var isBroken: Bool { context.pointee.err != 0 }
+
+    private init(context: UnsafeMutablePointer<redisContext>, scripts: ScriptCache) {
+        self.context = context
+        self.scripts = scripts
+    }
+
+    deinit {
+        redisFree(context)
+    }
+
+    /// Connects, sets the command timeout, then sends AUTH and SELECT as configured. Blocks.
+    static func connect(_ configuration: RedisConfiguration, scripts: ScriptCache) throws -> RedisConnection {
+        let operation = "redisConnectWithTimeout"
+        guard let port = Int32(exactly: configuration.port) else {
+            throw RedisError(kind: .configuration, message: "port \(configuration.port) is out of range", operation: operation)
+        }
+        guard let context = redisConnectWithTimeout(configuration.host, port, timeval(configuration.connectTimeout)) else {
+            throw RedisError(kind: .connection, message: "could not allocate a hiredis context", operation: operation)
+        }
+        // From here on the connection owns the context: it is freed when `connection` goes away, also on error.
+        let connection = RedisConnection(context: context, scripts: scripts)
+        if connection.isBroken {
+            throw connection.contextError(operation)
+        }
+        guard redisSetTimeout(context, timeval(configuration.commandTimeout)) == REDIS_OK else {
+            throw connection.contextError("redisSetTimeout")
+        }
+        if let password = configuration.password {
+            try connection.command(["AUTH", password])
+        }
+        if configuration.database != 0 {
+            try connection.command(["SELECT", String(configuration.database)])
+        }
+        return connection
+    }
+
+    /// One command as an argument vector (redisCommandArgv — never a format string), binary-safe arguments. A top-level error reply is THROWN as RedisError(kind: .server).
+    @discardableResult
+    public func command(_ arguments: [String]) throws -> RedisReply {
+        let operation = "redisCommandArgv \(Self.name(of: arguments))"
+        let raw = try Self.withArgv(arguments, operation: operation) { argc, argv, argvlen in
+            redisCommandArgv(context, argc, argv, argvlen)
+        }
+        guard let raw else { throw contextError(operation) }
+        let reply = Self.decodeAndFree(raw)
+        if case .error(let message) = reply {
+            throw RedisError(kind: .server, message: message, operation: operation)
+        }
+        return reply
+    }
+
+    /// Several commands in one round trip (redisAppendCommandArgv for each, then redisGetReply for each). Error replies of individual commands come back as .error in the result array.
+    public func pipeline(_ commands: [[String]]) throws -> [RedisReply] {
+        for arguments in commands {
+            let operation = "redisAppendCommandArgv \(Self.name(of: arguments))"
+            let status = try Self.withArgv(arguments, operation: operation) { argc, argv, argvlen in
+                redisAppendCommandArgv(context, argc, argv, argvlen)
+            }
+            guard status == REDIS_OK else { throw contextError(operation) }
+        }
+        var replies: [RedisReply] = []
+        replies.reserveCapacity(commands.count)
+        for arguments in commands {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
+                throw contextError("redisGetReply \(Self.name(of: arguments))")
+            }
+            replies.append(Self.decodeAndFree(raw))
+        }
+        return replies
+    }
+
+    /// Runs a script: EVALSHA sha numkeys keys... args...; on a NOSCRIPT error, SCRIPT LOAD then EVALSHA again. The sha1 is whatever SCRIPT LOAD returns, cached per pool by source.
+    public func evaluate(_ script: RedisScript, keys: [String], arguments: [String]) throws -> RedisReply {
+        func evalsha(_ sha: String) throws -> RedisReply {
+            try command(["EVALSHA", sha, String(keys.count)] + keys + arguments)
+        }
+        if let sha = scripts.sha(for: script.source) {
+            do {
+                return try evalsha(sha)
+            } catch let error as RedisError where error.kind == .server && error.message.hasPrefix("NOSCRIPT") {
+                // The server lost its script cache (restart or SCRIPT FLUSH): load again below.
+            }
+        }
+        let loaded = try command(["SCRIPT", "LOAD", script.source])
+        guard let sha = loaded.string else {
+            throw RedisError(kind: .protocolError, message: "SCRIPT LOAD returned \(loaded), not a SHA1", operation: "redisCommandArgv SCRIPT")
+        }
+        scripts.store(sha, for: script.source)
+        return try evalsha(sha)
+    }
+
+    /// The error hiredis recorded in the context (`err`/`errstr`), as a `RedisError`.
+    private func contextError(_ operation: String) -> RedisError {
+        let code = context.pointee.err
+        let message = withUnsafeBytes(of: context.pointee.errstr) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let kind: RedisError.Kind
+        switch code {
+        case REDIS_ERR_PROTOCOL:
+            kind = .protocolError
+        case REDIS_ERR_IO where Self.timeoutMessages.contains(message):
+            // hiredis 0.14 reports socket timeouts as REDIS_ERR_IO with strerror(EAGAIN / ETIMEDOUT).
+            kind = .timeout
+        default:
+            kind = .connection
+        }
+        return RedisError(kind: kind, message: message.isEmpty ? "hiredis error \(code)" : message, operation: operation)
+    }
+
+    /// strerror texts with which hiredis reports a timed-out socket.
+    private static let timeoutMessages: Set<String> = Set([EAGAIN, EWOULDBLOCK, ETIMEDOUT].map { String(cString: strerror($0)) })
+
+    /// The command name for error messages (arguments may hold secrets, so only the first is used).
+    private static func name(of arguments: [String]) -> String {
+        arguments.first?.uppercased() ?? "(empty)"
+    }
+
+    /// Decodes a reply returned by hiredis and frees it with `freeReplyObject`.
+    private static func decodeAndFree(_ raw: UnsafeMutableRawPointer) -> RedisReply {
+        defer { freeReplyObject(raw) }
+        return RedisReply(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
+    /// Calls `body` with hiredis argc/argv/argvlen pointing into one buffer holding every argument's UTF-8 bytes.
+    private static func withArgv<R>(
+        _ arguments: [String], operation: String,
+        _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> R
+    ) throws -> R {
+        guard !arguments.isEmpty, let argc = Int32(exactly: arguments.count) else {
+            throw RedisError(kind: .protocolError, message: "a command needs at least one argument", operation: operation)
+        }
+        var bytes: [CChar] = []
+        var lengths: [Int] = []
+        lengths.reserveCapacity(arguments.count)
+        for argument in arguments {
+            let utf8 = argument.utf8
+            bytes.append(contentsOf: utf8.map { CChar(bitPattern: $0) })
+            lengths.append(utf8.count)
+        }
+        bytes.append(0)  // never empty, so there is always a base address, even for only empty arguments
+        return bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            var pointers: [UnsafePointer<CChar>?] = lengths.map { length in
+                defer { offset += length }
+                return buffer.baseAddress! + offset
+            }
+            return pointers.withUnsafeMutableBufferPointer { argv in
+                lengths.withUnsafeBufferPointer { argvlen in
+                    body(argc, argv.baseAddress!, argvlen.baseAddress!)
+                }
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension RedisConnection: Sendable {}
+
+extension timeval {
+    /// A `timeval` from a non-negative duration, rounded down to microseconds.
+    fileprivate init(_ duration: Duration) {
+        let (seconds, attoseconds) = max(duration, .zero).components
+        self.init(tv_sec: .init(seconds), tv_usec: .init(attoseconds / 1_000_000_000_000))
+    }
+}

@@ -1,0 +1,289 @@
+import Logging
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A bounded pool of hiredis connections; every blocking hiredis call runs on the pool's own NIOThreadPool threads (one per slot), never on the cooperative pool or an event loop.
+///
+/// Creating a pool sets SIGPIPE to be ignored process-wide: hiredis writes with plain `write(2)`, and a write to a
+/// connection the server closed must fail with EPIPE instead of killing the process.
+public final class RedisPool: Sendable {
+    private let configuration: RedisConfiguration
+    private let logger: Logger
+    private let threads: NIOThreadPool
+    private let scripts = ScriptCache()
+    private let state = Mutex(State())
+
+    /// Creates the pool and starts its threads; connections are opened lazily, on first use.
+    public init(configuration: RedisConfiguration, logger: Logger) {
+        _ = Self.ignoreSIGPIPE
+        self.configuration = configuration
+        self.logger = logger
+        threads = NIOThreadPool(numberOfThreads: Self.size(of: configuration))
+        threads.start()
+    }
+
+    deinit {
+        // A pool dropped without close(): stop its idle threads.
+        if !state.withLock(\.closed) {
+            threads.shutdownGracefully { _ in }
+        }
+    }
+
+    /// Borrows a connection and runs body on a blocking thread. A connection that saw an I/O / EOF / timeout error (context->err set) is discarded; the next borrow connects anew — this is how the pool recovers after a server restart.
+    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (RedisConnection) throws -> T) async throws -> T {
+        let slot = try await acquire()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await threads.runIfActive { [self] in
+                try body(self.connection(in: slot))
+            })
+        } catch {
+            result = .failure(error)
+        }
+        let closed = release(slot)
+        if closed, case .failure(let error) = result, error is CancellationError, !Task.isCancelled {
+            // The pool shut its threads down between acquire and run.
+            throw Self.closedError("run command")
+        }
+        return try result.get()
+    }
+
+    /// Runs one command on a pooled connection; see `RedisConnection.command(_:)`.
+    @discardableResult
+    public func command(_ arguments: [String]) async throws -> RedisReply {
+        try await withConnection { try $0.command(arguments) }
+    }
+
+    /// Runs several commands in one round trip on a pooled connection; see `RedisConnection.pipeline(_:)`.
+    public func pipeline(_ commands: [[String]]) async throws -> [RedisReply] {
+        try await withConnection { try $0.pipeline(commands) }
+    }
+
+    /// Runs a Lua script on a pooled connection; see `RedisConnection.evaluate(_:keys:arguments:)`.
+    public func evaluate(_ script: RedisScript, keys: [String], arguments: [String]) async throws -> RedisReply {
+        try await withConnection { try $0.evaluate(script, keys: keys, arguments: arguments) }
+    }
+
+    /// PING; throws if the server does not answer PONG.
+    public func ping() async throws {
+        let reply = try await command(["PING"])
+        guard reply == .string("PONG") else {
+            throw RedisError(kind: .protocolError, message: "expected PONG, got \(reply)", operation: "redisCommandArgv PING")
+        }
+    }
+
+    /// Fails waiting borrowers with `.poolClosed`, closes idle connections, waits for running commands, then stops the threads.
+    /// Later calls throw `.poolClosed`. Calling it again does nothing.
+    public func close() async {
+        let closing = state.withLock { state -> (waiters: [Waiter], idle: [Slot])? in
+            guard !state.closed else { return nil }
+            state.closed = true
+            defer {
+                state.waiters = []
+                state.idle = []
+            }
+            state.slots -= state.idle.count
+            state.connections -= state.idle.count
+            return (state.waiters, state.idle)
+        }
+        guard let closing else { return }
+        for waiter in closing.waiters {
+            waiter.timeout.cancel()
+            waiter.continuation.resume(throwing: Self.closedError("acquire connection"))
+        }
+        for slot in closing.idle {
+            slot.connection = nil
+        }
+        do {
+            try await threads.shutdownGracefully()
+        } catch {
+            logger.error("Redis pool threads did not shut down", metadata: ["error": "\(error)"])
+        }
+        logger.debug("Redis pool closed")
+    }
+
+    /// Connections currently open to the server (idle or borrowed).
+    public var openConnections: Int {
+        state.withLock(\.connections)
+    }
+
+    // MARK: - Borrowing
+
+    /// Takes an idle slot, a new empty slot if below the pool size, or waits (FIFO) for one to be released.
+    private func acquire() async throws -> Slot {
+        switch state.withLock({ $0.take(limit: Self.size(of: configuration)) }) {
+        case .slot(let slot): return slot
+        case .closed: throw Self.closedError("acquire connection")
+        case .exhausted: break
+        }
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Slot, any Error>) in
+                let timeout = Task { [configuration] in
+                    do {
+                        try await Task.sleep(for: configuration.acquireTimeout)
+                    } catch {
+                        return  // cancelled: the waiter got a slot or gave up
+                    }
+                    let error = RedisError(
+                        kind: .timeout, message: "no connection became free within \(configuration.acquireTimeout)",
+                        operation: "acquire connection"
+                    )
+                    self.removeWaiter(id, failingWith: error)
+                }
+                let immediate = state.withLock { state -> Result<Slot, any Error>? in
+                    switch state.take(limit: Self.size(of: configuration)) {
+                    case .slot(let slot): return .success(slot)
+                    case .closed: return .failure(Self.closedError("acquire connection"))
+                    case .exhausted: break
+                    }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiters.append(Waiter(id: id, continuation: continuation, timeout: timeout))
+                    return nil
+                }
+                if let immediate {
+                    timeout.cancel()
+                    continuation.resume(with: immediate)
+                }
+            }
+        } onCancel: {
+            removeWaiter(id, failingWith: CancellationError())
+        }
+    }
+
+    /// Fails the waiter `id` with `error` if it is still waiting.
+    private func removeWaiter(_ id: Int, failingWith error: any Error) {
+        let waiter = state.withLock { state -> Waiter? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index)
+        }
+        guard let waiter else { return }
+        waiter.timeout.cancel()
+        waiter.continuation.resume(throwing: error)
+    }
+
+    /// The slot's connection, connecting first if the slot is empty. Runs on a pool thread.
+    private func connection(in slot: Slot) throws -> RedisConnection {
+        if let connection = slot.connection { return connection }
+        let connection = try RedisConnection.connect(configuration, scripts: scripts)
+        slot.connection = connection
+        state.withLock { $0.connections += 1 }
+        logger.debug("Redis connection opened", metadata: ["redis.host": "\(configuration.host)", "redis.port": "\(configuration.port)"])
+        return connection
+    }
+
+    /// Returns a borrowed slot: drops a broken connection, hands the slot to the oldest waiter or keeps it idle.
+    /// Returns whether the pool is closed.
+    private func release(_ slot: Slot) -> Bool {
+        let broken = slot.connection?.isBroken ?? false
+        if broken {
+            slot.connection = nil
+            logger.warning("Discarding broken Redis connection")
+        }
+        let hasConnection = slot.connection != nil
+        let (waiter, closed) = state.withLock { state -> (Waiter?, Bool) in
+            if broken { state.connections -= 1 }
+            if state.closed {
+                state.slots -= 1
+                if hasConnection { state.connections -= 1 }
+                return (nil, true)
+            }
+            if !state.waiters.isEmpty {
+                return (state.waiters.removeFirst(), false)
+            }
+            if hasConnection {
+                state.idle.append(slot)
+            } else {
+                state.slots -= 1
+            }
+            return (nil, false)
+        }
+        if closed {
+            slot.connection = nil
+        }
+        if let waiter {
+            waiter.timeout.cancel()
+            waiter.continuation.resume(returning: slot)
+        }
+        return closed
+    }
+
+    // MARK: - Helpers
+
+    /// The number of connections and threads: the configured pool size, at least 1.
+    private static func size(of configuration: RedisConfiguration) -> Int {
+        max(1, configuration.poolSize)
+    }
+
+    /// The error for any use of a closed pool.
+    private static func closedError(_ operation: String) -> RedisError {
+        RedisError(kind: .poolClosed, message: "the Redis pool is closed", operation: operation)
+    }
+
+    /// Ignores SIGPIPE once per process (see the type's documentation).
+    private static let ignoreSIGPIPE: Void = {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }()
+}
+
+/// A pool place for one connection: empty until its first borrower connects. Owned by one borrower at a time.
+private final class Slot: @unchecked Sendable {
+    /// The open connection, or nil until the next borrower connects.
+    var connection: RedisConnection?
+}
+
+/// A borrower waiting for a slot.
+private struct Waiter {
+    /// Identifies the waiter for timeout and cancellation.
+    let id: Int
+    /// Resumed with a slot, or with a timeout, cancellation or pool-closed error.
+    let continuation: CheckedContinuation<Slot, any Error>
+    /// Fails the waiter after the acquire timeout; cancelled when the waiter leaves the queue.
+    let timeout: Task<Void, Never>
+}
+
+/// The pool's bookkeeping, guarded by its mutex.
+private struct State {
+    /// Slots that exist: borrowed plus idle.
+    var slots = 0
+    /// Open hiredis connections.
+    var connections = 0
+    /// Slots holding an open connection, free to borrow.
+    var idle: [Slot] = []
+    /// Borrowers waiting for a slot, oldest first.
+    var waiters: [Waiter] = []
+    /// The last waiter id handed out.
+    var nextWaiterID = 0
+    /// Set by close(); no more borrowing.
+    var closed = false
+
+    /// What `take` found.
+    enum Taken {
+        /// A slot to borrow (empty if new).
+        case slot(Slot)
+        /// All slots are borrowed.
+        case exhausted
+        /// The pool is closed.
+        case closed
+    }
+
+    /// Takes an idle slot, or a new empty one while fewer than `limit` exist.
+    mutating func take(limit: Int) -> Taken {
+        if closed { return .closed }
+        if let slot = idle.popLast() { return .slot(slot) }
+        guard slots < limit else { return .exhausted }
+        slots += 1
+        return .slot(Slot())
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Redis
+import Testing
+
+@Suite("RedisPool")
+struct RedisPoolTests {
+    @Test func poolNeverOpensMoreThanItsSize() async throws {
+        try await withTestPool({ $0.poolSize = 2 }) { pool, prefix in
+            let probe = Probe()
+            let start = ContinuousClock.now
+            let results = try await withThrowingTaskGroup(of: (Int64, RedisReply).self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await pool.withConnection { connection in
+                            probe.enter(open: pool.openConnections)
+                            defer { probe.leave() }
+                            let id = try connection.command(["CLIENT", "ID"]).integer ?? -1
+                            return (id, try connection.command(["BLPOP", prefix + "absent", "0.2"]))
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(results.count == 10)
+            #expect(results.allSatisfy { $0.1 == .null })
+            #expect(Set(results.map(\.0)).count == 2)
+            #expect(probe.maxActive == 2)
+            #expect(probe.maxOpen <= 2)
+            #expect(pool.openConnections == 2)
+            // Ten 0.2 s commands, two at a time: at least five rounds.
+            #expect(elapsed >= .milliseconds(950))
+        }
+    }
+
+    @Test func acquireTimesOutWhenAllConnectionsAreBusy() async throws {
+        try await withTestPool({ $0.poolSize = 1; $0.acquireTimeout = .milliseconds(200) }) { pool, prefix in
+            let probe = Probe()
+            async let held = pool.withConnection { connection in
+                probe.enter(open: 1)
+                return try connection.command(["BLPOP", prefix + "absent", "1"])
+            }
+            try await probe.waitUntilEntered()
+            let start = ContinuousClock.now
+            let error = await #expect(throws: RedisError.self) { try await pool.command(["PING"]) }
+            let waited = ContinuousClock.now - start
+            #expect(error?.kind == .timeout)
+            #expect(error?.operation == "acquire connection")
+            #expect(waited >= .milliseconds(190))
+            #expect(waited < .milliseconds(900))
+
+            #expect(try await held == .null)
+            try await pool.ping()
+            #expect(pool.openConnections == 1)
+        }
+    }
+
+    @Test func waitersAreServedInOrder() async throws {
+        try await withTestPool({ $0.poolSize = 1 }) { pool, prefix in
+            let probe = Probe()
+            let list = prefix + "order"
+            async let held: RedisReply = pool.withConnection { connection in
+                probe.enter(open: 1)
+                return try connection.command(["BLPOP", prefix + "absent", "0.3"])
+            }
+            try await probe.waitUntilEntered()
+            var waiters: [Task<RedisReply, any Error>] = []
+            for index in 0..<5 {
+                waiters.append(Task { try await pool.command(["RPUSH", list, String(index)]) })
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            for waiter in waiters {
+                _ = try await waiter.value
+            }
+            #expect(try await held == .null)
+            #expect(try await pool.command(["LRANGE", list, "0", "-1"]) == .array((0..<5).map { .string(String($0)) }))
+        }
+    }
+
+    @Test func cancelledWaiterDoesNotLeakTheConnection() async throws {
+        try await withTestPool({ $0.poolSize = 1 }) { pool, prefix in
+            let probe = Probe()
+            async let held = pool.withConnection { connection in
+                probe.enter(open: 1)
+                return try connection.command(["BLPOP", prefix + "absent", "0.3"])
+            }
+            try await probe.waitUntilEntered()
+            let waiter = Task { try await pool.command(["PING"]) }
+            try await Task.sleep(for: .milliseconds(50))
+            waiter.cancel()
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+
+            #expect(try await held == .null)
+            for _ in 0..<3 {
+                try await pool.ping()
+            }
+            #expect(pool.openConnections == 1)
+        }
+    }
+
+    @Test func commandTimeoutDiscardsTheConnection() async throws {
+        try await withTestPool({ $0.poolSize = 1; $0.commandTimeout = .milliseconds(200) }) { pool, prefix in
+            let first = try await pool.command(["CLIENT", "ID"])
+            let error = await #expect(throws: RedisError.self) {
+                try await pool.command(["BLPOP", prefix + "absent", "2"])
+            }
+            #expect(error?.kind == .timeout)
+            #expect(error?.operation == "redisCommandArgv BLPOP")
+            #expect(pool.openConnections == 0)
+
+            let second = try await pool.command(["CLIENT", "ID"])
+            #expect(second != first)
+            #expect(pool.openConnections == 1)
+        }
+    }
+
+    @Test func recoversAfterServerRestart() async throws {
+        let server = try await LocalRedisServer()
+        defer { server.stop() }
+        let pool = RedisPool(configuration: server.configuration(), logger: TestRedis.logger)
+        try await pool.command(["SET", "restart", "before"])
+        #expect(try await pool.command(["GET", "restart"]) == .string("before"))
+        #expect(pool.openConnections == 1)
+
+        server.stop()
+        let broken = await #expect(throws: RedisError.self) { try await pool.command(["GET", "restart"]) }
+        #expect(broken?.kind == .connection)
+        #expect(pool.openConnections == 0)
+
+        let refused = await #expect(throws: RedisError.self) { try await pool.command(["GET", "restart"]) }
+        #expect(refused?.kind == .connection)
+        #expect(refused?.operation == "redisConnectWithTimeout")
+
+        try await server.start()
+        #expect(try await pool.command(["GET", "restart"]) == .null)
+        #expect(try await pool.command(["SET", "restart", "after"]) == .string("OK"))
+        try await pool.ping()
+        #expect(pool.openConnections == 1)
+        await pool.close()
+    }
+
+    @Test func authenticatesAndSelectsOnEveryConnection() async throws {
+        let server = try await LocalRedisServer(password: "s3cret pass")
+        defer { server.stop() }
+        let pool = RedisPool(configuration: server.configuration(database: 3), logger: TestRedis.logger)
+        let info = try #require(try await pool.command(["CLIENT", "INFO"]).string)
+        #expect(info.contains(" db=3 "))
+        try await pool.command(["SET", "in-db-3", "yes"])
+        await pool.close()
+
+        var wrong = server.configuration()
+        wrong.password = "wrong"
+        let unauthorized = RedisPool(configuration: wrong, logger: TestRedis.logger)
+        let error = await #expect(throws: RedisError.self) { try await unauthorized.ping() }
+        #expect(error?.kind == .server)
+        #expect(error?.message.hasPrefix("WRONGPASS") == true)
+        #expect(unauthorized.openConnections == 0)
+        await unauthorized.close()
+
+        let database0 = RedisPool(configuration: server.configuration(database: 0), logger: TestRedis.logger)
+        #expect(try await database0.command(["GET", "in-db-3"]) == .null)
+        #expect(try await database0.command(["SELECT", "3"]) == .string("OK"))
+        await database0.close()
+    }
+
+    @Test func closeFailsWaitersAndLaterCalls() async throws {
+        var configuration = try TestRedis.configuration()
+        configuration.poolSize = 1
+        let pool = RedisPool(configuration: configuration, logger: TestRedis.logger)
+        try await pool.ping()
+        let probe = Probe()
+        let key = "podium-test:\(UUID().uuidString):absent"
+        async let held = pool.withConnection { connection in
+            probe.enter(open: 1)
+            return try connection.command(["BLPOP", key, "0.3"])
+        }
+        try await probe.waitUntilEntered()
+        let waiter = Task { try await pool.command(["PING"]) }
+        try await Task.sleep(for: .milliseconds(50))
+
+        await pool.close()
+        // close() waited for the running command.
+        #expect(try await held == .null)
+        let waiterError = await #expect(throws: RedisError.self) { try await waiter.value }
+        #expect(waiterError?.kind == .poolClosed)
+
+        let error = await #expect(throws: RedisError.self) { try await pool.command(["PING"]) }
+        #expect(error?.kind == .poolClosed)
+        #expect(pool.openConnections == 0)
+        await pool.close()
+    }
+
+    @Test func unreachableServerThrowsConnection() async throws {
+        let pool = RedisPool(configuration: RedisConfiguration(port: 1, connectTimeout: .milliseconds(500)), logger: TestRedis.logger)
+        let error = await #expect(throws: RedisError.self) { try await pool.ping() }
+        #expect(error?.kind == .connection)
+        #expect(error?.operation == "redisConnectWithTimeout")
+        #expect(pool.openConnections == 0)
+        await pool.close()
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import Redis
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The Redis server the tests use: PODIUM_TEST_REDIS_URL, default redis://127.0.0.1:6379/15.
+enum TestRedis {
+    static let url = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"
+    static let logger = Logger(label: "podium.redis-tests")
+
+    static func configuration() throws -> RedisConfiguration {
+        try RedisConfiguration(url: url)
+    }
+}
+
+struct UnreachableRedis: Error, CustomStringConvertible {
+    let url: String
+    let underlying: any Error
+    var description: String { "Redis test server at \(url) is unreachable (run `bash ops/services.sh`): \(underlying)" }
+}
+
+/// Runs `body` with a pool on the test server and a unique key prefix, then deletes the prefix's keys and closes the pool.
+/// Throws (fails the test) if the server does not answer PING.
+func withTestPool<T>(
+    _ adjust: (inout RedisConfiguration) -> Void = { _ in },
+    _ body: (RedisPool, String) async throws -> T
+) async throws -> T {
+    var configuration = try TestRedis.configuration()
+    adjust(&configuration)
+    let pool = RedisPool(configuration: configuration, logger: TestRedis.logger)
+    do {
+        try await pool.ping()
+    } catch {
+        await pool.close()
+        throw UnreachableRedis(url: TestRedis.url, underlying: error)
+    }
+    let prefix = "podium-test:\(UUID().uuidString):"
+    let result: Result<T, any Error>
+    do {
+        result = .success(try await body(pool, prefix))
+    } catch {
+        result = .failure(error)
+    }
+    await pool.close()
+    try await deleteKeys(prefix: prefix)
+    return try result.get()
+}
+
+/// Deletes every key starting with `prefix` on the test server.
+func deleteKeys(prefix: String) async throws {
+    let pool = RedisPool(configuration: try TestRedis.configuration(), logger: TestRedis.logger)
+    do {
+        let keys = try await pool.command(["KEYS", prefix + "*"]).array?.compactMap(\.string) ?? []
+        if !keys.isEmpty {
+            try await pool.command(["DEL"] + keys)
+        }
+    } catch {
+        await pool.close()
+        throw error
+    }
+    await pool.close()
+}
+
+/// Thread-safe counters for what happens inside pool closures.
+final class Probe: Sendable {
+    private let state = Mutex((active: 0, maxActive: 0, maxOpen: 0, flag: false))
+
+    func enter(open: Int) {
+        state.withLock {
+            $0.active += 1
+            $0.maxActive = max($0.maxActive, $0.active)
+            $0.maxOpen = max($0.maxOpen, open)
+            $0.flag = true
+        }
+    }
+
+    func leave() { state.withLock { $0.active -= 1 } }
+    var maxActive: Int { state.withLock(\.maxActive) }
+    var maxOpen: Int { state.withLock(\.maxOpen) }
+    var entered: Bool { state.withLock(\.flag) }
+
+    /// Waits until some closure entered, up to two seconds.
+    func waitUntilEntered() async throws {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while !entered {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// A private redis-server child process on a free loopback port, for tests that kill the server.
+final class LocalRedisServer {
+    let port: Int
+    let password: String?
+    private var process: Process?
+
+    init(password: String? = nil) async throws {
+        port = try Self.freePort()
+        self.password = password
+        try await start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// A configuration for this server.
+    func configuration(database: Int = 0, poolSize: Int = 2) -> RedisConfiguration {
+        RedisConfiguration(
+            port: port, database: database, password: password, poolSize: poolSize,
+            connectTimeout: .seconds(1), commandTimeout: .seconds(1), acquireTimeout: .seconds(2)
+        )
+    }
+
+    /// Launches redis-server (no persistence) and waits until it answers PING.
+    func start() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        var arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
+                         "--dir", FileManager.default.temporaryDirectory.path]
+        if let password { arguments += ["--requirepass", password] }
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+
+        let pool = RedisPool(configuration: configuration(), logger: TestRedis.logger)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                try await pool.ping()
+                await pool.close()
+                return
+            } catch where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                await pool.close()
+                throw error
+            }
+        }
+    }
+
+    /// Kills the server (SIGKILL: a child spawned from a thread that blocks signals may never see SIGTERM) and waits for it to exit.
+    func stop() {
+        guard let process else { return }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// A loopback TCP port that was free a moment ago (bound to port 0, then released).
+    private static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
