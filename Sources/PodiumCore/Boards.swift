@@ -1,0 +1,144 @@
+import Foundation
+
+/// What a board ranks players by.
+public enum BoardMetric: String, Sendable, Codable, CaseIterable {
+    /// Sum of points awarded (the default).
+    case points
+    /// Number of completions.
+    case completions
+
+    /// How much one completion worth `points` adds to a board of this metric.
+    public func increment(points: Int) -> Int64 {
+        switch self {
+        case .points: Int64(points)
+        case .completions: 1
+        }
+    }
+}
+
+/// A configured rule that gives boards matching `scope` their time zone, windows, metric and medals.
+///
+/// `scope` is an exact board id (`global`, `topic:math`) or a wildcard for a kind
+/// (`topic:*`, `group:*`). Exact ids win over wildcards.
+public struct BoardRule: Sendable, Codable, Equatable {
+    /// Board id or kind wildcard this rule applies to.
+    public var scope: String
+    /// IANA time zone periods are cut in.
+    public var timeZone: String
+    /// Windows the board keeps.
+    public var windows: [LeaderboardWindow]
+    /// What the board ranks by.
+    public var metric: BoardMetric
+    /// Windows whose closed periods award medals (issue: scheduler).
+    public var medalWindows: [LeaderboardWindow]
+
+    /// Creates a rule; defaults are UTC, all four windows, points, no medals.
+    public init(
+        scope: String, timeZone: String = "UTC", windows: [LeaderboardWindow] = LeaderboardWindow.allCases,
+        metric: BoardMetric = .points, medalWindows: [LeaderboardWindow] = []
+    ) {
+        self.scope = scope
+        self.timeZone = timeZone
+        self.windows = windows
+        self.metric = metric
+        self.medalWindows = medalWindows
+    }
+
+    /// Decodes a rule; every key but `scope` may be left out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        scope = try container.decode(String.self, forKey: .scope)
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
+        windows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .windows) ?? LeaderboardWindow.allCases
+        metric = try container.decodeIfPresent(BoardMetric.self, forKey: .metric) ?? .points
+        medalWindows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .medalWindows) ?? []
+    }
+
+    /// The spec's defaults: every scope kind gets all four windows in UTC; global and topic boards award medals weekly and monthly.
+    public static let defaults: [BoardRule] = [
+        BoardRule(scope: "global", medalWindows: [.week, .month]),
+        BoardRule(scope: "topic:*", medalWindows: [.week, .month]),
+        BoardRule(scope: "group:*"),
+    ]
+
+    /// Whether this rule names `scope` exactly.
+    func matchesExactly(_ scope: BoardScope) -> Bool { self.scope == scope.id }
+
+    /// Whether this rule is the wildcard for `scope`'s kind.
+    func matchesKind(_ scope: BoardScope) -> Bool {
+        switch scope {
+        case .global: self.scope == "global"
+        case .topic: self.scope == "topic:*"
+        case .group: self.scope == "group:*"
+        }
+    }
+}
+
+/// A resolved board: a scope with its rule applied.
+public struct BoardDefinition: Sendable, Hashable {
+    /// The scope, e.g. `topic:math`.
+    public let scope: BoardScope
+    /// Zone its periods are cut in.
+    public let timeZone: TimeZone
+    /// Windows it keeps.
+    public let windows: [LeaderboardWindow]
+    /// What it ranks by.
+    public let metric: BoardMetric
+    /// Windows that award medals when a period closes.
+    public let medalWindows: [LeaderboardWindow]
+
+    /// The board's id, as used in URLs and storage.
+    public var id: String { scope.id }
+}
+
+/// The configured boards: resolves any scope to its definition.
+public struct BoardCatalog: Sendable {
+    /// Rules in configuration order.
+    public let rules: [BoardRule]
+
+    /// Creates a catalog; `validationErrors` reports unknown zones or scopes.
+    public init(rules: [BoardRule] = BoardRule.defaults) {
+        self.rules = rules
+    }
+
+    /// Problems with the configured rules (unknown time zone, bad scope, no windows), empty when valid.
+    public func validationErrors() -> [String] {
+        rules.flatMap { rule -> [String] in
+            var errors: [String] = []
+            if TimeZone(identifier: rule.timeZone) == nil { errors.append("board \(rule.scope): unknown time zone \(rule.timeZone)") }
+            let wildcard = ["topic:*", "group:*"].contains(rule.scope)
+            if !wildcard && BoardScope(id: rule.scope) == nil { errors.append("board \(rule.scope): not a board id or wildcard") }
+            if rule.windows.isEmpty { errors.append("board \(rule.scope): no windows") }
+            return errors
+        }
+    }
+
+    /// The definition of `scope`: its exact rule, else its kind's wildcard, else the defaults' rule for its kind.
+    public func definition(for scope: BoardScope) -> BoardDefinition {
+        let rule = rules.first { $0.matchesExactly(scope) }
+            ?? rules.first { $0.matchesKind(scope) }
+            ?? BoardRule.defaults.first { $0.matchesKind(scope) }
+            ?? BoardRule(scope: scope.id)
+        return BoardDefinition(
+            scope: scope,
+            timeZone: TimeZone(identifier: rule.timeZone) ?? .gmt,
+            windows: rule.windows,
+            metric: rule.metric,
+            medalWindows: rule.medalWindows
+        )
+    }
+}
+
+/// One board period a completion falls in.
+public struct BoardPeriod: Sendable, Hashable {
+    /// The board.
+    public let board: BoardDefinition
+    /// The period of one of its windows.
+    public let period: Period
+
+    /// Creates a board period.
+    public init(board: BoardDefinition, period: Period) {
+        self.board = board
+        self.period = period
+    }
+}

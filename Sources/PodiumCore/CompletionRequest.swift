@@ -1,0 +1,160 @@
+import Foundation
+
+/// The body of `POST /v1/completions`, as sent: every field optional so validation can name each one that is missing.
+public struct CompletionRequest: Sendable, Codable, Equatable {
+    /// The client's idempotency key.
+    public var id: String?
+    /// Opaque player id.
+    public var userId: String?
+    /// The quiz played.
+    public var quizId: String?
+    /// The quiz's topic (a board scope name).
+    public var topic: String?
+    /// `easy`, `medium` or `hard`.
+    public var difficulty: String?
+    /// Correct answers.
+    public var correct: Int?
+    /// Questions asked.
+    public var total: Int?
+    /// Time taken, in milliseconds.
+    public var durationMs: Int?
+    /// RFC 3339 time the quiz was finished; now when absent.
+    public var completedAt: String?
+    /// Classes, schools, teams the player ranks in.
+    public var groups: [String]?
+    /// Name shown on boards; kept until changed.
+    public var displayName: String?
+
+    /// Creates a request (tests and the load generator).
+    public init(
+        id: String? = nil, userId: String? = nil, quizId: String? = nil, topic: String? = nil, difficulty: String? = nil,
+        correct: Int? = nil, total: Int? = nil, durationMs: Int? = nil, completedAt: String? = nil, groups: [String]? = nil,
+        displayName: String? = nil
+    ) {
+        self.id = id
+        self.userId = userId
+        self.quizId = quizId
+        self.topic = topic
+        self.difficulty = difficulty
+        self.correct = correct
+        self.total = total
+        self.durationMs = durationMs
+        self.completedAt = completedAt
+        self.groups = groups
+        self.displayName = displayName
+    }
+}
+
+/// A completion that passed validation.
+public struct ValidCompletion: Sendable, Hashable {
+    /// The client's idempotency key.
+    public let id: String
+    /// Player id.
+    public let userID: String
+    /// Quiz id.
+    public let quizID: String
+    /// Topic name.
+    public let topic: String
+    /// Difficulty.
+    public let difficulty: Difficulty
+    /// Correct answers.
+    public let correct: Int
+    /// Questions asked.
+    public let total: Int
+    /// Time taken.
+    public let durationMS: Int?
+    /// When it was finished (given or defaulted to the time it was received).
+    public let completedAt: Date
+    /// Groups, without duplicates, in the order sent.
+    public let groups: [String]
+    /// Display name to set, if sent.
+    public let displayName: String?
+    /// The request as sent, in a canonical form: equal bodies give equal fingerprints (idempotency check).
+    public let fingerprint: String
+}
+
+/// Limits on what a completion may carry.
+public enum CompletionLimits {
+    /// Most groups one completion may name.
+    public static let maximumGroups = 20
+    /// Most questions one quiz may have.
+    public static let maximumTotal = 10_000
+    /// Longest duration accepted (one day).
+    public static let maximumDurationMS = 86_400_000
+}
+
+extension CompletionRequest {
+    /// Checks every field and returns the valid completion, or throws every problem found.
+    ///
+    /// `fieldPrefix` names the item in batch answers (`completions[3].`). Times are checked against
+    /// `now` with the rules' future skew and maximum age.
+    public func validated(now: Date, rules: GameRules, fieldPrefix: String = "") throws(ValidationFailure) -> ValidCompletion {
+        var errors: [FieldError] = []
+        func fail(_ field: String, _ message: String) { errors.append(FieldError(field: fieldPrefix + field, message: message)) }
+        func identifier(_ value: String?, _ field: String) -> String {
+            guard let value else { fail(field, "is required"); return "" }
+            if !NameRules.isValidIdentifier(value) { fail(field, "must be 1-128 characters of A-Z a-z 0-9 . _ : @ -") }
+            return value
+        }
+        let id = identifier(id, "id")
+        let userID = identifier(userId, "user_id")
+        let quizID = identifier(quizId, "quiz_id")
+
+        if topic == nil { fail("topic", "is required") }
+        else if let topic, !NameRules.isValidScopeName(topic) { fail("topic", "must be 1-64 characters of a-z 0-9 . _ -") }
+
+        let difficulty = self.difficulty.flatMap(Difficulty.init(rawValue:))
+        if self.difficulty == nil { fail("difficulty", "is required") }
+        else if difficulty == nil { fail("difficulty", "must be one of easy, medium, hard") }
+
+        if let total, !(1...CompletionLimits.maximumTotal).contains(total) { fail("total", "must be between 1 and \(CompletionLimits.maximumTotal)") }
+        if total == nil { fail("total", "is required") }
+        if correct == nil { fail("correct", "is required") }
+        if let correct, correct < 0 { fail("correct", "must not be negative") }
+        if let correct, let total, correct > total, total >= 1 { fail("correct", "must not exceed total") }
+        if let durationMs, !(0...CompletionLimits.maximumDurationMS).contains(durationMs) {
+            fail("duration_ms", "must be between 0 and \(CompletionLimits.maximumDurationMS)")
+        }
+
+        var completedAt = RFC3339.truncated(now)
+        if let text = self.completedAt {
+            if let date = RFC3339.parse(text) {
+                completedAt = RFC3339.truncated(date)
+                if date > now.addingTimeInterval(rules.futureSkew) { fail("completed_at", "is in the future") }
+                if date < now.addingTimeInterval(-rules.maximumAge) {
+                    fail("completed_at", "is older than \(Int(rules.maximumAge / 86_400)) days")
+                }
+            } else {
+                fail("completed_at", "must be an RFC 3339 time, e.g. 2026-11-21T10:00:00Z")
+            }
+        }
+
+        var groups: [String] = []
+        for (index, group) in (self.groups ?? []).enumerated() {
+            if !NameRules.isValidScopeName(group) { fail("groups[\(index)]", "must be 1-64 characters of a-z 0-9 . _ -") }
+            else if !groups.contains(group) { groups.append(group) }
+        }
+        if groups.count > CompletionLimits.maximumGroups { fail("groups", "must have at most \(CompletionLimits.maximumGroups) entries") }
+        if let displayName, !NameRules.isValidDisplayName(displayName) {
+            fail("display_name", "must be 1-64 characters without control characters")
+        }
+
+        guard errors.isEmpty, let difficulty, let topic, let correct, let total else { throw ValidationFailure(errors: errors) }
+        return ValidCompletion(
+            id: id, userID: userID, quizID: quizID, topic: topic, difficulty: difficulty, correct: correct, total: total,
+            durationMS: durationMs, completedAt: completedAt, groups: groups, displayName: displayName,
+            fingerprint: fingerprint(completedAt: self.completedAt.map { _ in completedAt }, groups: groups)
+        )
+    }
+
+    /// A canonical text of the request: its fields as a JSON array in a fixed order, the time
+    /// normalised to milliseconds (so `…:00Z` and `…:00.000+00:00` are the same request).
+    private func fingerprint(completedAt: Date?, groups: [String]) -> String {
+        let parts: [String?] = [
+            id, userId, quizId, topic, difficulty, correct.map(String.init), total.map(String.init), durationMs.map(String.init),
+            completedAt.map(RFC3339.format), groups.joined(separator: ","), displayName,
+        ]
+        let encoded = (try? JSONEncoder().encode(parts)) ?? Data()
+        return String(decoding: encoded, as: UTF8.self)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Every rule that turns completions into points, levels and board scores.
+///
+/// Loaded once from the optional rules file; the defaults are the spec's (BrainMe).
+public struct GameRules: Sendable {
+    /// Points per completion.
+    public var points: PointsRules
+    /// Level thresholds.
+    public var levels: LevelCurve
+    /// Board configuration.
+    public var boards: BoardCatalog
+    /// How long after its end a period still accepts completions before it closes.
+    public var closeGrace: TimeInterval
+    /// How far in the future `completed_at` may be (clock skew between devices).
+    public var futureSkew: TimeInterval
+    /// How old `completed_at` may be (offline apps sync late, but not forever).
+    public var maximumAge: TimeInterval
+
+    /// Creates rules; every argument defaults to the spec's value.
+    public init(
+        points: PointsRules = .default, levels: LevelCurve = .default, boards: BoardCatalog = BoardCatalog(),
+        closeGrace: TimeInterval = 15 * 60, futureSkew: TimeInterval = 5 * 60, maximumAge: TimeInterval = 30 * 86_400
+    ) {
+        self.points = points
+        self.levels = levels
+        self.boards = boards
+        self.closeGrace = closeGrace
+        self.futureSkew = futureSkew
+        self.maximumAge = maximumAge
+    }
+
+    /// The boards a completion counts on: global, its topic and each of its groups.
+    public func scopes(topic: String, groups: [String]) -> [BoardScope] {
+        [.global, .topic(topic)] + groups.map { .group($0) }
+    }
+
+    /// Every board period a completion at `completedAt` falls in, each marked closed or open at `now`.
+    public func boardPeriods(topic: String, groups: [String], completedAt: Date, now: Date) -> (open: [BoardPeriod], closed: [BoardPeriod]) {
+        var open: [BoardPeriod] = []
+        var closed: [BoardPeriod] = []
+        for scope in scopes(topic: topic, groups: groups) {
+            let board = boards.definition(for: scope)
+            for window in board.windows {
+                let period = Period.containing(completedAt, window: window, timeZone: board.timeZone)
+                let entry = BoardPeriod(board: board, period: period)
+                if period.isClosed(at: now, grace: closeGrace) { closed.append(entry) } else { open.append(entry) }
+            }
+        }
+        return (open, closed)
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+
+/// A recorded completion as the API shows it.
+public struct CompletionRecord: Sendable, Codable, Equatable {
+    /// The client's idempotency key.
+    public var id: String
+    /// Player id.
+    public var userId: String
+    /// Quiz id.
+    public var quizId: String
+    /// Topic.
+    public var topic: String
+    /// Difficulty.
+    public var difficulty: Difficulty
+    /// Correct answers.
+    public var correct: Int
+    /// Questions asked.
+    public var total: Int
+    /// Time taken in milliseconds.
+    public var durationMs: Int?
+    /// RFC 3339 time it was finished.
+    public var completedAt: String
+    /// Groups it counted in.
+    public var groups: [String]
+    /// Points it earned.
+    public var points: Int
+    /// RFC 3339 time Podium recorded it.
+    public var recordedAt: String
+
+    /// Creates a record.
+    public init(
+        id: String, userId: String, quizId: String, topic: String, difficulty: Difficulty, correct: Int, total: Int,
+        durationMs: Int?, completedAt: String, groups: [String], points: Int, recordedAt: String
+    ) {
+        self.id = id
+        self.userId = userId
+        self.quizId = quizId
+        self.topic = topic
+        self.difficulty = difficulty
+        self.correct = correct
+        self.total = total
+        self.durationMs = durationMs
+        self.completedAt = completedAt
+        self.groups = groups
+        self.points = points
+        self.recordedAt = recordedAt
+    }
+}
+
+/// A player's running totals.
+public struct PlayerTotals: Sendable, Codable, Equatable {
+    /// Points earned in all.
+    public var points: Int64
+    /// Completions ("games played").
+    public var completions: Int64
+    /// Correct answers in all.
+    public var correctAnswers: Int64
+    /// Questions answered in all.
+    public var totalAnswers: Int64
+    /// Correct answers in percent, one decimal (0 when nothing answered).
+    public var correctPercent: Double
+    /// Incorrect answers in percent, one decimal.
+    public var incorrectPercent: Double
+
+    /// Creates totals, deriving the percentages.
+    public init(points: Int64, completions: Int64, correctAnswers: Int64, totalAnswers: Int64) {
+        self.points = points
+        self.completions = completions
+        self.correctAnswers = correctAnswers
+        self.totalAnswers = totalAnswers
+        self.correctPercent = Percent.of(correctAnswers, totalAnswers)
+        self.incorrectPercent = totalAnswers == 0 ? 0 : Percent.of(totalAnswers - correctAnswers, totalAnswers)
+    }
+}
+
+/// Percentages as the API shows them.
+public enum Percent {
+    /// `part / whole` in percent rounded to one decimal; 0 when `whole` is 0.
+    public static func of(_ part: Int64, _ whole: Int64) -> Double {
+        guard whole > 0 else { return 0 }
+        return (Double(part) * 1000 / Double(whole)).rounded() / 10
+    }
+}
+
+/// A player's place on one board period.
+public struct BoardRank: Sendable, Codable, Equatable {
+    /// Board id.
+    public var board: String
+    /// Window.
+    public var window: LeaderboardWindow
+    /// Period name.
+    public var period: String
+    /// Competition rank (ties share).
+    public var rank: Int
+    /// The player's score there.
+    public var score: Int64
+    /// Players on that board period.
+    public var players: Int
+
+    /// Creates a rank.
+    public init(board: String, window: LeaderboardWindow, period: String, rank: Int, score: Int64, players: Int) {
+        self.board = board
+        self.window = window
+        self.period = period
+        self.rank = rank
+        self.score = score
+        self.players = players
+    }
+}
+
+/// A closed period a late completion could no longer count in.
+public struct MissedPeriod: Sendable, Codable, Equatable {
+    /// Board id.
+    public var board: String
+    /// Window.
+    public var window: LeaderboardWindow
+    /// Period name.
+    public var period: String
+    /// RFC 3339 time the period closed (end plus grace).
+    public var closedAt: String
+
+    /// Creates a missed period.
+    public init(board: String, window: LeaderboardWindow, period: String, closedAt: String) {
+        self.board = board
+        self.window = window
+        self.period = period
+        self.closedAt = closedAt
+    }
+}
+
+/// The answer to `POST /v1/completions`.
+public struct CompletionResponse: Sendable, Codable, Equatable {
+    /// The completion as recorded.
+    public var completion: CompletionRecord
+    /// Points it earned.
+    public var pointsAwarded: Int
+    /// The player's totals after it.
+    public var totals: PlayerTotals
+    /// The player's level after it, with progress.
+    public var level: LevelProgress
+    /// The level reached by this completion, when it crossed a threshold.
+    public var levelReached: Int?
+    /// The player's ranks on the board periods it counted in.
+    public var ranks: [BoardRank]
+    /// False when Redis could not be updated: ranks are missing and will catch up.
+    public var rankingsLive: Bool
+    /// Closed periods it was too late for.
+    public var missedPeriods: [MissedPeriod]
+
+    /// Creates a response.
+    public init(
+        completion: CompletionRecord, pointsAwarded: Int, totals: PlayerTotals, level: LevelProgress, levelReached: Int?,
+        ranks: [BoardRank], rankingsLive: Bool, missedPeriods: [MissedPeriod]
+    ) {
+        self.completion = completion
+        self.pointsAwarded = pointsAwarded
+        self.totals = totals
+        self.level = level
+        self.levelReached = levelReached
+        self.ranks = ranks
+        self.rankingsLive = rankingsLive
+        self.missedPeriods = missedPeriods
+    }
+}
+
+/// One row of a leaderboard.
+public struct LeaderboardEntry: Sendable, Codable, Equatable {
+    /// Competition rank.
+    public var rank: Int
+    /// Player id.
+    public var userId: String
+    /// Display name, if the player set one.
+    public var displayName: String?
+    /// Score.
+    public var score: Int64
+    /// `gold`, `silver` or `bronze` on closed periods that award medals.
+    public var medal: String?
+
+    /// Creates an entry.
+    public init(rank: Int, userId: String, displayName: String?, score: Int64, medal: String? = nil) {
+        self.rank = rank
+        self.userId = userId
+        self.displayName = displayName
+        self.score = score
+        self.medal = medal
+    }
+}
+
+/// A page of one board period.
+public struct LeaderboardPage: Sendable, Codable, Equatable {
+    /// Board id.
+    public var board: String
+    /// Window.
+    public var window: LeaderboardWindow
+    /// Period name.
+    public var period: String
+    /// RFC 3339 start (nil for `all`).
+    public var startsAt: String?
+    /// RFC 3339 end, exclusive (nil for `all`).
+    public var endsAt: String?
+    /// RFC 3339 time it closes (end plus grace; nil for `all`).
+    public var closesAt: String?
+    /// `open` or `closed`.
+    public var status: String
+    /// Players on the board period.
+    public var players: Int
+    /// True when read from the live Redis rankings, false when served from PostgreSQL.
+    public var live: Bool
+    /// Position of the first entry (0-based).
+    public var offset: Int
+    /// Entries, best first; ties ordered by user id.
+    public var entries: [LeaderboardEntry]
+
+    /// Creates a page.
+    public init(
+        board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
+        status: String, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry]
+    ) {
+        self.board = board
+        self.window = window
+        self.period = period
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.closesAt = closesAt
+        self.status = status
+        self.players = players
+        self.live = live
+        self.offset = offset
+        self.entries = entries
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The optional rules file (JSON, snake_case keys); anything left out keeps the spec's default.
+///
+/// ```json
+/// { "points": { "easy": 2, "medium": 3, "hard": 5, "per_correct_answer": 0, "perfect_score_bonus": 0, "minimum_accuracy": 0 },
+///   "levels": { "first_threshold": 10, "factor": 2 },
+///   "boards": [ { "scope": "global", "time_zone": "Europe/Paris", "medal_windows": ["week", "month"] } ],
+///   "close_grace_minutes": 15, "future_skew_minutes": 5, "maximum_age_days": 30 }
+/// ```
+public struct RulesDocument: Sendable, Codable {
+    /// Points rules.
+    public var points: PointsRules?
+    /// Level curve: `{"first_threshold": 10, "factor": 2}` or `{"table": [0, 10, 25]}`.
+    public var levels: LevelCurve?
+    /// Board rules.
+    public var boards: [BoardRule]?
+    /// Grace after a period's end before it closes.
+    public var closeGraceMinutes: Double?
+    /// Allowed clock skew for `completed_at` in the future.
+    public var futureSkewMinutes: Double?
+    /// Oldest `completed_at` accepted.
+    public var maximumAgeDays: Double?
+
+    /// Decodes a rules file and checks it; throws `RulesError` listing every problem.
+    public static func rules(from data: Data) throws -> GameRules {
+        let document: RulesDocument
+        do {
+            document = try PodiumJSON.decoder().decode(RulesDocument.self, from: data)
+        } catch {
+            throw RulesError(problems: ["not a valid rules file: \(error)"])
+        }
+        return try document.rules()
+    }
+
+    /// The rules this document describes.
+    public func rules() throws -> GameRules {
+        var rules = GameRules()
+        var problems: [String] = []
+        if let points {
+            rules.points = points
+            if let message = points.validationError() { problems.append("points: \(message)") }
+        }
+        if let levels {
+            rules.levels = levels
+            if let message = levels.validationError() { problems.append("levels: \(message)") }
+        }
+        if let boards {
+            rules.boards = BoardCatalog(rules: boards)
+            problems += rules.boards.validationErrors()
+        }
+        if let closeGraceMinutes { rules.closeGrace = closeGraceMinutes * 60 }
+        if let futureSkewMinutes { rules.futureSkew = futureSkewMinutes * 60 }
+        if let maximumAgeDays { rules.maximumAge = maximumAgeDays * 86_400 }
+        if rules.closeGrace < 0 || rules.futureSkew < 0 || rules.maximumAge <= 0 { problems.append("times must not be negative") }
+        guard problems.isEmpty else { throw RulesError(problems: problems) }
+        return rules
+    }
+}
+
+/// A rules file that cannot be used.
+public struct RulesError: Error, CustomStringConvertible {
+    /// Every problem found.
+    public let problems: [String]
+
+    /// The problems, one per line.
+    public var description: String { problems.joined(separator: "\n") }
+}

@@ -1,0 +1,317 @@
+import Crypto
+import Foundation
+import Logging
+import PodiumCore
+import Postgres
+
+/// What recording one completion came to.
+public enum RecordOutcome: Sendable, Equatable {
+    /// First time: the new answer (HTTP 201).
+    case created(CompletionResponse)
+    /// Same id, same body: the first answer, unchanged (HTTP 200).
+    case replayed(CompletionResponse)
+    /// Same id, different body (HTTP 409).
+    case conflict
+}
+
+/// Records completions: PostgreSQL first (the truth), then Redis.
+///
+/// A batch is one transaction in three round trips however many completions it holds:
+/// look up replays, then a pipeline of every player, topic and board-score upsert, then one
+/// insert of all completions with their answers. Sharing transactions is what lets ingest
+/// outrun one-transaction-per-completion (see `CompletionWriter`).
+public struct CompletionStore: Sendable {
+    let postgres: PostgresPool
+    let rankings: RankingWriter
+    let rules: GameRules
+    let logger: Logger
+
+    /// Creates a store.
+    public init(postgres: PostgresPool, rankings: RankingWriter, rules: GameRules, logger: Logger) {
+        self.postgres = postgres
+        self.rankings = rankings
+        self.rules = rules
+        self.logger = logger
+    }
+
+    /// Records `items` (distinct ids) as received at `now`; outcomes in the order of `items`.
+    ///
+    /// Retries the transaction when it lost a race (a concurrent duplicate id, a deadlock):
+    /// the retry then sees the other writer's completion and answers as a replay.
+    public func record(_ items: [ValidCompletion], now: Date) async throws -> [RecordOutcome] {
+        let plans = items.map { CompletionPlan($0, rules: rules, now: now) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await recordOnce(plans, now: now)
+            } catch let error as PostgresError where attempt < 4 && (error.isRetryable || error.isUniqueViolation) {
+                logger.debug("retrying completion batch", metadata: ["error": "\(error)", "attempt": "\(attempt)"])
+            }
+        }
+    }
+
+    private func recordOnce(_ plans: [CompletionPlan], now: Date) async throws -> [RecordOutcome] {
+        let rules = rules
+        let written = try await postgres.withTransaction { connection in
+            try Self.write(plans, now: now, rules: rules, on: connection)
+        }
+        var outcomes = plans.map { written.outcomes[$0.item.id] ?? .conflict }
+        guard !written.created.isEmpty else { return outcomes }
+
+        let ranked = await rank(written.created, names: written.displayNames)
+        if let ranked {
+            for (index, plan) in plans.enumerated() {
+                if let response = ranked[plan.item.id] { outcomes[index] = .created(response) }
+            }
+            await markRanked(ranked)
+        }
+        return outcomes
+    }
+
+    /// Brings Redis to the new scores and puts the ranks into the answers; nil when Redis failed.
+    private func rank(_ created: [CreatedCompletion], names: [String: String]) async -> [String: CompletionResponse]? {
+        let updates = created.flatMap(\.scores)
+        do {
+            let standings = try await rankings.apply(updates, displayNames: names)
+            var offset = 0
+            var result: [String: CompletionResponse] = [:]
+            for completion in created {
+                var response = completion.response
+                let standingsHere = standings[offset..<offset + completion.scores.count]
+                response.ranks = zip(completion.periods, zip(completion.scores, standingsHere)).map { period, pair in
+                    BoardRank(
+                        board: period.board.id, window: period.period.window, period: period.period.key,
+                        rank: pair.1.rank, score: pair.0.score, players: pair.1.players)
+                }
+                response.rankingsLive = true
+                offset += completion.scores.count
+                result[completion.response.completion.id] = response
+            }
+            return result
+        } catch {
+            logger.warning("rankings not updated; they catch up when Redis is back", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Marks completions as present in Redis and stores their answers with ranks (no commit flush needed:
+    /// losing this write only means the catch-up rewrites the same absolute scores).
+    private func markRanked(_ responses: [String: CompletionResponse]) async {
+        do {
+            let ids = Array(responses.keys)
+            let bodies = try ids.map { try PodiumJSON.string(responses[$0]) }
+            try await postgres.withConnection { connection in
+                _ = try connection.pipeline([
+                    ("BEGIN", []),
+                    ("SET LOCAL synchronous_commit = off", []),
+                    ("""
+                     UPDATE completions SET ranked = true, response = u.response::jsonb
+                     FROM unnest($1::text[], $2::text[]) AS u(id, response) WHERE completions.id = u.id
+                     """, [ids, bodies]),
+                    ("COMMIT", []),
+                ])
+            }
+        } catch {
+            logger.warning("could not mark completions ranked; the catch-up will", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// A completion with everything computed before touching storage.
+struct CompletionPlan: Sendable {
+    let item: ValidCompletion
+    let points: Int
+    let open: [BoardPeriod]
+    let closed: [BoardPeriod]
+
+    init(_ item: ValidCompletion, rules: GameRules, now: Date) {
+        self.item = item
+        points = rules.points.points(difficulty: item.difficulty, correct: item.correct, total: item.total)
+        (open, closed) = rules.boardPeriods(topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now)
+    }
+
+    /// Board-score increments for the open periods.
+    var increments: [Int64] { open.map { $0.board.metric.increment(points: points) } }
+}
+
+/// A completion inserted by this transaction, with the scores Redis must get.
+struct CreatedCompletion: Sendable {
+    let response: CompletionResponse
+    let periods: [BoardPeriod]
+    let scores: [ScoreUpdate]
+}
+
+/// What one transaction wrote.
+struct WrittenBatch: Sendable {
+    var outcomes: [String: RecordOutcome] = [:]
+    var created: [CreatedCompletion] = []
+    var displayNames: [String: String] = [:]
+}
+
+extension CompletionStore {
+    static let upsertUser = """
+        INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+        VALUES ($1, $2, $3, 1, $4, $5, $6, $6)
+        ON CONFLICT (user_id) DO UPDATE SET
+            display_name = COALESCE(EXCLUDED.display_name, u.display_name),
+            points = u.points + EXCLUDED.points,
+            completions = u.completions + 1,
+            correct_answers = u.correct_answers + EXCLUDED.correct_answers,
+            total_answers = u.total_answers + EXCLUDED.total_answers,
+            updated_at = EXCLUDED.updated_at
+        RETURNING points, completions, correct_answers, total_answers, display_name
+        """
+
+    static let upsertTopic = """
+        INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
+                                      best_points, last_played_at)
+        VALUES ($1, $2, 1, $3, $4, $5, $5, $6, $7)
+        ON CONFLICT (user_id, topic) DO UPDATE SET
+            completions = t.completions + 1,
+            correct_answers = t.correct_answers + EXCLUDED.correct_answers,
+            total_answers = t.total_answers + EXCLUDED.total_answers,
+            accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
+            best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy),
+            best_points = GREATEST(t.best_points, EXCLUDED.best_points),
+            last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at)
+        """
+
+    static let upsertScores = """
+        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
+        SELECT b, w, p, $4, i, $5 FROM unnest($1::text[], $2::text[], $3::text[], $6::bigint[]) AS x(b, w, p, i)
+        ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
+            score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
+        RETURNING board, board_window, period, score
+        """
+
+    static let insertBoards = """
+        INSERT INTO boards (board, created_at) SELECT DISTINCT b, $2::timestamptz FROM unnest($1::text[]) AS x(b)
+        ORDER BY b ON CONFLICT DO NOTHING
+        """
+
+    static let insertCompletions = """
+        INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
+                                 recorded_at, points, request_hash, response)
+        SELECT id, u, q, t, d, c, n, NULLIF(ms, -1), string_to_array(g, ','), at::timestamptz, $12::timestamptz, pts, h, r::jsonb
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[],
+                    $10::text[], $11::int[], $13::text[], $14::text[])
+             AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, r)
+        """
+
+    /// The transaction's body: runs on a blocking thread inside BEGIN … COMMIT.
+    static func write(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
+        var batch = WrittenBatch()
+        let existing = try connection.query(
+            "SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY($1)", [plans.map(\.item.id)])
+        let decoder = PodiumJSON.decoder()
+        for row in existing.rows {
+            let id = try row.string("id")
+            let fingerprint = try row.string("request_hash")
+            guard let plan = plans.first(where: { $0.item.id == id }) else { continue }
+            if fingerprint == requestHash(plan.item) {
+                let response = try decoder.decode(CompletionResponse.self, from: Data(try row.string("response").utf8))
+                batch.outcomes[id] = .replayed(response)
+            } else {
+                batch.outcomes[id] = .conflict
+            }
+        }
+        // Same lock order in every transaction (player, then id) so concurrent batches cannot deadlock on players.
+        let fresh = plans.filter { batch.outcomes[$0.item.id] == nil }
+            .sorted { ($0.item.userID, $0.item.id) < ($1.item.userID, $1.item.id) }
+        guard !fresh.isEmpty else { return batch }
+
+        let recordedAt = RFC3339.truncated(now)
+        var statements: [(sql: String, parameters: [(any PostgresBindable)?])] = []
+        for plan in fresh {
+            let item = plan.item
+            let accuracy = Double(item.correct) / Double(item.total)
+            statements.append((upsertUser, [item.userID, item.displayName, plan.points, item.correct, item.total, recordedAt]))
+            statements.append((upsertTopic, [item.userID, item.topic, item.correct, item.total, accuracy, plan.points, item.completedAt]))
+            if !plan.open.isEmpty {
+                statements.append((upsertScores, [
+                    plan.open.map(\.board.id), plan.open.map(\.period.window.rawValue), plan.open.map(\.period.key),
+                    item.userID, recordedAt, plan.increments,
+                ]))
+            }
+        }
+        let boards = Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted()
+        statements.append((insertBoards, [boards, recordedAt]))
+        let results = try connection.pipeline(statements)
+
+        var index = 0
+        for plan in fresh {
+            let totalsRow = results[index].rows[0]
+            index += 2
+            var scores: [ScoreUpdate] = []
+            if !plan.open.isEmpty {
+                for row in results[index].rows {
+                    let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
+                    scores.append(ScoreUpdate(
+                        key: RankingKeys.board(try row.string("board"), window, try row.string("period")),
+                        userID: plan.item.userID, score: try row.int64("score")))
+                }
+                index += 1
+            }
+            // RETURNING order is not guaranteed: put scores in the order of the plan's periods.
+            let byKey = Dictionary(scores.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+            let periods = plan.open.filter { byKey[RankingKeys.board($0)] != nil }
+            let ordered = periods.compactMap { byKey[RankingKeys.board($0)] }
+            let response = try makeResponse(plan, totalsRow: totalsRow, recordedAt: recordedAt, rules: rules)
+            batch.created.append(CreatedCompletion(response: response, periods: periods, scores: ordered))
+            batch.outcomes[plan.item.id] = .created(response)
+            if plan.item.displayName != nil, let name = totalsRow["display_name"] { batch.displayNames[plan.item.userID] = name }
+        }
+
+        let responses = try fresh.map { try PodiumJSON.string(batch.outcomes[$0.item.id].flatMap(\.response)) }
+        try connection.query(insertCompletions, [
+            fresh.map(\.item.id), fresh.map(\.item.userID), fresh.map(\.item.quizID), fresh.map(\.item.topic),
+            fresh.map(\.item.difficulty.rawValue), fresh.map(\.item.correct), fresh.map(\.item.total),
+            fresh.map { $0.item.durationMS ?? -1 }, fresh.map { $0.item.groups.joined(separator: ",") },
+            fresh.map { RFC3339.format($0.item.completedAt) }, fresh.map(\.points), recordedAt,
+            fresh.map { requestHash($0.item) }, responses,
+        ])
+        return batch
+    }
+
+    /// SHA-256 of the request's canonical text, hex: equal bodies, equal hashes.
+    static func requestHash(_ item: ValidCompletion) -> String {
+        SHA256.hash(data: Data(item.fingerprint.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The answer for a freshly written completion (ranks are added once Redis is updated).
+    static func makeResponse(_ plan: CompletionPlan, totalsRow: PostgresRow, recordedAt: Date, rules: GameRules) throws -> CompletionResponse {
+        let item = plan.item
+        let totals = PlayerTotals(
+            points: try totalsRow.int64("points"), completions: try totalsRow.int64("completions"),
+            correctAnswers: try totalsRow.int64("correct_answers"), totalAnswers: try totalsRow.int64("total_answers"))
+        let level = rules.levels.progress(points: Int(totals.points))
+        let before = rules.levels.progress(points: Int(totals.points) - plan.points)
+        return CompletionResponse(
+            completion: CompletionRecord(
+                id: item.id, userId: item.userID, quizId: item.quizID, topic: item.topic, difficulty: item.difficulty,
+                correct: item.correct, total: item.total, durationMs: item.durationMS, completedAt: RFC3339.format(item.completedAt),
+                groups: item.groups, points: plan.points, recordedAt: RFC3339.format(recordedAt)),
+            pointsAwarded: plan.points,
+            totals: totals,
+            level: level,
+            levelReached: level.level > before.level ? level.level : nil,
+            ranks: [],
+            rankingsLive: false,
+            missedPeriods: plan.closed.map {
+                MissedPeriod(
+                    board: $0.board.id, window: $0.period.window, period: $0.period.key,
+                    closedAt: $0.period.closesAt(grace: rules.closeGrace).map(RFC3339.format) ?? "")
+            })
+    }
+}
+
+extension RecordOutcome {
+    /// The answer carried by a created or replayed outcome.
+    public var response: CompletionResponse? {
+        switch self {
+        case .created(let response), .replayed(let response): response
+        case .conflict: nil
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import Logging
+import PodiumCore
+import Postgres
+import Redis
+
+/// Which slice of a board period to read.
+public enum LeaderboardSlice: Sendable, Hashable {
+    /// `limit` entries from position `offset` (0-based).
+    case page(offset: Int, limit: Int)
+    /// The player and up to `radius` entries above and below (fewer at the top and bottom of the board).
+    case around(userID: String, radius: Int)
+}
+
+/// Entries read from a board period, before the API adds period bounds.
+public struct RankedEntries: Sendable, Equatable {
+    /// Players on the board period.
+    public var players: Int
+    /// Position of the first entry (0-based).
+    public var offset: Int
+    /// Entries, best first, ties by user id.
+    public var entries: [LeaderboardEntry]
+    /// True when read from Redis, false when served from PostgreSQL because Redis failed.
+    public var live: Bool
+    /// For `.around`: false when the player is not on the board period.
+    public var found: Bool
+}
+
+/// Reads rankings: from Redis (one round trip per answer, a Lua script), from PostgreSQL when Redis fails.
+///
+/// Ranks are competition ranks (1 + players with a strictly higher score), computed with
+/// `ZCOUNT` in O(log n) for the first entry and derived from position for the rest of a page,
+/// so a player's rank is the same however it is read.
+public struct LeaderboardStore: Sendable {
+    let postgres: PostgresPool
+    let redis: RedisPool
+    let logger: Logger
+
+    /// Creates the store.
+    public init(postgres: PostgresPool, redis: RedisPool, logger: Logger) {
+        self.postgres = postgres
+        self.redis = redis
+        self.logger = logger
+    }
+
+    static let sliceScript = RedisScript("""
+        local card = redis.call('ZCARD', KEYS[1])
+        local start, stop
+        if ARGV[1] == 'around' then
+          local pos = redis.call('ZRANK', KEYS[1], ARGV[2])
+          if not pos then return {card, -1, {}, 0, {}} end
+          start = math.max(pos - tonumber(ARGV[3]), 0)
+          stop = pos + tonumber(ARGV[3])
+        else
+          start = tonumber(ARGV[2])
+          stop = start + tonumber(ARGV[3]) - 1
+        end
+        local page = redis.call('ZRANGE', KEYS[1], start, stop, 'WITHSCORES')
+        local above = 0
+        local names = {}
+        if #page > 0 then
+          above = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. page[2])
+          local ids = {}
+          for i = 1, #page, 2 do ids[#ids + 1] = page[i] end
+          names = redis.call('HMGET', KEYS[2], unpack(ids))
+        end
+        return {card, start, page, above, names}
+        """)
+
+    static let compareScript = RedisScript("""
+        local found = {}
+        local ids = {}
+        for i, id in ipairs(ARGV) do
+          local s = redis.call('ZSCORE', KEYS[1], id)
+          if s then
+            found[#found + 1] = {id, s, redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. s)}
+            ids[#ids + 1] = id
+          end
+        end
+        local names = {}
+        if #ids > 0 then names = redis.call('HMGET', KEYS[2], unpack(ids)) end
+        return {redis.call('ZCARD', KEYS[1]), found, names}
+        """)
+
+    static let standingsScript = RedisScript("""
+        local out = {}
+        for i, key in ipairs(KEYS) do
+          local s = redis.call('ZSCORE', key, ARGV[1])
+          if s then
+            out[#out + 1] = {i, s, redis.call('ZCOUNT', key, '-inf', '(' .. s), redis.call('ZCARD', key)}
+          end
+        end
+        return out
+        """)
+
+    /// Reads a slice of a board period.
+    public func read(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
+        let key = RankingKeys.board(board, window, period)
+        let arguments: [String] = switch slice {
+        case .page(let offset, let limit): ["page", String(offset), String(limit)]
+        case .around(let userID, let radius): ["around", userID, String(radius)]
+        }
+        do {
+            let reply = try await redis.evaluate(Self.sliceScript, keys: [key, RankingKeys.displayNames], arguments: arguments)
+            return try Self.decodeSlice(reply)
+        } catch let error as RedisError {
+            logger.warning("leaderboard read from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
+            return try await readFromPostgres(board: board, window: window, period: period, slice: slice)
+        }
+    }
+
+    /// Ranks a given list of players on a board period (friends view); players not on it are left out.
+    public func compare(board: String, window: LeaderboardWindow, period: String, userIDs: [String]) async throws -> RankedEntries {
+        let key = RankingKeys.board(board, window, period)
+        do {
+            let reply = try await redis.evaluate(Self.compareScript, keys: [key, RankingKeys.displayNames], arguments: userIDs)
+            guard let parts = reply.array, parts.count == 3 else { throw Self.malformed }
+            let names = parts[2].array ?? []
+            var entries: [LeaderboardEntry] = []
+            for (index, item) in (parts[1].array ?? []).enumerated() {
+                guard let fields = item.array, fields.count == 3, let user = fields[0].string, let stored = fields[1].string,
+                      let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer else { throw Self.malformed }
+                entries.append(LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: names[safe: index]?.string, score: score))
+            }
+            entries.sort { ($0.rank, $0.userId) < ($1.rank, $1.userId) }
+            return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: entries, live: true, found: true)
+        } catch let error as RedisError {
+            logger.warning("leaderboard compare from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
+            let rows = try await postgres.query("""
+                SELECT s.user_id, s.score, u.display_name,
+                       (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
+                                                             AND x.score > s.score) AS above,
+                       (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3) AS players
+                FROM board_scores s JOIN users u USING (user_id)
+                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4)
+                ORDER BY s.score DESC, s.user_id COLLATE "C"
+                """, [board, window.rawValue, period, userIDs]).rows
+            let entries = try rows.map {
+                LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
+                                 score: try $0.int64("score"))
+            }
+            let players = try rows.first?.int("players") ?? 0
+            return RankedEntries(players: players, offset: 0, entries: entries, live: false, found: true)
+        }
+    }
+
+    /// A player's standing on each of `periods` where the player has a score (profile ranks).
+    public func standings(userID: String, periods: [BoardPeriod]) async throws -> (ranks: [BoardRank], live: Bool) {
+        guard !periods.isEmpty else { return ([], true) }
+        do {
+            let reply = try await redis.evaluate(Self.standingsScript, keys: periods.map(RankingKeys.board), arguments: [userID])
+            let ranks = try (reply.array ?? []).map { item -> BoardRank in
+                guard let fields = item.array, fields.count == 4, let index = fields[0].integer, let stored = fields[1].string,
+                      let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let card = fields[3].integer,
+                      let period = periods[safe: Int(index) - 1] else { throw Self.malformed }
+                return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
+                                 rank: Int(above) + 1, score: score, players: Int(card))
+            }
+            return (ranks, true)
+        } catch let error as RedisError {
+            logger.warning("player ranks from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
+            var ranks: [BoardRank] = []
+            for period in periods {
+                let rows = try await postgres.query("""
+                    SELECT s.score,
+                           (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
+                                                                 AND x.period = s.period AND x.score > s.score) AS above,
+                           (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
+                                                                 AND x.period = s.period) AS players
+                    FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
+                    """, [period.board.id, period.period.window.rawValue, period.period.key, userID]).rows
+                if let row = rows.first {
+                    ranks.append(BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
+                                           rank: try row.int("above") + 1, score: try row.int64("score"), players: try row.int("players")))
+                }
+            }
+            return (ranks, false)
+        }
+    }
+
+    private static let malformed = RedisError(kind: .protocolError, message: "unexpected script reply", operation: "leaderboard script")
+
+    static func decodeSlice(_ reply: RedisReply) throws -> RankedEntries {
+        guard let parts = reply.array, parts.count == 5, let card = parts[0].integer, let start = parts[1].integer else { throw malformed }
+        if start < 0 { return RankedEntries(players: Int(card), offset: 0, entries: [], live: true, found: false) }
+        let flat = parts[2].array ?? []
+        let names = parts[4].array ?? []
+        var users: [String] = []
+        var scores: [Int64] = []
+        for index in stride(from: 0, to: flat.count - 1, by: 2) {
+            guard let user = flat[index].string, let stored = flat[index + 1].string, let score = RankingKeys.score(fromStored: stored)
+            else { throw malformed }
+            users.append(user)
+            scores.append(score)
+        }
+        let firstRank = Int(parts[3].integer ?? 0) + 1
+        let ranks = CompetitionRanking.ranks(scores: scores, pageOffset: Int(start), firstRank: firstRank)
+        let entries = users.indices.map {
+            LeaderboardEntry(rank: ranks[$0], userId: users[$0], displayName: names[safe: $0]?.string, score: scores[$0])
+        }
+        return RankedEntries(players: Int(card), offset: Int(start), entries: entries, live: true, found: true)
+    }
+
+    private func readFromPostgres(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
+        let players = try await postgres.query(
+            "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
+            [board, window.rawValue, period]).rows[0].int("n")
+        let offset: Int
+        let limit: Int
+        switch slice {
+        case .page(let pageOffset, let pageLimit):
+            (offset, limit) = (pageOffset, pageLimit)
+        case .around(let userID, let radius):
+            let rows = try await postgres.query("""
+                SELECT (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
+                          AND x.period = s.period AND (x.score > s.score OR (x.score = s.score AND x.user_id < s.user_id COLLATE "C"))) AS position
+                FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
+                """, [board, window.rawValue, period, userID]).rows
+            guard let position = try rows.first?.int("position") else {
+                return RankedEntries(players: players, offset: 0, entries: [], live: false, found: false)
+            }
+            offset = max(position - radius, 0)
+            limit = position + radius - offset + 1
+        }
+        let rows = try await postgres.query("""
+            SELECT s.user_id, s.score, u.display_name,
+                   (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
+                                                         AND x.period = s.period AND x.score > s.score) AS above
+            FROM board_scores s JOIN users u USING (user_id)
+            WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3
+            ORDER BY s.score DESC, s.user_id COLLATE "C" LIMIT $4 OFFSET $5
+            """, [board, window.rawValue, period, limit, offset]).rows
+        let entries = try rows.map {
+            LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
+                             score: try $0.int64("score"))
+        }
+        return RankedEntries(players: players, offset: offset, entries: entries, live: false, found: true)
+    }
+}
+
+extension Array {
+    /// The element at `index`, or nil when out of range.
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,124 @@
+import Crypto
+import Foundation
+import Logging
+import Postgres
+
+/// One numbered schema change from `sql/`.
+public struct Migration: Sendable, Equatable {
+    /// The number that orders it (`001_core.sql` is 1).
+    public let version: Int
+    /// The file name.
+    public let name: String
+    /// The SQL it runs.
+    public let sql: String
+
+    /// SHA-256 of the SQL, hex: an applied migration whose file changed is refused.
+    public var checksum: String {
+        SHA256.hash(data: Data(sql.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Creates a migration.
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+
+    /// The migrations shipped with Podium (the files of `sql/`, bundled as resources), in version order.
+    public static func bundled() throws -> [Migration] {
+        guard let folder = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
+            throw MigrationError.missingResources
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
+        return try files.map { file in
+            guard let version = Int(file.prefix { $0.isNumber }) else { throw MigrationError.badFileName(file) }
+            let sql = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            return Migration(version: version, name: file, sql: sql)
+        }.sorted { $0.version < $1.version }
+    }
+}
+
+/// Why migrating stopped.
+public enum MigrationError: Error, CustomStringConvertible, Equatable {
+    /// The bundle has no Migrations folder (a broken build).
+    case missingResources
+    /// A file in `sql/` does not start with its number.
+    case badFileName(String)
+    /// An applied migration's file was edited after it ran.
+    case checksumMismatch(version: Int, name: String)
+    /// Two files share a number.
+    case duplicateVersion(Int)
+
+    /// A sentence for logs and the CLI.
+    public var description: String {
+        switch self {
+        case .missingResources: "the migrations are missing from the build"
+        case .badFileName(let name): "migration file \(name) does not start with its number"
+        case .checksumMismatch(let version, let name):
+            "migration \(version) (\(name)) was edited after it was applied; add a new migration instead"
+        case .duplicateVersion(let version): "two migrations have number \(version)"
+        }
+    }
+}
+
+/// Applies migrations once each, in order, recorded with checksums in `schema_migrations`.
+///
+/// Runs under a session advisory lock, so several replicas starting at once apply each
+/// migration exactly once: the others wait, then find nothing left to do.
+public struct Migrator: Sendable {
+    /// Advisory lock key shared by every replica ("podium" in ASCII).
+    static let lockKey: Int64 = 0x706F_6469_756D
+
+    private let pool: PostgresPool
+    private let logger: Logger
+
+    /// Creates a migrator on `pool`.
+    public init(pool: PostgresPool, logger: Logger) {
+        self.pool = pool
+        self.logger = logger
+    }
+
+    /// Applies every migration not yet applied; returns the versions it applied.
+    ///
+    /// Throws `MigrationError.checksumMismatch` without applying anything if an applied file changed.
+    @discardableResult
+    public func migrate(_ migrations: [Migration]) async throws -> [Int] {
+        if let duplicate = Dictionary(grouping: migrations, by: \.version).first(where: { $0.value.count > 1 }) {
+            throw MigrationError.duplicateVersion(duplicate.key)
+        }
+        let applied = try await pool.withConnection { connection -> [Int] in
+            try connection.query("SELECT pg_advisory_lock($1)", [Migrator.lockKey])
+            defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Migrator.lockKey]) }
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL)
+                """)
+            let rows = try connection.query("SELECT version, checksum FROM schema_migrations").rows
+            var done: [Int: String] = [:]
+            for row in rows { done[try row.int("version")] = try row.string("checksum") }
+            for migration in migrations {
+                if let checksum = done[migration.version], checksum != migration.checksum {
+                    throw MigrationError.checksumMismatch(version: migration.version, name: migration.name)
+                }
+            }
+            var appliedNow: [Int] = []
+            for migration in migrations where done[migration.version] == nil {
+                try connection.execute("BEGIN")
+                do {
+                    try connection.execute(migration.sql)
+                    try connection.query(
+                        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, now())",
+                        [migration.version, migration.name, migration.checksum])
+                    try connection.execute("COMMIT")
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
+                appliedNow.append(migration.version)
+            }
+            return appliedNow
+        }
+        for version in applied { logger.info("applied migration", metadata: ["version": "\(version)"]) }
+        return applied
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import PodiumCore
+import Postgres
+import Redis
+
+/// Every store, built once over the two pools.
+public struct PodiumStorage: Sendable {
+    /// The PostgreSQL pool (the truth).
+    public let postgres: PostgresPool
+    /// The Redis pool (live rankings).
+    public let redis: RedisPool
+    /// Game rules in force.
+    public let rules: GameRules
+    /// Records completions.
+    public let completions: CompletionStore
+    /// Group-commit front of `completions`.
+    public let writer: CompletionWriter
+    /// Reads rankings.
+    public let leaderboards: LeaderboardStore
+    /// Players.
+    public let users: UserStore
+    /// API keys.
+    public let apiKeys: ApiKeyStore
+    /// Keeps Redis equal to PostgreSQL.
+    public let rankingSync: RankingSync
+
+    /// Creates the stores; `now` is the clock every write and period decision uses.
+    public init(
+        postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, now: @escaping @Sendable () -> Date,
+        maxBatchSize: Int = 128, maxConcurrentBatches: Int = 4
+    ) {
+        self.postgres = postgres
+        self.redis = redis
+        self.rules = rules
+        let rankings = RankingWriter(redis: redis)
+        completions = CompletionStore(postgres: postgres, rankings: rankings, rules: rules, logger: logger)
+        writer = CompletionWriter(store: completions, maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches, now: now)
+        leaderboards = LeaderboardStore(postgres: postgres, redis: redis, logger: logger)
+        users = UserStore(postgres: postgres, redis: redis, rules: rules, logger: logger)
+        apiKeys = ApiKeyStore(postgres: postgres)
+        rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger)
+    }
+}

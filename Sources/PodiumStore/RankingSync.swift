@@ -1,0 +1,216 @@
+import Foundation
+import Logging
+import PodiumCore
+import Postgres
+import Redis
+
+/// What a rebuild did.
+public struct RebuildReport: Sendable, Equatable {
+    /// Board periods written.
+    public var boards: Int
+    /// Player entries written.
+    public var entries: Int
+}
+
+/// Keeps Redis equal to PostgreSQL: catches up rankings that missed Redis, rebuilds every board.
+///
+/// Every write is an absolute score taken from `board_scores` with `ZADD … LT`, so running any
+/// of this twice, or alongside live ingest, can never double-count or lower a score.
+public struct RankingSync: Sendable {
+    let postgres: PostgresPool
+    let redis: RedisPool
+    let rankings: RankingWriter
+    let rules: GameRules
+    let logger: Logger
+    /// Completions younger than this are left to the writer that recorded them.
+    let settle: TimeInterval
+
+    /// Creates the sync.
+    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, settle: TimeInterval = 5) {
+        self.postgres = postgres
+        self.redis = redis
+        self.rankings = RankingWriter(redis: redis)
+        self.rules = rules
+        self.logger = logger
+        self.settle = settle
+    }
+
+    /// Completions whose scores are not yet confirmed in Redis.
+    public func pendingCount() async throws -> Int {
+        try await postgres.query("SELECT count(*) AS n FROM completions WHERE NOT ranked").rows[0].int("n")
+    }
+
+    /// One pass: rebuild if Redis lost its data, apply pending erasures, then catch up unranked completions.
+    /// Returns how many completions were caught up.
+    @discardableResult
+    public func synchronize(now: Date) async throws -> Int {
+        if try await redis.command(["EXISTS", RankingKeys.readyMarker]).integer != 1 {
+            logger.notice("Redis has no rankings marker: rebuilding from PostgreSQL")
+            try await rebuild()
+        }
+        try await applyPendingErasures()
+        var caughtUp = 0
+        while true {
+            let done = try await catchUp(now: now, limit: 1000)
+            caughtUp += done
+            if done < 1000 { return caughtUp }
+        }
+    }
+
+    /// Writes the current scores of up to `limit` unranked completions recorded before `now - settle`; returns how many.
+    public func catchUp(now: Date, limit: Int) async throws -> Int {
+        let rows = try await postgres.query("""
+            SELECT id, user_id, topic, array_to_string(groups, ',') AS groups, completed_at, recorded_at
+            FROM completions WHERE NOT ranked AND recorded_at < $1 ORDER BY recorded_at LIMIT $2
+            """, [now.addingTimeInterval(-settle), limit]).rows
+        guard !rows.isEmpty else { return 0 }
+        var wanted = Set<[String]>()
+        for row in rows {
+            let groups = try row.string("groups").split(separator: ",").map(String.init)
+            let periods = rules.boardPeriods(
+                topic: try row.string("topic"), groups: groups, completedAt: try row.date("completed_at"),
+                now: try row.date("recorded_at")).open
+            for period in periods {
+                wanted.insert([period.board.id, period.period.window.rawValue, period.period.key, try row.string("user_id")])
+            }
+        }
+        let tuples = Array(wanted)
+        let scores = try await postgres.query("""
+            SELECT s.board, s.board_window, s.period, s.user_id, s.score, u.display_name
+            FROM board_scores s JOIN users u USING (user_id)
+            JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(b, win, p, usr)
+              ON s.board = w.b AND s.board_window = w.win AND s.period = w.p AND s.user_id = w.usr
+            """, [tuples.map { $0[0] }, tuples.map { $0[1] }, tuples.map { $0[2] }, tuples.map { $0[3] }]).rows
+        var updates: [ScoreUpdate] = []
+        var names: [String: String] = [:]
+        for row in scores {
+            let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
+            let user = try row.string("user_id")
+            updates.append(ScoreUpdate(
+                key: RankingKeys.board(try row.string("board"), window, try row.string("period")), userID: user, score: try row.int64("score")))
+            if let name = row["display_name"] { names[user] = name }
+        }
+        try await rankings.apply(updates, displayNames: names)
+        try await postgres.query("UPDATE completions SET ranked = true WHERE id = ANY($1)", [try rows.map { try $0.string("id") }])
+        logger.info("caught up rankings", metadata: ["completions": "\(rows.count)", "entries": "\(updates.count)"])
+        return rows.count
+    }
+
+    /// Removes from Redis the players erased while it was unreachable.
+    public func applyPendingErasures() async throws {
+        let rows = try await postgres.query("SELECT user_id, array_to_string(redis_keys, ' ') AS keys FROM pending_ranking_erasures").rows
+        for row in rows {
+            let user = try row.string("user_id")
+            try await rankings.remove(userID: user, keys: try row.string("keys").split(separator: " ").map(String.init))
+            try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1", [user])
+        }
+    }
+
+    /// Rebuilds every board period and the display names from PostgreSQL.
+    ///
+    /// Each board is written to a temporary key and renamed over the live one, so readers never
+    /// see a half-built board; scores that changed while it ran are written again at the end,
+    /// and boards Redis has but PostgreSQL does not are deleted.
+    /// `progress` gets (entries written, entries in all) after each chunk.
+    @discardableResult
+    public func rebuild(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> RebuildReport {
+        let started = Date().addingTimeInterval(-1)
+        let total = try await postgres.query("SELECT count(*) AS n FROM board_scores").rows[0].int("n")
+        var staleKeys = try await boardKeys()
+        var report = RebuildReport(boards: 0, entries: 0)
+        var current: String?
+        // Keyset paging over the primary key: ordered by board period, no long-lived cursor.
+        var after: [String] = ["", "", "", ""]
+        while true {
+            let rows = try await postgres.query("""
+                SELECT board, board_window, period, user_id, score FROM board_scores
+                WHERE (board, board_window, period, user_id) > ($1, $2, $3, $4)
+                ORDER BY board, board_window, period, user_id LIMIT 20000
+                """, after.map { $0 as (any PostgresBindable)? }).rows
+            guard let last = rows.last else { break }
+            after = [try last.string("board"), try last.string("board_window"), try last.string("period"), try last.string("user_id")]
+            var commands: [[String]] = []
+            var members: [String] = []
+            func flush(_ key: String) {
+                guard !members.isEmpty else { return }
+                commands.append(["ZADD", "\(key):rebuild"] + members)
+                members.removeAll(keepingCapacity: true)
+            }
+            for row in rows {
+                let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
+                let key = RankingKeys.board(try row.string("board"), window, try row.string("period"))
+                if key != current {
+                    if let current {
+                        flush(current)
+                        commands.append(["RENAME", "\(current):rebuild", current])
+                    }
+                    commands.append(["DEL", "\(key):rebuild"])
+                    staleKeys.remove(key)
+                    current = key
+                    report.boards += 1
+                }
+                members.append(RankingKeys.storedValue(try row.int64("score")))
+                members.append(try row.string("user_id"))
+                if members.count >= 2_000 { flush(key) }
+                report.entries += 1
+            }
+            if let current { flush(current) }
+            try await run(commands)
+            progress(report.entries, total)
+        }
+        if let current { try await run([["RENAME", "\(current):rebuild", current]]) }
+        try await run(staleKeys.map { ["DEL", $0] })
+        try await rebuildDisplayNames()
+        try await rewriteChanged(since: started)
+        try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(Date())])
+        return report
+    }
+
+    /// Sorted-set keys Redis holds now (boards absent from PostgreSQL are deleted by a rebuild).
+    private func boardKeys() async throws -> Set<String> {
+        var keys = Set<String>()
+        var cursor = "0"
+        repeat {
+            let reply = try await redis.command(["SCAN", cursor, "MATCH", "podium:lb:*", "COUNT", "1000"])
+            guard let parts = reply.array, parts.count == 2 else { break }
+            cursor = parts[0].string ?? "0"
+            for key in parts[1].array ?? [] { if let key = key.string, !key.hasSuffix(":rebuild") { keys.insert(key) } }
+        } while cursor != "0"
+        return keys
+    }
+
+    private func run(_ commands: [[String]]) async throws {
+        guard !commands.isEmpty else { return }
+        let replies = try await redis.pipeline(commands)
+        if case .error(let message)? = replies.first(where: { if case .error = $0 { true } else { false } }) {
+            throw RedisError(kind: .server, message: message, operation: "rebuild pipeline")
+        }
+    }
+
+    private func rebuildDisplayNames() async throws {
+        let rows = try await postgres.query("SELECT user_id, display_name FROM users WHERE display_name IS NOT NULL").rows
+        var commands: [[String]] = [["DEL", "\(RankingKeys.displayNames):rebuild"]]
+        for start in stride(from: 0, to: rows.count, by: 1_000) {
+            var command = ["HSET", "\(RankingKeys.displayNames):rebuild"]
+            for row in rows[start..<min(start + 1_000, rows.count)] {
+                command.append(try row.string("user_id"))
+                command.append(try row.string("display_name"))
+            }
+            commands.append(command)
+        }
+        commands.append(rows.isEmpty ? ["DEL", RankingKeys.displayNames] : ["RENAME", "\(RankingKeys.displayNames):rebuild", RankingKeys.displayNames])
+        try await run(commands)
+    }
+
+    private func rewriteChanged(since: Date) async throws {
+        let rows = try await postgres.query(
+            "SELECT board, board_window, period, user_id, score FROM board_scores WHERE updated_at >= $1", [since]).rows
+        let updates = try rows.map { row in
+            ScoreUpdate(
+                key: RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
+                                       try row.string("period")),
+                userID: try row.string("user_id"), score: try row.int64("score"))
+        }
+        try await rankings.apply(updates)
+    }
+}

@@ -1,0 +1,77 @@
+import Logging
+import PodiumCore
+import Redis
+
+/// One player's absolute score on one board period.
+public struct ScoreUpdate: Sendable, Hashable {
+    /// The board period's sorted set (`RankingKeys.board`).
+    public let key: String
+    /// The player.
+    public let userID: String
+    /// The player's score there, as PostgreSQL holds it.
+    public let score: Int64
+
+    /// Creates an update.
+    public init(key: String, userID: String, score: Int64) {
+        self.key = key
+        self.userID = userID
+        self.score = score
+    }
+}
+
+/// A player's standing right after an update.
+public struct Standing: Sendable, Equatable {
+    /// Competition rank of the written score.
+    public let rank: Int
+    /// Players on the board period.
+    public let players: Int
+}
+
+/// Brings Redis to the scores PostgreSQL holds: absolute values, never increments.
+///
+/// `ZADD … LT` on negated scores keeps the higher of the written and the stored score, so
+/// replays, retries and out-of-order writers can never lower or double-count a score.
+public struct RankingWriter: Sendable {
+    let redis: RedisPool
+
+    /// Creates a writer on `redis`.
+    public init(redis: RedisPool) {
+        self.redis = redis
+    }
+
+    /// Writes `updates` and `displayNames` in one round trip; returns each update's standing, in order.
+    @discardableResult
+    public func apply(_ updates: [ScoreUpdate], displayNames: [String: String] = [:]) async throws -> [Standing] {
+        guard !updates.isEmpty || !displayNames.isEmpty else { return [] }
+        var commands: [[String]] = []
+        commands.reserveCapacity(updates.count * 3 + 1)
+        for update in updates {
+            let value = RankingKeys.storedValue(update.score)
+            commands.append(["ZADD", update.key, "LT", value, update.userID])
+            commands.append(["ZCOUNT", update.key, "-inf", "(" + value])
+            commands.append(["ZCARD", update.key])
+        }
+        if !displayNames.isEmpty {
+            commands.append(["HSET", RankingKeys.displayNames] + displayNames.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        }
+        let replies = try await redis.pipeline(commands)
+        if let failure = replies.first(where: { if case .error = $0 { true } else { false } }), case .error(let message) = failure {
+            throw RedisError(kind: .server, message: message, operation: "ranking update pipeline")
+        }
+        return updates.indices.map { index in
+            Standing(
+                rank: Int(replies[index * 3 + 1].integer ?? 0) + 1,
+                players: Int(replies[index * 3 + 2].integer ?? 0))
+        }
+    }
+
+    /// Removes a player from `keys` and from the display names.
+    public func remove(userID: String, keys: [String]) async throws {
+        var commands = keys.map { ["ZREM", $0, userID] }
+        commands.append(["HDEL", RankingKeys.displayNames, userID])
+        let replies = try await redis.pipeline(commands)
+        if case .error(let message)? = replies.first(where: { if case .error = $0 { true } else { false } }) {
+            throw RedisError(kind: .server, message: message, operation: "ranking erase pipeline")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import PodiumCore
+import Postgres
+import Redis
+
+/// Players: profiles, history, topic statistics, preferences, erasure.
+public struct UserStore: Sendable {
+    let postgres: PostgresPool
+    let leaderboards: LeaderboardStore
+    let rankings: RankingWriter
+    let rules: GameRules
+    let logger: Logger
+
+    /// Creates the store.
+    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger) {
+        self.postgres = postgres
+        self.leaderboards = LeaderboardStore(postgres: postgres, redis: redis, logger: logger)
+        self.rankings = RankingWriter(redis: redis)
+        self.rules = rules
+        self.logger = logger
+    }
+
+    /// The profile of `userID` at `now`, or nil if Podium has never seen the player.
+    public func profile(userID: String, now: Date) async throws -> UserProfile? {
+        let rows = try await postgres.query("""
+            SELECT display_name, time_zone, points, completions, correct_answers, total_answers, created_at,
+                   ARRAY(SELECT DISTINCT board FROM board_scores b WHERE b.user_id = u.user_id AND b.board_window = 'all'
+                         ORDER BY board)::text AS boards
+            FROM users u WHERE user_id = $1
+            """, [userID]).rows
+        guard let row = rows.first else { return nil }
+        let totals = PlayerTotals(
+            points: try row.int64("points"), completions: try row.int64("completions"),
+            correctAnswers: try row.int64("correct_answers"), totalAnswers: try row.int64("total_answers"))
+        let boards = PostgresArrayText.strings(try row.string("boards")).compactMap(BoardScope.init(id:))
+        let periods = boards.flatMap { scope -> [BoardPeriod] in
+            let board = rules.boards.definition(for: scope)
+            return board.windows.map { BoardPeriod(board: board, period: Period.containing(now, window: $0, timeZone: board.timeZone)) }
+        }
+        let standings = try await leaderboards.standings(userID: userID, periods: periods)
+        return UserProfile(
+            userId: userID, displayName: row["display_name"], timeZone: try row.string("time_zone"), totals: totals,
+            level: rules.levels.progress(points: Int(totals.points)), ranks: standings.ranks, rankingsLive: standings.live,
+            createdAt: RFC3339.format(try row.date("created_at")))
+    }
+
+    /// Whether Podium knows `userID`.
+    public func exists(userID: String) async throws -> Bool {
+        try await !postgres.query("SELECT 1 FROM users WHERE user_id = $1", [userID]).rows.isEmpty
+    }
+
+    /// A page of the player's completions, newest first (`completed_at`, then id), optionally in one topic.
+    ///
+    /// `cursor` is the `next_cursor` of the previous page; nil when it is not one this API gave out.
+    public func history(userID: String, topic: String?, limit: Int, cursor: HistoryCursor?) async throws -> CompletionHistory {
+        let rows = try await postgres.query("""
+            SELECT id, quiz_id, topic, difficulty, correct, total, duration_ms, array_to_string(groups, ',') AS groups,
+                   completed_at, recorded_at, points
+            FROM completions
+            WHERE user_id = $1 AND ($2::text IS NULL OR topic = $2)
+              AND ($3::timestamptz IS NULL OR (completed_at, id) < ($3::timestamptz, $4::text))
+            ORDER BY completed_at DESC, id DESC LIMIT $5
+            """, [userID, topic, cursor?.completedAt, cursor?.id, limit + 1]).rows
+        let items = try rows.prefix(limit).map { row in
+            CompletionRecord(
+                id: try row.string("id"), userId: userID, quizId: try row.string("quiz_id"), topic: try row.string("topic"),
+                difficulty: Difficulty(rawValue: try row.string("difficulty")) ?? .easy, correct: try row.int("correct"),
+                total: try row.int("total"), durationMs: try row.optionalInt("duration_ms"),
+                completedAt: RFC3339.format(try row.date("completed_at")),
+                groups: try row.string("groups").split(separator: ",").map(String.init), points: try row.int("points"),
+                recordedAt: RFC3339.format(try row.date("recorded_at")))
+        }
+        let next = rows.count > limit ? items.last.flatMap { last in
+            RFC3339.parse(last.completedAt).map { HistoryCursor(completedAt: $0, id: last.id).encoded }
+        } : nil
+        return CompletionHistory(items: items, nextCursor: next)
+    }
+
+    /// Per-topic statistics, most played first.
+    public func topics(userID: String) async throws -> [TopicStatistics] {
+        try await postgres.query("""
+            SELECT topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy, best_points, last_played_at
+            FROM user_topics WHERE user_id = $1 ORDER BY completions DESC, topic
+            """, [userID]).rows.map { row in
+            let count = try row.int64("completions")
+            return TopicStatistics(
+                topic: try row.string("topic"), completions: count, correctAnswers: try row.int64("correct_answers"),
+                totalAnswers: try row.int64("total_answers"),
+                averageAccuracyPercent: count == 0 ? 0 : (try row.double("accuracy_sum") / Double(count) * 1000).rounded() / 10,
+                bestAccuracyPercent: (try row.double("best_accuracy") * 1000).rounded() / 10,
+                bestPoints: try row.int("best_points"), lastPlayedAt: RFC3339.format(try row.date("last_played_at")))
+        }
+    }
+
+    /// Replaces the player's preferences, creating the player if new; updates the name boards show.
+    public func setPreferences(userID: String, displayName: String?, timeZone: String, now: Date) async throws -> PreferencesResponse {
+        try await postgres.query("""
+            INSERT INTO users (user_id, display_name, time_zone, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+            ON CONFLICT (user_id) DO UPDATE SET display_name = EXCLUDED.display_name, time_zone = EXCLUDED.time_zone,
+                                                updated_at = EXCLUDED.updated_at
+            """, [userID, displayName, timeZone, now])
+        do {
+            if let displayName {
+                try await rankings.apply([], displayNames: [userID: displayName])
+            } else {
+                try await rankings.remove(userID: userID, keys: [])
+            }
+        } catch {
+            logger.warning("display name not updated in Redis; the next rebuild will", metadata: ["error": "\(error)"])
+        }
+        return PreferencesResponse(userId: userID, displayName: displayName, timeZone: timeZone)
+    }
+
+    /// Erases the player everywhere: PostgreSQL rows (cascading to completions, topics, scores) and Redis entries.
+    ///
+    /// Returns false if the player was unknown. If Redis is unreachable the PostgreSQL erasure still
+    /// happens and the Redis part is queued; the ranking sync finishes it once Redis is back.
+    public func erase(userID: String, now: Date) async throws -> Bool {
+        let keys = try await postgres.withTransaction { connection -> [String]? in
+            let keys = try connection.query("""
+                SELECT DISTINCT board, board_window, period FROM board_scores WHERE user_id = $1
+                """, [userID]).rows.map { row in
+                RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
+                                  try row.string("period"))
+            }
+            guard try connection.query("DELETE FROM users WHERE user_id = $1", [userID]).affectedRows == 1 else { return nil }
+            try connection.query("""
+                INSERT INTO pending_ranking_erasures (user_id, redis_keys, erased_at) VALUES ($1, $2, $3)
+                ON CONFLICT (user_id) DO UPDATE SET redis_keys = EXCLUDED.redis_keys, erased_at = EXCLUDED.erased_at
+                """, [userID, keys, now])
+            return keys
+        }
+        guard let keys else { return false }
+        do {
+            try await rankings.remove(userID: userID, keys: keys)
+            try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1", [userID])
+        } catch {
+            logger.warning("player erased from PostgreSQL; Redis part queued", metadata: ["error": "\(error)"])
+        }
+        return true
+    }
+}
+
+/// Position in a player's history: the last item's time and id.
+public struct HistoryCursor: Sendable, Equatable {
+    /// `completed_at` of the last item returned.
+    public let completedAt: Date
+    /// Id of the last item returned.
+    public let id: String
+
+    /// Creates a cursor.
+    public init(completedAt: Date, id: String) {
+        self.completedAt = completedAt
+        self.id = id
+    }
+
+    /// Opaque text for clients: base64url of `<time>|<id>`.
+    public var encoded: String {
+        Data("\(RFC3339.format(completedAt))|\(id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes a cursor; nil if it is not one `encoded` made.
+    public init?(encoded: String) {
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard encoded.count <= 400, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+              let bar = text.firstIndex(of: "|"), let date = RFC3339.parse(String(text[..<bar])) else { return nil }
+        let id = String(text[text.index(after: bar)...])
+        guard NameRules.isValidIdentifier(id) else { return nil }
+        self.init(completedAt: date, id: id)
+    }
+}
+
+/// Reads PostgreSQL's text form of a text[] whose elements need no quoting (board ids).
+enum PostgresArrayText {
+    /// `{a,b}` to `["a", "b"]`.
+    static func strings(_ text: String) -> [String] {
+        let inner = text.dropFirst().dropLast()
+        return inner.isEmpty ? [] : inner.split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+    }
+}

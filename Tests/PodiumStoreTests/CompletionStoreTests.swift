@@ -1,0 +1,146 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+import Postgres
+import Redis
+import Testing
+
+@Suite("Recording completions against real PostgreSQL and Redis")
+struct CompletionStoreTests {
+    // A Wednesday: the previous Sunday's day and ISO week (2026-W47) are closed, November is open.
+    let now = instant("2026-11-25T12:00:00Z")
+
+    @Test func newCompletionUpdatesTotalsScoresAndRedis() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("math")
+        let group = StoreTestEnvironment.unique("class")
+        let user = StoreTestEnvironment.unique("user")
+        let item = try completion(id: StoreTestEnvironment.unique("c"), user: user, topic: topic, difficulty: "hard", correct: 7,
+                                  total: 10, groups: [group], displayName: "Ada", now: now)
+
+        let outcome = try await storage.writer.record(item)
+        guard case .created(let response) = outcome else { throw TestFailure("expected created, got \(outcome)") }
+        #expect(response.pointsAwarded == 5)
+        #expect(response.totals == PlayerTotals(points: 5, completions: 1, correctAnswers: 7, totalAnswers: 10))
+        #expect(response.totals.correctPercent == 70)
+        #expect(response.level == LevelProgress(level: 1, levelStartsAt: 0, nextLevelAt: 10, pointsToNextLevel: 5))
+        #expect(response.levelReached == nil)
+        #expect(response.rankingsLive)
+        #expect(response.missedPeriods.isEmpty)
+        // 3 boards (global, topic, group) x 4 windows, each rank 1 of 1 on the fresh topic and group boards.
+        #expect(response.ranks.count == 12)
+        let topicRanks = response.ranks.filter { $0.board == "topic:\(topic)" }
+        #expect(topicRanks.map(\.window) == [.all, .day, .week, .month])
+        #expect(topicRanks.map(\.period) == ["all", "2026-11-25", "2026-W48", "2026-11"])
+        #expect(topicRanks.allSatisfy { $0.rank == 1 && $0.players == 1 && $0.score == 5 })
+
+        for window in LeaderboardWindow.allCases {
+            let period = Period.containing(now, window: window, timeZone: .gmt).key
+            let inPostgres = try await postgresBoard(storage.postgres, board: "group:\(group)", window: window, period: period)
+            let inRedis = try await redisBoard(storage.redis, RankingKeys.board("group:\(group)", window, period))
+            #expect(inPostgres.map(\.0) == [user] && inPostgres.map(\.1) == [5])
+            #expect(inRedis.map(\.0) == [user] && inRedis.map(\.1) == [5])
+        }
+        let name = try await storage.redis.command(["HGET", RankingKeys.displayNames, user]).string
+        #expect(name == "Ada")
+        let ranked = try await storage.postgres.query("SELECT ranked FROM completions WHERE id = $1", [item.id]).onlyBool("ranked")
+        #expect(ranked)
+    }
+
+    @Test func replayReturnsFirstAnswerAndConflictIsDetected() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("geo")
+        let user = StoreTestEnvironment.unique("user")
+        let id = StoreTestEnvironment.unique("c")
+        let first = try completion(id: id, user: user, topic: topic, now: now)
+        guard case .created(let created) = try await storage.writer.record(first) else { throw TestFailure("not created") }
+
+        let replay = try await storage.writer.record(try completion(id: id, user: user, topic: topic, now: now))
+        #expect(replay == .replayed(created))
+
+        let changed = try await storage.writer.record(try completion(id: id, user: user, topic: topic, correct: 9, now: now))
+        #expect(changed == .conflict)
+
+        let totals = try #require(try await storage.postgres.query("SELECT points, completions FROM users WHERE user_id = $1", [user]).rows.first)
+        #expect(try totals.int("points") == 3)
+        #expect(try totals.int("completions") == 1)
+    }
+
+    @Test func concurrentDuplicatesCountOnce() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("dup")
+        let user = StoreTestEnvironment.unique("user")
+        let item = try completion(id: StoreTestEnvironment.unique("c"), user: user, topic: topic, now: now)
+        // Separate writers so the duplicates really race in separate transactions.
+        let writers = (0..<4).map { _ in
+            CompletionWriter(store: storage.completions, maxBatchSize: 8, maxConcurrentBatches: 4, now: { now })
+        }
+        let outcomes = await withTaskGroup(of: RecordOutcome?.self) { group in
+            for index in 0..<24 { group.addTask { try? await writers[index % 4].record(item) } }
+            return await group.reduce(into: [RecordOutcome?]()) { $0.append($1) }
+        }
+        let created = outcomes.filter { if case .created = $0 { true } else { false } }
+        let replayed = outcomes.filter { if case .replayed = $0 { true } else { false } }
+        #expect(created.count == 1)
+        #expect(replayed.count == 23)
+        let rows = try await storage.postgres.query("SELECT points FROM users WHERE user_id = $1", [user]).rows
+        #expect(try rows.map { try $0.int("points") } == [3])
+        let board = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", .all, "all"))
+        #expect(board.map(\.1) == [3])
+    }
+
+    @Test func lateCompletionMissesClosedDayAndWeek() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("late")
+        let user = StoreTestEnvironment.unique("user")
+        let item = try completion(id: StoreTestEnvironment.unique("c"), user: user, topic: topic, completedAt: "2026-11-22T10:00:00Z", now: now)
+        guard case .created(let response) = try await storage.writer.record(item) else { throw TestFailure("not created") }
+
+        let missed = response.missedPeriods.filter { $0.board == "topic:\(topic)" }
+        #expect(missed == [
+            MissedPeriod(board: "topic:\(topic)", window: .day, period: "2026-11-22", closedAt: "2026-11-23T00:15:00.000Z"),
+            MissedPeriod(board: "topic:\(topic)", window: .week, period: "2026-W47", closedAt: "2026-11-23T00:15:00.000Z"),
+        ])
+        #expect(response.ranks.filter { $0.board == "topic:\(topic)" }.map(\.window) == [.all, .month])
+        let weekRows = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: .week, period: "2026-W47")
+        #expect(weekRows.isEmpty)
+        let monthRows = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: .month, period: "2026-11")
+        #expect(monthRows.map(\.1) == [3])
+        #expect(response.totals.points == 3)
+    }
+
+    @Test func levelReachedIsReportedOnTheCompletionThatCrossesTheThreshold() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("lvl")
+        let user = StoreTestEnvironment.unique("user")
+        var reached: [Int?] = []
+        for index in 0..<3 {
+            let item = try completion(id: "\(user)-\(index)", user: user, topic: topic, difficulty: "hard", now: now)
+            guard case .created(let response) = try await storage.writer.record(item) else { throw TestFailure("not created") }
+            reached.append(response.levelReached)
+        }
+        // 5, 10 (level 2 starts at 10), 15.
+        #expect(reached == [nil, 2, nil])
+    }
+
+    @Test func batchOfManyPlayersMatchesOneByOneTotals() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("bulk")
+        let users = (0..<10).map { "\(topic)-u\($0)" }
+        let items = try (0..<60).map { index in
+            try completion(id: "\(topic)-c\(index)", user: users[index % 10], topic: topic,
+                           difficulty: ["easy", "medium", "hard"][index % 3], now: now)
+        }
+        let results = await storage.writer.record(items)
+        #expect(results.allSatisfy { if case .success(.created) = $0 { true } else { false } })
+        let board = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: .all, period: "all")
+        let expected = users.map { user in
+            (user, Int64(items.filter { $0.userID == user }.map { [Difficulty.easy: 2, .medium: 3, .hard: 5][$0.difficulty]! }.reduce(0, +)))
+        }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+        #expect(board.map(\.0) == expected.map(\.0))
+        #expect(board.map(\.1) == expected.map(\.1))
+        let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", .all, "all"))
+        #expect(live.map(\.0) == board.map(\.0))
+        #expect(live.map(\.1) == board.map(\.1))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+import Postgres
+import Redis
+import Testing
+
+@Suite("Reading rankings from Redis and, when Redis fails, from PostgreSQL")
+struct LeaderboardStoreTests {
+    /// Writes the same board period to PostgreSQL and Redis: players `p00`… with the given scores.
+    func seed(_ scores: [Int64], board: String, storage: PodiumStorage) async throws -> [String] {
+        let users = scores.indices.map { String(format: "\(board)-p%02d", $0) }
+        let now = Date()
+        for (user, score) in zip(users, scores) {
+            try await storage.postgres.query(
+                "INSERT INTO users (user_id, display_name, created_at, updated_at) VALUES ($1, $2, $3, $3)", [user, "N \(user)", now])
+            try await storage.postgres.query("""
+                INSERT INTO board_scores (board, board_window, period, user_id, score, updated_at) VALUES ($1, 'all', 'all', $2, $3, $4)
+                """, [board, user, score, now])
+        }
+        try await RankingWriter(redis: storage.redis).apply(
+            zip(users, scores).map { ScoreUpdate(key: RankingKeys.board(board, .all, "all"), userID: $0, score: $1) },
+            displayNames: Dictionary(uniqueKeysWithValues: users.map { ($0, "N \($0)") }))
+        return users
+    }
+
+    @Test func pageShowsCompetitionRanksWithTiesOrderedByUserID() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: Date())
+        let board = "group:\(StoreTestEnvironment.unique("ties"))"
+        let users = try await seed([100, 90, 90, 80, 90], board: board, storage: storage)
+        let page = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10))
+        #expect(page.players == 5)
+        #expect(page.live)
+        #expect(page.entries.map(\.userId) == [users[0], users[1], users[2], users[4], users[3]])
+        #expect(page.entries.map(\.rank) == [1, 2, 2, 2, 5])
+        #expect(page.entries.map(\.score) == [100, 90, 90, 90, 80])
+        #expect(page.entries[0].displayName == "N \(users[0])")
+        // A page starting inside the tie keeps the shared rank.
+        let second = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 2, limit: 2))
+        #expect(second.entries.map(\.rank) == [2, 2])
+        #expect(second.offset == 2)
+    }
+
+    @Test func aroundMeAtTopAndBottomAndAbsent() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: Date())
+        let board = "group:\(StoreTestEnvironment.unique("around"))"
+        let users = try await seed([50, 40, 30, 20, 10], board: board, storage: storage)
+        let top = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: users[0], radius: 2))
+        #expect(top.entries.map(\.userId) == Array(users[0...2]))
+        #expect(top.offset == 0)
+        let bottom = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: users[4], radius: 2))
+        #expect(bottom.entries.map(\.userId) == Array(users[2...4]))
+        #expect(bottom.entries.map(\.rank) == [3, 4, 5])
+        let middle = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: users[2], radius: 1))
+        #expect(middle.entries.map(\.rank) == [2, 3, 4])
+        let absent = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: "nobody", radius: 2))
+        #expect(!absent.found)
+        #expect(absent.entries.isEmpty)
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func rankIsTheSameHoweverItIsRead(seed value: Int) async throws {
+        var generator = SeededGenerator(seed: UInt64(value))
+        let scores = (0..<40).map { _ in Int64.random(in: 0...8, using: &generator) }
+        let storage = try await StoreTestEnvironment.storage(now: Date())
+        let board = "group:\(StoreTestEnvironment.unique("prop"))"
+        let users = try await seed(scores, board: board, storage: storage)
+        let reference = Dictionary(uniqueKeysWithValues: zip(users, CompetitionRanking.ranks(ofAll: scores)))
+
+        let dead = PodiumStorage(postgres: storage.postgres, redis: try StoreTestEnvironment.redis(url: "redis://127.0.0.1:1/0"),
+                                 rules: GameRules(), logger: StoreTestEnvironment.logger, now: { Date() })
+        for reader in [storage.leaderboards, dead.leaderboards] {
+            for offset in stride(from: 0, to: 40, by: 7) {
+                let page = try await reader.read(board: board, window: .all, period: "all", slice: .page(offset: offset, limit: 7))
+                for entry in page.entries { #expect(entry.rank == reference[entry.userId], "page at \(offset), live \(page.live)") }
+            }
+            for user in users.shuffled(using: &generator).prefix(8) {
+                let around = try await reader.read(board: board, window: .all, period: "all", slice: .around(userID: user, radius: 3))
+                for entry in around.entries { #expect(entry.rank == reference[entry.userId]) }
+                #expect(around.entries.contains { $0.userId == user })
+            }
+            let friends = Array(users.shuffled(using: &generator).prefix(6)) + ["stranger"]
+            let compared = try await reader.compare(board: board, window: .all, period: "all", userIDs: friends)
+            #expect(compared.entries.count == 6)
+            for entry in compared.entries { #expect(entry.rank == reference[entry.userId]) }
+        }
+        let fallback = try await dead.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 5))
+        #expect(!fallback.live)
+        let live = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 5))
+        #expect(fallback.entries == live.entries)
+        #expect(fallback.players == live.players)
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so property tests are repeatable.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+import Postgres
+import Redis
+import Testing
+
+// Serialized: both outage tests count unranked completions, which a parallel catch-up would change.
+@Suite("Keeping Redis equal to PostgreSQL", .serialized)
+struct RankingSyncTests {
+    let now = instant("2026-11-25T12:00:00Z")
+
+    @Test func redisStoppedDuringIngestThenBackLosesNothing() async throws {
+        let server = OwnRedisServer()
+        try server.start()
+        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
+        let topic = StoreTestEnvironment.unique("outage")
+        let users = (0..<5).map { "\(topic)-u\($0)" }
+        func item(_ index: Int) throws -> ValidCompletion {
+            try completion(id: "\(topic)-c\(index)", user: users[index % 5], topic: topic, difficulty: ["easy", "hard"][index % 2], now: now)
+        }
+        for index in 0..<10 {
+            guard case .created(let response) = try await storage.writer.record(try item(index)) else { throw TestFailure("not created") }
+            #expect(response.rankingsLive)
+        }
+        server.stop()
+        for index in 10..<30 {
+            guard case .created(let response) = try await storage.writer.record(try item(index)) else { throw TestFailure("not created") }
+            #expect(!response.rankingsLive)
+            #expect(response.ranks.isEmpty)
+        }
+        let unranked = try await storage.postgres.query(
+            "SELECT count(*) AS n FROM completions WHERE NOT ranked AND topic = $1", [topic]).onlyInt("n")
+        #expect(unranked == 20)
+
+        // Back, but empty (no persistence): the sync rebuilds from PostgreSQL and catches up.
+        try server.start()
+        try await storage.rankingSync.synchronize(now: now.addingTimeInterval(60))
+        for window in LeaderboardWindow.allCases {
+            let period = Period.containing(now, window: window, timeZone: .gmt).key
+            let truth = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: window, period: period)
+            let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", window, period))
+            #expect(truth.count == 5)
+            #expect(live.map(\.0) == truth.map(\.0))
+            #expect(live.map(\.1) == truth.map(\.1))
+        }
+        let left = try await storage.postgres.query(
+            "SELECT count(*) AS n FROM completions WHERE NOT ranked AND topic = $1", [topic]).onlyInt("n")
+        #expect(left == 0)
+        let total = try await storage.postgres.query("SELECT sum(points) AS n FROM users WHERE user_id = ANY($1)", [users]).onlyInt("n")
+        #expect(total == 15 * 2 + 15 * 5)
+        server.stop()
+    }
+
+    @Test func catchUpWritesPendingScoresWithoutARebuild() async throws {
+        let server = OwnRedisServer()
+        try server.start()
+        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
+        try await storage.rankingSync.rebuild()
+        let topic = StoreTestEnvironment.unique("pending")
+        let user = "\(topic)-u"
+        server.stop()
+        guard case .created = try await storage.writer.record(try completion(id: "\(topic)-c", user: user, topic: topic, now: now))
+        else { throw TestFailure("not created") }
+        try server.start()
+        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        func isRanked() async throws -> Bool {
+            try await storage.postgres.query("SELECT ranked FROM completions WHERE id = $1", ["\(topic)-c"]).onlyBool("ranked")
+        }
+        // Too recent for the catch-up: the writer that recorded it may still be updating Redis.
+        _ = try await storage.rankingSync.catchUp(now: now, limit: 10_000)
+        #expect(try await isRanked() == false)
+        #expect(try await storage.rankingSync.catchUp(now: now.addingTimeInterval(10), limit: 10_000) >= 1)
+        #expect(try await isRanked())
+        let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", .all, "all"))
+        #expect(live.map(\.0) == [user])
+        #expect(live.map(\.1) == [3])
+        server.stop()
+    }
+
+    @Test func rebuiltBoardsEqualLiveBoards() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("rebuild")
+        let items = try (0..<40).map {
+            try completion(id: "\(topic)-c\($0)", user: "\(topic)-u\($0 % 9)", topic: topic, difficulty: ["easy", "medium", "hard"][$0 % 3],
+                           groups: ["\(topic)-g\($0 % 2)"], displayName: "P\($0 % 9)", now: now)
+        }
+        _ = await storage.writer.record(items)
+        let keys = ["topic:\(topic)", "group:\(topic)-g0", "group:\(topic)-g1"].flatMap { board in
+            LeaderboardWindow.allCases.map { RankingKeys.board(board, $0, Period.containing(now, window: $0, timeZone: .gmt).key) }
+        }
+        var before: [[String]] = []
+        for key in keys { before.append(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" }) }
+        try await storage.redis.command(["DEL"] + keys)
+        let report = try await storage.rankingSync.rebuild()
+        #expect(report.entries >= 9 * 4 + 9 * 4)
+        var after: [[String]] = []
+        for key in keys { after.append(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" }) }
+        #expect(after == before)
+        #expect(before.allSatisfy { !$0.isEmpty })
+        #expect(try await storage.redis.command(["HGET", RankingKeys.displayNames, "\(topic)-u3"]).string == "P3")
+    }
+
+    @Test func erasingAPlayerRemovesEveryTrace() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("erase")
+        let user = "\(topic)-u"
+        _ = try await storage.writer.record(try completion(id: "\(topic)-c", user: user, topic: topic, groups: ["\(topic)-g"],
+                                                           displayName: "Kid", now: now))
+        #expect(try await storage.users.erase(userID: user, now: now))
+        for table in ["users", "completions", "user_topics", "board_scores"] {
+            let count = try await storage.postgres.query("SELECT count(*) AS n FROM \(table) WHERE user_id = $1", [user]).onlyInt("n")
+            #expect(count == 0, "\(table)")
+        }
+        for window in LeaderboardWindow.allCases {
+            let key = RankingKeys.board("topic:\(topic)", window, Period.containing(now, window: window, timeZone: .gmt).key)
+            #expect(try await storage.redis.command(["ZSCORE", key, user]) == .null)
+        }
+        #expect(try await storage.redis.command(["HGET", RankingKeys.displayNames, user]) == .null)
+        #expect(try await storage.users.erase(userID: user, now: now) == false)
+    }
+}
+
+@Suite("API keys and migrations")
+struct KeysAndMigrationsTests {
+    @Test func keysAreStoredHashedAndCanBeRevoked() async throws {
+        let postgres = try await StoreTestEnvironment.postgres()
+        let keys = ApiKeyStore(postgres: postgres)
+        let created = try await keys.create(name: "frontend", role: .ingest, now: Date())
+        #expect(created.secret.hasPrefix("pdm_") && created.secret.count == 44)
+        #expect(try await keys.role(forSecret: created.secret) == .ingest)
+        let stored = try await postgres.query("SELECT key_hash FROM api_keys WHERE id = $1", [created.key.id]).onlyString("key_hash")
+        #expect(stored == ApiKeyStore.hash(created.secret))
+        #expect(stored != created.secret)
+        #expect(try await keys.revoke(id: created.key.id, now: Date()))
+        #expect(try await keys.role(forSecret: created.secret) == nil)
+        #expect(try await keys.revoke(id: created.key.id, now: Date()) == false)
+    }
+
+    @Test func migrationsApplyOnceEvenFromConcurrentReplicasAndRefuseEditedFiles() async throws {
+        let admin = try await StoreTestEnvironment.postgres()
+        let name = "podium_migrate_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.query("CREATE DATABASE \(name)")
+        let url = StoreTestEnvironment.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)")
+        let pools = (0..<3).map { _ in PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2),
+                                                     logger: StoreTestEnvironment.logger) }
+        let migrations = try Migration.bundled()
+        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for pool in pools { group.addTask { try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) } }
+            return try await group.reduce(into: [Int]()) { $0 += $1 }
+        }
+        #expect(applied.sorted() == migrations.map(\.version))
+        #expect(try await Migrator(pool: pools[0], logger: StoreTestEnvironment.logger).migrate(migrations).isEmpty)
+
+        var edited = migrations
+        edited[0] = Migration(version: edited[0].version, name: edited[0].name, sql: edited[0].sql + "\n-- edited")
+        await #expect(throws: MigrationError.checksumMismatch(version: edited[0].version, name: edited[0].name)) {
+            try await Migrator(pool: pools[0], logger: StoreTestEnvironment.logger).migrate(edited)
+        }
+        for pool in pools { await pool.close() }
+        try await admin.query("DROP DATABASE \(name)")
+    }
+}

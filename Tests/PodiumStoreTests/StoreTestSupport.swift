@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import PodiumCore
+import PodiumStore
+import Postgres
+import Redis
+import Testing
+
+/// Real PostgreSQL and Redis for store tests (started by ops/test.sh); tests fail, never skip, without them.
+enum StoreTestEnvironment {
+    static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"]
+        ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium_test"
+    static let redisURL = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"
+    static let logger = Logger(label: "podium-store-tests")
+
+    /// A PostgreSQL pool on the test database, migrated.
+    static func postgres(poolSize: Int = 8) async throws -> PostgresPool {
+        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: poolSize), logger: logger)
+        try await Migrator(pool: pool, logger: logger).migrate(try Migration.bundled())
+        return pool
+    }
+
+    /// A Redis pool on the test database.
+    static func redis(url: String = redisURL) throws -> RedisPool {
+        RedisPool(configuration: try RedisConfiguration(url: url), logger: logger)
+    }
+
+    /// Stores over the test servers with a fixed clock.
+    static func storage(now: Date, redisURL: String = redisURL, rules: GameRules = GameRules()) async throws -> PodiumStorage {
+        PodiumStorage(postgres: try await postgres(), redis: try redis(url: redisURL), rules: rules, logger: logger, now: { now })
+    }
+
+    /// A name no other test uses (topic, group and user ids are made from it).
+    static func unique(_ prefix: String) -> String {
+        "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+}
+
+/// A fixed instant from an RFC 3339 string.
+func instant(_ text: String) -> Date {
+    guard let date = RFC3339.parse(text) else { fatalError("bad test time \(text)") }
+    return date
+}
+
+/// A valid completion for tests.
+func completion(
+    id: String, user: String, topic: String, difficulty: String = "medium", correct: Int = 5, total: Int = 10,
+    completedAt: String? = nil, groups: [String]? = nil, displayName: String? = nil, now: Date
+) throws -> ValidCompletion {
+    let request = CompletionRequest(
+        id: id, userId: user, quizId: "quiz-1", topic: topic, difficulty: difficulty, correct: correct, total: total,
+        durationMs: 1234, completedAt: completedAt, groups: groups, displayName: displayName)
+    return try request.validated(now: now, rules: GameRules())
+}
+
+/// A failure raised by test helpers.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The members and scores of a Redis sorted set, best first, as (user, score).
+func redisBoard(_ redis: RedisPool, _ key: String) async throws -> [(String, Int64)] {
+    let reply = try await redis.command(["ZRANGE", key, "0", "-1", "WITHSCORES"])
+    let flat = reply.array ?? []
+    return stride(from: 0, to: flat.count, by: 2).map { (flat[$0].string ?? "", RankingKeys.score(fromStored: flat[$0 + 1].string ?? "0") ?? 0) }
+}
+
+/// The same board period as PostgreSQL holds it, best first, ties by user id.
+func postgresBoard(_ postgres: PostgresPool, board: String, window: LeaderboardWindow, period: String) async throws -> [(String, Int64)] {
+    try await postgres.query("""
+        SELECT user_id, score FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
+        ORDER BY score DESC, user_id COLLATE "C"
+        """, [board, window.rawValue, period]).rows.map { (try $0.string("user_id"), try $0.int64("score")) }
+}
+
+/// A redis-server of the test's own on a free loopback port, to stop and start at will.
+final class OwnRedisServer: @unchecked Sendable {
+    let port: Int
+    private var process: Process?
+
+    init() {
+        port = Int.random(in: 20_000...40_000)
+    }
+
+    var url: String { "redis://127.0.0.1:\(port)/0" }
+
+    /// Starts the server (empty: no persistence) and waits until it answers.
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        for _ in 0..<100 {
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            probe.arguments = ["redis-cli", "-p", String(port), "ping"]
+            probe.standardOutput = FileHandle.nullDevice
+            probe.standardError = FileHandle.nullDevice
+            try probe.run()
+            probe.waitUntilExit()
+            if probe.terminationStatus == 0 { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFailure("redis-server on port \(port) did not start")
+    }
+
+    /// Kills the server (its data is lost, as with an unpersisted Redis that restarts).
+    ///
+    /// SIGKILL, not SIGTERM: processes started from the test runner inherit a signal mask
+    /// that blocks SIGTERM, so a terminated server would never exit.
+    func stop() {
+        guard let process else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,1 @@
+Sources/PodiumStore/Migrations
