@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+
+/// Every error the API answers with, rendered once as RFC 9457 `application/problem+json`.
+///
+/// `code` is stable: clients may switch on it. `type` is `https://podium.dev/problems/<code>`.
+public struct APIError: Error, HTTPResponseError, Sendable {
+    /// HTTP status.
+    public let status: HTTPResponse.Status
+    /// Stable machine-readable code.
+    public let code: String
+    /// Short summary of the kind of problem.
+    public let title: String
+    /// What went wrong this time.
+    public let detail: String
+    /// Field-level problems (validation).
+    public let errors: [FieldError]
+
+    /// Creates an error.
+    public init(_ status: HTTPResponse.Status, code: String, title: String, detail: String, errors: [FieldError] = []) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.errors = errors
+    }
+
+    /// 400: the body or query failed validation; `errors` lists each field.
+    public static func validation(_ errors: [FieldError]) -> APIError {
+        APIError(.badRequest, code: "validation-failed", title: "Invalid request",
+                 detail: errors.map { "\($0.field) \($0.message)" }.joined(separator: "; "), errors: errors)
+    }
+
+    /// 400: the body is not the JSON expected.
+    public static func malformedBody(_ detail: String) -> APIError {
+        APIError(.badRequest, code: "malformed-body", title: "Malformed request body", detail: detail)
+    }
+
+    /// 401: no valid API key.
+    public static let unauthorized = APIError(
+        .unauthorized, code: "unauthorized", title: "Unauthorized", detail: "send a valid API key as 'Authorization: Bearer <key>'")
+
+    /// 403: the key's role may not do this.
+    public static func forbidden(_ required: String) -> APIError {
+        APIError(.forbidden, code: "forbidden", title: "Forbidden", detail: "this needs a key with the \(required) role")
+    }
+
+    /// 404: no such resource.
+    public static func notFound(_ detail: String) -> APIError {
+        APIError(.notFound, code: "not-found", title: "Not found", detail: detail)
+    }
+
+    /// 409: the same completion id was posted with a different body.
+    public static func conflict(_ detail: String) -> APIError {
+        APIError(.conflict, code: "conflict", title: "Conflict", detail: detail)
+    }
+
+    /// 503: a dependency is unavailable.
+    public static func unavailable(_ detail: String) -> APIError {
+        APIError(.serviceUnavailable, code: "unavailable", title: "Service unavailable", detail: detail)
+    }
+
+    /// 500: something failed that the client cannot fix; the detail stays generic (the log has the cause).
+    public static let internalError = APIError(
+        .internalServerError, code: "internal-error", title: "Internal error", detail: "the request failed; it has been logged")
+
+    /// The problem document.
+    public var problem: Problem {
+        Problem(type: "https://podium.dev/problems/\(code)", title: title, status: Int(status.code), detail: detail,
+                code: code, errors: errors.isEmpty ? nil : errors)
+    }
+
+    /// Renders the problem document.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/problem+json"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        let body = (try? PodiumJSON.encoder().encode(problem)) ?? Data()
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// RFC 9457 problem details, with Podium's stable `code` and field errors.
+public struct Problem: Codable, Sendable, Equatable {
+    /// URI naming the kind of problem.
+    public var type: String
+    /// Short summary.
+    public var title: String
+    /// HTTP status.
+    public var status: Int
+    /// What went wrong.
+    public var detail: String
+    /// Stable code (last part of `type`).
+    public var code: String
+    /// Field-level problems.
+    public var errors: [FieldError]?
+}
+
+/// Turns every error into problem+json: Hummingbird's own (404 no route, 413 too large) and unexpected ones (500, logged).
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as ValidationFailure {
+            throw APIError.validation(error.errors)
+        } catch let error as any HTTPResponseError {
+            let status = error.status
+            let code: String = switch status {
+            case .notFound: "not-found"
+            case .contentTooLarge: "body-too-large"
+            case .methodNotAllowed: "method-not-allowed"
+            case .unsupportedMediaType: "unsupported-media-type"
+            default: status.code < 500 ? "bad-request" : "internal-error"
+            }
+            let detail: String = switch status {
+            case .notFound: "no route for \(request.method) \(request.uri.path)"
+            case .contentTooLarge: "the body is larger than the limit of \(context.maxUploadSize) bytes"
+            default: status.reasonPhrase
+            }
+            throw APIError(status, code: code, title: status.reasonPhrase, detail: detail)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            throw APIError.internalError
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// `/v1/admin/…`: API keys and ranking rebuilds.
+struct AdminController {
+    let storage: PodiumStorage
+    let keyCache: KeyCache
+    let cache: LeaderboardCache
+    let now: @Sendable () -> Date
+
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.get("/v1/admin/api-keys", use: listKeys)
+        router.post("/v1/admin/api-keys", use: createKey)
+        router.delete("/v1/admin/api-keys/:id", use: revokeKey)
+        router.post("/v1/admin/rankings/rebuild", use: rebuild)
+    }
+
+    @Sendable func listKeys(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        return try HTTPSupport.json(KeyList(keys: try await storage.apiKeys.list()))
+    }
+
+    @Sendable func createKey(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let body = try await HTTPSupport.decode(CreateKeyRequest.self, from: request, context: context)
+        var errors: [FieldError] = []
+        let name = body.name ?? ""
+        if name.isEmpty || name.count > 100 || !NameRules.isValidDisplayName(String(name.prefix(64))) {
+            errors.append(FieldError(field: "name", message: "must be 1-100 characters without control characters"))
+        }
+        let role = body.role.flatMap(Role.init(rawValue:))
+        if role == nil { errors.append(FieldError(field: "role", message: "must be one of ingest, read, admin")) }
+        guard errors.isEmpty, let role else { throw APIError.validation(errors) }
+        return try HTTPSupport.json(try await storage.apiKeys.create(name: name, role: role, now: now()), status: .created)
+    }
+
+    @Sendable func revokeKey(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let id = context.parameters.get("id") ?? ""
+        guard id.count <= 64, try await storage.apiKeys.revoke(id: id, now: now()) else { throw APIError.notFound("no valid key \(id)") }
+        keyCache.clear()
+        return Response(status: .noContent)
+    }
+
+    @Sendable func rebuild(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let report = try await storage.rankingSync.rebuild()
+        cache.invalidateAll()
+        return try HTTPSupport.json(RebuildAnswer(boards: report.boards, entries: report.entries))
+    }
+}
+
+/// The body of `POST /v1/admin/api-keys`.
+struct CreateKeyRequest: Codable, Sendable {
+    /// What the key is for.
+    var name: String?
+    /// `ingest`, `read` or `admin`.
+    var role: String?
+}
+
+/// The answer to `GET /v1/admin/api-keys`.
+struct KeyList: Codable, Sendable {
+    /// Every key, newest first (secrets are never shown again).
+    var keys: [ApiKeyInfo]
+}
+
+/// The answer to `POST /v1/admin/rankings/rebuild`.
+struct RebuildAnswer: Codable, Sendable {
+    /// Board periods written.
+    var boards: Int
+    /// Player entries written.
+    var entries: Int
+}

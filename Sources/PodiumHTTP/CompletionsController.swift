@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Metrics
+import PodiumCore
+import PodiumStore
+
+/// `POST /v1/completions` and `POST /v1/completions/batch`.
+struct CompletionsController {
+    let writer: CompletionWriter
+    let rules: GameRules
+    let cache: LeaderboardCache
+    let now: @Sendable () -> Date
+    let recorded = Counter(label: "podium_completions_recorded_total", dimensions: [("outcome", "created")])
+    let replayed = Counter(label: "podium_completions_recorded_total", dimensions: [("outcome", "replayed")])
+    let conflicts = Counter(label: "podium_completions_recorded_total", dimensions: [("outcome", "conflict")])
+
+    /// Most completions one batch may carry.
+    static let maximumBatch = 500
+
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.post("/v1/completions", use: record)
+        router.post("/v1/completions/batch", use: recordBatch)
+    }
+
+    @Sendable func record(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.ingest)
+        let body = try await HTTPSupport.decode(CompletionRequest.self, from: request, context: context)
+        let item = try body.validated(now: now(), rules: rules)
+        let outcome = try await writer.record(item)
+        count(outcome)
+        switch outcome {
+        case .created(let response):
+            invalidate(response)
+            return try HTTPSupport.json(response, status: .created)
+        case .replayed(let response):
+            return try HTTPSupport.json(response, status: .ok)
+        case .conflict:
+            throw APIError.conflict("completion \(item.id) was already recorded with a different body")
+        }
+    }
+
+    @Sendable func recordBatch(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.ingest)
+        let body = try await HTTPSupport.decode(BatchRequest.self, from: request, context: context)
+        guard let requests = body.completions else { throw APIError.validation([FieldError(field: "completions", message: "is required")]) }
+        guard (1...Self.maximumBatch).contains(requests.count) else {
+            throw APIError.validation([FieldError(field: "completions", message: "must hold 1 to \(Self.maximumBatch) completions")])
+        }
+        let receivedAt = now()
+        var items: [ValidCompletion] = []
+        var errors: [FieldError] = []
+        for (index, completion) in requests.enumerated() {
+            do {
+                items.append(try completion.validated(now: receivedAt, rules: rules, fieldPrefix: "completions[\(index)]."))
+            } catch {
+                errors += error.errors
+            }
+        }
+        // All or nothing on validation: a batch with a bad item changes nothing.
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        let results = await writer.record(items)
+        var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0)
+        for (item, result) in zip(items, results) {
+            let outcome = try result.get()
+            count(outcome)
+            switch outcome {
+            case .created(let response):
+                invalidate(response)
+                answer.created += 1
+                answer.results.append(BatchItemResult(id: item.id, status: 201, result: response, problem: nil))
+            case .replayed(let response):
+                answer.replayed += 1
+                answer.results.append(BatchItemResult(id: item.id, status: 200, result: response, problem: nil))
+            case .conflict:
+                answer.conflicts += 1
+                let problem = APIError.conflict("completion \(item.id) was already recorded with a different body").problem
+                answer.results.append(BatchItemResult(id: item.id, status: 409, result: nil, problem: problem))
+            }
+        }
+        return try HTTPSupport.json(answer)
+    }
+
+    private func count(_ outcome: RecordOutcome) {
+        switch outcome {
+        case .created: recorded.increment()
+        case .replayed: replayed.increment()
+        case .conflict: conflicts.increment()
+        }
+    }
+
+    private func invalidate(_ response: CompletionResponse) {
+        cache.invalidate(keys: response.ranks.map { RankingKeys.board($0.board, $0.window, $0.period) })
+    }
+}
+
+/// The body of `POST /v1/completions/batch`.
+struct BatchRequest: Codable, Sendable {
+    /// Up to 500 completions.
+    var completions: [CompletionRequest]?
+}
+
+/// One completion's result in a batch answer.
+struct BatchItemResult: Codable, Sendable {
+    /// The completion id.
+    var id: String
+    /// 201 created, 200 replay, 409 conflict.
+    var status: Int
+    /// The answer, as `POST /v1/completions` would give it.
+    var result: CompletionResponse?
+    /// The problem, for a conflict.
+    var problem: Problem?
+}
+
+/// The answer to `POST /v1/completions/batch`.
+struct BatchResponse: Codable, Sendable {
+    /// One result per completion, in the order sent.
+    var results: [BatchItemResult]
+    /// How many were new.
+    var created: Int
+    /// How many were replays.
+    var replayed: Int
+    /// How many conflicted.
+    var conflicts: Int
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+
+/// Body and query helpers shared by the controllers.
+enum HTTPSupport {
+    /// Reads and decodes a JSON body; malformed JSON or a wrongly typed field is a 400 naming the field.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: PodiumRequestContext) async throws -> T {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else { throw APIError.malformedBody("the body is empty; send a JSON object") }
+        do {
+            return try PodiumJSON.decoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw decodingProblem(error)
+        }
+    }
+
+    /// A 400 that says which field did not decode and why.
+    static func decodingProblem(_ error: DecodingError) -> APIError {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.reduce("") { text, key in
+                if let index = key.intValue { return "\(text)[\(index)]" }
+                let name = snakeCase(key.stringValue)
+                return text.isEmpty ? name : "\(text).\(name)"
+            }
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return .validation([FieldError(field: path(context.codingPath), message: "must be \(jsonTypeName(type))")])
+        case .valueNotFound(let type, let context):
+            return .validation([FieldError(field: path(context.codingPath), message: "must be \(jsonTypeName(type)), not null")])
+        case .keyNotFound(let key, let context):
+            return .validation([FieldError(field: path(context.codingPath + [key]), message: "is required")])
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return .malformedBody("the body is not valid JSON") }
+            return .validation([FieldError(field: path(context.codingPath), message: "is not a valid value")])
+        @unknown default:
+            return .malformedBody("the body could not be read")
+        }
+    }
+
+    private static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    private static func snakeCase(_ name: String) -> String {
+        name.reduce(into: "") { text, character in
+            if character.isUppercase { text += "_" + character.lowercased() } else { text.append(character) }
+        }
+    }
+
+    /// A JSON answer.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try PodiumJSON.encoder().encode(value))))
+    }
+
+    /// An integer query parameter within `range`, `fallback` when absent; a field error otherwise.
+    static func integer(_ name: String, in request: Request, range: ClosedRange<Int>, fallback: Int, errors: inout [FieldError]) -> Int {
+        guard let text = request.uri.queryParameters.get(name) else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            errors.append(FieldError(field: name, message: "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
+            return fallback
+        }
+        return value
+    }
+
+    /// A path parameter that must be a valid identifier (user ids); 400 otherwise.
+    static func identifier(_ name: String, in context: PodiumRequestContext) throws -> String {
+        let value = context.parameters.get(name) ?? ""
+        guard NameRules.isValidIdentifier(value) else {
+            throw APIError.validation([FieldError(field: name, message: "must be 1-128 characters of A-Z a-z 0-9 . _ : @ -")])
+        }
+        return value
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import PodiumStore
+import Prometheus
+
+/// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`: no key needed.
+struct HealthController {
+    let storage: PodiumStorage
+    let registry: PrometheusCollectorRegistry
+
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.get("/healthz", use: health)
+        router.get("/readyz", use: ready)
+        router.get("/metrics", use: metrics)
+        router.get("/openapi.json", use: openAPI)
+    }
+
+    @Sendable func health(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try HTTPSupport.json(HealthStatus(status: "ok", postgres: nil, redis: nil))
+    }
+
+    @Sendable func ready(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        async let postgres = Self.check { try await storage.postgres.ping() }
+        async let redis = Self.check { try await storage.redis.ping() }
+        let (postgresStatus, redisStatus) = await (postgres, redis)
+        let ready = postgresStatus == "ok" && redisStatus == "ok"
+        return try HTTPSupport.json(
+            HealthStatus(status: ready ? "ready" : "not ready", postgres: postgresStatus, redis: redisStatus),
+            status: ready ? .ok : .serviceUnavailable)
+    }
+
+    @Sendable func metrics(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+
+    @Sendable func openAPI(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPIDocument.data())))
+    }
+
+    private static func check(_ probe: () async throws -> Void) async -> String {
+        do {
+            try await probe()
+            return "ok"
+        } catch {
+            return "unavailable: \(error)"
+        }
+    }
+}
+
+/// The answer of the health probes.
+struct HealthStatus: Codable, Sendable {
+    /// `ok`, `ready` or `not ready`.
+    var status: String
+    /// PostgreSQL check result (readiness only).
+    var postgres: String?
+    /// Redis check result (readiness only).
+    var redis: String?
+}
+
+/// The OpenAPI 3.1 document shipped as a resource.
+public enum OpenAPIDocument {
+    /// The document's bytes.
+    public static func data() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources") else {
+            throw APIError.internalError
+        }
+        return try Data(contentsOf: url)
+    }
+}

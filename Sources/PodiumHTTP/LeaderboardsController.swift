@@ -1,0 +1,213 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+import Postgres
+
+/// Leaderboard reads: the list of boards, pages, around-me, friends compare.
+struct LeaderboardsController {
+    let leaderboards: LeaderboardStore
+    let postgres: PostgresPool
+    let rules: GameRules
+    let cache: LeaderboardCache
+    let now: @Sendable () -> Date
+
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.get("/v1/leaderboards", use: list)
+        router.get("/v1/leaderboards/:board/:window", use: page)
+        router.post("/v1/leaderboards/:board/:window/compare", use: compare)
+    }
+
+    /// A board period addressed by a request.
+    struct Target {
+        let board: BoardDefinition
+        let period: Period
+        var key: String { RankingKeys.board(board.id, period.window, period.key) }
+    }
+
+    @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireLeaderboardRead()
+        let stored = try await postgres.query("SELECT board FROM boards ORDER BY board").rows.map { try $0.string("board") }
+        let configured = rules.boards.rules.map(\.scope).filter { BoardScope(id: $0) != nil }
+        let ids = Array(Set(stored + configured)).sorted()
+        let at = now()
+        let boards = ids.compactMap(BoardScope.init(id:)).map { scope in
+            let board = rules.boards.definition(for: scope)
+            return BoardSummary(
+                board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.identifier,
+                windows: board.windows.map { window in
+                    let period = Period.containing(at, window: window, timeZone: board.timeZone)
+                    return WindowSummary(
+                        window: window, period: period.key, startsAt: period.start.map(RFC3339.format),
+                        endsAt: period.end.map(RFC3339.format),
+                        closesAt: period.closesAt(grace: rules.closeGrace).map(RFC3339.format),
+                        medals: board.medalWindows.contains(window))
+                })
+        }
+        return try HTTPSupport.json(BoardList(boards: boards))
+    }
+
+    @Sendable func page(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireLeaderboardRead()
+        var errors: [FieldError] = []
+        let target = try target(request, context: context, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
+        let offset = HTTPSupport.integer("offset", in: request, range: 0...10_000_000, fallback: 0, errors: &errors)
+        let radius = HTTPSupport.integer("radius", in: request, range: 0...50, fallback: 5, errors: &errors)
+        let around = request.uri.queryParameters.get("around")
+        if let around, !NameRules.isValidIdentifier(around) {
+            errors.append(FieldError(field: "around", message: "must be a user id"))
+        }
+        let csv = wantsCSV(request)
+        guard errors.isEmpty, let target else { throw APIError.validation(errors) }
+
+        let slice: LeaderboardSlice = around.map { .around(userID: $0, radius: radius) } ?? .page(offset: offset, limit: limit)
+        let cacheKey = "\(slice)|\(csv)"
+        let cached: LeaderboardCache.Entry
+        if let entry = cache.lookup(key: target.key, request: cacheKey) {
+            cached = entry
+        } else {
+            let entries = try await leaderboards.read(
+                board: target.board.id, window: target.period.window, period: target.period.key, slice: slice)
+            if case .around(let user, _) = slice, !entries.found {
+                throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
+            }
+            let page = makePage(target, entries)
+            let body = csv ? Self.csv(page) : try PodiumJSON.encoder().encode(page)
+            let contentType = csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
+            let etag = LeaderboardCache.etag(for: body)
+            // Answers served from PostgreSQL (Redis down) are not cached: they should turn live as soon as it is back.
+            if entries.live { cache.store(key: target.key, request: cacheKey, body: body, contentType: contentType, etag: etag) }
+            cached = LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = cached.etag
+        headers[.cacheControl] = "no-cache"
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == cached.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+        }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = cached.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: cached.body)))
+    }
+
+    @Sendable func compare(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireLeaderboardRead()
+        var errors: [FieldError] = []
+        let target = try target(request, context: context, errors: &errors)
+        let body = try await HTTPSupport.decode(CompareRequest.self, from: request, context: context)
+        let users = body.userIds ?? []
+        if body.userIds == nil { errors.append(FieldError(field: "user_ids", message: "is required")) }
+        else if !(1...100).contains(users.count) { errors.append(FieldError(field: "user_ids", message: "must hold 1 to 100 user ids")) }
+        for (index, user) in users.enumerated() where !NameRules.isValidIdentifier(user) {
+            errors.append(FieldError(field: "user_ids[\(index)]", message: "must be a user id"))
+        }
+        guard errors.isEmpty, let target else { throw APIError.validation(errors) }
+        let entries = try await leaderboards.compare(
+            board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
+        return try HTTPSupport.json(makePage(target, entries))
+    }
+
+    /// The board period a request addresses: 404 for a window the board does not keep, 400 for malformed parts.
+    private func target(_ request: Request, context: PodiumRequestContext, errors: inout [FieldError]) throws -> Target? {
+        let boardID = context.parameters.get("board") ?? ""
+        let windowName = context.parameters.get("window") ?? ""
+        guard let scope = BoardScope(id: boardID) else {
+            errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>"))
+            return nil
+        }
+        guard let window = LeaderboardWindow(rawValue: windowName) else {
+            errors.append(FieldError(field: "window", message: "must be one of all, day, week, month"))
+            return nil
+        }
+        let board = rules.boards.definition(for: scope)
+        guard board.windows.contains(window) else { throw APIError.notFound("board \(boardID) has no \(windowName) window") }
+        if let name = request.uri.queryParameters.get("period") {
+            guard let period = Period.named(name, window: window, timeZone: board.timeZone) else {
+                errors.append(FieldError(field: "period", message: "is not a \(windowName) period name (e.g. \(Self.example(window)))"))
+                return nil
+            }
+            return Target(board: board, period: period)
+        }
+        return Target(board: board, period: Period.containing(now(), window: window, timeZone: board.timeZone))
+    }
+
+    private static func example(_ window: LeaderboardWindow) -> String {
+        switch window {
+        case .all: "all"
+        case .day: "2026-11-21"
+        case .week: "2026-W47"
+        case .month: "2026-11"
+        }
+    }
+
+    private func makePage(_ target: Target, _ entries: RankedEntries) -> LeaderboardPage {
+        let period = target.period
+        return LeaderboardPage(
+            board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
+            endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: rules.closeGrace).map(RFC3339.format),
+            status: period.isClosed(at: now(), grace: rules.closeGrace) ? "closed" : "open", players: entries.players,
+            live: entries.live, offset: entries.offset, entries: entries.entries)
+    }
+
+    private func wantsCSV(_ request: Request) -> Bool {
+        if let format = request.uri.queryParameters.get("format") { return format == "csv" }
+        return request.headers[.accept]?.contains("text/csv") ?? false
+    }
+
+    /// The page as CSV: a header row, then rank, user id, display name, score, medal.
+    static func csv(_ page: LeaderboardPage) -> Data {
+        func field(_ text: String) -> String {
+            // Quote every text field; a leading = + - @ could run as a formula in a spreadsheet, so prefix it.
+            let safe = text.first.map { "=+-@".contains($0) } == true ? "'" + text : text
+            return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        var lines = ["rank,user_id,display_name,score,medal"]
+        for entry in page.entries {
+            lines.append([String(entry.rank), field(entry.userId), field(entry.displayName ?? ""), String(entry.score), entry.medal ?? ""]
+                .joined(separator: ","))
+        }
+        return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+}
+
+/// The body of `POST …/compare`.
+struct CompareRequest: Codable, Sendable {
+    /// Players to rank (1 to 100).
+    var userIds: [String]?
+}
+
+/// The answer to `GET /v1/leaderboards`.
+struct BoardList: Codable, Sendable {
+    /// Known boards: configured ones and every board that has had a score.
+    var boards: [BoardSummary]
+}
+
+/// One board and its current periods.
+struct BoardSummary: Codable, Sendable {
+    /// Board id.
+    var board: String
+    /// What it ranks by.
+    var metric: String
+    /// Zone its periods are cut in.
+    var timeZone: String
+    /// Its windows with their current periods.
+    var windows: [WindowSummary]
+}
+
+/// A window's current period.
+struct WindowSummary: Codable, Sendable {
+    /// Window.
+    var window: LeaderboardWindow
+    /// Current period name.
+    var period: String
+    /// RFC 3339 start.
+    var startsAt: String?
+    /// RFC 3339 end.
+    var endsAt: String?
+    /// RFC 3339 time it closes.
+    var closesAt: String?
+    /// Whether closing awards medals.
+    var medals: Bool
+}

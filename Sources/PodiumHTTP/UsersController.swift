@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// Player routes: profile, history, topics, preferences, erasure.
+struct UsersController {
+    let users: UserStore
+    let cache: LeaderboardCache
+    let now: @Sendable () -> Date
+
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.get("/v1/users/:id", use: profile)
+        router.get("/v1/users/:id/completions", use: history)
+        router.get("/v1/users/:id/topics", use: topics)
+        router.put("/v1/users/:id/preferences", use: setPreferences)
+        router.delete("/v1/users/:id", use: erase)
+    }
+
+    @Sendable func profile(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.read)
+        let id = try HTTPSupport.identifier("id", in: context)
+        guard let profile = try await users.profile(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
+        return try HTTPSupport.json(profile)
+    }
+
+    @Sendable func history(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.read)
+        let id = try HTTPSupport.identifier("id", in: context)
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 20, errors: &errors)
+        let topic = request.uri.queryParameters.get("topic")
+        if let topic, !NameRules.isValidScopeName(topic) { errors.append(FieldError(field: "topic", message: "is not a topic name")) }
+        var cursor: HistoryCursor?
+        if let text = request.uri.queryParameters.get("cursor") {
+            cursor = HistoryCursor(encoded: text)
+            if cursor == nil { errors.append(FieldError(field: "cursor", message: "is not a cursor this API gave out")) }
+        }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
+        return try HTTPSupport.json(try await users.history(userID: id, topic: topic, limit: limit, cursor: cursor))
+    }
+
+    @Sendable func topics(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.read)
+        let id = try HTTPSupport.identifier("id", in: context)
+        guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
+        return try HTTPSupport.json(TopicList(topics: try await users.topics(userID: id)))
+    }
+
+    @Sendable func setPreferences(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.ingest)
+        let id = try HTTPSupport.identifier("id", in: context)
+        let body = try await HTTPSupport.decode(PreferencesRequest.self, from: request, context: context)
+        var errors: [FieldError] = []
+        if let name = body.displayName, !NameRules.isValidDisplayName(name) {
+            errors.append(FieldError(field: "display_name", message: "must be 1-64 characters without control characters"))
+        }
+        let zone = body.timeZone ?? "UTC"
+        if zone.count > 64 || TimeZone(identifier: zone) == nil {
+            errors.append(FieldError(field: "time_zone", message: "must be an IANA time zone such as Europe/Paris"))
+        }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        let stored = try await users.setPreferences(userID: id, displayName: body.displayName, timeZone: zone, now: now())
+        cache.invalidateAll()
+        return try HTTPSupport.json(stored)
+    }
+
+    @Sendable func erase(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let id = try HTTPSupport.identifier("id", in: context)
+        guard try await users.erase(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
+        cache.invalidateAll()
+        return Response(status: .noContent)
+    }
+}
+
+/// The answer to `GET /v1/users/{id}/topics`.
+struct TopicList: Codable, Sendable {
+    /// Per-topic statistics, most played first.
+    var topics: [TopicStatistics]
+}

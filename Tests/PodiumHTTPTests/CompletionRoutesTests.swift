@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PodiumCore
+import Testing
+
+@Suite("POST /v1/completions and /v1/completions/batch")
+struct CompletionRoutesTests {
+    @Test func createdThenReplayedThenConflict() async throws {
+        let harness = try await HTTPHarness()
+        let topic = unique("t")
+        let body = completionBody(id: unique("c"), user: unique("u"), topic: topic, difficulty: "easy", groups: ["\(topic)-g"])
+        try await harness.run { client in
+            let first = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body)
+            #expect(first.status == .created)
+            #expect(first.json["points_awarded"] as? Int == 2)
+            #expect(first.json["rankings_live"] as? Bool == true)
+            let replay = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body)
+            #expect(replay.status == .ok)
+            #expect(Data(buffer: replay.body) == Data(buffer: first.body))
+            var changed = body
+            changed["correct"] = 9
+            let conflict = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: changed)
+            #expect(conflict.status == .conflict)
+            #expect(conflict.headers[.contentType] == "application/problem+json")
+            #expect(conflict.json["code"] as? String == "conflict")
+        }
+    }
+
+    @Test func everyInvalidFieldIsListedAndNothingChanges() async throws {
+        let harness = try await HTTPHarness()
+        let user = unique("u")
+        let bad: [String: any Sendable] = [
+            "id": "has space", "user_id": user, "quiz_id": String(repeating: "q", count: 129), "topic": "Math",
+            "difficulty": "extreme", "correct": 11, "total": 10, "duration_ms": -1, "completed_at": "yesterday",
+            "groups": ["ok", "NOT OK"], "display_name": "bad\u{0007}name",
+        ]
+        try await harness.run { client in
+            let response = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: bad)
+            #expect(response.status == .badRequest)
+            #expect(response.headers[.contentType] == "application/problem+json")
+            #expect(Set(response.errorFields) == ["id", "quiz_id", "topic", "difficulty", "correct", "duration_ms", "completed_at",
+                                                  "groups[1]", "display_name"])
+            let missing = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: ["id": "x"])
+            #expect(Set(missing.errorFields) == ["user_id", "quiz_id", "topic", "difficulty", "correct", "total"])
+            let wrongType = try await client.send(.post, "/v1/completions", key: harness.ingestKey,
+                                                  json: completionBody(id: "c", user: user, topic: "t").merging(["correct": "five"]) { $1 })
+            #expect(wrongType.errorFields == ["correct"])
+            let malformed = try await client.send(.post, "/v1/completions", key: harness.ingestKey, raw: "{not json")
+            #expect(malformed.status == .badRequest)
+            #expect(malformed.json["code"] as? String == "malformed-body")
+            let empty = try await client.send(.post, "/v1/completions", key: harness.ingestKey, raw: "")
+            #expect(empty.status == .badRequest)
+            let huge = try await client.send(.post, "/v1/completions", key: harness.ingestKey,
+                                             raw: "{\"id\":\"" + String(repeating: "a", count: 1_100_000) + "\"}")
+            #expect(huge.status == .contentTooLarge)
+            #expect(huge.json["code"] as? String == "body-too-large")
+            let future = try await client.send(.post, "/v1/completions", key: harness.ingestKey,
+                                               json: completionBody(id: "c", user: user, topic: "t", completedAt: "2026-11-25T12:10:00Z"))
+            #expect(future.errorFields == ["completed_at"])
+            let old = try await client.send(.post, "/v1/completions", key: harness.ingestKey,
+                                            json: completionBody(id: "c", user: user, topic: "t", completedAt: "2026-10-01T00:00:00Z"))
+            #expect(old.errorFields == ["completed_at"])
+            let profile = try await client.send(.get, "/v1/users/\(user)", key: harness.readKey)
+            #expect(profile.status == .notFound)
+        }
+    }
+
+    @Test func rolesAreEnforced() async throws {
+        let harness = try await HTTPHarness()
+        let body = completionBody(id: unique("c"), user: unique("u"), topic: "roles")
+        try await harness.run { client in
+            let anonymous = try await client.send(.post, "/v1/completions", key: nil, json: body)
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.headers[.wwwAuthenticate] == "Bearer")
+            let wrongKey = try await client.send(.post, "/v1/completions", key: "pdm_not_a_key", json: body)
+            #expect(wrongKey.status == .unauthorized)
+            let reader = try await client.send(.post, "/v1/completions", key: harness.readKey, json: body)
+            #expect(reader.status == .forbidden)
+            let ingestReads = try await client.send(.get, "/v1/leaderboards/global/all", key: harness.ingestKey)
+            #expect(ingestReads.status == .forbidden)
+            let ingestErases = try await client.send(.delete, "/v1/users/someone", key: harness.ingestKey)
+            #expect(ingestErases.status == .forbidden)
+            let admin = try await client.send(.get, "/v1/leaderboards/global/all", key: HTTPHarness.adminKey)
+            #expect(admin.status == .ok)
+        }
+    }
+
+    @Test func concurrentDuplicatePostsCreateOnce() async throws {
+        let harness = try await HTTPHarness()
+        let user = unique("u")
+        let body = completionBody(id: unique("c"), user: user, topic: "dups")
+        let statuses = try await harness.run { client in
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status } }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+        }
+        #expect(statuses.filter { $0 == .created }.count == 1)
+        #expect(statuses.filter { $0 == .ok }.count == 19)
+        let points = try await harness.storage.postgres.query("SELECT points FROM users WHERE user_id = $1", [user]).rows.first?.int("points")
+        #expect(points == 3)
+    }
+
+    @Test func batchRecordsEachAndRejectsWholeBatchOnBadItem() async throws {
+        let harness = try await HTTPHarness()
+        let topic = unique("batch")
+        let user = unique("u")
+        let items = (0..<3).map { completionBody(id: "\(topic)-\($0)", user: user, topic: topic) }
+        try await harness.run { client in
+            let ok = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": items])
+            #expect(ok.status == .ok)
+            #expect(ok.json["created"] as? Int == 3)
+            let results = ok.json["results"] as? [[String: Any]] ?? []
+            #expect(results.map { $0["status"] as? Int } == [201, 201, 201])
+            #expect(results.map { $0["id"] as? String } == items.map { $0["id"] as? String })
+
+            let again = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey,
+                                              json: ["completions": [items[0], completionBody(id: "\(topic)-new", user: user, topic: topic)]])
+            #expect(again.json["replayed"] as? Int == 1)
+            #expect(again.json["created"] as? Int == 1)
+
+            var broken = items.map { $0.merging(["id": "\(topic)-b\($0["id"]!)"]) { $1 } }
+            broken[1]["difficulty"] = "impossible"
+            let rejected = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": broken])
+            #expect(rejected.status == .badRequest)
+            #expect(rejected.errorFields == ["completions[1].difficulty"])
+
+            let tooMany = (0..<501).map { completionBody(id: "\(topic)-m\($0)", user: user, topic: topic) }
+            let large = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": tooMany])
+            #expect(large.status == .badRequest)
+            #expect(large.errorFields == ["completions"])
+        }
+        let count = try await harness.storage.postgres.query("SELECT completions FROM users WHERE user_id = $1", [user]).rows.first?.int("completions")
+        #expect(count == 4)
+    }
+}

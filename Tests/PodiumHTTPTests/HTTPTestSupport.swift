@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Metrics
+import PodiumCore
+import PodiumHTTP
+import PodiumStore
+import Postgres
+import Prometheus
+import Redis
+import Testing
+
+/// Podium's router over the real test PostgreSQL and Redis, with a fixed clock, keys for each role,
+/// and every answer checked against the OpenAPI document.
+///
+/// `@unchecked Sendable`: the router is fully built in `init` and only read afterwards.
+struct HTTPHarness: @unchecked Sendable {
+    static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"]
+        ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium_test"
+    static let redisURL = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"
+    static let adminKey = "pdm_test_admin_key_for_http_tests_only_0001"
+    /// One registry for the test process, bootstrapped once (the metrics system allows a single bootstrap).
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
+        return registry
+    }()
+
+    let storage: PodiumStorage
+    let router: Router<PodiumRequestContext>
+    let contract: OpenAPIContract
+    let ingestKey: String
+    let readKey: String
+    let now: Date
+
+    init(now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false) async throws {
+        let logger = Logger(label: "podium-http-tests")
+        let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: Self.databaseURL, poolSize: 8), logger: logger)
+        try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
+        let redis = RedisPool(configuration: try RedisConfiguration(url: Self.redisURL), logger: logger)
+        storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: { now })
+        router = PodiumApplication.router(
+            storage: storage,
+            settings: HTTPSettings(bootstrapAdminKey: Self.adminKey, publicLeaderboards: publicLeaderboards,
+                                   leaderboardCacheLifetime: .seconds(60)),
+            registry: Self.registry, now: { now })
+        contract = try OpenAPIContract(document: try OpenAPIDocument.data())
+        ingestKey = try await storage.apiKeys.create(name: "tests ingest", role: .ingest, now: now).secret
+        readKey = try await storage.apiKeys.create(name: "tests read", role: .read, now: now).secret
+        self.now = now
+    }
+
+    /// Runs `body` with a client of the router.
+    func run<T: Sendable>(_ body: @Sendable (APIClient) async throws -> T) async throws -> T {
+        let app = Application(router: router)
+        return try await app.test(.router) { client in try await body(APIClient(client: client, contract: contract)) }
+    }
+}
+
+/// Sends requests and checks each answer against the OpenAPI document.
+struct APIClient: Sendable {
+    /// Sends a request without checking the answer against the document (routes outside it).
+    func execute(uri: String, method: HTTPRequest.Method) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: method)
+    }
+
+    let client: any TestClientProtocol
+    let contract: OpenAPIContract
+
+    /// Sends a request; `json` is encoded as the body unless `raw` is given.
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, key: String?, json: (any Sendable)? = nil, raw: String? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = headers
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        var body: ByteBuffer?
+        if let raw { body = ByteBuffer(string: raw) }
+        if let json {
+            body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
+            headers[.contentType] = "application/json"
+        }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
+        let pathOnly = String(path.split(separator: "?", maxSplits: 1).first ?? "")
+        let violations = contract.violations(
+            method: method.rawValue, path: pathOnly, status: Int(response.status.code),
+            contentType: response.headers[.contentType], body: Data(buffer: response.body))
+        #expect(violations.isEmpty, "\(method) \(path) answered outside the OpenAPI document: \(violations)")
+        return response
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+    }
+
+    /// The fields named by a problem's `errors`.
+    var errorFields: [String] {
+        (json["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+    }
+}
+
+/// A fixed instant from an RFC 3339 string.
+func instant(_ text: String) -> Date {
+    guard let date = RFC3339.parse(text) else { fatalError("bad test time \(text)") }
+    return date
+}
+
+/// A name no other test uses.
+func unique(_ prefix: String) -> String {
+    "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+}
+
+/// A valid completion body.
+func completionBody(id: String, user: String, topic: String, difficulty: String = "medium", correct: Int = 5,
+                    groups: [String]? = nil, displayName: String? = nil, completedAt: String? = nil) -> [String: any Sendable] {
+    var body: [String: any Sendable] = ["id": id, "user_id": user, "quiz_id": "q1", "topic": topic, "difficulty": difficulty,
+                               "correct": correct, "total": 10, "duration_ms": 30_000]
+    if let groups { body["groups"] = groups }
+    if let displayName { body["display_name"] = displayName }
+    if let completedAt { body["completed_at"] = completedAt }
+    return body
+}

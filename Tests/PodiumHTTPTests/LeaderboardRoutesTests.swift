@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PodiumCore
+import Testing
+
+@Suite("Leaderboard routes")
+struct LeaderboardRoutesTests {
+    /// Posts completions so that players u0…u4 of a fresh group score 25, 20, 15, 10, 5 (hard = 5 points each).
+    func seedGroup(_ client: APIClient, _ harness: HTTPHarness) async throws -> (group: String, users: [String]) {
+        let group = unique("g")
+        let users = (0..<5).map { "\(group)-u\($0)" }
+        var items: [[String: any Sendable]] = []
+        for (index, user) in users.enumerated() {
+            for round in 0..<(5 - index) {
+                items.append(completionBody(id: "\(user)-\(round)", user: user, topic: "lb", difficulty: "hard", groups: [group],
+                                            displayName: "Player \(index)"))
+            }
+        }
+        let response = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": items])
+        #expect(response.json["created"] as? Int == 15)
+        return (group, users)
+    }
+
+    @Test func pageWithETagAnd304ThenChangesAfterAWrite() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let (group, users) = try await seedGroup(client, harness)
+            let path = "/v1/leaderboards/group:\(group)/week?limit=3"
+            let page = try await client.send(.get, path, key: harness.readKey)
+            #expect(page.status == .ok)
+            #expect(page.json["period"] as? String == "2026-W48")
+            #expect(page.json["status"] as? String == "open")
+            #expect(page.json["players"] as? Int == 5)
+            #expect(page.json["starts_at"] as? String == "2026-11-23T00:00:00.000Z")
+            #expect(page.json["ends_at"] as? String == "2026-11-30T00:00:00.000Z")
+            #expect(page.json["closes_at"] as? String == "2026-11-30T00:15:00.000Z")
+            let entries = page.json["entries"] as? [[String: Any]] ?? []
+            #expect(entries.map { $0["user_id"] as? String } == Array(users.prefix(3)))
+            #expect(entries.map { $0["rank"] as? Int } == [1, 2, 3])
+            #expect(entries.map { $0["score"] as? Int } == [25, 20, 15])
+            #expect(entries.first?["display_name"] as? String == "Player 0")
+            let etag = try #require(page.headers[.eTag])
+
+            let notModified = try await client.send(.get, path, key: harness.readKey, headers: [.ifNoneMatch: etag])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.body.readableBytes == 0)
+            #expect(notModified.headers[.eTag] == etag)
+
+            let more = completionBody(id: unique("c"), user: users[2], topic: "lb", difficulty: "hard", groups: [group])
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: more).status == .created)
+            let changed = try await client.send(.get, path, key: harness.readKey, headers: [.ifNoneMatch: etag])
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] != etag)
+            // u2 moved up to tie u1: both rank 2, listed by user id.
+            let moved = changed.json["entries"] as? [[String: Any]] ?? []
+            #expect(moved.map { $0["rank"] as? Int } == [1, 2, 2])
+            #expect(moved.map { $0["score"] as? Int } == [25, 20, 20])
+        }
+    }
+
+    @Test func aroundMeCompareCSVAndBadQueries() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let (group, users) = try await seedGroup(client, harness)
+            let base = "/v1/leaderboards/group:\(group)/all"
+            let top = try await client.send(.get, "\(base)?around=\(users[0])&radius=1", key: harness.readKey)
+            #expect((top.json["entries"] as? [[String: Any]] ?? []).map { $0["user_id"] as? String } == [users[0], users[1]])
+            let bottom = try await client.send(.get, "\(base)?around=\(users[4])&radius=2", key: harness.readKey)
+            #expect((bottom.json["entries"] as? [[String: Any]] ?? []).map { $0["rank"] as? Int } == [3, 4, 5])
+            #expect(bottom.json["offset"] as? Int == 2)
+            let absent = try await client.send(.get, "\(base)?around=stranger", key: harness.readKey)
+            #expect(absent.status == .notFound)
+
+            let compare = try await client.send(.post, "\(base)/compare", key: harness.readKey,
+                                                json: ["user_ids": [users[3], users[1], "stranger"]])
+            #expect((compare.json["entries"] as? [[String: Any]] ?? []).map { $0["rank"] as? Int } == [2, 4])
+
+            let csv = try await client.send(.get, "\(base)?limit=2&format=csv", key: harness.readKey)
+            #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
+            #expect(String(buffer: csv.body) == "rank,user_id,display_name,score,medal\r\n1,\"\(users[0])\",\"Player 0\",25,\r\n2,\"\(users[1])\",\"Player 1\",20,\r\n")
+
+            let badWindow = try await client.send(.get, "/v1/leaderboards/global/year", key: harness.readKey)
+            #expect(badWindow.errorFields == ["window"])
+            let badBoard = try await client.send(.get, "/v1/leaderboards/team:x/all", key: harness.readKey)
+            #expect(badBoard.errorFields == ["board"])
+            let badPeriod = try await client.send(.get, "/v1/leaderboards/global/week?period=2026-W54", key: harness.readKey)
+            #expect(badPeriod.errorFields == ["period"])
+            let badLimit = try await client.send(.get, "\(base)?limit=0&offset=-1", key: harness.readKey)
+            #expect(Set(badLimit.errorFields) == ["limit", "offset"])
+            let pastWeek = try await client.send(.get, "/v1/leaderboards/group:\(group)/week?period=2026-W47", key: harness.readKey)
+            #expect(pastWeek.json["status"] as? String == "closed")
+            #expect(pastWeek.json["players"] as? Int == 0)
+        }
+    }
+
+    @Test func windowsFollowTheRulesAndListShowsBoards() async throws {
+        var rules = GameRules()
+        rules.boards = BoardCatalog(rules: BoardRule.defaults.filter { $0.scope != "group:*" } + [BoardRule(scope: "group:*", windows: [.all])])
+        let harness = try await HTTPHarness(rules: rules, publicLeaderboards: true)
+        try await harness.run { client in
+            let (group, _) = try await seedGroup(client, harness)
+            let week = try await client.send(.get, "/v1/leaderboards/group:\(group)/week", key: nil)
+            #expect(week.status == .notFound)
+            let all = try await client.send(.get, "/v1/leaderboards/group:\(group)/all", key: nil)
+            #expect(all.status == .ok)
+            let list = try await client.send(.get, "/v1/leaderboards", key: nil)
+            let boards = list.json["boards"] as? [[String: Any]] ?? []
+            let mine = try #require(boards.first { $0["board"] as? String == "group:\(group)" })
+            #expect((mine["windows"] as? [[String: Any]] ?? []).map { $0["window"] as? String } == ["all"])
+            let global = try #require(boards.first { $0["board"] as? String == "global" })
+            let week2 = (global["windows"] as? [[String: Any]] ?? []).first { $0["window"] as? String == "week" }
+            #expect(week2?["period"] as? String == "2026-W48")
+            #expect(week2?["medals"] as? Bool == true)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PodiumCore
+import PodiumHTTP
+import Testing
+
+@Suite("User, admin and service routes")
+struct UserAndAdminRoutesTests {
+    @Test func profileHistoryTopicsPreferencesAndErasure() async throws {
+        let harness = try await HTTPHarness()
+        let user = unique("u")
+        try await harness.run { client in
+            let times = ["2026-11-25T09:00:00Z", "2026-11-25T10:00:00Z", "2026-11-25T11:00:00Z"]
+            for (index, time) in times.enumerated() {
+                let body = completionBody(id: "\(user)-\(index)", user: user, topic: index == 1 ? "art" : "math", difficulty: "hard",
+                                          correct: 10 - index, completedAt: time)
+                #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            }
+            let profile = try await client.send(.get, "/v1/users/\(user)", key: harness.readKey)
+            #expect(profile.status == .ok)
+            let totals = profile.json["totals"] as? [String: Any] ?? [:]
+            #expect(totals["points"] as? Int == 15)
+            #expect(totals["completions"] as? Int == 3)
+            #expect(totals["correct_percent"] as? Double == 90)
+            #expect(totals["incorrect_percent"] as? Double == 10)
+            let level = profile.json["level"] as? [String: Any] ?? [:]
+            #expect(level["level"] as? Int == 2)
+            #expect(level["level_starts_at"] as? Int == 10)
+            #expect(level["next_level_at"] as? Int == 20)
+            #expect(level["points_to_next_level"] as? Int == 5)
+            let ranks = profile.json["ranks"] as? [[String: Any]] ?? []
+            #expect(ranks.contains { $0["board"] as? String == "topic:art" && $0["window"] as? String == "all" && $0["rank"] as? Int == 1 })
+
+            let page1 = try await client.send(.get, "/v1/users/\(user)/completions?limit=2", key: harness.readKey)
+            let items1 = page1.json["items"] as? [[String: Any]] ?? []
+            #expect(items1.map { $0["id"] as? String } == ["\(user)-2", "\(user)-1"])
+            let cursor = try #require(page1.json["next_cursor"] as? String)
+            let page2 = try await client.send(.get, "/v1/users/\(user)/completions?limit=2&cursor=\(cursor)", key: harness.readKey)
+            #expect((page2.json["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == ["\(user)-0"])
+            #expect(page2.json["next_cursor"] == nil)
+            let math = try await client.send(.get, "/v1/users/\(user)/completions?topic=math", key: harness.readKey)
+            #expect((math.json["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == ["\(user)-2", "\(user)-0"])
+            let badCursor = try await client.send(.get, "/v1/users/\(user)/completions?cursor=nonsense", key: harness.readKey)
+            #expect(badCursor.errorFields == ["cursor"])
+
+            let topics = try await client.send(.get, "/v1/users/\(user)/topics", key: harness.readKey)
+            let list = topics.json["topics"] as? [[String: Any]] ?? []
+            #expect(list.map { $0["topic"] as? String } == ["math", "art"])
+            #expect(list.first?["average_accuracy_percent"] as? Double == 90)
+            #expect(list.first?["best_accuracy_percent"] as? Double == 100)
+
+            let prefs = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey,
+                                              json: ["display_name": "Zoë", "time_zone": "Europe/Paris"])
+            #expect(prefs.status == .ok)
+            #expect(prefs.json["time_zone"] as? String == "Europe/Paris")
+            let badPrefs = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey,
+                                                 json: ["time_zone": "Mars/Olympus"])
+            #expect(badPrefs.errorFields == ["time_zone"])
+            let board = try await client.send(.get, "/v1/leaderboards/topic:art/all?around=\(user)&radius=0", key: harness.readKey)
+            #expect((board.json["entries"] as? [[String: Any]])?.first?["display_name"] as? String == "Zoë")
+
+            #expect(try await client.send(.delete, "/v1/users/\(user)", key: harness.readKey).status == .forbidden)
+            #expect(try await client.send(.delete, "/v1/users/\(user)", key: HTTPHarness.adminKey).status == .noContent)
+            #expect(try await client.send(.get, "/v1/users/\(user)", key: harness.readKey).status == .notFound)
+            #expect(try await client.send(.delete, "/v1/users/\(user)", key: HTTPHarness.adminKey).status == .notFound)
+            let invalid = try await client.send(.get, "/v1/users/bad%20id", key: harness.readKey)
+            #expect(invalid.status == .badRequest)
+        }
+    }
+
+    @Test func adminManagesKeys() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/admin/api-keys", key: HTTPHarness.adminKey, json: ["name": "widget", "role": "read"])
+            #expect(created.status == .created)
+            let secret = try #require(created.json["secret"] as? String)
+            let id = try #require((created.json["key"] as? [String: Any])?["id"] as? String)
+            #expect(try await client.send(.get, "/v1/leaderboards/global/all", key: secret).status == .ok)
+            let list = try await client.send(.get, "/v1/admin/api-keys", key: HTTPHarness.adminKey)
+            #expect((list.json["keys"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == id && $0["secret"] == nil })
+            let bad = try await client.send(.post, "/v1/admin/api-keys", key: HTTPHarness.adminKey, json: ["name": "", "role": "root"])
+            #expect(Set(bad.errorFields) == ["name", "role"])
+            #expect(try await client.send(.delete, "/v1/admin/api-keys/\(id)", key: HTTPHarness.adminKey).status == .noContent)
+            #expect(try await client.send(.get, "/v1/leaderboards/global/all", key: secret).status == .unauthorized)
+            #expect(try await client.send(.get, "/v1/admin/api-keys", key: harness.readKey).status == .forbidden)
+        }
+    }
+
+    @Test func healthReadinessMetricsAndUnknownRoutes() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            #expect(try await client.send(.get, "/healthz", key: nil).json["status"] as? String == "ok")
+            let ready = try await client.send(.get, "/readyz", key: nil)
+            #expect(ready.status == .ok)
+            #expect(ready.json["postgres"] as? String == "ok")
+            #expect(ready.json["redis"] as? String == "ok")
+            let openapi = try await client.send(.get, "/openapi.json", key: nil)
+            #expect(openapi.json["openapi"] as? String == "3.1.0")
+            let body = completionBody(id: unique("c"), user: unique("u"), topic: "metrics")
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            let metrics = try await client.send(.get, "/metrics", key: nil)
+            let text = String(buffer: metrics.body)
+            #expect(text.contains("podium_completions_recorded_total{outcome=\"created\"}"))
+            #expect(text.contains("http_server_request_duration"))
+            let missing = try await client.execute(uri: "/v2/nothing", method: .get)
+            #expect(missing.status == .notFound)
+            #expect(missing.headers[.contentType] == "application/problem+json")
+        }
+    }
+
+    @Test func everyRouteIsInTheOpenAPIDocument() async throws {
+        let harness = try await HTTPHarness()
+        let routes = Set(harness.router.routes.map { route in
+            "\(route.method.rawValue) " + route.path.description.split(separator: "/", omittingEmptySubsequences: false).map { part in
+                part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
+            }.joined(separator: "/")
+        })
+        #expect(routes.count >= 16)
+        #expect(routes == harness.contract.operations)
+    }
+}
