@@ -1,0 +1,189 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// `podium bench`: a load generator against a running Podium, printing throughput and latency.
+///
+/// Phases (each `--duration` seconds at `--concurrency` clients): ingest (POST /v1/completions
+/// with random players), then reads of the same server: `/healthz` (the ceiling), a top-10
+/// page, 304 revalidations of it, and around-me pages. `ops/bench.sh` runs it beside pgbench.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Load-test a running Podium and print figures.")
+
+    @Option(help: "Podium's base URL.") var url = "http://127.0.0.1:8080"
+    @Option(help: "An admin API key (default: $PODIUM_ADMIN_KEY).") var key: String?
+    @Option(help: "Players to spread completions over.") var players = 10_000
+    @Option(help: "Concurrent clients.") var concurrency = 64
+    @Option(help: "Seconds per phase.") var duration = 10.0
+    @Option(help: "Phases to run, comma-separated: seed, ingest, reads.") var phases = "seed,ingest,reads"
+    @Option(help: "Topic the benchmark's completions use.") var topic = "bench"
+
+    func run() async throws {
+        guard let key = key ?? ProcessInfo.processInfo.environment["PODIUM_ADMIN_KEY"] else {
+            throw ValidationError("pass --key or set PODIUM_ADMIN_KEY")
+        }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let bench = Bench(client: client, base: url, key: key, players: players, concurrency: concurrency,
+                          duration: duration, topic: topic)
+        do {
+            let wanted = Set(phases.split(separator: ",").map(String.init))
+            if wanted.contains("seed") { try await bench.seed() }
+            if wanted.contains("ingest") { try await bench.ingest() }
+            if wanted.contains("reads") { try await bench.reads() }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+}
+
+/// The benchmark's phases.
+struct Bench: Sendable {
+    let client: HTTPClient
+    let base: String
+    let key: String
+    let players: Int
+    let concurrency: Int
+    let duration: Double
+    let topic: String
+    let run = UUID().uuidString.prefix(8)
+
+    /// One completion per player (batches of 500), so every board has `players` entries.
+    func seed() async throws {
+        let started = Date()
+        let batches = stride(from: 0, to: players, by: 500).map { $0..<min($0 + 500, players) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = batches.makeIterator()
+            func addNext() {
+                guard let range = next.next() else { return }
+                group.addTask {
+                    let items = range.map { completion(id: "seed-\(run)-\($0)", player: $0) }
+                    let body = try JSONSerialization.data(withJSONObject: ["completions": items])
+                    let status = try await send(.POST, "/v1/completions/batch", body: body).status
+                    guard status.code == 200 else { throw ValidationError("seed batch answered \(status)") }
+                }
+            }
+            for _ in 0..<4 { addNext() }
+            while try await group.next() != nil { addNext() }
+        }
+        print(String(format: "seed: %d players in %.1f s", players, Date().timeIntervalSince(started)))
+    }
+
+    /// Completions from random players at full concurrency.
+    func ingest() async throws {
+        let counter = FailureCount()
+        let result = try await load(name: "ingest") { worker, index in
+            let body = try JSONSerialization.data(withJSONObject: completion(
+                id: "bench-\(run)-\(worker)-\(index)", player: Int.random(in: 0..<players)))
+            let response = try await send(.POST, "/v1/completions", body: body)
+            if response.status.code != 201 { counter.add() }
+        }
+        print(result.line + (counter.value > 0 ? "  (\(counter.value) not 201)" : ""))
+    }
+
+    /// Reads: /healthz, a top-10 page, 304 revalidations, around-me pages.
+    func reads() async throws {
+        let page = "/v1/leaderboards/topic:\(topic)/all?limit=10"
+        let first = try await send(.GET, page)
+        guard first.status.code == 200, let etag = first.headers.first(name: "etag") else {
+            throw ValidationError("top page answered \(first.status) without an ETag")
+        }
+        let health = try await load(name: "healthz") { _, _ in _ = try await send(.GET, "/healthz") }
+        let top = try await load(name: "top-10 page") { _, _ in _ = try await send(.GET, page) }
+        let revalidate = try await load(name: "304 revalidation") { _, _ in
+            let response = try await send(.GET, page, headers: [("If-None-Match", etag)])
+            guard response.status.code == 304 else { throw ValidationError("expected 304, got \(response.status)") }
+        }
+        let around = try await load(name: "around-me page") { _, _ in
+            _ = try await send(.GET, "/v1/leaderboards/topic:\(topic)/all?around=player-\(Int.random(in: 0..<players))&radius=5")
+        }
+        for result in [health, top, revalidate, around] { print(result.line) }
+        print(String(format: "ratios to /healthz: top-10 %.2f (target >= 0.8), 304 %.2f (target >= top-10), around-me %.2f (target >= 0.5)",
+                     top.rate / health.rate, revalidate.rate / health.rate, around.rate / health.rate))
+    }
+
+    private func completion(id: String, player: Int) -> [String: Any] {
+        ["id": id, "user_id": "player-\(player)", "quiz_id": "q-\(player % 50)", "topic": topic,
+         "difficulty": ["easy", "medium", "hard"][player % 3], "correct": 4 + player % 7, "total": 10,
+         "groups": ["class-\(player % 100)"], "display_name": "Player \(player)"]
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, body: Data? = nil, headers: [(String, String)] = []) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(key)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 22)
+        return response
+    }
+
+    /// Runs `operation` from `concurrency` workers for `duration` seconds; returns rate and latency percentiles.
+    private func load(name: String, _ operation: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> LoadResult {
+        let deadline = Date().addingTimeInterval(duration)
+        let started = Date()
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    var samples: [Double] = []
+                    var index = 0
+                    while Date() < deadline {
+                        let start = ContinuousClock.now
+                        try await operation(worker, index)
+                        let elapsed = (ContinuousClock.now - start).components
+                        samples.append(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)
+                        index += 1
+                    }
+                    return samples
+                }
+            }
+            return try await group.reduce(into: [Double]()) { $0 += $1 }.sorted()
+        }
+        return LoadResult(name: name, count: latencies.count, seconds: Date().timeIntervalSince(started), sortedLatencies: latencies)
+    }
+}
+
+/// Throughput and latency of one phase.
+struct LoadResult {
+    let name: String
+    let count: Int
+    let seconds: Double
+    let sortedLatencies: [Double]
+
+    /// Requests per second.
+    var rate: Double { Double(count) / seconds }
+
+    /// The latency below which `fraction` of requests finished, in milliseconds.
+    func percentile(_ fraction: Double) -> Double {
+        guard !sortedLatencies.isEmpty else { return 0 }
+        return sortedLatencies[min(sortedLatencies.count - 1, Int(Double(sortedLatencies.count) * fraction))]
+    }
+
+    /// One printed line.
+    var line: String {
+        name + String(format: ": %.0f req/s (%d in %.1f s), latency ms p50 %.2f p90 %.2f p99 %.2f max %.2f", rate, count, seconds,
+               percentile(0.5), percentile(0.9), percentile(0.99), sortedLatencies.last ?? 0)
+    }
+}
+
+/// A thread-safe count of failed requests.
+final class FailureCount: Sendable {
+    private let storage = Mutex(0)
+
+    /// Counts one more.
+    func add() { storage.withLock { $0 += 1 } }
+
+    /// The count so far.
+    var value: Int { storage.withLock { $0 } }
+}

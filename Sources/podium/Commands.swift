@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import PodiumCore
+import PodiumStore
+
+/// `podium migrate`: applies the schema migrations in `sql/`.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Apply pending database migrations.")
+
+    func run() async throws {
+        let applied = try await Runtime.with { try await $0.migrate() }
+        print(applied.isEmpty ? "schema is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
+    }
+}
+
+/// `podium keys create|list|revoke`: API keys.
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys", abstract: "Create, list and revoke API keys.", subcommands: [Create.self, List.self, Revoke.self])
+
+    /// `podium keys create --name NAME --role ROLE`.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a key; its secret is printed once.")
+        @Option(help: "What the key is for.") var name: String
+        @Option(help: "ingest, read or admin.") var role: String
+
+        func run() async throws {
+            guard let role = Role(rawValue: role) else { throw ValidationError("role must be one of ingest, read, admin") }
+            let created = try await Runtime.with { try await $0.storage.apiKeys.create(name: name, role: role, now: Date()) }
+            print("id:     \(created.key.id)\nrole:   \(created.key.role.rawValue)\nsecret: \(created.secret)")
+        }
+    }
+
+    /// `podium keys list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List keys (never their secrets).")
+
+        func run() async throws {
+            let keys = try await Runtime.with { try await $0.storage.apiKeys.list() }
+            for key in keys {
+                print([key.id, key.role.rawValue, key.prefix, key.name, key.createdAt, key.revokedAt.map { "revoked \($0)" } ?? "valid"]
+                    .joined(separator: "\t"))
+            }
+        }
+    }
+
+    /// `podium keys revoke ID`.
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key.")
+        @Argument(help: "The key id.") var id: String
+
+        func run() async throws {
+            guard try await Runtime.with({ try await $0.storage.apiKeys.revoke(id: id, now: Date()) }) else {
+                throw ValidationError("no valid key \(id)")
+            }
+            print("revoked \(id)")
+        }
+    }
+}
+
+/// `podium rankings rebuild`: rebuilds every Redis board from PostgreSQL.
+struct RankingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rankings", abstract: "Maintain the Redis rankings.", subcommands: [Rebuild.self])
+
+    /// `podium rankings rebuild`.
+    struct Rebuild: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rebuild every board in Redis from PostgreSQL.")
+
+        func run() async throws {
+            let started = ContinuousClock.now
+            let report = try await Runtime.with { runtime in
+                try await runtime.storage.rankingSync.rebuild { done, total in
+                    print("rebuilt \(done) of \(total) entries")
+                }
+            }
+            let elapsed = (ContinuousClock.now - started).components
+            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            print("rebuilt \(report.boards) board periods, \(report.entries) entries in \(String(format: "%.2f", seconds)) s")
+        }
+    }
+}
+
+/// `podium users erase ID`: erases a player everywhere.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "users", abstract: "Manage players.", subcommands: [Erase.self])
+
+    /// `podium users erase ID`.
+    struct Erase: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Erase a player from PostgreSQL and Redis.")
+        @Argument(help: "The user id.") var id: String
+
+        func run() async throws {
+            guard try await Runtime.with({ try await $0.storage.users.erase(userID: id, now: Date()) }) else {
+                throw ValidationError("no user \(id)")
+            }
+            print("erased \(id)")
+        }
+    }
+}

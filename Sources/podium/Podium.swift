@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `podium` command: every way to run and operate Podium.
+@main
+struct Podium: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "podium",
+        abstract: "Gamification and leaderboards for quiz apps.",
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, RankingsCommand.self, UsersCommand.self, BenchCommand.self,
+        ])
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import PodiumHTTP
+import PodiumStore
+import Prometheus
+import ServiceLifecycle
+
+/// `podium serve`: migrations, then the HTTP API and the ranking sync until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
+
+    func run() async throws {
+        let settings = try Settings()
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
+        let runtime = try Runtime(settings: settings)
+        let logger = runtime.logger
+        let applied = try await runtime.migrate()
+        if !applied.isEmpty { logger.info("migrations applied", metadata: ["versions": "\(applied)"]) }
+
+        let router = PodiumApplication.router(storage: runtime.storage, settings: settings.http, registry: registry, now: { Date() })
+        let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
+        let sync = RankingSyncService(sync: runtime.storage.rankingSync, interval: settings.syncInterval, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app), .init(service: sync)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        logger.notice("podium listening", metadata: ["url": "http://\(settings.http.host):\(settings.http.port)"])
+        do {
+            try await group.run()
+        } catch {
+            await runtime.close()
+            throw error
+        }
+        await runtime.close()
+    }
+}
+
+/// Keeps Redis in step with PostgreSQL in the background: rebuilds after Redis lost its data,
+/// catches up completions recorded while it was down, publishes the pending count.
+struct RankingSyncService: Service {
+    let sync: RankingSync
+    let interval: Duration
+    let logger: Logger
+    private let pending = Gauge(label: "podium_rankings_pending")
+
+    init(sync: RankingSync, interval: Duration, logger: Logger) {
+        self.sync = sync
+        self.interval = interval
+        self.logger = logger
+    }
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await sync.synchronize(now: Date())
+                pending.record(try await sync.pendingCount())
+            } catch {
+                logger.warning("ranking sync pass failed; retrying", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import PodiumCore
+import PodiumHTTP
+import Postgres
+import Redis
+
+/// Podium's configuration, read from the environment; every value has a quick-start default.
+///
+/// | variable | default |
+/// |---|---|
+/// | `PODIUM_DATABASE_URL` | `host=127.0.0.1 port=5432 user=postgres dbname=podium` |
+/// | `PODIUM_REDIS_URL` | `redis://127.0.0.1:6379/0` |
+/// | `PODIUM_HOST`, `PODIUM_PORT` | `127.0.0.1`, `8080` |
+/// | `PODIUM_ADMIN_KEY` | none (bootstrap admin key, not stored) |
+/// | `PODIUM_PUBLIC_LEADERBOARDS` | `false` |
+/// | `PODIUM_RULES_FILE` | none (spec defaults) |
+/// | `PODIUM_PG_POOL_SIZE`, `PODIUM_REDIS_POOL_SIZE` | `16`, `16` |
+/// | `PODIUM_LEADERBOARD_CACHE_MS` | `1000` |
+/// | `PODIUM_BATCH_SIZE`, `PODIUM_BATCH_CONCURRENCY` | `128`, `4` |
+/// | `PODIUM_SYNC_INTERVAL_MS` | `2000` |
+/// | `PODIUM_LOG_LEVEL` | `info` |
+struct Settings {
+    var databaseURL: String
+    var redisURL: String
+    var http: HTTPSettings
+    var rulesFile: String?
+    var postgresPoolSize: Int
+    var redisPoolSize: Int
+    var batchSize: Int
+    var batchConcurrency: Int
+    var syncInterval: Duration
+    var logLevel: Logger.Level
+
+    /// Reads the settings from `environment`.
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        func integer(_ name: String, _ fallback: Int) throws -> Int {
+            guard let text = value(name) else { return fallback }
+            guard let number = Int(text), number >= 0 else { throw SettingsError(message: "\(name) must be a whole number, got \(text)") }
+            return number
+        }
+        databaseURL = value("PODIUM_DATABASE_URL") ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium"
+        redisURL = value("PODIUM_REDIS_URL") ?? "redis://127.0.0.1:6379/0"
+        http = HTTPSettings(
+            host: value("PODIUM_HOST") ?? "127.0.0.1", port: try integer("PODIUM_PORT", 8080),
+            bootstrapAdminKey: value("PODIUM_ADMIN_KEY"),
+            publicLeaderboards: ["1", "true", "yes"].contains(value("PODIUM_PUBLIC_LEADERBOARDS")?.lowercased() ?? ""),
+            leaderboardCacheLifetime: .milliseconds(try integer("PODIUM_LEADERBOARD_CACHE_MS", 1000)))
+        rulesFile = value("PODIUM_RULES_FILE")
+        postgresPoolSize = max(2, try integer("PODIUM_PG_POOL_SIZE", 16))
+        redisPoolSize = max(2, try integer("PODIUM_REDIS_POOL_SIZE", 16))
+        batchSize = max(1, try integer("PODIUM_BATCH_SIZE", 128))
+        batchConcurrency = max(1, try integer("PODIUM_BATCH_CONCURRENCY", 4))
+        syncInterval = .milliseconds(max(100, try integer("PODIUM_SYNC_INTERVAL_MS", 2000)))
+        guard let level = Logger.Level(rawValue: value("PODIUM_LOG_LEVEL") ?? "info") else {
+            throw SettingsError(message: "PODIUM_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        logLevel = level
+    }
+
+    /// The game rules: the rules file if set, else the defaults.
+    func rules() throws -> GameRules {
+        guard let rulesFile else { return GameRules() }
+        return try RulesDocument.rules(from: try Data(contentsOf: URL(fileURLWithPath: rulesFile)))
+    }
+
+    /// A logger at the configured level.
+    func logger(_ label: String) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = logLevel
+        return logger
+    }
+
+    /// The PostgreSQL pool.
+    func postgresPool(logger: Logger) -> PostgresPool {
+        PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: postgresPoolSize), logger: logger)
+    }
+
+    /// The Redis pool.
+    func redisPool(logger: Logger) throws -> RedisPool {
+        var configuration = try RedisConfiguration(url: redisURL)
+        configuration.poolSize = redisPoolSize
+        return RedisPool(configuration: configuration, logger: logger)
+    }
+}
+
+/// A setting that cannot be used.
+struct SettingsError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Benchmark: Podium against the limits of the same machine, measured in one run.
+#
+#   bash ops/bench.sh                      10,000 players, then 1,000,000 players
+#   BENCH_DURATION=20 bash ops/bench.sh    seconds per phase (default 10)
+#   BENCH_SCALE=0 bash ops/bench.sh        skip the 1,000,000-player part
+#
+# Prints, side by side:
+#   - ingest: Podium's completions/s at 64 clients vs pgbench running the same
+#     one-completion transaction on the same PostgreSQL (target: Podium >= pgbench,
+#     p99 <= 50 ms);
+#   - reads: top-10 page, 304 revalidation and around-me vs the same server's /healthz
+#     (targets 0.8x, >= top-10, 0.5x);
+#   - scale: the same at 1,000,000 players, `rankings rebuild` time, Redis bytes per entry;
+#   - Podium's peak resident memory and its time to ready after a restart.
+# Uses its own database (podium_bench) and Redis db 2; touches nothing else.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash ops/services.sh >/dev/null
+if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+command -v pgbench >/dev/null || export PATH="$(dirname "$(printf '%s\n' /usr/lib/postgresql/*/bin/pgbench | sort -V | tail -n 1)"):$PATH"
+
+duration="${BENCH_DURATION:-10}"
+clients="${BENCH_CLIENTS:-64}"
+port="${BENCH_PORT:-18080}"
+pg_port="${PODIUM_PG_PORT:-5432}"
+redis_port="${PODIUM_REDIS_PORT:-6379}"
+work="$root/.local/bench"
+mkdir -p "$work"
+
+echo "building podium (release)…"
+swift build -c release --product podium >/dev/null
+bin="$(swift build -c release --show-bin-path)/podium"
+
+export PODIUM_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_bench"
+export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/2"
+export PODIUM_PORT="$port"
+export PODIUM_ADMIN_KEY="pdm_bench_$(date +%s)_local_only"
+export PODIUM_LOG_LEVEL=warning
+psql_bench() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d podium_bench -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+dropdb -h 127.0.0.1 -p "$pg_port" -U postgres --if-exists --force podium_bench
+createdb -h 127.0.0.1 -p "$pg_port" -U postgres podium_bench
+redis-cli -p "$redis_port" -n 2 FLUSHDB >/dev/null
+"$bin" migrate >/dev/null
+
+server_pid=""
+start_server() {
+    local started=$EPOCHREALTIME
+    "$bin" serve > "$work/server.log" 2>&1 &
+    server_pid=$!
+    until curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do sleep 0.02; done
+    awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "ready after %.2f s (migrations already applied)\n", b - a }'
+}
+stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }
+peak_memory() { awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$server_pid/status"; }
+trap stop_server EXIT
+
+# The transaction Podium runs for one completion with one group (12 board periods),
+# one completion per transaction, as pgbench runs it.
+cat > "$work/completion.sql" <<'SQL'
+\set u random(1, 10000)
+\set c random(1, 2000000000)
+BEGIN;
+INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+VALUES ('pgb-' || :u, 'Player ' || :u, 3, 1, 7, 10, now(), now())
+ON CONFLICT (user_id) DO UPDATE SET display_name = COALESCE(EXCLUDED.display_name, u.display_name), points = u.points + EXCLUDED.points,
+  completions = u.completions + 1, correct_answers = u.correct_answers + EXCLUDED.correct_answers,
+  total_answers = u.total_answers + EXCLUDED.total_answers, updated_at = EXCLUDED.updated_at
+RETURNING points, completions, correct_answers, total_answers, display_name;
+INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy, best_points, last_played_at)
+VALUES ('pgb-' || :u, 'pgbench', 1, 7, 10, 0.7, 0.7, 3, now())
+ON CONFLICT (user_id, topic) DO UPDATE SET completions = t.completions + 1, correct_answers = t.correct_answers + EXCLUDED.correct_answers,
+  total_answers = t.total_answers + EXCLUDED.total_answers, accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
+  best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy), best_points = GREATEST(t.best_points, EXCLUDED.best_points),
+  last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at);
+INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
+SELECT b, w, p, 'pgb-' || :u, 3, now() FROM unnest(
+  ARRAY['global','global','global','global','topic:pgbench','topic:pgbench','topic:pgbench','topic:pgbench','group:pgb','group:pgb','group:pgb','group:pgb'],
+  ARRAY['all','day','week','month','all','day','week','month','all','day','week','month'],
+  ARRAY['all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11']) AS x(b, w, p)
+ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
+RETURNING board, board_window, period, score;
+INSERT INTO boards (board, created_at) VALUES ('topic:pgbench', now()) ON CONFLICT DO NOTHING;
+INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at, recorded_at, points, request_hash, response)
+VALUES ('pgb-' || :c || '-' || :client_id, 'pgb-' || :u, 'q', 'pgbench', 'medium', 7, 10, 1000, '{pgb}', now(), now(), 3, 'h', '{}')
+ON CONFLICT DO NOTHING;
+END;
+SQL
+
+echo
+echo "== PostgreSQL limit: pgbench, the same transaction, $clients clients, ${duration}s"
+pgbench -h 127.0.0.1 -p "$pg_port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$duration" -f "$work/completion.sql" podium_bench \
+    2>/dev/null | grep -E "^tps|latency average" | sed 's/^/pgbench: /'
+
+echo
+echo "== Podium at 10,000 players"
+start_server
+"$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$duration" --topic bench
+echo "podium peak resident memory: $(peak_memory)"
+stop_server
+start_server
+
+if [ "${BENCH_SCALE:-1}" != 0 ]; then
+    echo
+    echo "== Podium at 1,000,000 players (seeded in SQL, then rankings rebuild)"
+    psql_bench <<'SQL'
+INSERT INTO users (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+SELECT 'player-' || g, 'Player ' || g, g % 5000, 1, 5, 10, now(), now() FROM generate_series(0, 999999) g ON CONFLICT DO NOTHING;
+INSERT INTO board_scores (board, board_window, period, user_id, score, updated_at)
+SELECT 'topic:scale', 'all', 'all', 'player-' || g, g % 5000, now() FROM generate_series(0, 999999) g ON CONFLICT DO NOTHING;
+INSERT INTO boards VALUES ('topic:scale', now()) ON CONFLICT DO NOTHING;
+SQL
+    stop_server
+    /usr/bin/time -f "rankings rebuild: %e s wall, %M KB peak" "$bin" rankings rebuild | tail -n 1
+    entries="$(redis-cli -p "$redis_port" -n 2 ZCARD 'podium:lb:topic:scale:all:all')"
+    bytes="$(redis-cli -p "$redis_port" -n 2 MEMORY USAGE 'podium:lb:topic:scale:all:all' SAMPLES 0)"
+    awk -v b="$bytes" -v n="$entries" 'BEGIN { printf "redis: %d entries, %.1f bytes per entry (target <= 100)\n", n, b / n }'
+    start_server
+    "$bin" bench --url "http://127.0.0.1:$port" --players 1000000 --concurrency "$clients" --duration "$duration" \
+        --topic scale --phases ingest,reads
+    echo "podium peak resident memory: $(peak_memory)"
+fi

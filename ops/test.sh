@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Quick start, "test": runs the whole test suite against a local PostgreSQL and
+# Redis on loopback.
+#
+#   bash ops/test.sh                 install/start PostgreSQL + Redis (ops/services.sh),
+#                                    reset the test database and Redis db 15, then
+#                                    `swift test --disable-xctest`
+#   bash ops/test.sh ARGS...         extra arguments go to `swift test`,
+#                                    e.g. `bash ops/test.sh --filter RedisTests`
+#
+# Fails if the build or any test fails, and also if no test ran at all (a
+# filter that matches nothing, a test bundle that found no tests).
+# The full output is kept in .local/test-last.log.
+#
+# PODIUM_TEST_DATABASE_URL / PODIUM_TEST_REDIS_URL, when set, are used as they
+# are and not reset; otherwise they point at the local services (ports from
+# PODIUM_PG_PORT / PODIUM_REDIS_PORT) and start from a clean slate.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+started=$SECONDS
+
+bash ops/services.sh
+
+if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+if ! command -v swift >/dev/null 2>&1; then
+    echo "swift not found (looked on PATH and in /opt/swift/usr/bin): install a Swift 6 toolchain" >&2
+    exit 1
+fi
+# Some tests start their own redis-server processes on other loopback ports.
+command -v redis-server >/dev/null || { echo "redis-server is not on PATH" >&2; exit 1; }
+
+pg_port="${PODIUM_PG_PORT:-5432}"
+redis_port="${PODIUM_REDIS_PORT:-6379}"
+
+if [ -z "${PODIUM_TEST_DATABASE_URL:-}" ]; then
+    export PODIUM_TEST_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_test"
+    pg_bin="$(dirname "$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")"
+    echo "recreating database podium_test"
+    # --force ends sessions left over from an earlier, interrupted run.
+    "$pg_bin/dropdb" -h 127.0.0.1 -p "$pg_port" -U postgres --if-exists --force podium_test
+    "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres podium_test
+else
+    echo "PODIUM_TEST_DATABASE_URL is set: using it as it is (not recreated)"
+fi
+
+if [ -z "${PODIUM_TEST_REDIS_URL:-}" ]; then
+    export PODIUM_TEST_REDIS_URL="redis://127.0.0.1:$redis_port/15"
+    echo "flushing Redis db 15"
+    redis-cli -h 127.0.0.1 -p "$redis_port" -n 15 FLUSHDB >/dev/null
+else
+    echo "PODIUM_TEST_REDIS_URL is set: using it as it is (not flushed)"
+fi
+
+mkdir -p .local
+log=".local/test-last.log"
+echo "swift test --disable-xctest $*"
+set +e
+swift test --disable-xctest "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+
+elapsed=$((SECONDS - started))
+# Swift Testing ends with e.g.
+#   ✔ Test run with 42 tests in 7 suites passed after 1.234 seconds.
+#   ✘ Test run with 42 tests in 7 suites failed after 1.234 seconds with 3 issues.
+summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -aE 'Test run with [0-9]+ tests? ' | tail -n 1 || true)"
+count="$(printf '%s' "$summary" | sed -nE 's/.*Test run with ([0-9]+) tests? .*/\1/p')"
+
+if [ "$status" -ne 0 ]; then
+    echo "FAILED: swift test exited with status $status (${elapsed}s); output in $log" >&2
+    exit "$status"
+fi
+if [ -z "$summary" ]; then
+    echo "FAILED: no Swift Testing summary line in the output (${elapsed}s); output in $log" >&2
+    exit 1
+fi
+if [ "${count:-0}" -eq 0 ]; then
+    echo "FAILED: zero tests ran (${elapsed}s): $summary" >&2
+    exit 1
+fi
+case "$summary" in
+    *" passed after "*) ;;
+    *) echo "FAILED: $summary" >&2; exit 1 ;;
+esac
+echo "OK: all $count test(s) passed (${elapsed}s)"
