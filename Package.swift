@@ -48,7 +48,7 @@ let package = Package(
 
         // HTTP routes, auth, errors, OpenAPI.
         .target(name: "PodiumHTTP", dependencies: [
-            "PodiumCore", "PodiumStore",
+            "PodiumCore", "PodiumStore", "Postgres", "Redis",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),

@@ -109,6 +109,7 @@ public struct BoardCatalog: Sendable {
             let wildcard = ["topic:*", "group:*"].contains(rule.scope)
             if !wildcard && BoardScope(id: rule.scope) == nil { errors.append("board \(rule.scope): not a board id or wildcard") }
             if rule.windows.isEmpty { errors.append("board \(rule.scope): no windows") }
+            if Set(rule.windows).count != rule.windows.count { errors.append("board \(rule.scope): a window is listed twice") }
             return errors
         }
     }

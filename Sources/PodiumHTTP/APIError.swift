@@ -1,6 +1,9 @@
 import Foundation
 import Hummingbird
 import PodiumCore
+import PodiumStore
+import Postgres
+import Redis
 
 /// Every error the API answers with, rendered once as RFC 9457 `application/problem+json`.
 ///
@@ -106,6 +109,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as ValidationFailure {
             throw APIError.validation(error.errors)
+        } catch let error as PostgresError where [.connection, .timeout, .poolClosed].contains(error.kind) {
+            context.logger.error("PostgreSQL unavailable", metadata: ["error": "\(error)"])
+            throw APIError.unavailable("the database is unavailable; retry shortly (recorded completions are safe to resend)")
+        } catch let error as RedisError {
+            context.logger.error("Redis unavailable", metadata: ["error": "\(error)"])
+            throw APIError.unavailable("the rankings store is unavailable; retry shortly")
+        } catch let error as RebuildInProgress {
+            throw APIError.conflict(error.description)
         } catch let error as any HTTPResponseError {
             let status = error.status
             let code: String = switch status {

@@ -58,10 +58,25 @@ struct CompletionsController {
         }
         // All or nothing on validation: a batch with a bad item changes nothing.
         guard errors.isEmpty else { throw APIError.validation(errors) }
-        let results = await writer.record(items)
+        // An id repeated in the batch: the first occurrence is recorded, later ones answer as a
+        // replay of it (same body) or a conflict (another body), whatever the commit order.
+        var firstIndex: [String: Int] = [:]
+        for (index, item) in items.enumerated() where firstIndex[item.id] == nil { firstIndex[item.id] = index }
+        let distinct = items.indices.filter { firstIndex[items[$0].id] == $0 }.map { items[$0] }
+        var firstOutcomes: [String: RecordOutcome] = [:]
+        for (item, result) in zip(distinct, await writer.record(distinct)) { firstOutcomes[item.id] = try result.get() }
         var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0)
-        for (item, result) in zip(items, results) {
-            let outcome = try result.get()
+        for (index, item) in items.enumerated() {
+            guard let first = firstOutcomes[item.id] else { continue }
+            var outcome = first
+            if firstIndex[item.id] != index {
+                let original = items[firstIndex[item.id] ?? index]
+                outcome = switch first {
+                case .created(let response), .replayed(let response):
+                    original.fingerprint == item.fingerprint ? .replayed(response) : .conflict
+                case .conflict: .conflict
+                }
+            }
             count(outcome)
             switch outcome {
             case .created(let response):

@@ -62,9 +62,13 @@ struct LeaderboardsController {
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
 
         let slice: LeaderboardSlice = around.map { .around(userID: $0, radius: radius) } ?? .page(offset: offset, limit: limit)
-        let cacheKey = "\(slice)|\(csv)"
+        // Around-me answers are per player: caching them would only push the shared top pages out.
+        let cacheKey: String? = switch slice {
+        case .page(let offset, let limit): "\(offset)|\(limit)|\(csv)"
+        case .around: nil
+        }
         let cached: LeaderboardCache.Entry
-        if let entry = cache.lookup(key: target.key, request: cacheKey) {
+        if let cacheKey, let entry = cache.lookup(key: target.key, request: cacheKey) {
             cached = entry
         } else {
             let entries = try await leaderboards.read(
@@ -77,15 +81,16 @@ struct LeaderboardsController {
             let contentType = csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
             let etag = LeaderboardCache.etag(for: body)
             // Answers served from PostgreSQL (Redis down) are not cached: they should turn live as soon as it is back.
-            if entries.live { cache.store(key: target.key, request: cacheKey, body: body, contentType: contentType, etag: etag) }
+            if entries.live, let cacheKey {
+                cache.store(key: target.key, request: cacheKey, body: body, contentType: contentType, etag: etag)
+            }
             cached = LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
         }
         var headers = HTTPFields()
         headers[.eTag] = cached.etag
         headers[.cacheControl] = "no-cache"
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == cached.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        headers[.vary] = "Accept"
+        if Self.matches(request.headers[values: .ifNoneMatch], etag: cached.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = cached.contentType
@@ -107,6 +112,14 @@ struct LeaderboardsController {
         let entries = try await leaderboards.compare(
             board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
         return try HTTPSupport.json(makePage(target, entries))
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (weak comparison: a proxy may have added `W/`).
+    static func matches(_ values: [String], etag: String) -> Bool {
+        values.flatMap { $0.split(separator: ",") }.contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
     }
 
     /// The board period a request addresses: 404 for a window the board does not keep, 400 for malformed parts.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PodiumCore
 import Postgres
@@ -51,7 +50,7 @@ public struct ApiKeyStore: Sendable {
 
     /// SHA-256 of a secret, hex: what is stored and looked up.
     public static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hashing.sha256Hex(secret)
     }
 
     /// A new random secret: `pdm_` and 40 characters of base62 from the system's secure generator.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import PodiumCore
@@ -18,7 +17,7 @@ public enum RecordOutcome: Sendable, Equatable {
 ///
 /// A batch is one transaction in three round trips however many completions it holds:
 /// look up replays, then a pipeline of every player, topic and board-score upsert, then one
-/// insert of all completions with their answers. Sharing transactions is what lets ingest
+/// insert of all completions with their answers and the commit. Sharing transactions is what lets ingest
 /// outrun one-transaction-per-completion (see `CompletionWriter`).
 public struct CompletionStore: Sendable {
     let postgres: PostgresPool
@@ -53,27 +52,36 @@ public struct CompletionStore: Sendable {
 
     private func recordOnce(_ plans: [CompletionPlan], now: Date) async throws -> [RecordOutcome] {
         let rules = rules
-        let written = try await postgres.withTransaction { connection in
-            try Self.write(plans, now: now, rules: rules, on: connection)
+        let written = try await postgres.withConnection { connection in
+            do {
+                return try Self.write(plans, now: now, rules: rules, on: connection)
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
         }
         var outcomes = plans.map { written.outcomes[$0.item.id] ?? .conflict }
         guard !written.created.isEmpty else { return outcomes }
 
-        let ranked = await rank(written.created, names: written.displayNames)
+        let ranked = await rank(written)
         if let ranked {
             for (index, plan) in plans.enumerated() {
                 if let response = ranked[plan.item.id] { outcomes[index] = .created(response) }
             }
-            await markRanked(ranked)
+            await markRanked(ranked, erasedUsers: Array(written.erasures.keys))
         }
         return outcomes
     }
 
     /// Brings Redis to the new scores and puts the ranks into the answers; nil when Redis failed.
-    private func rank(_ created: [CreatedCompletion], names: [String: String]) async -> [String: CompletionResponse]? {
+    ///
+    /// A player erased while Redis was unreachable and now playing again first loses the old
+    /// entries (`ZREM`), in the same pipeline, so `ZADD … LT` cannot keep an erased higher score.
+    private func rank(_ written: WrittenBatch) async -> [String: CompletionResponse]? {
+        let created = written.created
         let updates = created.flatMap(\.scores)
         do {
-            let standings = try await rankings.apply(updates, displayNames: names)
+            let standings = try await rankings.apply(updates, displayNames: written.displayNames, removals: written.erasures)
             var offset = 0
             var result: [String: CompletionResponse] = [:]
             for completion in created {
@@ -95,9 +103,10 @@ public struct CompletionStore: Sendable {
         }
     }
 
-    /// Marks completions as present in Redis and stores their answers with ranks (no commit flush needed:
-    /// losing this write only means the catch-up rewrites the same absolute scores).
-    private func markRanked(_ responses: [String: CompletionResponse]) async {
+    /// Marks completions as present in Redis and stores their answers with ranks, and drops the pending
+    /// erasures Redis has now applied (no commit flush needed: losing this write only means the
+    /// catch-up rewrites the same absolute scores).
+    private func markRanked(_ responses: [String: CompletionResponse], erasedUsers: [String]) async {
         do {
             let ids = Array(responses.keys)
             let bodies = try ids.map { try PodiumJSON.string(responses[$0]) }
@@ -109,6 +118,7 @@ public struct CompletionStore: Sendable {
                      UPDATE completions SET ranked = true, response = u.response::jsonb
                      FROM unnest($1::text[], $2::text[]) AS u(id, response) WHERE completions.id = u.id
                      """, [ids, bodies]),
+                    ("DELETE FROM pending_ranking_erasures WHERE user_id = ANY($1)", [erasedUsers]),
                     ("COMMIT", []),
                 ])
             }
@@ -147,6 +157,8 @@ struct WrittenBatch: Sendable {
     var outcomes: [String: RecordOutcome] = [:]
     var created: [CreatedCompletion] = []
     var displayNames: [String: String] = [:]
+    /// Players of this batch erased while Redis was down: the Redis keys still holding their old entries.
+    var erasures: [String: [String]] = [:]
 }
 
 extension CompletionStore {
@@ -195,17 +207,25 @@ extension CompletionStore {
                                  recorded_at, points, request_hash, response)
         SELECT id, u, q, t, d, c, n, NULLIF(ms, -1), string_to_array(g, ','), at::timestamptz, $12::timestamptz, pts, h, r::jsonb
         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[],
-                    $10::text[], $11::int[], $13::text[], $14::text[])
+                    $10::text[], $11::bigint[], $13::text[], $14::text[])
              AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, r)
         """
 
     /// The transaction's body: runs on a blocking thread inside BEGIN … COMMIT.
     static func write(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
         var batch = WrittenBatch()
-        let existing = try connection.query(
-            "SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY($1)", [plans.map(\.item.id)])
+        // Round trip 1: open the transaction, find replays and pending erasures of these players.
+        let opening = try connection.pipeline([
+            ("BEGIN", []),
+            ("SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY($1)", [plans.map(\.item.id)]),
+            ("SELECT user_id, array_to_string(redis_keys, ' ') AS keys FROM pending_ranking_erasures WHERE user_id = ANY($1)",
+             [Array(Set(plans.map(\.item.userID)))]),
+        ])
+        for row in opening[2].rows {
+            batch.erasures[try row.string("user_id")] = try row.string("keys").split(separator: " ").map(String.init)
+        }
         let decoder = PodiumJSON.decoder()
-        for row in existing.rows {
+        for row in opening[1].rows {
             let id = try row.string("id")
             let fingerprint = try row.string("request_hash")
             guard let plan = plans.first(where: { $0.item.id == id }) else { continue }
@@ -219,7 +239,10 @@ extension CompletionStore {
         // Same lock order in every transaction (player, then id) so concurrent batches cannot deadlock on players.
         let fresh = plans.filter { batch.outcomes[$0.item.id] == nil }
             .sorted { ($0.item.userID, $0.item.id) < ($1.item.userID, $1.item.id) }
-        guard !fresh.isEmpty else { return batch }
+        guard !fresh.isEmpty else {
+            try connection.execute("COMMIT")
+            return batch
+        }
 
         let recordedAt = RFC3339.truncated(now)
         var statements: [(sql: String, parameters: [(any PostgresBindable)?])] = []
@@ -237,6 +260,7 @@ extension CompletionStore {
         }
         let boards = Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted()
         statements.append((insertBoards, [boards, recordedAt]))
+        // Round trip 2: every upsert.
         let results = try connection.pipeline(statements)
 
         var index = 0
@@ -264,19 +288,20 @@ extension CompletionStore {
         }
 
         let responses = try fresh.map { try PodiumJSON.string(batch.outcomes[$0.item.id].flatMap(\.response)) }
-        try connection.query(insertCompletions, [
+        // Round trip 3: the completions with their answers, and the commit.
+        _ = try connection.pipeline([(insertCompletions, [
             fresh.map(\.item.id), fresh.map(\.item.userID), fresh.map(\.item.quizID), fresh.map(\.item.topic),
             fresh.map(\.item.difficulty.rawValue), fresh.map(\.item.correct), fresh.map(\.item.total),
             fresh.map { $0.item.durationMS ?? -1 }, fresh.map { $0.item.groups.joined(separator: ",") },
             fresh.map { RFC3339.format($0.item.completedAt) }, fresh.map(\.points), recordedAt,
             fresh.map { requestHash($0.item) }, responses,
-        ])
+        ]), ("COMMIT", [])])
         return batch
     }
 
     /// SHA-256 of the request's canonical text, hex: equal bodies, equal hashes.
     static func requestHash(_ item: ValidCompletion) -> String {
-        SHA256.hash(data: Data(item.fingerprint.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hashing.sha256Hex(item.fingerprint)
     }
 
     /// The answer for a freshly written completion (ranks are added once Redis is updated).

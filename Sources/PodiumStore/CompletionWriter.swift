@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import Postgres
 import Synchronization
 
 /// Lets concurrent completions share transactions and round trips (group commit).
@@ -85,15 +86,17 @@ public final class CompletionWriter: Sendable {
         }
     }
 
-    /// Writes a batch; if it fails as a whole, each completion is tried alone so one cannot sink the others.
+    /// Writes a batch. If PostgreSQL rejected the data, each completion is tried alone so one cannot
+    /// sink the others; if PostgreSQL is unreachable or timed out, the whole batch fails at once
+    /// (trying 128 completions one by one against a dead server would only stretch the outage).
     private func write(_ batch: [Pending]) async {
         do {
             let outcomes = try await store.record(batch.map(\.item), now: now())
             for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(returning: outcome) }
-        } catch where batch.count > 1 {
+        } catch let error as PostgresError where batch.count > 1 && error.kind == .query {
             for pending in batch { await write([pending]) }
         } catch {
-            batch[0].continuation.resume(throwing: error)
+            for pending in batch { pending.continuation.resume(throwing: error) }
         }
     }
 }

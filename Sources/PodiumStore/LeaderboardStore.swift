@@ -43,7 +43,10 @@ public struct LeaderboardStore: Sendable {
         self.logger = logger
     }
 
+    // Every script first checks the ready marker: an empty Redis (restarted, rebuild not finished)
+    // answers with an error, and the read falls back to PostgreSQL instead of showing empty boards.
     static let sliceScript = RedisScript("""
+        if redis.call('EXISTS', KEYS[3]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local card = redis.call('ZCARD', KEYS[1])
         local start, stop
         if ARGV[1] == 'around' then
@@ -68,6 +71,7 @@ public struct LeaderboardStore: Sendable {
         """)
 
     static let compareScript = RedisScript("""
+        if redis.call('EXISTS', KEYS[3]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local found = {}
         local ids = {}
         for i, id in ipairs(ARGV) do
@@ -101,7 +105,7 @@ public struct LeaderboardStore: Sendable {
         case .around(let userID, let radius): ["around", userID, String(radius)]
         }
         do {
-            let reply = try await redis.evaluate(Self.sliceScript, keys: [key, RankingKeys.displayNames], arguments: arguments)
+            let reply = try await redis.evaluate(Self.sliceScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: arguments)
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
             logger.warning("leaderboard read from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
@@ -113,7 +117,7 @@ public struct LeaderboardStore: Sendable {
     public func compare(board: String, window: LeaderboardWindow, period: String, userIDs: [String]) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
         do {
-            let reply = try await redis.evaluate(Self.compareScript, keys: [key, RankingKeys.displayNames], arguments: userIDs)
+            let reply = try await redis.evaluate(Self.compareScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: userIDs)
             guard let parts = reply.array, parts.count == 3 else { throw Self.malformed }
             let names = parts[2].array ?? []
             var entries: [LeaderboardEntry] = []

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import Postgres
@@ -14,7 +13,7 @@ public struct Migration: Sendable, Equatable {
 
     /// SHA-256 of the SQL, hex: an applied migration whose file changed is refused.
     public var checksum: String {
-        SHA256.hash(data: Data(sql.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hashing.sha256Hex(sql)
     }
 
     /// Creates a migration.

@@ -4,6 +4,12 @@ import PodiumCore
 import Postgres
 import Redis
 
+/// Another replica or command is rebuilding the rankings right now.
+public struct RebuildInProgress: Error, CustomStringConvertible {
+    /// A sentence for logs and answers.
+    public var description: String { "a rankings rebuild is already running" }
+}
+
 /// What a rebuild did.
 public struct RebuildReport: Sendable, Equatable {
     /// Board periods written.
@@ -46,9 +52,13 @@ public struct RankingSync: Sendable {
     public func synchronize(now: Date) async throws -> Int {
         if try await redis.command(["EXISTS", RankingKeys.readyMarker]).integer != 1 {
             logger.notice("Redis has no rankings marker: rebuilding from PostgreSQL")
-            try await rebuild()
+            do {
+                try await rebuild()
+            } catch is RebuildInProgress {
+                return 0
+            }
         }
-        try await applyPendingErasures()
+        try await applyPendingErasures(now: now)
         var caughtUp = 0
         while true {
             let done = try await catchUp(now: now, limit: 1000)
@@ -96,13 +106,20 @@ public struct RankingSync: Sendable {
         return rows.count
     }
 
-    /// Removes from Redis the players erased while it was unreachable.
-    public func applyPendingErasures() async throws {
-        let rows = try await postgres.query("SELECT user_id, array_to_string(redis_keys, ' ') AS keys FROM pending_ranking_erasures").rows
+    /// How long an erasure is repeated: longer than any ranking write of a completion committed before it.
+    static let erasureRetention: TimeInterval = 60
+
+    /// Removes erased players from Redis again; an erasure older than `erasureRetention` is applied a last time and dropped.
+    public func applyPendingErasures(now: Date) async throws {
+        let rows = try await postgres.query(
+            "SELECT user_id, array_to_string(redis_keys, ' ') AS keys, erased_at FROM pending_ranking_erasures").rows
         for row in rows {
             let user = try row.string("user_id")
             try await rankings.remove(userID: user, keys: try row.string("keys").split(separator: " ").map(String.init))
-            try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1", [user])
+            if try row.date("erased_at") < now.addingTimeInterval(-Self.erasureRetention) {
+                try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1 AND erased_at = $2",
+                                         [user, try row.date("erased_at")])
+            }
         }
     }
 
@@ -114,7 +131,37 @@ public struct RankingSync: Sendable {
     /// `progress` gets (entries written, entries in all) after each chunk.
     @discardableResult
     public func rebuild(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> RebuildReport {
-        let started = Date().addingTimeInterval(-1)
+        let run = UUID().uuidString.lowercased()
+        guard try await acquireRebuildLease(run) else { throw RebuildInProgress() }
+        do {
+            let report = try await rebuild(run: run, progress: progress)
+            try await releaseRebuildLease(run)
+            return report
+        } catch {
+            try? await releaseRebuildLease(run)
+            throw error
+        }
+    }
+
+    /// Takes the rebuild lease in PostgreSQL unless another run holds an unexpired one.
+    private func acquireRebuildLease(_ run: String) async throws -> Bool {
+        let now = Date()
+        return try await !postgres.query("""
+            INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', $1, $2)
+            ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+            WHERE maintenance_leases.expires_at < $3
+            RETURNING holder
+            """, [run, now.addingTimeInterval(600), now]).rows.isEmpty
+    }
+
+    private func releaseRebuildLease(_ run: String) async throws {
+        try await postgres.query("DELETE FROM maintenance_leases WHERE name = 'rankings-rebuild' AND holder = $1", [run])
+    }
+
+    private func rebuild(run: String, progress: @escaping @Sendable (Int, Int) -> Void) async throws -> RebuildReport {
+        // Scores written from well before the start are written again at the end (idempotent):
+        // a batch that began earlier may commit after its board was copied.
+        let started = Date().addingTimeInterval(-300)
         let total = try await postgres.query("SELECT count(*) AS n FROM board_scores").rows[0].int("n")
         var staleKeys = try await boardKeys()
         var report = RebuildReport(boards: 0, entries: 0)
@@ -133,7 +180,7 @@ public struct RankingSync: Sendable {
             var members: [String] = []
             func flush(_ key: String) {
                 guard !members.isEmpty else { return }
-                commands.append(["ZADD", "\(key):rebuild"] + members)
+                commands.append(["ZADD", "\(key):rebuild:\(run)"] + members)
                 members.removeAll(keepingCapacity: true)
             }
             for row in rows {
@@ -142,9 +189,9 @@ public struct RankingSync: Sendable {
                 if key != current {
                     if let current {
                         flush(current)
-                        commands.append(["RENAME", "\(current):rebuild", current])
+                        commands.append(["RENAME", "\(current):rebuild:\(run)", current])
                     }
-                    commands.append(["DEL", "\(key):rebuild"])
+                    commands.append(["DEL", "\(key):rebuild:\(run)"])
                     staleKeys.remove(key)
                     current = key
                     report.boards += 1
@@ -155,13 +202,14 @@ public struct RankingSync: Sendable {
                 report.entries += 1
             }
             if let current { flush(current) }
-            try await run(commands)
+            try await send(commands)
             progress(report.entries, total)
         }
-        if let current { try await run([["RENAME", "\(current):rebuild", current]]) }
-        try await run(staleKeys.map { ["DEL", $0] })
-        try await rebuildDisplayNames()
+        if let current { try await send([["RENAME", "\(current):rebuild:\(run)", current]]) }
+        try await send(staleKeys.map { ["DEL", $0] })
+        try await rebuildDisplayNames(run: run)
         try await rewriteChanged(since: started)
+        try await applyPendingErasures(now: Date())
         try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(Date())])
         return report
     }
@@ -174,12 +222,12 @@ public struct RankingSync: Sendable {
             let reply = try await redis.command(["SCAN", cursor, "MATCH", "podium:lb:*", "COUNT", "1000"])
             guard let parts = reply.array, parts.count == 2 else { break }
             cursor = parts[0].string ?? "0"
-            for key in parts[1].array ?? [] { if let key = key.string, !key.hasSuffix(":rebuild") { keys.insert(key) } }
+            for key in parts[1].array ?? [] { if let key = key.string, !key.contains(":rebuild:") { keys.insert(key) } }
         } while cursor != "0"
         return keys
     }
 
-    private func run(_ commands: [[String]]) async throws {
+    private func send(_ commands: [[String]]) async throws {
         guard !commands.isEmpty else { return }
         let replies = try await redis.pipeline(commands)
         if case .error(let message)? = replies.first(where: { if case .error = $0 { true } else { false } }) {
@@ -187,19 +235,19 @@ public struct RankingSync: Sendable {
         }
     }
 
-    private func rebuildDisplayNames() async throws {
+    private func rebuildDisplayNames(run: String) async throws {
         let rows = try await postgres.query("SELECT user_id, display_name FROM users WHERE display_name IS NOT NULL").rows
-        var commands: [[String]] = [["DEL", "\(RankingKeys.displayNames):rebuild"]]
+        var commands: [[String]] = [["DEL", "\(RankingKeys.displayNames):rebuild:\(run)"]]
         for start in stride(from: 0, to: rows.count, by: 1_000) {
-            var command = ["HSET", "\(RankingKeys.displayNames):rebuild"]
+            var command = ["HSET", "\(RankingKeys.displayNames):rebuild:\(run)"]
             for row in rows[start..<min(start + 1_000, rows.count)] {
                 command.append(try row.string("user_id"))
                 command.append(try row.string("display_name"))
             }
             commands.append(command)
         }
-        commands.append(rows.isEmpty ? ["DEL", RankingKeys.displayNames] : ["RENAME", "\(RankingKeys.displayNames):rebuild", RankingKeys.displayNames])
-        try await run(commands)
+        commands.append(rows.isEmpty ? ["DEL", RankingKeys.displayNames] : ["RENAME", "\(RankingKeys.displayNames):rebuild:\(run)", RankingKeys.displayNames])
+        try await send(commands)
     }
 
     private func rewriteChanged(since: Date) async throws {

@@ -40,11 +40,17 @@ public struct RankingWriter: Sendable {
     }
 
     /// Writes `updates` and `displayNames` in one round trip; returns each update's standing, in order.
+    ///
+    /// `removals` (player to keys) run first in the same pipeline: the old entries of players erased
+    /// while Redis was unreachable, so a returning player starts from the new scores only.
     @discardableResult
-    public func apply(_ updates: [ScoreUpdate], displayNames: [String: String] = [:]) async throws -> [Standing] {
-        guard !updates.isEmpty || !displayNames.isEmpty else { return [] }
-        var commands: [[String]] = []
-        commands.reserveCapacity(updates.count * 3 + 1)
+    public func apply(
+        _ updates: [ScoreUpdate], displayNames: [String: String] = [:], removals: [String: [String]] = [:]
+    ) async throws -> [Standing] {
+        guard !updates.isEmpty || !displayNames.isEmpty || !removals.isEmpty else { return [] }
+        var commands: [[String]] = removals.sorted { $0.key < $1.key }.flatMap { user, keys in keys.map { ["ZREM", $0, user] } }
+        let first = commands.count
+        commands.reserveCapacity(first + updates.count * 3 + 1)
         for update in updates {
             let value = RankingKeys.storedValue(update.score)
             commands.append(["ZADD", update.key, "LT", value, update.userID])
@@ -60,8 +66,8 @@ public struct RankingWriter: Sendable {
         }
         return updates.indices.map { index in
             Standing(
-                rank: Int(replies[index * 3 + 1].integer ?? 0) + 1,
-                players: Int(replies[index * 3 + 2].integer ?? 0))
+                rank: Int(replies[first + index * 3 + 1].integer ?? 0) + 1,
+                players: Int(replies[first + index * 3 + 2].integer ?? 0))
         }
     }
 

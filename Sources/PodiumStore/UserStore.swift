@@ -114,17 +114,21 @@ public struct UserStore: Sendable {
 
     /// Erases the player everywhere: PostgreSQL rows (cascading to completions, topics, scores) and Redis entries.
     ///
-    /// Returns false if the player was unknown. If Redis is unreachable the PostgreSQL erasure still
-    /// happens and the Redis part is queued; the ranking sync finishes it once Redis is back.
+    /// Returns false if the player was unknown. The player's row is locked first, so a completion
+    /// being recorded for the player finishes before (and its board keys are found) or starts after.
+    /// The Redis part is also queued for a minute: the ranking sync repeats it, so a ranking write
+    /// of a completion that committed just before the erasure cannot bring the player back, and it
+    /// finishes the job if Redis is unreachable now.
     public func erase(userID: String, now: Date) async throws -> Bool {
         let keys = try await postgres.withTransaction { connection -> [String]? in
-            let keys = try connection.query("""
-                SELECT DISTINCT board, board_window, period FROM board_scores WHERE user_id = $1
-                """, [userID]).rows.map { row in
+            guard !(try connection.query("SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.isEmpty) else { return nil }
+            let rows = try connection.query(
+                "DELETE FROM board_scores WHERE user_id = $1 RETURNING board, board_window, period", [userID]).rows
+            let keys = Set(try rows.map { row in
                 RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                                   try row.string("period"))
-            }
-            guard try connection.query("DELETE FROM users WHERE user_id = $1", [userID]).affectedRows == 1 else { return nil }
+            }).sorted()
+            try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
             try connection.query("""
                 INSERT INTO pending_ranking_erasures (user_id, redis_keys, erased_at) VALUES ($1, $2, $3)
                 ON CONFLICT (user_id) DO UPDATE SET redis_keys = EXCLUDED.redis_keys, erased_at = EXCLUDED.erased_at
@@ -134,9 +138,8 @@ public struct UserStore: Sendable {
         guard let keys else { return false }
         do {
             try await rankings.remove(userID: userID, keys: keys)
-            try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1", [userID])
         } catch {
-            logger.warning("player erased from PostgreSQL; Redis part queued", metadata: ["error": "\(error)"])
+            logger.warning("player erased from PostgreSQL; the Redis part is queued", metadata: ["error": "\(error)"])
         }
         return true
     }

@@ -126,12 +126,18 @@ struct CompletionRoutesTests {
             #expect(rejected.status == .badRequest)
             #expect(rejected.errorFields == ["completions[1].difficulty"])
 
+            let twice = completionBody(id: "\(topic)-twice", user: user, topic: topic)
+            let other = completionBody(id: "\(topic)-twice", user: user, topic: topic, correct: 1)
+            let repeated = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey,
+                                                 json: ["completions": [twice, twice, other]])
+            #expect((repeated.json["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int } == [201, 200, 409])
+
             let tooMany = (0..<501).map { completionBody(id: "\(topic)-m\($0)", user: user, topic: topic) }
             let large = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": tooMany])
             #expect(large.status == .badRequest)
             #expect(large.errorFields == ["completions"])
         }
         let count = try await harness.storage.postgres.query("SELECT completions FROM users WHERE user_id = $1", [user]).rows.first?.int("completions")
-        #expect(count == 4)
+        #expect(count == 5)
     }
 }

@@ -39,6 +39,8 @@ struct HTTPHarness: @unchecked Sendable {
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: Self.databaseURL, poolSize: 8), logger: logger)
         try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
         let redis = RedisPool(configuration: try RedisConfiguration(url: Self.redisURL), logger: logger)
+        // Every test writes both stores, so the shared test Redis holds complete rankings.
+        try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
         storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: { now })
         router = PodiumApplication.router(
             storage: storage,

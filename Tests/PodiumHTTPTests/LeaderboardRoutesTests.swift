@@ -46,6 +46,8 @@ struct LeaderboardRoutesTests {
             #expect(notModified.status == .notModified)
             #expect(notModified.body.readableBytes == 0)
             #expect(notModified.headers[.eTag] == etag)
+            let weak = try await client.send(.get, path, key: harness.readKey, headers: [.ifNoneMatch: "\"other\", W/\(etag)"])
+            #expect(weak.status == .notModified)
 
             let more = completionBody(id: unique("c"), user: users[2], topic: "lb", difficulty: "hard", groups: [group])
             #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: more).status == .created)

@@ -41,6 +41,22 @@ struct LeaderboardStoreTests {
         #expect(second.offset == 2)
     }
 
+    @Test func redisWithoutReadyMarkerIsNotTrustedAndPostgresAnswers() async throws {
+        let server = OwnRedisServer()
+        try server.start()
+        let storage = try await StoreTestEnvironment.storage(now: Date(), redisURL: server.url)
+        let board = "group:\(StoreTestEnvironment.unique("unready"))"
+        let users = try await seed([30, 20, 10], board: board, storage: storage)
+        let page = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10))
+        #expect(!page.live)
+        #expect(page.entries.map(\.userId) == users)
+        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        let live = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10))
+        #expect(live.live)
+        #expect(live.entries == page.entries)
+        server.stop()
+    }
+
     @Test func aroundMeAtTopAndBottomAndAbsent() async throws {
         let storage = try await StoreTestEnvironment.storage(now: Date())
         let board = "group:\(StoreTestEnvironment.unique("around"))"

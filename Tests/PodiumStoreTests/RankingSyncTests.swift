@@ -78,6 +78,47 @@ struct RankingSyncTests {
         server.stop()
     }
 
+    @Test func playerErasedWhileRedisWasDownComesBackWithOnlyNewScores() async throws {
+        let server = OwnRedisServer()
+        try server.start()
+        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
+        try await storage.rankingSync.rebuild()
+        let topic = StoreTestEnvironment.unique("reerase")
+        let user = "\(topic)-u"
+        for index in 0..<3 {
+            _ = try await storage.writer.record(try completion(id: "\(topic)-old\(index)", user: user, topic: topic, difficulty: "hard", now: now))
+        }
+        let key = RankingKeys.board("topic:\(topic)", .all, "all")
+        #expect(try await redisBoard(storage.redis, key).map(\.1) == [15])
+        server.stop()
+        #expect(try await storage.users.erase(userID: user, now: now))
+        try server.start()
+        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await storage.rankingSync.rebuild()
+        // Simulate the stale entry an unreachable Redis kept (a restarted-with-data Redis).
+        try await storage.redis.command(["ZADD", key, RankingKeys.storedValue(15), user])
+        guard case .created(let response) = try await storage.writer.record(
+            try completion(id: "\(topic)-new", user: user, topic: topic, difficulty: "easy", now: now)) else { throw TestFailure("not created") }
+        #expect(response.totals.points == 2)
+        #expect(try await redisBoard(storage.redis, key).map(\.1) == [2])
+        server.stop()
+    }
+
+    @Test func onlyOneRebuildRunsAtATime() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        try await storage.postgres.query("""
+            INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', 'other-replica', $1)
+            ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+            """, [Date().addingTimeInterval(60)])
+        await #expect(throws: RebuildInProgress.self) { try await storage.rankingSync.rebuild() }
+        try await storage.postgres.query("UPDATE maintenance_leases SET expires_at = $1 WHERE name = 'rankings-rebuild'",
+                                         [Date().addingTimeInterval(-1)])
+        let report = try await storage.rankingSync.rebuild()
+        #expect(report.boards > 0)
+        let left = try await storage.postgres.query("SELECT count(*) AS n FROM maintenance_leases WHERE name = 'rankings-rebuild'")
+        #expect(try left.onlyInt("n") == 0)
+    }
+
     @Test func rebuiltBoardsEqualLiveBoards() async throws {
         let storage = try await StoreTestEnvironment.storage(now: now)
         let topic = StoreTestEnvironment.unique("rebuild")

@@ -25,9 +25,12 @@ enum StoreTestEnvironment {
         RedisPool(configuration: try RedisConfiguration(url: url), logger: logger)
     }
 
-    /// Stores over the test servers with a fixed clock.
+    /// Stores over the test servers with a fixed clock. On the shared test Redis the rankings are
+    /// marked ready (every test writes both stores); a test's own Redis starts empty, as after a restart.
     static func storage(now: Date, redisURL: String = redisURL, rules: GameRules = GameRules()) async throws -> PodiumStorage {
-        PodiumStorage(postgres: try await postgres(), redis: try redis(url: redisURL), rules: rules, logger: logger, now: { now })
+        let redis = try redis(url: redisURL)
+        if redisURL == Self.redisURL { try await redis.command(["SET", RankingKeys.readyMarker, "tests"]) }
+        return PodiumStorage(postgres: try await postgres(), redis: redis, rules: rules, logger: logger, now: { now })
     }
 
     /// A name no other test uses (topic, group and user ids are made from it).
