@@ -56,6 +56,7 @@ WORKDIR /app
 COPY --from=build /staging/ /app/
 
 ENV PATH=/app:$PATH \
+    MALLOC_ARENA_MAX=2 \
     PODIUM_HOST=0.0.0.0 \
     PODIUM_PORT=8080 \
     SWIFT_BACKTRACE=enable=yes,sanitize=yes,threads=all,images=all,interactive=no,swift-backtrace=/app/swift-backtrace-static

@@ -39,6 +39,8 @@ export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/2"
 export PODIUM_PORT="$port"
 export PODIUM_ADMIN_KEY="pdm_bench_$(date +%s)_local_only"
 export PODIUM_LOG_LEVEL=warning
+# glibc keeps a malloc arena per thread by default; two are plenty and keep resident memory low.
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 psql_bench() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d podium_bench -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 dropdb -h 127.0.0.1 -p "$pg_port" -U postgres --if-exists --force podium_bench
@@ -62,7 +64,7 @@ trap stop_server EXIT
 # one completion per transaction, as pgbench runs it.
 cat > "$work/completion.sql" <<'SQL'
 \set u random(1, 10000)
-\set c random(1, 2000000000)
+\set c random(1, 9000000000000000)
 BEGIN;
 INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
 VALUES ('pgb-' || :u, 'Player ' || :u, 3, 1, 7, 10, now(), now())
@@ -78,14 +80,14 @@ ON CONFLICT (user_id, topic) DO UPDATE SET completions = t.completions + 1, corr
   last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at);
 INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
 SELECT b, w, p, 'pgb-' || :u, 3, now() FROM unnest(
-  ARRAY['global','global','global','global','topic:pgbench','topic:pgbench','topic:pgbench','topic:pgbench','group:pgb','group:pgb','group:pgb','group:pgb'],
+  ARRAY['global','global','global','global',('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb')],
   ARRAY['all','day','week','month','all','day','week','month','all','day','week','month'],
   ARRAY['all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11']) AS x(b, w, p)
 ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
 RETURNING board, board_window, period, score;
-INSERT INTO boards (board, created_at) VALUES ('topic:pgbench', now()) ON CONFLICT DO NOTHING;
+INSERT INTO boards (board, created_at) VALUES (('topic:' || 'pgbench'), now()) ON CONFLICT DO NOTHING;
 INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at, recorded_at, points, request_hash, response)
-VALUES ('pgb-' || :c || '-' || :client_id, 'pgb-' || :u, 'q', 'pgbench', 'medium', 7, 10, 1000, '{pgb}', now(), now(), 3, 'h', '{}')
+VALUES ('pgb-' || :c, 'pgb-' || :u, 'q', 'pgbench', 'medium', 7, 10, 1000, ARRAY['pgb'], now(), now(), 3, 'h', '{"points_awarded": 3}'::jsonb)
 ON CONFLICT DO NOTHING;
 END;
 SQL
@@ -93,7 +95,7 @@ SQL
 echo
 echo "== PostgreSQL limit: pgbench, the same transaction, $clients clients, ${duration}s"
 pgbench -h 127.0.0.1 -p "$pg_port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$duration" -f "$work/completion.sql" podium_bench \
-    2>/dev/null | grep -E "^tps|latency average" | sed 's/^/pgbench: /'
+    2>&1 | grep -E "^tps|latency average|error" | sed 's/^/pgbench: /'
 
 echo
 echo "== Podium at 10,000 players"

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The API's JSON conventions: snake_case keys, sorted keys (stable bodies and ETags).
+/// The API's JSON conventions: snake_case keys, sorted (Foundation's encoder does not keep
+/// declaration order, and ETags and replays need byte-identical bodies).
 public enum PodiumJSON {
     /// A new encoder with the API's conventions.
     public static func encoder() -> JSONEncoder {
@@ -15,6 +16,11 @@ public enum PodiumJSON {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return decoder
+    }
+
+    /// A JSON array of already-encoded JSON values.
+    public static func array(_ encodedValues: [String]) -> String {
+        "[" + encodedValues.joined(separator: ",") + "]"
     }
 
     /// Encodes `value` to a UTF-8 string.

@@ -109,14 +109,16 @@ public struct CompletionStore: Sendable {
     private func markRanked(_ responses: [String: CompletionResponse], erasedUsers: [String]) async {
         do {
             let ids = Array(responses.keys)
-            let bodies = try ids.map { try PodiumJSON.string(responses[$0]) }
+            let bodies = PodiumJSON.array(try ids.map { try PodiumJSON.string(responses[$0]) })
             try await postgres.withConnection { connection in
                 _ = try connection.pipeline([
                     ("BEGIN", []),
                     ("SET LOCAL synchronous_commit = off", []),
                     ("""
-                     UPDATE completions SET ranked = true, response = u.response::jsonb
-                     FROM unnest($1::text[], $2::text[]) AS u(id, response) WHERE completions.id = u.id
+                     UPDATE completions SET ranked = true, response = r.body
+                     FROM unnest($1::text[]) WITH ORDINALITY AS u(id, i)
+                     JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
+                     WHERE completions.id = u.id
                      """, [ids, bodies]),
                     ("DELETE FROM pending_ranking_erasures WHERE user_id = ANY($1)", [erasedUsers]),
                     ("COMMIT", []),
@@ -202,13 +204,15 @@ extension CompletionStore {
         ORDER BY b ON CONFLICT DO NOTHING
         """
 
+    // Answers travel as one JSON array (not a text[] literal): no per-character escaping of large bodies.
     static let insertCompletions = """
         INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
                                  recorded_at, points, request_hash, response)
-        SELECT id, u, q, t, d, c, n, NULLIF(ms, -1), string_to_array(g, ','), at::timestamptz, $12::timestamptz, pts, h, r::jsonb
+        SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
+               $12::timestamptz, x.pts, x.h, r.body
         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[],
-                    $10::text[], $11::bigint[], $13::text[], $14::text[])
-             AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, r)
+                    $10::text[], $11::bigint[], $13::text[]) WITH ORDINALITY AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, i)
+        JOIN jsonb_array_elements($14::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
         """
 
     /// The transaction's body: runs on a blocking thread inside BEGIN … COMMIT.
@@ -287,7 +291,7 @@ extension CompletionStore {
             if plan.item.displayName != nil, let name = totalsRow["display_name"] { batch.displayNames[plan.item.userID] = name }
         }
 
-        let responses = try fresh.map { try PodiumJSON.string(batch.outcomes[$0.item.id].flatMap(\.response)) }
+        let responses = try PodiumJSON.array(fresh.map { try PodiumJSON.string(batch.outcomes[$0.item.id].flatMap(\.response)) })
         // Round trip 3: the completions with their answers, and the commit.
         _ = try connection.pipeline([(insertCompletions, [
             fresh.map(\.item.id), fresh.map(\.item.userID), fresh.map(\.item.quizID), fresh.map(\.item.topic),

@@ -100,7 +100,7 @@ public struct RankingSync: Sendable {
                 key: RankingKeys.board(try row.string("board"), window, try row.string("period")), userID: user, score: try row.int64("score")))
             if let name = row["display_name"] { names[user] = name }
         }
-        try await rankings.apply(updates, displayNames: names)
+        try await rankings.write(updates, displayNames: names)
         try await postgres.query("UPDATE completions SET ranked = true WHERE id = ANY($1)", [try rows.map { try $0.string("id") }])
         logger.info("caught up rankings", metadata: ["completions": "\(rows.count)", "entries": "\(updates.count)"])
         return rows.count
@@ -207,7 +207,7 @@ public struct RankingSync: Sendable {
         }
         if let current { try await send([["RENAME", "\(current):rebuild:\(run)", current]]) }
         try await send(staleKeys.map { ["DEL", $0] })
-        try await rebuildDisplayNames(run: run)
+        try await rebuildDisplayNames()
         try await rewriteChanged(since: started)
         try await applyPendingErasures(now: Date())
         try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(Date())])
@@ -235,30 +235,43 @@ public struct RankingSync: Sendable {
         }
     }
 
-    private func rebuildDisplayNames(run: String) async throws {
-        let rows = try await postgres.query("SELECT user_id, display_name FROM users WHERE display_name IS NOT NULL").rows
-        var commands: [[String]] = [["DEL", "\(RankingKeys.displayNames):rebuild:\(run)"]]
-        for start in stride(from: 0, to: rows.count, by: 1_000) {
-            var command = ["HSET", "\(RankingKeys.displayNames):rebuild:\(run)"]
-            for row in rows[start..<min(start + 1_000, rows.count)] {
+    /// Writes every display name into the live hash, a page of players at a time (bounded memory);
+    /// names are only ever set here, and erasure removes them, so no temporary hash is needed.
+    private func rebuildDisplayNames() async throws {
+        var after = ""
+        while true {
+            let rows = try await postgres.query("""
+                SELECT user_id, display_name FROM users WHERE display_name IS NOT NULL AND user_id > $1
+                ORDER BY user_id LIMIT 20000
+                """, [after]).rows
+            guard let last = rows.last else { return }
+            after = try last.string("user_id")
+            var command = ["HSET", RankingKeys.displayNames]
+            for row in rows {
                 command.append(try row.string("user_id"))
                 command.append(try row.string("display_name"))
             }
-            commands.append(command)
+            try await send([command])
         }
-        commands.append(rows.isEmpty ? ["DEL", RankingKeys.displayNames] : ["RENAME", "\(RankingKeys.displayNames):rebuild:\(run)", RankingKeys.displayNames])
-        try await send(commands)
     }
 
+    /// Writes again every score changed since `since`, a page at a time.
     private func rewriteChanged(since: Date) async throws {
-        let rows = try await postgres.query(
-            "SELECT board, board_window, period, user_id, score FROM board_scores WHERE updated_at >= $1", [since]).rows
-        let updates = try rows.map { row in
-            ScoreUpdate(
-                key: RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
-                                       try row.string("period")),
-                userID: try row.string("user_id"), score: try row.int64("score"))
+        var after: [String] = ["", "", "", ""]
+        while true {
+            let rows = try await postgres.query("""
+                SELECT board, board_window, period, user_id, score FROM board_scores
+                WHERE updated_at >= $5 AND (board, board_window, period, user_id) > ($1, $2, $3, $4)
+                ORDER BY board, board_window, period, user_id LIMIT 20000
+                """, after.map { $0 as (any PostgresBindable)? } + [since]).rows
+            guard let last = rows.last else { return }
+            after = [try last.string("board"), try last.string("board_window"), try last.string("period"), try last.string("user_id")]
+            try await rankings.write(try rows.map { row in
+                ScoreUpdate(
+                    key: RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
+                                           try row.string("period")),
+                    userID: try row.string("user_id"), score: try row.int64("score"))
+            })
         }
-        try await rankings.apply(updates)
     }
 }

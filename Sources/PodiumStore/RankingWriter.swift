@@ -71,6 +71,21 @@ public struct RankingWriter: Sendable {
         }
     }
 
+    /// Writes absolute scores without reading standings back (catch-up and rebuild), in pipelines of
+    /// at most 10,000 commands so memory stays bounded however many there are.
+    public func write(_ updates: [ScoreUpdate], displayNames: [String: String] = [:]) async throws {
+        var commands = updates.map { ["ZADD", $0.key, "LT", RankingKeys.storedValue($0.score), $0.userID] }
+        if !displayNames.isEmpty {
+            commands.append(["HSET", RankingKeys.displayNames] + displayNames.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        }
+        for start in stride(from: 0, to: commands.count, by: 10_000) {
+            let replies = try await redis.pipeline(Array(commands[start..<min(start + 10_000, commands.count)]))
+            if case .error(let message)? = replies.first(where: { if case .error = $0 { true } else { false } }) {
+                throw RedisError(kind: .server, message: message, operation: "ranking write pipeline")
+            }
+        }
+    }
+
     /// Removes a player from `keys` and from the display names.
     public func remove(userID: String, keys: [String]) async throws {
         var commands = keys.map { ["ZREM", $0, userID] }

@@ -1,6 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import PodiumStore
+import Postgres
+import Redis
 import PodiumCore
 import PodiumHTTP
 import Testing
@@ -106,6 +110,30 @@ struct UserAndAdminRoutesTests {
             let missing = try await client.execute(uri: "/v2/nothing", method: .get)
             #expect(missing.status == .notFound)
             #expect(missing.headers[.contentType] == "application/problem+json")
+        }
+    }
+
+    @Test func unreachableDatabaseAnswers503AndReadinessSaysSo() async throws {
+        let logger = Logger(label: "podium-http-tests")
+        let deadPostgres = PostgresPool(
+            configuration: PostgresConfiguration(connectionString: "host=127.0.0.1 port=1 user=postgres dbname=none", poolSize: 2),
+            logger: logger)
+        let redis = RedisPool(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: logger)
+        let now = instant("2026-11-25T12:00:00Z")
+        let storage = PodiumStorage(postgres: deadPostgres, redis: redis, rules: GameRules(), logger: logger, now: { now })
+        let router = PodiumApplication.router(
+            storage: storage, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey), registry: HTTPHarness.registry,
+            now: { now })
+        let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
+        try await Application(router: router).test(.router) { raw in
+            let client = APIClient(client: raw, contract: contract)
+            let body = completionBody(id: unique("c"), user: unique("u"), topic: "outage")
+            let posted = try await client.send(.post, "/v1/completions", key: HTTPHarness.adminKey, json: body)
+            #expect(posted.status == .serviceUnavailable)
+            #expect(posted.json["code"] as? String == "unavailable")
+            let ready = try await client.send(.get, "/readyz", key: nil)
+            #expect(ready.status == .serviceUnavailable)
+            #expect(ready.json["redis"] as? String == "ok")
         }
     }
 
