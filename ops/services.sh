@@ -88,7 +88,11 @@ start_postgres() {
         # Trust on loopback: a local development and test cluster, never exposed.
         as_postgres "$bin/initdb" -D "$pg_data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
     fi
-    if ! as_postgres "$bin/pg_ctl" -D "$pg_data" status >/dev/null 2>&1; then
+    if ! as_postgres "$bin/pg_ctl" -D "$pg_data" status >/dev/null 2>&1 \
+        && "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc "select 1" >/dev/null 2>&1; then
+        # Another checkout's cluster (or one started by hand) already answers as postgres: share it.
+        echo "using the PostgreSQL already answering on 127.0.0.1:$pg_port"
+    elif ! as_postgres "$bin/pg_ctl" -D "$pg_data" status >/dev/null 2>&1; then
         stop_distro_postgres
         if ! as_postgres "$bin/pg_ctl" -D "$pg_data" -l "$home/server.log" -w -t 60 start \
             -o "-h 127.0.0.1 -p $pg_port -k $pg_run -c max_connections=200 -c shared_buffers=256MB" >/dev/null; then
