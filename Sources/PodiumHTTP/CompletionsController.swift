@@ -31,9 +31,9 @@ struct CompletionsController {
         switch outcome {
         case .created(let response):
             invalidate(response)
-            return try HTTPSupport.json(response, status: .created)
+            return HTTPSupport.json(bytes: response.jsonBytes(), status: .created)
         case .replayed(let response):
-            return try HTTPSupport.json(response, status: .ok)
+            return HTTPSupport.json(bytes: response.jsonBytes(), status: .ok)
         case .conflict:
             throw APIError.conflict("completion \(item.id) was already recorded with a different body")
         }

@@ -63,6 +63,13 @@ enum HTTPSupport {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try PodiumJSON.encoder().encode(value))))
     }
 
+    /// A JSON answer already encoded.
+    static func json(bytes: [UInt8], status: HTTPResponse.Status) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     /// An integer query parameter within `range`, `fallback` when absent; a field error otherwise.
     static func integer(_ name: String, in request: Request, range: ClosedRange<Int>, fallback: Int, errors: inout [FieldError]) -> Int {
         guard let text = request.uri.queryParameters.get(name) else { return fallback }

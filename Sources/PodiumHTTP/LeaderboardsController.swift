@@ -77,7 +77,7 @@ struct LeaderboardsController {
                 throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
             }
             let page = makePage(target, entries)
-            let body = csv ? Self.csv(page) : try PodiumJSON.encoder().encode(page)
+            let body = csv ? Self.csv(page) : Data(page.jsonBytes())
             let contentType = csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
             let etag = LeaderboardCache.etag(for: body)
             // Answers served from PostgreSQL (Redis down) are not cached: they should turn live as soon as it is back.

@@ -109,7 +109,7 @@ public struct CompletionStore: Sendable {
     private func markRanked(_ responses: [String: CompletionResponse], erasedUsers: [String]) async {
         do {
             let ids = Array(responses.keys)
-            let bodies = PodiumJSON.array(try ids.map { try PodiumJSON.string(responses[$0]) })
+            let bodies = PodiumJSON.array(ids.compactMap { responses[$0]?.jsonString() })
             try await postgres.withConnection { connection in
                 _ = try connection.pipeline([
                     ("BEGIN", []),
@@ -291,7 +291,7 @@ extension CompletionStore {
             if plan.item.displayName != nil, let name = totalsRow["display_name"] { batch.displayNames[plan.item.userID] = name }
         }
 
-        let responses = try PodiumJSON.array(fresh.map { try PodiumJSON.string(batch.outcomes[$0.item.id].flatMap(\.response)) })
+        let responses = PodiumJSON.array(fresh.compactMap { batch.outcomes[$0.item.id]?.response?.jsonString() })
         // Round trip 3: the completions with their answers, and the commit.
         _ = try connection.pipeline([(insertCompletions, [
             fresh.map(\.item.id), fresh.map(\.item.userID), fresh.map(\.item.quizID), fresh.map(\.item.topic),

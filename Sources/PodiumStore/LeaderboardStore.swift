@@ -34,12 +34,14 @@ public struct RankedEntries: Sendable, Equatable {
 public struct LeaderboardStore: Sendable {
     let postgres: PostgresPool
     let redis: RedisPool
+    let reads: RedisReadBatcher
     let logger: Logger
 
     /// Creates the store.
     public init(postgres: PostgresPool, redis: RedisPool, logger: Logger) {
         self.postgres = postgres
         self.redis = redis
+        self.reads = RedisReadBatcher(redis: redis)
         self.logger = logger
     }
 
@@ -105,7 +107,7 @@ public struct LeaderboardStore: Sendable {
         case .around(let userID, let radius): ["around", userID, String(radius)]
         }
         do {
-            let reply = try await redis.evaluate(Self.sliceScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: arguments)
+            let reply = try await reads.evaluate(Self.sliceScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: arguments)
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
             logger.warning("leaderboard read from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
@@ -117,7 +119,7 @@ public struct LeaderboardStore: Sendable {
     public func compare(board: String, window: LeaderboardWindow, period: String, userIDs: [String]) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
         do {
-            let reply = try await redis.evaluate(Self.compareScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: userIDs)
+            let reply = try await reads.evaluate(Self.compareScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: userIDs)
             guard let parts = reply.array, parts.count == 3 else { throw Self.malformed }
             let names = parts[2].array ?? []
             var entries: [LeaderboardEntry] = []
@@ -152,7 +154,7 @@ public struct LeaderboardStore: Sendable {
     public func standings(userID: String, periods: [BoardPeriod]) async throws -> (ranks: [BoardRank], live: Bool) {
         guard !periods.isEmpty else { return ([], true) }
         do {
-            let reply = try await redis.evaluate(Self.standingsScript, keys: periods.map(RankingKeys.board), arguments: [userID])
+            let reply = try await reads.evaluate(Self.standingsScript, keys: periods.map(RankingKeys.board), arguments: [userID])
             let ranks = try (reply.array ?? []).map { item -> BoardRank in
                 guard let fields = item.array, fields.count == 4, let index = fields[0].integer, let stored = fields[1].string,
                       let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let card = fields[3].integer,

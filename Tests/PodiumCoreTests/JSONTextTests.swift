@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import PodiumCore
+
+@Suite("Hand-written JSON equals the encoder's")
+struct JSONTextTests {
+    static let pages: [LeaderboardPage] = [
+        LeaderboardPage(board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: "open",
+                        players: 0, live: true, offset: 0, entries: []),
+        LeaderboardPage(
+            board: "topic:math", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z",
+            endsAt: "2026-11-23T00:00:00.000Z", closesAt: "2026-11-23T00:15:00.000Z", status: "closed", players: 3, live: false,
+            offset: 7,
+            entries: [
+                LeaderboardEntry(rank: 1, userId: "u-1", displayName: "Zoë \"the\" \\ best/ \u{1F600}", score: 9_000_000_000, medal: "gold"),
+                LeaderboardEntry(rank: 2, userId: "u:2@x", displayName: "tab\there\nnew\r\u{08}\u{0C}\u{01}\u{1F}", score: 0),
+                LeaderboardEntry(rank: 2, userId: "u.3", displayName: nil, score: -4, medal: nil),
+            ]),
+    ]
+
+    @Test(arguments: pages)
+    func leaderboardPageMatchesTheEncoder(page: LeaderboardPage) throws {
+        let expected = try PodiumJSON.encoder().encode(page)
+        #expect(String(decoding: page.jsonBytes(), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
+}
+
+@Suite("Hand-written completion answers equal the encoder's")
+struct CompletionJSONTextTests {
+    static func response(correct: Int64, total: Int64, level: LevelProgress, reached: Int?, duration: Int?, ranks: Int, missed: Int) -> CompletionResponse {
+        CompletionResponse(
+            completion: CompletionRecord(
+                id: "c-\"1\"", userId: "u/1", quizId: "q\\1", topic: "math", difficulty: .hard, correct: 7, total: 10, durationMs: duration,
+                completedAt: "2026-11-21T10:00:00.000Z", groups: ranks > 0 ? ["class-a", "team.b"] : [], points: 5,
+                recordedAt: "2026-11-21T10:00:01.000Z"),
+            pointsAwarded: 5,
+            totals: PlayerTotals(points: 123_456_789_012, completions: 3, correctAnswers: correct, totalAnswers: total),
+            level: level, levelReached: reached,
+            ranks: (0..<ranks).map { BoardRank(board: "group:class-\($0)", window: .week, period: "2026-W47", rank: $0 + 1, score: 10, players: 99) },
+            rankingsLive: ranks > 0,
+            missedPeriods: (0..<missed).map { _ in MissedPeriod(board: "global", window: .day, period: "2026-11-20", closedAt: "2026-11-21T00:15:00.000Z") })
+    }
+
+    static let cases: [CompletionResponse] = [
+        response(correct: 7, total: 10, level: LevelProgress(level: 1, levelStartsAt: 0, nextLevelAt: 10, pointsToNextLevel: 5),
+                 reached: nil, duration: 1200, ranks: 12, missed: 0),
+        response(correct: 1, total: 3, level: LevelProgress(level: 61, levelStartsAt: 5_764_607_523_034_234_880, nextLevelAt: nil,
+                                                            pointsToNextLevel: nil), reached: 61, duration: nil, ranks: 0, missed: 2),
+        response(correct: 2, total: 3, level: LevelProgress(level: 2, levelStartsAt: 10, nextLevelAt: 20, pointsToNextLevel: 1),
+                 reached: 2, duration: 0, ranks: 1, missed: 1),
+        response(correct: 1, total: 8, level: LevelProgress(level: 1, levelStartsAt: 0, nextLevelAt: 10, pointsToNextLevel: 10),
+                 reached: nil, duration: nil, ranks: 2, missed: 0),
+        response(correct: 0, total: 0, level: LevelProgress(level: 1, levelStartsAt: 0, nextLevelAt: 10, pointsToNextLevel: 10),
+                 reached: nil, duration: nil, ranks: 0, missed: 0),
+    ]
+
+    @Test(arguments: cases)
+    func completionResponseMatchesTheEncoder(response: CompletionResponse) throws {
+        let expected = try PodiumJSON.encoder().encode(response)
+        #expect(response.jsonString() == String(decoding: expected, as: UTF8.self))
+    }
+}
