@@ -23,17 +23,14 @@ public final class CompletionWriter: Sendable {
     }
 
     /// Records several completions (a batch request); each gets its own result, in order.
+    ///
+    /// All are queued at once, so they share transactions with each other and with other requests.
     public func record(_ items: [ValidCompletion]) async -> [Result<RecordOutcome, any Error>] {
-        await withTaskGroup(of: (Int, Result<RecordOutcome, any Error>).self) { group in
-            for (index, item) in items.enumerated() {
-                group.addTask {
-                    do { return (index, .success(try await self.record(item))) } catch { return (index, .failure(error)) }
-                }
-            }
-            var results = [Result<RecordOutcome, any Error>?](repeating: nil, count: items.count)
-            for await (index, result) in group { results[index] = result }
-            return results.compactMap { $0 }
-        }
+        let tasks = items.map { item in Task { try await self.record(item) } }
+        var results: [Result<RecordOutcome, any Error>] = []
+        results.reserveCapacity(tasks.count)
+        for task in tasks { results.append(await task.result) }
+        return results
     }
 
     /// Writes a batch. If PostgreSQL rejected the data, each completion is tried alone so one cannot
