@@ -10,6 +10,7 @@ struct AdminController {
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
+    /// Registers this controller's routes on `router`.
     func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
         router.get("/v1/admin/api-keys", use: listKeys)
         router.post("/v1/admin/api-keys", use: createKey)
@@ -17,11 +18,13 @@ struct AdminController {
         router.post("/v1/admin/rankings/rebuild", use: rebuild)
     }
 
+    /// Handles `GET /v1/admin/api-keys`.
     @Sendable func listKeys(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         return try HTTPSupport.json(KeyList(keys: try await storage.apiKeys.list()))
     }
 
+    /// Handles `POST /v1/admin/api-keys`.
     @Sendable func createKey(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let body = try await HTTPSupport.decode(CreateKeyRequest.self, from: request, context: context)
@@ -36,6 +39,7 @@ struct AdminController {
         return try HTTPSupport.json(try await storage.apiKeys.create(name: name, role: role, now: now()), status: .created)
     }
 
+    /// Handles `DELETE /v1/admin/api-keys/:id`.
     @Sendable func revokeKey(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let id = context.parameters.get("id") ?? ""
@@ -44,6 +48,7 @@ struct AdminController {
         return Response(status: .noContent)
     }
 
+    /// Handles `POST /v1/admin/rankings/rebuild`.
     @Sendable func rebuild(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let report = try await storage.rankingSync.rebuild()

@@ -17,11 +17,13 @@ struct CompletionsController {
     /// Most completions one batch may carry.
     static let maximumBatch = 500
 
+    /// Registers this controller's routes on `router`.
     func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
         router.post("/v1/completions", use: record)
         router.post("/v1/completions/batch", use: recordBatch)
     }
 
+    /// Handles `POST /v1/completions`.
     @Sendable func record(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.ingest)
         let body = try await HTTPSupport.decode(CompletionRequest.self, from: request, context: context)
@@ -39,6 +41,7 @@ struct CompletionsController {
         }
     }
 
+    /// Handles `POST /v1/completions/batch`.
     @Sendable func recordBatch(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.ingest)
         let body = try await HTTPSupport.decode(BatchRequest.self, from: request, context: context)

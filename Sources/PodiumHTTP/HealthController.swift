@@ -8,6 +8,7 @@ struct HealthController {
     let storage: PodiumStorage
     let registry: PrometheusCollectorRegistry
 
+    /// Registers this controller's routes on `router`.
     func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
         router.get("/healthz", use: health)
         router.get("/readyz", use: ready)
@@ -15,10 +16,12 @@ struct HealthController {
         router.get("/openapi.json", use: openAPI)
     }
 
+    /// Handles `GET /healthz`.
     @Sendable func health(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try HTTPSupport.json(HealthStatus(status: "ok", postgres: nil, redis: nil))
     }
 
+    /// Handles `GET /readyz`.
     @Sendable func ready(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         async let postgres = Self.check { try await storage.postgres.ping() }
         async let redis = Self.check { try await storage.redis.ping() }
@@ -29,12 +32,14 @@ struct HealthController {
             status: ready ? .ok : .serviceUnavailable)
     }
 
+    /// Handles `GET /metrics`.
     @Sendable func metrics(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
 
+    /// Handles `GET /openapi.json`.
     @Sendable func openAPI(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

@@ -12,6 +12,7 @@ struct LeaderboardsController {
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
+    /// Registers this controller's routes on `router`.
     func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
         router.get("/v1/leaderboards", use: list)
         router.get("/v1/leaderboards/:board/:window", use: page)
@@ -25,6 +26,7 @@ struct LeaderboardsController {
         var key: String { RankingKeys.board(board.id, period.window, period.key) }
     }
 
+    /// Handles `GET /v1/leaderboards`.
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireLeaderboardRead()
         let stored = try await postgres.query("SELECT board FROM boards ORDER BY board").rows.map { try $0.string("board") }
@@ -47,6 +49,7 @@ struct LeaderboardsController {
         return try HTTPSupport.json(BoardList(boards: boards))
     }
 
+    /// Handles `GET /v1/leaderboards/:board/:window`.
     @Sendable func page(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireLeaderboardRead()
         var errors: [FieldError] = []
@@ -97,6 +100,7 @@ struct LeaderboardsController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: cached.body)))
     }
 
+    /// Handles `POST /v1/leaderboards/:board/:window/compare`.
     @Sendable func compare(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireLeaderboardRead()
         var errors: [FieldError] = []

@@ -9,6 +9,7 @@ struct UsersController {
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
+    /// Registers this controller's routes on `router`.
     func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
         router.get("/v1/users/:id", use: profile)
         router.get("/v1/users/:id/completions", use: history)
@@ -17,6 +18,7 @@ struct UsersController {
         router.delete("/v1/users/:id", use: erase)
     }
 
+    /// Handles `GET /v1/users/:id`.
     @Sendable func profile(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.read)
         let id = try HTTPSupport.identifier("id", in: context)
@@ -24,6 +26,7 @@ struct UsersController {
         return try HTTPSupport.json(profile)
     }
 
+    /// Handles `GET /v1/users/:id/completions`.
     @Sendable func history(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.read)
         let id = try HTTPSupport.identifier("id", in: context)
@@ -41,6 +44,7 @@ struct UsersController {
         return try HTTPSupport.json(try await users.history(userID: id, topic: topic, limit: limit, cursor: cursor))
     }
 
+    /// Handles `GET /v1/users/:id/topics`.
     @Sendable func topics(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.read)
         let id = try HTTPSupport.identifier("id", in: context)
@@ -48,6 +52,7 @@ struct UsersController {
         return try HTTPSupport.json(TopicList(topics: try await users.topics(userID: id)))
     }
 
+    /// Handles `PUT /v1/users/:id/preferences`.
     @Sendable func setPreferences(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.ingest)
         let id = try HTTPSupport.identifier("id", in: context)
@@ -66,6 +71,7 @@ struct UsersController {
         return try HTTPSupport.json(stored)
     }
 
+    /// Handles `DELETE /v1/users/:id`.
     @Sendable func erase(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let id = try HTTPSupport.identifier("id", in: context)
