@@ -37,7 +37,7 @@ public struct PodiumStorage: Sendable {
         completions = CompletionStore(postgres: postgres, rankings: rankings, rules: rules, logger: logger)
         writer = CompletionWriter(store: completions, maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches, now: now)
         leaderboards = LeaderboardStore(postgres: postgres, redis: redis, logger: logger)
-        users = UserStore(postgres: postgres, redis: redis, rules: rules, logger: logger)
+        users = UserStore(postgres: postgres, leaderboards: leaderboards, rankings: rankings, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger)
     }

@@ -12,11 +12,11 @@ public struct UserStore: Sendable {
     let rules: GameRules
     let logger: Logger
 
-    /// Creates the store.
-    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger) {
+    /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads).
+    public init(postgres: PostgresPool, leaderboards: LeaderboardStore, rankings: RankingWriter, rules: GameRules, logger: Logger) {
         self.postgres = postgres
-        self.leaderboards = LeaderboardStore(postgres: postgres, redis: redis, logger: logger)
-        self.rankings = RankingWriter(redis: redis)
+        self.leaderboards = leaderboards
+        self.rankings = rankings
         self.rules = rules
         self.logger = logger
     }
