@@ -57,10 +57,8 @@ enum HTTPSupport {
     }
 
     /// A JSON answer.
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try PodiumJSON.encoder().encode(value))))
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        json(bytes: Array(try PodiumJSON.encoder().encode(value)), status: status)
     }
 
     /// A JSON answer already encoded.

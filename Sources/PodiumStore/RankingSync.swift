@@ -230,9 +230,7 @@ public struct RankingSync: Sendable {
     private func send(_ commands: [[String]]) async throws {
         guard !commands.isEmpty else { return }
         let replies = try await redis.pipeline(commands)
-        if case .error(let message)? = replies.first(where: { if case .error = $0 { true } else { false } }) {
-            throw RedisError(kind: .server, message: message, operation: "rebuild pipeline")
-        }
+        try replies.throwFirstError(operation: "rebuild pipeline")
     }
 
     /// Writes every display name into the live hash, a page of players at a time (bounded memory);

@@ -57,13 +57,9 @@ public struct RankingWriter: Sendable {
             commands.append(["ZCOUNT", update.key, "-inf", "(" + value])
             commands.append(["ZCARD", update.key])
         }
-        if !displayNames.isEmpty {
-            commands.append(["HSET", RankingKeys.displayNames] + displayNames.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
-        }
+        if let names = Self.namesCommand(displayNames) { commands.append(names) }
         let replies = try await redis.pipeline(commands)
-        if let failure = replies.first(where: { if case .error = $0 { true } else { false } }), case .error(let message) = failure {
-            throw RedisError(kind: .server, message: message, operation: "ranking update pipeline")
-        }
+        try replies.throwFirstError(operation: "ranking update pipeline")
         return updates.indices.map { index in
             Standing(
                 rank: Int(replies[first + index * 3 + 1].integer ?? 0) + 1,
@@ -75,14 +71,10 @@ public struct RankingWriter: Sendable {
     /// at most 10,000 commands so memory stays bounded however many there are.
     public func write(_ updates: [ScoreUpdate], displayNames: [String: String] = [:]) async throws {
         var commands = updates.map { ["ZADD", $0.key, "LT", RankingKeys.storedValue($0.score), $0.userID] }
-        if !displayNames.isEmpty {
-            commands.append(["HSET", RankingKeys.displayNames] + displayNames.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
-        }
+        if let names = Self.namesCommand(displayNames) { commands.append(names) }
         for start in stride(from: 0, to: commands.count, by: 10_000) {
             let replies = try await redis.pipeline(Array(commands[start..<min(start + 10_000, commands.count)]))
-            if case .error(let message)? = replies.first(where: { if case .error = $0 { true } else { false } }) {
-                throw RedisError(kind: .server, message: message, operation: "ranking write pipeline")
-            }
+            try replies.throwFirstError(operation: "ranking write pipeline")
         }
     }
 
@@ -91,8 +83,21 @@ public struct RankingWriter: Sendable {
         var commands = keys.map { ["ZREM", $0, userID] }
         commands.append(["HDEL", RankingKeys.displayNames, userID])
         let replies = try await redis.pipeline(commands)
-        if case .error(let message)? = replies.first(where: { if case .error = $0 { true } else { false } }) {
-            throw RedisError(kind: .server, message: message, operation: "ranking erase pipeline")
+        try replies.throwFirstError(operation: "ranking erase pipeline")
+    }
+
+    /// `HSET` of the display names, nil when there are none.
+    private static func namesCommand(_ displayNames: [String: String]) -> [String]? {
+        guard !displayNames.isEmpty else { return nil }
+        return ["HSET", RankingKeys.displayNames] + displayNames.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+    }
+}
+
+extension [RedisReply] {
+    /// Throws the first error reply of a pipeline as `RedisError(.server)` naming `operation`.
+    func throwFirstError(operation: String) throws {
+        for reply in self {
+            if case .error(let message) = reply { throw RedisError(kind: .server, message: message, operation: operation) }
         }
     }
 }
