@@ -83,7 +83,8 @@ final class OwnRedisServer: @unchecked Sendable {
     private var process: Process?
 
     init() {
-        port = Int.random(in: 20_000...40_000)
+        // Below Linux's ephemeral range (32768-60999), so no outgoing connection holds the port.
+        port = Int.random(in: 20_000...32_000)
     }
 
     var url: String { "redis://127.0.0.1:\(port)/0" }
@@ -99,12 +100,15 @@ final class OwnRedisServer: @unchecked Sendable {
         for _ in 0..<100 {
             let probe = Process()
             probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            probe.arguments = ["redis-cli", "-p", String(port), "ping"]
-            probe.standardOutput = FileHandle.nullDevice
+            probe.arguments = ["redis-cli", "-h", "127.0.0.1", "-p", String(port), "ping"]
+            let output = Pipe()
+            probe.standardOutput = output
             probe.standardError = FileHandle.nullDevice
             try probe.run()
             probe.waitUntilExit()
-            if probe.terminationStatus == 0 { return }
+            let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            // Ready only when a server answers PONG and it is ours (still running, not one that failed to bind).
+            if answer.trimmingCharacters(in: .whitespacesAndNewlines) == "PONG", process.isRunning { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw TestFailure("redis-server on port \(port) did not start")
