@@ -46,9 +46,17 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], resources: [.copy("Migrations")]),
 
+        // The job scheduler: slots, leases, runs, and the built-in jobs.
+        .target(name: "PodiumScheduler", dependencies: [
+            "PodiumCore", "PodiumStore", "Postgres",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         // HTTP routes, auth, errors, OpenAPI.
         .target(name: "PodiumHTTP", dependencies: [
-            "PodiumCore", "PodiumStore", "Postgres", "Redis",
+            "PodiumCore", "PodiumStore", "PodiumScheduler", "Postgres", "Redis",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -57,7 +65,7 @@ let package = Package(
 
         // The executable: subcommands only.
         .executableTarget(name: "podium", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumHTTP",
+            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -76,8 +84,12 @@ let package = Package(
             "PodiumStore", "PodiumCore", "Postgres", "Redis",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "PodiumSchedulerTests", dependencies: [
+            "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "PodiumHTTPTests", dependencies: [
-            "PodiumHTTP", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            "PodiumHTTP", "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),

@@ -16,11 +16,14 @@ public struct GameRules: Sendable {
     public var futureSkew: TimeInterval
     /// How old `completed_at` may be (offline apps sync late, but not forever).
     public var maximumAge: TimeInterval
+    /// Job schedules, retention and snapshot size.
+    public var scheduler: SchedulerSettings
 
     /// Creates rules; every argument defaults to the spec's value.
     public init(
         points: PointsRules = .default, levels: LevelCurve = .default, boards: BoardCatalog = BoardCatalog(),
-        closeGrace: TimeInterval = 15 * 60, futureSkew: TimeInterval = 5 * 60, maximumAge: TimeInterval = 30 * 86_400
+        closeGrace: TimeInterval = 15 * 60, futureSkew: TimeInterval = 5 * 60, maximumAge: TimeInterval = 30 * 86_400,
+        scheduler: SchedulerSettings = SchedulerSettings()
     ) {
         self.points = points
         self.levels = levels
@@ -28,6 +31,7 @@ public struct GameRules: Sendable {
         self.closeGrace = closeGrace
         self.futureSkew = futureSkew
         self.maximumAge = maximumAge
+        self.scheduler = scheduler
     }
 
     /// The boards a completion counts on: global, its topic and each of its groups.

@@ -18,11 +18,13 @@ public struct UserProfile: Sendable, Codable, Equatable {
     public var rankingsLive: Bool
     /// RFC 3339 time of the first completion or preference.
     public var createdAt: String
+    /// Medals won on closed periods, newest first.
+    public var medals: [MedalAward]
 
     /// Creates a profile.
     public init(
         userId: String, displayName: String?, timeZone: String, totals: PlayerTotals, level: LevelProgress, ranks: [BoardRank],
-        rankingsLive: Bool, createdAt: String
+        rankingsLive: Bool, createdAt: String, medals: [MedalAward] = []
     ) {
         self.userId = userId
         self.displayName = displayName
@@ -32,6 +34,7 @@ public struct UserProfile: Sendable, Codable, Equatable {
         self.ranks = ranks
         self.rankingsLive = rankingsLive
         self.createdAt = createdAt
+        self.medals = medals
     }
 }
 

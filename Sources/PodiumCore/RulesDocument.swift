@@ -6,7 +6,9 @@ import Foundation
 /// { "points": { "easy": 2, "medium": 3, "hard": 5, "per_correct_answer": 0, "perfect_score_bonus": 0, "minimum_accuracy": 0 },
 ///   "levels": { "first_threshold": 10, "factor": 2 },
 ///   "boards": [ { "scope": "global", "time_zone": "Europe/Paris", "medal_windows": ["week", "month"] } ],
-///   "close_grace_minutes": 15, "future_skew_minutes": 5, "maximum_age_days": 30 }
+///   "close_grace_minutes": 15, "future_skew_minutes": 5, "maximum_age_days": 30,
+///   "scheduler": { "jobs": [ { "name": "snapshot-leaderboards", "cron": "0 */2 * * *", "time_zone": "Europe/Paris" } ],
+///                  "retention": { "snapshot_days": 30 }, "snapshot_top": 100 } }
 /// ```
 public struct RulesDocument: Sendable, Codable {
     /// Points rules.
@@ -21,6 +23,8 @@ public struct RulesDocument: Sendable, Codable {
     public var futureSkewMinutes: Double?
     /// Oldest `completed_at` accepted.
     public var maximumAgeDays: Double?
+    /// Job schedules, retention, snapshot size.
+    public var scheduler: SchedulerDocument?
 
     /// Decodes a rules file and checks it; throws `RulesError` listing every problem.
     public static func rules(from data: Data) throws -> GameRules {
@@ -52,6 +56,11 @@ public struct RulesDocument: Sendable, Codable {
         if let closeGraceMinutes { rules.closeGrace = closeGraceMinutes * 60 }
         if let futureSkewMinutes { rules.futureSkew = futureSkewMinutes * 60 }
         if let maximumAgeDays { rules.maximumAge = maximumAgeDays * 86_400 }
+        if let scheduler {
+            let (settings, schedulerProblems) = scheduler.settings()
+            rules.scheduler = settings
+            problems += schedulerProblems
+        }
         if rules.closeGrace < 0 || rules.futureSkew < 0 || rules.maximumAge <= 0 { problems.append("times must not be negative") }
         guard problems.isEmpty else { throw RulesError(problems: problems) }
         return rules

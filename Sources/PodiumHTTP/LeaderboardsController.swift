@@ -7,6 +7,8 @@ import Postgres
 /// Leaderboard reads: the list of boards, pages, around-me, friends compare.
 struct LeaderboardsController {
     let leaderboards: LeaderboardStore
+    let periods: PeriodStore
+    let snapshots: SnapshotStore
     let postgres: PostgresPool
     let rules: GameRules
     let cache: LeaderboardCache
@@ -17,6 +19,7 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards", use: list)
         router.get("/v1/leaderboards/:board/:window", use: page)
         router.post("/v1/leaderboards/:board/:window/compare", use: compare)
+        router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
     }
 
     /// A board period addressed by a request.
@@ -24,6 +27,13 @@ struct LeaderboardsController {
         let board: BoardDefinition
         let period: Period
         var key: String { RankingKeys.board(board.id, period.window, period.key) }
+        var periodKey: BoardPeriodKey { BoardPeriodKey(board: board.id, window: period.window, period: period.key) }
+    }
+
+    /// The final snapshot of the target when its period is closed and the close job has run; nil while it is live.
+    private func finalSnapshot(_ target: Target) async throws -> Int64? {
+        guard target.period.isClosed(at: now(), grace: rules.closeGrace) else { return nil }
+        return try await periods.finalSnapshot(target.periodKey)
     }
 
     /// Handles `GET /v1/leaderboards`.
@@ -74,8 +84,12 @@ struct LeaderboardsController {
         if let cacheKey, let entry = cache.lookup(key: target.key, request: cacheKey) {
             cached = entry
         } else {
-            let entries = try await leaderboards.read(
-                board: target.board.id, window: target.period.window, period: target.period.key, slice: slice)
+            // A closed period is read from its final snapshot (with medals): later writes cannot change it.
+            let entries = if let snapshot = try await finalSnapshot(target) {
+                try await periods.readFinal(snapshot: snapshot, slice: slice)
+            } else {
+                try await leaderboards.read(board: target.board.id, window: target.period.window, period: target.period.key, slice: slice)
+            }
             if case .around(let user, _) = slice, !entries.found {
                 throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
             }
@@ -113,9 +127,26 @@ struct LeaderboardsController {
             errors.append(FieldError(field: "user_ids[\(index)]", message: "must be a user id"))
         }
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
-        let entries = try await leaderboards.compare(
-            board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
+        let entries = if let snapshot = try await finalSnapshot(target) {
+            try await periods.compareFinal(snapshot: snapshot, userIDs: Array(Set(users)))
+        } else {
+            try await leaderboards.compare(
+                board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
+        }
         return try HTTPSupport.json(makePage(target, entries))
+    }
+
+    /// Handles `GET /v1/leaderboards/:board/:window/snapshots`: snapshots of a period (current by default), newest first.
+    @Sendable func listSnapshots(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireLeaderboardRead()
+        var errors: [FieldError] = []
+        let target = try target(request, context: context, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...200, fallback: 24, errors: &errors)
+        let top = HTTPSupport.integer("top", in: request, range: 1...1000, fallback: 10, errors: &errors)
+        guard errors.isEmpty, let target else { throw APIError.validation(errors) }
+        let list = try await snapshots.snapshots(target.periodKey, limit: limit, top: top)
+        return try HTTPSupport.json(SnapshotList(
+            board: target.board.id, window: target.period.window, period: target.period.key, snapshots: list))
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison: a proxy may have added `W/`).
@@ -187,6 +218,18 @@ struct LeaderboardsController {
         }
         return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
     }
+}
+
+/// The answer to `GET /v1/leaderboards/{board}/{window}/snapshots`.
+struct SnapshotList: Codable, Sendable {
+    /// Board id.
+    var board: String
+    /// Window.
+    var window: LeaderboardWindow
+    /// Period name.
+    var period: String
+    /// Snapshots, newest first.
+    var snapshots: [LeaderboardSnapshot]
 }
 
 /// The body of `POST …/compare`.

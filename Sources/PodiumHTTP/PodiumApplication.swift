@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PodiumCore
+import PodiumScheduler
 import PodiumStore
 import Prometheus
 
@@ -35,7 +36,8 @@ public struct HTTPSettings: Sendable {
 public enum PodiumApplication {
     /// Every route with its middleware.
     public static func router(
-        storage: PodiumStorage, settings: HTTPSettings, registry: PrometheusCollectorRegistry, now: @escaping @Sendable () -> Date
+        storage: PodiumStorage, scheduler: Scheduler, runs: JobRunStore, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
+        now: @escaping @Sendable () -> Date
     ) -> Router<PodiumRequestContext> {
         let router = Router(context: PodiumRequestContext.self)
         let cache = LeaderboardCache(lifetime: settings.leaderboardCacheLifetime)
@@ -48,10 +50,16 @@ public enum PodiumApplication {
             publicLeaderboards: settings.publicLeaderboards, cache: keyCache))
         HealthController(storage: storage, registry: registry).addRoutes(to: router)
         CompletionsController(writer: storage.writer, rules: storage.rules, cache: cache, now: now).addRoutes(to: router)
-        LeaderboardsController(leaderboards: storage.leaderboards, postgres: storage.postgres, rules: storage.rules, cache: cache, now: now)
+        LeaderboardsController(
+            leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, postgres: storage.postgres,
+            rules: storage.rules, cache: cache, now: now
+        ).addRoutes(to: router)
+        UsersController(users: storage.users, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)
             .addRoutes(to: router)
-        UsersController(users: storage.users, cache: cache, now: now).addRoutes(to: router)
+        EventsController(events: storage.events).addRoutes(to: router)
         AdminController(storage: storage, keyCache: keyCache, cache: cache, now: now).addRoutes(to: router)
+        JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
+            .addRoutes(to: router)
         return router
     }
 

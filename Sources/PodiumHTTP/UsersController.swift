@@ -3,9 +3,11 @@ import Hummingbird
 import PodiumCore
 import PodiumStore
 
-/// Player routes: profile, history, topics, preferences, erasure.
+/// Player routes: profile, history, topics, medals, rank history, preferences, erasure.
 struct UsersController {
     let users: UserStore
+    let periods: PeriodStore
+    let snapshots: SnapshotStore
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
@@ -14,6 +16,8 @@ struct UsersController {
         router.get("/v1/users/:id", use: profile)
         router.get("/v1/users/:id/completions", use: history)
         router.get("/v1/users/:id/topics", use: topics)
+        router.get("/v1/users/:id/medals", use: medals)
+        router.get("/v1/users/:id/rank-history", use: rankHistory)
         router.put("/v1/users/:id/preferences", use: setPreferences)
         router.delete("/v1/users/:id", use: erase)
     }
@@ -52,6 +56,33 @@ struct UsersController {
         return try HTTPSupport.json(TopicList(topics: try await users.topics(userID: id)))
     }
 
+    /// Handles `GET /v1/users/:id/medals`.
+    @Sendable func medals(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.read)
+        let id = try HTTPSupport.identifier("id", in: context)
+        guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
+        return try HTTPSupport.json(MedalList(medals: try await periods.medals(userID: id)))
+    }
+
+    /// Handles `GET /v1/users/:id/rank-history`: ranks from snapshots, newest first, optionally one board and window.
+    @Sendable func rankHistory(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.read)
+        let id = try HTTPSupport.identifier("id", in: context)
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 100, errors: &errors)
+        let board = request.uri.queryParameters.get("board").map { String($0) }
+        if let board, BoardScope(id: board) == nil {
+            errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>"))
+        }
+        let windowName = request.uri.queryParameters.get("window")
+        let window = windowName.flatMap { LeaderboardWindow(rawValue: String($0)) }
+        if windowName != nil && window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month")) }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
+        let points = try await snapshots.rankHistory(userID: id, board: board, window: window, limit: limit)
+        return try HTTPSupport.json(RankHistory(userId: id, points: points))
+    }
+
     /// Handles `PUT /v1/users/:id/preferences`.
     @Sendable func setPreferences(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.ingest)
@@ -79,6 +110,20 @@ struct UsersController {
         cache.invalidateAll()
         return Response(status: .noContent)
     }
+}
+
+/// The answer to `GET /v1/users/{id}/medals`.
+struct MedalList: Codable, Sendable {
+    /// Medals, newest first.
+    var medals: [MedalAward]
+}
+
+/// The answer to `GET /v1/users/{id}/rank-history`.
+struct RankHistory: Codable, Sendable {
+    /// Player id.
+    var userId: String
+    /// The player's rank in each snapshot that lists the player, newest first.
+    var points: [RankPoint]
 }
 
 /// The answer to `GET /v1/users/{id}/topics`.

@@ -194,9 +194,18 @@ extension CompletionStore {
     static let upsertScores = """
         INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
         SELECT b, w, p, $4, i, $5 FROM unnest($1::text[], $2::text[], $3::text[], $6::bigint[]) AS x(b, w, p, i)
+        WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w
+                                                                         AND c.period = x.p AND c.closed_at IS NOT NULL)
         ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
             score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
         RETURNING board, board_window, period, score
+        """
+
+    // Every timed period scored, so close-periods can find it by its end; sorted so concurrent batches lock alike.
+    static let insertPeriods = """
+        INSERT INTO board_periods (board, board_window, period, ends_at)
+        SELECT DISTINCT b, w, p, e FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x(b, w, p, e)
+        ORDER BY b, w, p ON CONFLICT DO NOTHING
         """
 
     static let insertBoards = """
@@ -205,14 +214,32 @@ extension CompletionStore {
         """
 
     // Answers travel as one JSON array (not a text[] literal): no per-character escaping of large bodies.
+    // The `completion.recorded` events go in with the completions, in the same statement.
     static let insertCompletions = """
-        INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
-                                 recorded_at, points, request_hash, response)
-        SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
-               $12::timestamptz, x.pts, x.h, r.body
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[],
-                    $10::text[], $11::bigint[], $13::text[]) WITH ORDINALITY AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, i)
-        JOIN jsonb_array_elements($14::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
+        WITH x AS (
+            SELECT x.*, r.body
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[],
+                        $10::text[], $11::bigint[], $13::text[]) WITH ORDINALITY AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, i)
+            JOIN jsonb_array_elements($14::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
+        ), inserted AS (
+            INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
+                                     recorded_at, points, request_hash, response)
+            SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
+                   $12::timestamptz, x.pts, x.h, x.body
+            FROM x
+        )
+        INSERT INTO events (type, user_id, occurred_at, payload)
+        SELECT 'completion.recorded', x.u, $12::timestamptz,
+               jsonb_build_object('completion_id', x.id, 'user_id', x.u, 'quiz_id', x.q, 'topic', x.t, 'difficulty', x.d,
+                                  'correct', x.c, 'total', x.n, 'points', x.pts, 'completed_at', x.at)
+        FROM x ORDER BY x.i
+        """
+
+    static let insertLevelEvents = """
+        INSERT INTO events (type, user_id, occurred_at, payload)
+        SELECT 'level.reached', x.u, $5::timestamptz,
+               jsonb_build_object('user_id', x.u, 'level', x.l, 'points', x.p, 'completion_id', x.c)
+        FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(u, l, p, c, i) ORDER BY x.i
         """
 
     /// The transaction's body: runs on a blocking thread inside BEGIN … COMMIT.
@@ -264,6 +291,11 @@ extension CompletionStore {
         }
         let boards = Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted()
         statements.append((insertBoards, [boards, recordedAt]))
+        let timedPeriods = Array(Set(fresh.flatMap { plan in plan.open.filter { $0.period.end != nil } }))
+        statements.append((insertPeriods, [
+            timedPeriods.map(\.board.id), timedPeriods.map(\.period.window.rawValue), timedPeriods.map(\.period.key),
+            timedPeriods.map { $0.period.end ?? recordedAt },
+        ]))
         // Round trip 2: every upsert.
         let results = try connection.pipeline(statements)
 
@@ -285,20 +317,27 @@ extension CompletionStore {
             let byKey = Dictionary(scores.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
             let periods = plan.open.filter { byKey[RankingKeys.board($0)] != nil }
             let ordered = periods.compactMap { byKey[RankingKeys.board($0)] }
-            let response = try makeResponse(plan, totalsRow: totalsRow, recordedAt: recordedAt, rules: rules)
+            // A period the RETURNING left out was closed early by an admin: the completion missed it.
+            let closedEarly = plan.open.filter { byKey[RankingKeys.board($0)] == nil }
+            let response = try makeResponse(plan, closedEarly: closedEarly, totalsRow: totalsRow, recordedAt: recordedAt, rules: rules)
             batch.created.append(CreatedCompletion(response: response, periods: periods, scores: ordered))
             batch.outcomes[plan.item.id] = .created(response)
             if plan.item.displayName != nil, let name = totalsRow["display_name"] { batch.displayNames[plan.item.userID] = name }
         }
 
-        let responses = PodiumJSON.array(fresh.compactMap { batch.outcomes[$0.item.id]?.response?.jsonString() })
-        // Round trip 3: the completions with their answers, and the commit.
+        let created = fresh.compactMap { batch.outcomes[$0.item.id]?.response }
+        let responses = PodiumJSON.array(created.map { $0.jsonString() })
+        let levelUps = created.filter { $0.levelReached != nil }
+        // Round trip 3: the completions with their answers and events, and the commit.
         _ = try connection.pipeline([(insertCompletions, [
             fresh.map(\.item.id), fresh.map(\.item.userID), fresh.map(\.item.quizID), fresh.map(\.item.topic),
             fresh.map(\.item.difficulty.rawValue), fresh.map(\.item.correct), fresh.map(\.item.total),
             fresh.map { $0.item.durationMS ?? -1 }, fresh.map { $0.item.groups.joined(separator: ",") },
             fresh.map { RFC3339.format($0.item.completedAt) }, fresh.map(\.points), recordedAt,
             fresh.map { requestHash($0.item) }, responses,
+        ]), (insertLevelEvents, [
+            levelUps.map(\.completion.userId), levelUps.map { $0.levelReached ?? 0 }, levelUps.map(\.totals.points),
+            levelUps.map(\.completion.id), recordedAt,
         ]), ("COMMIT", [])])
         return batch
     }
@@ -309,7 +348,9 @@ extension CompletionStore {
     }
 
     /// The answer for a freshly written completion (ranks are added once Redis is updated).
-    static func makeResponse(_ plan: CompletionPlan, totalsRow: PostgresRow, recordedAt: Date, rules: GameRules) throws -> CompletionResponse {
+    static func makeResponse(
+        _ plan: CompletionPlan, closedEarly: [BoardPeriod], totalsRow: PostgresRow, recordedAt: Date, rules: GameRules
+    ) throws -> CompletionResponse {
         let item = plan.item
         let totals = PlayerTotals(
             points: try totalsRow.int64("points"), completions: try totalsRow.int64("completions"),
@@ -327,7 +368,7 @@ extension CompletionStore {
             levelReached: level.level > before.level ? level.level : nil,
             ranks: [],
             rankingsLive: false,
-            missedPeriods: plan.closed.map {
+            missedPeriods: (plan.closed + closedEarly).map {
                 MissedPeriod(
                     board: $0.board.id, window: $0.period.window, period: $0.period.key,
                     closedAt: $0.period.closesAt(grace: rules.closeGrace).map(RFC3339.format) ?? "")

@@ -24,6 +24,14 @@ public struct PodiumStorage: Sendable {
     public let apiKeys: ApiKeyStore
     /// Keeps Redis equal to PostgreSQL.
     public let rankingSync: RankingSync
+    /// Board periods: closing, medals, closed boards.
+    public let periods: PeriodStore
+    /// Scheduled snapshots and rank history.
+    public let snapshots: SnapshotStore
+    /// The events outbox.
+    public let events: EventStore
+    /// Compares Redis with PostgreSQL and repairs drift.
+    public let reconciler: RankingReconciler
 
     /// Creates the stores; `now` is the clock every write and period decision uses.
     public init(
@@ -37,7 +45,12 @@ public struct PodiumStorage: Sendable {
         completions = CompletionStore(postgres: postgres, rankings: rankings, rules: rules, logger: logger)
         writer = CompletionWriter(store: completions, maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches, now: now)
         leaderboards = LeaderboardStore(postgres: postgres, redis: redis, logger: logger)
-        users = UserStore(postgres: postgres, leaderboards: leaderboards, rankings: rankings, rules: rules, logger: logger)
+        periods = PeriodStore(postgres: postgres, rules: rules)
+        snapshots = SnapshotStore(postgres: postgres)
+        events = EventStore(postgres: postgres)
+        reconciler = RankingReconciler(postgres: postgres, redis: redis)
+        users = UserStore(
+            postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger)
     }

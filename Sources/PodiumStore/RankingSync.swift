@@ -170,8 +170,8 @@ public struct RankingSync: Sendable {
         var after: [String] = ["", "", "", ""]
         while true {
             let rows = try await postgres.query("""
-                SELECT board, board_window, period, user_id, score FROM board_scores
-                WHERE (board, board_window, period, user_id) > ($1, $2, $3, $4)
+                SELECT board, board_window, period, user_id, score FROM board_scores s
+                WHERE (board, board_window, period, user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
                 ORDER BY board, board_window, period, user_id LIMIT 20000
                 """, after.map { $0 as (any PostgresBindable)? }).rows
             guard let last = rows.last else { break }
@@ -213,6 +213,12 @@ public struct RankingSync: Sendable {
         try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(Date())])
         return report
     }
+
+    /// Closed periods are read from their final snapshots, so their sorted sets are not rebuilt.
+    private static let notClosed = """
+        NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = s.board AND c.board_window = s.board_window
+                                                    AND c.period = s.period AND c.closed_at IS NOT NULL)
+        """
 
     /// Sorted-set keys Redis holds now (boards absent from PostgreSQL are deleted by a rebuild).
     private func boardKeys() async throws -> Set<String> {
@@ -258,8 +264,8 @@ public struct RankingSync: Sendable {
         var after: [String] = ["", "", "", ""]
         while true {
             let rows = try await postgres.query("""
-                SELECT board, board_window, period, user_id, score FROM board_scores
-                WHERE updated_at >= $5 AND (board, board_window, period, user_id) > ($1, $2, $3, $4)
+                SELECT board, board_window, period, user_id, score FROM board_scores s
+                WHERE updated_at >= $5 AND (board, board_window, period, user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
                 ORDER BY board, board_window, period, user_id LIMIT 20000
                 """, after.map { $0 as (any PostgresBindable)? } + [since]).rows
             guard let last = rows.last else { return }

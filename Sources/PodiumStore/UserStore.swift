@@ -8,14 +8,18 @@ import Redis
 public struct UserStore: Sendable {
     let postgres: PostgresPool
     let leaderboards: LeaderboardStore
+    let periods: PeriodStore
     let rankings: RankingWriter
     let rules: GameRules
     let logger: Logger
 
-    /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads).
-    public init(postgres: PostgresPool, leaderboards: LeaderboardStore, rankings: RankingWriter, rules: GameRules, logger: Logger) {
+    /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads), medals through `periods`.
+    public init(
+        postgres: PostgresPool, leaderboards: LeaderboardStore, periods: PeriodStore, rankings: RankingWriter, rules: GameRules, logger: Logger
+    ) {
         self.postgres = postgres
         self.leaderboards = leaderboards
+        self.periods = periods
         self.rankings = rankings
         self.rules = rules
         self.logger = logger
@@ -39,10 +43,11 @@ public struct UserStore: Sendable {
             return board.windows.map { BoardPeriod(board: board, period: Period.containing(now, window: $0, timeZone: board.timeZone)) }
         }
         let standings = try await leaderboards.standings(userID: userID, periods: periods)
+        let medals = try await self.periods.medals(userID: userID)
         return UserProfile(
             userId: userID, displayName: row["display_name"], timeZone: try row.string("time_zone"), totals: totals,
             level: rules.levels.progress(points: Int(totals.points)), ranks: standings.ranks, rankingsLive: standings.live,
-            createdAt: RFC3339.format(try row.date("created_at")))
+            createdAt: RFC3339.format(try row.date("created_at")), medals: medals)
     }
 
     /// Whether Podium knows `userID`.
@@ -112,7 +117,7 @@ public struct UserStore: Sendable {
         return PreferencesResponse(userId: userID, displayName: displayName, timeZone: timeZone)
     }
 
-    /// Erases the player everywhere: PostgreSQL rows (cascading to completions, topics, scores) and Redis entries.
+    /// Erases the player everywhere: PostgreSQL rows (completions, topics, scores, snapshot entries and medals, events) and Redis entries.
     ///
     /// Returns false if the player was unknown. The player's row is locked first, so a completion
     /// being recorded for the player finishes before (and its board keys are found) or starts after.
@@ -129,6 +134,12 @@ public struct UserStore: Sendable {
                                   try row.string("period"))
             }).sorted()
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
+            try connection.query("DELETE FROM events WHERE user_id = $1", [userID])
+            try connection.query("""
+                WITH gone AS (DELETE FROM snapshot_entries WHERE user_id = $1 RETURNING snapshot_id)
+                UPDATE snapshots s SET players = s.players - g.n
+                FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY snapshot_id) g WHERE s.id = g.snapshot_id
+                """, [userID])
             try connection.query("""
                 INSERT INTO pending_ranking_erasures (user_id, redis_keys, erased_at) VALUES ($1, $2, $3)
                 ON CONFLICT (user_id) DO UPDATE SET redis_keys = EXCLUDED.redis_keys, erased_at = EXCLUDED.erased_at

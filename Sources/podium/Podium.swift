@@ -7,6 +7,7 @@ struct Podium: AsyncParsableCommand {
         commandName: "podium",
         abstract: "Gamification and leaderboards for quiz apps.",
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, KeysCommand.self, RankingsCommand.self, UsersCommand.self, BenchCommand.self,
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, RankingsCommand.self, UsersCommand.self, JobsCommand.self,
+            PeriodsCommand.self, BenchCommand.self,
         ])
 }

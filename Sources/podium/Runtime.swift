@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PodiumCore
+import PodiumScheduler
 import PodiumStore
 import Postgres
 import Redis
@@ -10,6 +11,7 @@ struct Runtime {
     let settings: Settings
     let logger: Logger
     let storage: PodiumStorage
+    let runs: JobRunStore
 
     /// Opens pools and builds the stores (nothing connects until first use).
     init(settings: Settings) throws {
@@ -19,6 +21,17 @@ struct Runtime {
         storage = PodiumStorage(
             postgres: settings.postgresPool(logger: logger), redis: try settings.redisPool(logger: logger), rules: rules,
             logger: logger, now: { Date() }, maxBatchSize: settings.batchSize, maxConcurrentBatches: settings.batchConcurrency)
+        runs = JobRunStore(postgres: storage.postgres)
+    }
+
+    /// The scheduler with every built-in job.
+    func scheduler() -> Scheduler {
+        var jobs = BuiltInJobs.all(storage: storage, runs: runs)
+        if let (name, delay) = settings.testJobDelay {
+            jobs = jobs.map { $0.name == name ? DelayedJob(job: $0, delay: delay) : $0 }
+        }
+        return Scheduler(
+            store: runs, settings: storage.rules.scheduler, jobs: jobs, replica: settings.replicaName, now: { Date() }, logger: logger)
     }
 
     /// Applies pending migrations.
@@ -43,5 +56,19 @@ struct Runtime {
             await runtime.close()
             throw error
         }
+    }
+}
+
+/// Fault injection for the multi-process scheduler tests (`PODIUM_TEST_JOB_DELAY=<job>=<ms>`):
+/// the job sleeps before working, so a test can kill its replica mid-run.
+struct DelayedJob: ScheduledJob {
+    let job: any ScheduledJob
+    let delay: Duration
+
+    var name: String { job.name }
+
+    func run(_ context: JobContext) async throws -> [String: Int] {
+        try await Task.sleep(for: delay)
+        return try await job.run(context)
     }
 }

@@ -4,11 +4,12 @@ import Hummingbird
 import Logging
 import Metrics
 import PodiumHTTP
+import PodiumScheduler
 import PodiumStore
 import Prometheus
 import ServiceLifecycle
 
-/// `podium serve`: migrations, then the HTTP API and the ranking sync until SIGTERM or SIGINT.
+/// `podium serve`: migrations, then the HTTP API, the ranking sync and the scheduler until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
 
@@ -21,15 +22,19 @@ struct ServeCommand: AsyncParsableCommand {
         let applied = try await runtime.migrate()
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["versions": "\(applied)"]) }
 
-        let router = PodiumApplication.router(storage: runtime.storage, settings: settings.http, registry: registry, now: { Date() })
+        let scheduler = runtime.scheduler()
+        let router = PodiumApplication.router(
+            storage: runtime.storage, scheduler: scheduler, runs: runtime.runs, settings: settings.http, registry: registry, now: { Date() })
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
         let sync = RankingSyncService(sync: runtime.storage.rankingSync, interval: settings.syncInterval, logger: logger)
+        let jobs = SchedulerService(scheduler: scheduler, interval: settings.schedulerTick)
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: app), .init(service: sync)],
+                services: [.init(service: app), .init(service: sync), .init(service: jobs)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        logger.notice("podium listening", metadata: ["url": "http://\(settings.http.host):\(settings.http.port)"])
+        logger.notice("podium listening", metadata: [
+            "url": "http://\(settings.http.host):\(settings.http.port)", "replica": "\(scheduler.replica)"])
         do {
             try await group.run()
         } catch {

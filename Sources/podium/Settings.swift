@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodiumCore
 import PodiumHTTP
+import PodiumScheduler
 import Postgres
 import Redis
 
@@ -19,6 +20,9 @@ import Redis
 /// | `PODIUM_LEADERBOARD_CACHE_MS` | `1000` |
 /// | `PODIUM_BATCH_SIZE`, `PODIUM_BATCH_CONCURRENCY` | `128`, `4` |
 /// | `PODIUM_SYNC_INTERVAL_MS` | `2000` |
+/// | `PODIUM_SCHEDULER_TICK_MS` | `1000` |
+/// | `PODIUM_REPLICA_NAME` | host name and process id |
+/// | `PODIUM_TEST_JOB_DELAY` | none; `<job>=<ms>` makes a job sleep first (fault injection for tests) |
 /// | `PODIUM_LOG_LEVEL` | `info` |
 struct Settings {
     var databaseURL: String
@@ -30,6 +34,9 @@ struct Settings {
     var batchSize: Int
     var batchConcurrency: Int
     var syncInterval: Duration
+    var schedulerTick: Duration
+    var replicaName: String
+    var testJobDelay: (job: String, delay: Duration)?
     var logLevel: Logger.Level
 
     /// Reads the settings from `environment`.
@@ -53,6 +60,15 @@ struct Settings {
         batchSize = max(1, try integer("PODIUM_BATCH_SIZE", 128))
         batchConcurrency = max(1, try integer("PODIUM_BATCH_CONCURRENCY", 4))
         syncInterval = .milliseconds(max(100, try integer("PODIUM_SYNC_INTERVAL_MS", 2000)))
+        schedulerTick = .milliseconds(max(50, try integer("PODIUM_SCHEDULER_TICK_MS", 1000)))
+        replicaName = value("PODIUM_REPLICA_NAME") ?? Scheduler.defaultReplicaName()
+        if let text = value("PODIUM_TEST_JOB_DELAY") {
+            let parts = text.split(separator: "=")
+            guard parts.count == 2, let milliseconds = Int(parts[1]), milliseconds >= 0 else {
+                throw SettingsError(message: "PODIUM_TEST_JOB_DELAY must look like close-periods=5000, got \(text)")
+            }
+            testJobDelay = (String(parts[0]), .milliseconds(milliseconds))
+        }
         guard let level = Logger.Level(rawValue: value("PODIUM_LOG_LEVEL") ?? "info") else {
             throw SettingsError(message: "PODIUM_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }

@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import PodiumCore
 import PodiumHTTP
+import PodiumScheduler
 import PodiumStore
 import Postgres
 import Prometheus
@@ -28,6 +29,7 @@ struct HTTPHarness: @unchecked Sendable {
     }()
 
     let storage: PodiumStorage
+    let scheduler: Scheduler
     let router: Router<PodiumRequestContext>
     let contract: OpenAPIContract
     let ingestKey: String
@@ -42,8 +44,12 @@ struct HTTPHarness: @unchecked Sendable {
         // Every test writes both stores, so the shared test Redis holds complete rankings.
         try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
         storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: { now })
+        let runs = JobRunStore(postgres: postgres)
+        scheduler = Scheduler(
+            store: runs, settings: rules.scheduler, jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "http-tests",
+            now: { now }, logger: logger)
         router = PodiumApplication.router(
-            storage: storage,
+            storage: storage, scheduler: scheduler, runs: runs,
             settings: HTTPSettings(bootstrapAdminKey: Self.adminKey, publicLeaderboards: publicLeaderboards,
                                    leaderboardCacheLifetime: .seconds(60)),
             registry: Self.registry, now: { now })

@@ -7,6 +7,7 @@ import Postgres
 import Redis
 import PodiumCore
 import PodiumHTTP
+import PodiumScheduler
 import Testing
 
 @Suite("User, admin and service routes")
@@ -121,9 +122,13 @@ struct UserAndAdminRoutesTests {
         let redis = RedisPool(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: logger)
         let now = instant("2026-11-25T12:00:00Z")
         let storage = PodiumStorage(postgres: deadPostgres, redis: redis, rules: GameRules(), logger: logger, now: { now })
+        let runs = JobRunStore(postgres: deadPostgres)
+        let scheduler = Scheduler(
+            store: runs, settings: SchedulerSettings(), jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "dead",
+            now: { now }, logger: logger)
         let router = PodiumApplication.router(
-            storage: storage, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey), registry: HTTPHarness.registry,
-            now: { now })
+            storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey),
+            registry: HTTPHarness.registry, now: { now })
         let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
         try await Application(router: router).test(.router) { raw in
             let client = APIClient(client: raw, contract: contract)

@@ -1,0 +1,180 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumScheduler
+import PodiumStore
+
+/// `/v1/admin/jobs…` and `/v1/admin/periods…`: watch and steer the scheduler, close a period now.
+struct JobsController {
+    let scheduler: Scheduler
+    let runs: JobRunStore
+    let periods: PeriodStore
+    let rules: GameRules
+    let cache: LeaderboardCache
+    let now: @Sendable () -> Date
+
+    /// Registers this controller's routes on `router`.
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.get("/v1/admin/jobs", use: list)
+        router.get("/v1/admin/jobs/:name/runs", use: listRuns)
+        router.post("/v1/admin/jobs/:name/run", use: runNow)
+        router.post("/v1/admin/jobs/:name/pause", use: pause)
+        router.post("/v1/admin/jobs/:name/resume", use: resume)
+        router.post("/v1/admin/periods/:board/:window/:period/close", use: closePeriod)
+    }
+
+    /// Handles `GET /v1/admin/jobs`: every job with its schedule, pause state, next slot and latest run.
+    @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let paused = try await runs.pausedJobs()
+        let at = now()
+        var jobs: [JobSummary] = []
+        for name in scheduler.jobNames {
+            guard let settings = scheduler.settings(of: name) else { continue }
+            jobs.append(JobSummary(
+                name: name, cron: settings.schedule.expression.description, timeZone: settings.schedule.timeZone.identifier,
+                misfire: settings.misfire.rawValue, retryLimit: settings.retryLimit, leaseSeconds: Int(settings.lease),
+                paused: paused.contains(name), nextSlot: settings.schedule.next(after: at).map(RFC3339.format),
+                lastRun: try await runs.runs(job: name, limit: 1).first))
+        }
+        return try HTTPSupport.json(JobList(replica: scheduler.replica, jobs: jobs))
+    }
+
+    /// Handles `GET /v1/admin/jobs/:name/runs?limit=`: run history, newest slot first, with every attempt.
+    @Sendable func listRuns(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let name = try jobName(context)
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 50, errors: &errors)
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        return try HTTPSupport.json(JobRunList(job: name, runs: try await runs.runs(job: name, limit: limit)))
+    }
+
+    /// Handles `POST /v1/admin/jobs/:name/run` with `{"slot": "now" | RFC 3339}`: a pending run every replica may claim (202).
+    @Sendable func runNow(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let name = try jobName(context)
+        let body = try await HTTPSupport.decode(RunJobRequest.self, from: request, context: context)
+        let at = now()
+        let slot: Date
+        switch body.slot ?? "now" {
+        case "now": slot = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
+        case let text:
+            guard let parsed = RFC3339.parse(text) else {
+                throw APIError.validation([FieldError(field: "slot", message: "must be \"now\" or an RFC 3339 time")])
+            }
+            slot = RFC3339.truncated(parsed)
+        }
+        let retries = scheduler.settings(of: name)?.retryLimit ?? 0
+        do {
+            let run = try await runs.requestRun(job: name, slot: slot, attemptLimit: retries + 1, now: at)
+            return try HTTPSupport.json(run, status: .accepted)
+        } catch let error as RunRequestError {
+            throw APIError.conflict(error.description)
+        }
+    }
+
+    /// Handles `POST /v1/admin/jobs/:name/pause`.
+    @Sendable func pause(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try await setPaused(true, context: context)
+    }
+
+    /// Handles `POST /v1/admin/jobs/:name/resume`; slots missed while paused follow the misfire policy.
+    @Sendable func resume(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try await setPaused(false, context: context)
+    }
+
+    /// Handles `POST /v1/admin/periods/:board/:window/:period/close?dry_run=true`: close an ended period now.
+    @Sendable func closePeriod(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        guard let scope = BoardScope(id: context.parameters.get("board") ?? "") else {
+            throw APIError.validation([FieldError(field: "board", message: "must be global, topic:<name> or group:<name>")])
+        }
+        guard let window = LeaderboardWindow(rawValue: context.parameters.get("window") ?? ""), window != .all else {
+            throw APIError.validation([FieldError(field: "window", message: "must be one of day, week, month")])
+        }
+        let periodName = context.parameters.get("period") ?? ""
+        let board = rules.boards.definition(for: scope)
+        guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
+        guard Period.named(periodName, window: window, timeZone: board.timeZone) != nil else {
+            throw APIError.validation([FieldError(field: "period", message: "is not a \(window.rawValue) period name")])
+        }
+        let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
+        guard ["true", "false"].contains(dryRunText) else {
+            throw APIError.validation([FieldError(field: "dry_run", message: "must be true or false")])
+        }
+        do {
+            let report = try await periods.close(
+                BoardPeriodKey(board: board.id, window: window, period: periodName), now: now(), dryRun: dryRunText == "true")
+            if report.outcome == "closed" { cache.invalidateAll() }
+            return try HTTPSupport.json(report)
+        } catch let error as PeriodCloseError {
+            throw APIError.conflict(error.description)
+        }
+    }
+
+    private func setPaused(_ paused: Bool, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let name = try jobName(context)
+        try await runs.setPaused(job: name, paused: paused, now: now())
+        return try HTTPSupport.json(JobPauseState(job: name, paused: paused))
+    }
+
+    private func jobName(_ context: PodiumRequestContext) throws -> String {
+        let name = context.parameters.get("name") ?? ""
+        guard scheduler.settings(of: name) != nil else { throw APIError.notFound("no job \(name)") }
+        return name
+    }
+}
+
+/// The answer to `GET /v1/admin/jobs`.
+struct JobList: Codable, Sendable {
+    /// The replica that answered (its name appears in run history).
+    var replica: String
+    /// Every scheduled job.
+    var jobs: [JobSummary]
+}
+
+/// One job as ops see it.
+struct JobSummary: Codable, Sendable {
+    /// Job name.
+    var name: String
+    /// Cron expression.
+    var cron: String
+    /// Zone the expression is read in.
+    var timeZone: String
+    /// `run-latest`, `run-all` or `skip`.
+    var misfire: String
+    /// Retries after the first attempt.
+    var retryLimit: Int
+    /// Lease length.
+    var leaseSeconds: Int
+    /// Whether ops paused it.
+    var paused: Bool
+    /// RFC 3339 next scheduled slot.
+    var nextSlot: String?
+    /// The newest run.
+    var lastRun: JobRun?
+}
+
+/// The answer to `GET /v1/admin/jobs/{name}/runs`.
+struct JobRunList: Codable, Sendable {
+    /// Job name.
+    var job: String
+    /// Runs, newest slot first.
+    var runs: [JobRun]
+}
+
+/// The body of `POST /v1/admin/jobs/{name}/run`.
+struct RunJobRequest: Codable, Sendable {
+    /// `now` (the default) or an RFC 3339 slot.
+    var slot: String?
+}
+
+/// The answer to pause and resume.
+struct JobPauseState: Codable, Sendable {
+    /// Job name.
+    var job: String
+    /// Whether it is paused now.
+    var paused: Bool
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+
+/// `close-periods`: closes every period whose end plus grace has passed, one transaction per period.
+public struct ClosePeriodsJob: ScheduledJob {
+    /// The job's name.
+    public let name = "close-periods"
+    let periods: PeriodStore
+
+    /// Creates the job.
+    public init(periods: PeriodStore) {
+        self.periods = periods
+    }
+
+    /// Closes due periods a hundred at a time until a pass closes nothing more.
+    ///
+    /// A period whose board no longer keeps that window (the configuration changed) cannot be
+    /// closed; it is counted as `skipped` and logged instead of failing every run.
+    public func run(_ context: JobContext) async throws -> [String: Int] {
+        var counts = ["closed": 0, "medals": 0, "skipped": 0]
+        var closedInPass = 1
+        while closedInPass > 0 {
+            closedInPass = 0
+            for key in try await periods.duePeriods(now: context.now(), limit: 100) {
+                do {
+                    let report = try await periods.close(key, now: context.now(), dryRun: false)
+                    guard report.outcome == "closed" else { continue }
+                    closedInPass += 1
+                    counts["medals", default: 0] += report.medals.count
+                } catch let error as PeriodCloseError {
+                    counts["skipped", default: 0] += 1
+                    context.logger.warning("period cannot be closed", metadata: ["error": "\(error)"])
+                }
+            }
+            counts["closed", default: 0] += closedInPass
+        }
+        return counts
+    }
+}
+
+/// `snapshot-leaderboards`: stores the top N of every open period with players, stamped with the slot.
+public struct SnapshotLeaderboardsJob: ScheduledJob {
+    /// The job's name.
+    public let name = "snapshot-leaderboards"
+    let periods: PeriodStore
+    let leaderboards: LeaderboardStore
+    let snapshots: SnapshotStore
+    let top: Int
+
+    /// Creates the job; `top` entries are kept per snapshot.
+    public init(periods: PeriodStore, leaderboards: LeaderboardStore, snapshots: SnapshotStore, top: Int) {
+        self.periods = periods
+        self.leaderboards = leaderboards
+        self.snapshots = snapshots
+        self.top = top
+    }
+
+    /// Snapshots each open period once per slot (a retry skips the ones already taken).
+    public func run(_ context: JobContext) async throws -> [String: Int] {
+        var taken = 0
+        for key in try await periods.openPeriods(now: context.now()) {
+            let page = try await leaderboards.read(board: key.board, window: key.window, period: key.period, slice: .page(offset: 0, limit: top))
+            guard page.players > 0 else { continue }
+            if try await snapshots.record(key, takenAt: context.slot, players: page.players, entries: page.entries) { taken += 1 }
+        }
+        return ["snapshots": taken]
+    }
+}
+
+/// `reconcile-rankings`: compares Redis with PostgreSQL for every open period and repairs differences.
+public struct ReconcileRankingsJob: ScheduledJob {
+    /// The job's name.
+    public let name = "reconcile-rankings"
+    let periods: PeriodStore
+    let reconciler: RankingReconciler
+
+    /// Creates the job.
+    public init(periods: PeriodStore, reconciler: RankingReconciler) {
+        self.periods = periods
+        self.reconciler = reconciler
+    }
+
+    /// Reconciles; the counts (added, corrected, removed) land in the run history and `podium_job_items_total`.
+    public func run(_ context: JobContext) async throws -> [String: Int] {
+        try await reconciler.reconcile(try await periods.openPeriods(now: context.now())).counts
+    }
+}
+
+/// `prune`: deletes what retention allows and nothing else.
+///
+/// Finished run history, scheduled snapshots and events older than their retention, and the
+/// Redis sorted sets of periods closed longer ago than `closed_ranking_days` (their final
+/// snapshot stays, with the medals).
+public struct PruneJob: ScheduledJob {
+    /// The job's name.
+    public let name = "prune"
+    let runs: JobRunStore
+    let snapshots: SnapshotStore
+    let events: EventStore
+    let periods: PeriodStore
+    let reconciler: RankingReconciler
+    let retention: RetentionSettings
+
+    /// Creates the job.
+    public init(
+        runs: JobRunStore, snapshots: SnapshotStore, events: EventStore, periods: PeriodStore, reconciler: RankingReconciler,
+        retention: RetentionSettings
+    ) {
+        self.runs = runs
+        self.snapshots = snapshots
+        self.events = events
+        self.periods = periods
+        self.reconciler = reconciler
+        self.retention = retention
+    }
+
+    /// Prunes each kind of data by its own cutoff.
+    public func run(_ context: JobContext) async throws -> [String: Int] {
+        let now = context.now()
+        func cutoff(_ days: Double) -> Date { now.addingTimeInterval(-days * 86_400) }
+        var counts: [String: Int] = [:]
+        counts["runs"] = try await runs.prune(before: cutoff(retention.runHistoryDays))
+        counts["snapshots"] = try await snapshots.prune(before: cutoff(retention.snapshotDays))
+        counts["events"] = try await events.prune(before: cutoff(retention.eventDays))
+        var dropped = 0
+        while true {
+            let keys = try await periods.prunableRankings(closedBefore: cutoff(retention.closedRankingDays), limit: 500)
+            if keys.isEmpty { break }
+            try await reconciler.dropRankings(keys)
+            try await periods.markRankingsPruned(keys, now: now)
+            dropped += keys.count
+        }
+        counts["redis_rankings"] = dropped
+        return counts
+    }
+}
+
+/// The built-in jobs over one storage bundle.
+public enum BuiltInJobs {
+    /// Every built-in job.
+    public static func all(storage: PodiumStorage, runs: JobRunStore) -> [any ScheduledJob] {
+        [
+            ClosePeriodsJob(periods: storage.periods),
+            SnapshotLeaderboardsJob(
+                periods: storage.periods, leaderboards: storage.leaderboards, snapshots: storage.snapshots,
+                top: storage.rules.scheduler.snapshotTop),
+            ReconcileRankingsJob(periods: storage.periods, reconciler: storage.reconciler),
+            PruneJob(
+                runs: runs, snapshots: storage.snapshots, events: storage.events, periods: storage.periods,
+                reconciler: storage.reconciler, retention: storage.rules.scheduler.retention),
+        ]
+    }
+}

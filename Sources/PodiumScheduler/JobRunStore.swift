@@ -1,0 +1,275 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+import Postgres
+
+/// A run this replica has claimed and now holds the lease of.
+public struct JobClaim: Sendable, Equatable {
+    /// Job name.
+    public let job: String
+    /// The slot being run.
+    public let slot: Date
+    /// Attempt number (1 for the first).
+    public let attempt: Int
+    /// How the run came about: `schedule`, `catch-up` or `manual`.
+    public let trigger: String
+    /// The replica holding the lease.
+    public let replica: String
+}
+
+/// One attempt of a run, as ops see it.
+public struct JobAttempt: Sendable, Codable, Equatable {
+    /// Attempt number.
+    public var attempt: Int
+    /// Replica that ran it.
+    public var replica: String
+    /// RFC 3339 start.
+    public var startedAt: String
+    /// RFC 3339 end, nil while running.
+    public var finishedAt: String?
+    /// `succeeded`, `failed`, `lease-lost`; nil while running.
+    public var outcome: String?
+    /// Error text of a failed attempt.
+    public var error: String?
+}
+
+/// One (job, slot) run with its attempts.
+public struct JobRun: Sendable, Codable, Equatable {
+    /// Job name.
+    public var job: String
+    /// RFC 3339 slot.
+    public var slot: String
+    /// `schedule`, `catch-up` or `manual`.
+    public var trigger: String
+    /// `pending`, `running`, `succeeded`, `failed` or `missed`.
+    public var status: String
+    /// Attempts made so far.
+    public var attempt: Int
+    /// Replica of the latest attempt.
+    public var replica: String?
+    /// RFC 3339 first start.
+    public var startedAt: String?
+    /// RFC 3339 end.
+    public var finishedAt: String?
+    /// RFC 3339 time of the next attempt of a pending run.
+    public var nextAttemptAt: String?
+    /// Last error.
+    public var error: String?
+    /// What the run did (counts), when it succeeded.
+    public var result: [String: Int]?
+    /// Every attempt, first to last.
+    public var attempts: [JobAttempt]
+}
+
+/// Why a run cannot be requested.
+public enum RunRequestError: Error, Equatable, CustomStringConvertible {
+    /// The slot already has a run that is pending, running or succeeded.
+    case slotTaken(job: String, slot: Date, status: String)
+
+    /// A sentence for problem details.
+    public var description: String {
+        switch self {
+        case .slotTaken(let job, let slot, let status): "\(job) slot \(RFC3339.format(slot)) is already \(status)"
+        }
+    }
+}
+
+/// The scheduler's PostgreSQL side: the unique (job, slot) rows, leases, attempts, pauses.
+///
+/// Every transition is one conditional statement, so any number of replicas can race on the
+/// same rows: inserting a slot is `ON CONFLICT DO NOTHING`, claiming is `FOR UPDATE SKIP LOCKED`,
+/// and renewing or finishing only touches the row while this replica's attempt still holds it.
+public struct JobRunStore: Sendable {
+    let postgres: PostgresPool
+
+    /// Creates the store.
+    public init(postgres: PostgresPool) {
+        self.postgres = postgres
+    }
+
+    /// The latest scheduled (not manual) slot recorded for `job`, if any.
+    public func lastScheduledSlot(job: String) async throws -> Date? {
+        try await postgres.query(
+            "SELECT max(slot) AS slot FROM job_runs WHERE job = $1 AND trigger <> 'manual'", [job]).rows.first?.optionalDate("slot")
+    }
+
+    /// Records `missed` as missed and `due` as pending runs, leaving slots another replica already recorded untouched.
+    public func recordSlots(job: String, missed: [Date], due: [Date], trigger: String, attemptLimit: Int, now: Date) async throws {
+        try await postgres.withConnection { connection in
+            _ = try connection.pipeline([
+                ("""
+                 INSERT INTO job_runs (job, slot, trigger, status, created_at, finished_at, error)
+                 SELECT $1, s, 'catch-up', 'missed', $3, $3, 'slot passed while no replica ran the job'
+                 FROM unnest($2::timestamptz[]) AS s ON CONFLICT DO NOTHING
+                 """, [job, missed, now]),
+                ("""
+                 INSERT INTO job_runs (job, slot, trigger, status, attempt_limit, next_attempt_at, created_at)
+                 SELECT $1, s, $3, 'pending', $4, s, $5 FROM unnest($2::timestamptz[]) AS s ON CONFLICT DO NOTHING
+                 """, [job, due, trigger, attemptLimit, now]),
+            ])
+        }
+    }
+
+    /// Jobs with a run this replica could claim at `now`: pending and due, or running with an expired lease.
+    public func jobsWithDueRuns(now: Date) async throws -> Set<String> {
+        Set(try await postgres.query("""
+            SELECT DISTINCT job FROM job_runs
+            WHERE status IN ('pending', 'running')
+              AND ((status = 'pending' AND next_attempt_at <= $1) OR (status = 'running' AND lease_expires_at < $1))
+            """, [now]).rows.map { try $0.string("job") })
+    }
+
+    /// Claims the oldest due run of `job` for `replica`, or nil when there is none (or another replica got it).
+    ///
+    /// A running run whose lease expired is taken over as its next attempt (the dead attempt is
+    /// recorded as `lease-lost`), unless it has used every attempt: then it is marked failed.
+    public func claimNext(job: String, replica: String, lease: TimeInterval, now: Date) async throws -> JobClaim? {
+        try await postgres.withTransaction { connection in
+            try connection.query("""
+                WITH exhausted AS (
+                    UPDATE job_runs SET status = 'failed', finished_at = $2, lease_expires_at = NULL,
+                                        error = 'lease expired on attempt ' || attempt || ' and no attempts are left'
+                    WHERE job = $1 AND status = 'running' AND lease_expires_at < $2 AND attempt >= attempt_limit
+                    RETURNING job, slot, attempt)
+                UPDATE job_attempts a SET outcome = 'lease-lost', finished_at = $2
+                FROM exhausted e WHERE a.job = e.job AND a.slot = e.slot AND a.attempt = e.attempt AND a.outcome IS NULL
+                """, [job, now])
+            let rows = try connection.query("""
+                SELECT slot, attempt, status, trigger FROM job_runs
+                WHERE job = $1 AND status IN ('pending', 'running')
+                  AND ((status = 'pending' AND next_attempt_at <= $2) OR (status = 'running' AND lease_expires_at < $2))
+                ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED
+                """, [job, now]).rows
+            guard let row = rows.first else { return nil }
+            let slot = try row.date("slot")
+            let previous = try row.int("attempt")
+            if try row.string("status") == "running" {
+                try connection.query("""
+                    UPDATE job_attempts SET outcome = 'lease-lost', finished_at = $4
+                    WHERE job = $1 AND slot = $2 AND attempt = $3 AND outcome IS NULL
+                    """, [job, slot, previous, now])
+            }
+            try connection.query("""
+                UPDATE job_runs SET status = 'running', attempt = $3, replica = $4, lease_expires_at = $5, next_attempt_at = NULL,
+                                    started_at = COALESCE(started_at, $6)
+                WHERE job = $1 AND slot = $2
+                """, [job, slot, previous + 1, replica, now.addingTimeInterval(lease), now])
+            try connection.query("""
+                INSERT INTO job_attempts (job, slot, attempt, replica, started_at) VALUES ($1, $2, $3, $4, $5)
+                """, [job, slot, previous + 1, replica, now])
+            return JobClaim(job: job, slot: slot, attempt: previous + 1, trigger: try row.string("trigger"), replica: replica)
+        }
+    }
+
+    /// Extends the lease of `claim`; false when this attempt no longer holds the run (it expired and was taken over).
+    public func renew(_ claim: JobClaim, lease: TimeInterval, now: Date) async throws -> Bool {
+        try await postgres.query("""
+            UPDATE job_runs SET lease_expires_at = $5
+            WHERE job = $1 AND slot = $2 AND attempt = $3 AND replica = $4 AND status = 'running'
+            """, [claim.job, claim.slot, claim.attempt, claim.replica, now.addingTimeInterval(lease)]).affectedRows == 1
+    }
+
+    /// Records a successful attempt; false when the attempt had lost its lease (its work stands, the run is another's).
+    public func succeed(_ claim: JobClaim, result: [String: Int], now: Date) async throws -> Bool {
+        try await finish(claim, status: "succeeded", outcome: "succeeded", error: nil, result: result, nextAttempt: nil, now: now)
+    }
+
+    /// Records a failed attempt: the run goes back to pending after `retryDelay`, or fails when no attempts are left.
+    @discardableResult
+    public func fail(_ claim: JobClaim, error: String, retryDelay: TimeInterval, now: Date) async throws -> Bool {
+        let limit = try await postgres.query(
+            "SELECT attempt_limit FROM job_runs WHERE job = $1 AND slot = $2", [claim.job, claim.slot]).rows.first?.int("attempt_limit") ?? 0
+        let retry = claim.attempt < limit
+        return try await finish(
+            claim, status: retry ? "pending" : "failed", outcome: "failed", error: error, result: nil,
+            nextAttempt: retry ? now.addingTimeInterval(retryDelay) : nil, now: now)
+    }
+
+    private func finish(
+        _ claim: JobClaim, status: String, outcome: String, error: String?, result: [String: Int]?, nextAttempt: Date?, now: Date
+    ) async throws -> Bool {
+        let resultText = try result.map { try PodiumJSON.string($0) }
+        return try await postgres.withTransaction { connection in
+            let updated = try connection.query("""
+                UPDATE job_runs SET status = $5, error = $6, result = $7::jsonb, next_attempt_at = $8, lease_expires_at = NULL,
+                                    finished_at = CASE WHEN $5 = 'pending' THEN NULL ELSE $9::timestamptz END
+                WHERE job = $1 AND slot = $2 AND attempt = $3 AND replica = $4 AND status = 'running'
+                """, [claim.job, claim.slot, claim.attempt, claim.replica, status, error, resultText, nextAttempt, now]).affectedRows == 1
+            try connection.query("""
+                UPDATE job_attempts SET outcome = $4, error = $5, finished_at = $6 WHERE job = $1 AND slot = $2 AND attempt = $3
+                """, [claim.job, claim.slot, claim.attempt, updated ? outcome : "lease-lost", error, now])
+            return updated
+        }
+    }
+
+    /// Asks for a run of `job` at `slot` now: a new pending run, or a failed or missed slot made pending again
+    /// with a fresh set of attempts. Throws `RunRequestError.slotTaken` when the slot is pending, running or done.
+    public func requestRun(job: String, slot: Date, attemptLimit: Int, now: Date) async throws -> JobRun {
+        let rows = try await postgres.query("""
+            INSERT INTO job_runs (job, slot, trigger, status, attempt_limit, next_attempt_at, created_at)
+            VALUES ($1, $2, 'manual', 'pending', $3, $4, $4)
+            ON CONFLICT (job, slot) DO UPDATE SET status = 'pending', trigger = 'manual', next_attempt_at = $4, finished_at = NULL,
+                error = NULL, attempt_limit = job_runs.attempt + $3
+            WHERE job_runs.status IN ('failed', 'missed')
+            RETURNING job
+            """, [job, slot, attemptLimit, now]).rows
+        guard !rows.isEmpty else {
+            let status = try await postgres.query(
+                "SELECT status FROM job_runs WHERE job = $1 AND slot = $2", [job, slot]).rows.first?.string("status") ?? "taken"
+            throw RunRequestError.slotTaken(job: job, slot: slot, status: status)
+        }
+        guard let run = try await runs(job: job, slot: slot, limit: 1).first else { throw RunRequestError.slotTaken(job: job, slot: slot, status: "gone") }
+        return run
+    }
+
+    /// Runs of `job`, newest slot first, each with its attempts; only `slot`'s when given.
+    public func runs(job: String, slot: Date? = nil, limit: Int) async throws -> [JobRun] {
+        let rows = try await postgres.query("""
+            SELECT r.job, r.slot, r.trigger, r.status, r.attempt, r.replica, r.started_at, r.finished_at, r.next_attempt_at, r.error,
+                   r.result::text AS result,
+                   COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'replica', a.replica,
+                                 'started_at', \(Self.utcText("a.started_at")), 'finished_at', \(Self.utcText("a.finished_at")),
+                                 'outcome', a.outcome, 'error', a.error) ORDER BY a.attempt)
+                             FROM job_attempts a WHERE a.job = r.job AND a.slot = r.slot), '[]')::text AS attempts
+            FROM job_runs r WHERE r.job = $1 AND ($2::timestamptz IS NULL OR r.slot = $2)
+            ORDER BY r.slot DESC LIMIT $3
+            """, [job, slot, limit]).rows
+        let decoder = PodiumJSON.decoder()
+        return try rows.map { row in
+            let attempts = try decoder.decode([JobAttempt].self, from: Data(try row.string("attempts").utf8))
+            return JobRun(
+                job: try row.string("job"), slot: RFC3339.format(try row.date("slot")), trigger: try row.string("trigger"),
+                status: try row.string("status"), attempt: try row.int("attempt"), replica: row["replica"],
+                startedAt: try row.optionalDate("started_at").map(RFC3339.format),
+                finishedAt: try row.optionalDate("finished_at").map(RFC3339.format),
+                nextAttemptAt: try row.optionalDate("next_attempt_at").map(RFC3339.format), error: row["error"],
+                result: try row["result"].map { try decoder.decode([String: Int].self, from: Data($0.utf8)) },
+                attempts: attempts)
+        }
+    }
+
+    /// Jobs that ops paused.
+    public func pausedJobs() async throws -> Set<String> {
+        Set(try await postgres.query("SELECT name FROM jobs WHERE paused").rows.map { try $0.string("name") })
+    }
+
+    /// Pauses or resumes `job`.
+    public func setPaused(job: String, paused: Bool, now: Date) async throws {
+        try await postgres.query("""
+            INSERT INTO jobs (name, paused, updated_at) VALUES ($1, $2, $3)
+            ON CONFLICT (name) DO UPDATE SET paused = EXCLUDED.paused, updated_at = EXCLUDED.updated_at
+            """, [job, paused, now])
+    }
+
+    /// SQL writing a timestamptz column as the API's RFC 3339 text (UTC, milliseconds, `Z`).
+    private static func utcText(_ column: String) -> String {
+        "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+    }
+
+    /// Deletes runs that finished before `cutoff` (with their attempts); returns how many.
+    public func prune(before cutoff: Date) async throws -> Int {
+        try await postgres.query("""
+            DELETE FROM job_runs WHERE status IN ('succeeded', 'failed', 'missed') AND finished_at < $1
+            """, [cutoff]).affectedRows
+    }
+}

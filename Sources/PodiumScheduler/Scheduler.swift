@@ -1,0 +1,237 @@
+import Foundation
+import Logging
+import Metrics
+import PodiumCore
+import Synchronization
+
+/// What a job gets to work with for one attempt.
+public struct JobContext: Sendable {
+    /// The slot being run (a cron instant, or the requested instant of a manual run).
+    public let slot: Date
+    /// Attempt number, 1 for the first.
+    public let attempt: Int
+    /// The scheduler's clock.
+    public let now: @Sendable () -> Date
+    /// Logger with the job and slot attached.
+    public let logger: Logger
+}
+
+/// A job the scheduler can run; it must be idempotent, since a replica that lost its lease may have done part of it.
+public protocol ScheduledJob: Sendable {
+    /// The job's name, as configured and shown to ops.
+    var name: String { get }
+    /// Does the work of one slot and returns counts for the run history (e.g. `["closed": 3]`).
+    func run(_ context: JobContext) async throws -> [String: Int]
+}
+
+/// How one attempt ended, as `tick()` reports it.
+public struct JobOutcome: Sendable, Equatable {
+    /// The claim that was run.
+    public let claim: JobClaim
+    /// `succeeded`, `failed` or `lease-lost`.
+    public let outcome: String
+    /// Error text of a failed attempt.
+    public let error: String?
+}
+
+/// Runs configured jobs on every replica; PostgreSQL alone decides which replica runs a slot.
+///
+/// Each tick plans (records the slots that came due, applying the misfire policy to slots that
+/// passed while nothing ran) and then claims due runs through `JobRunStore`. The runner renews
+/// its lease while the job works; a replica that dies stops renewing, and after the lease
+/// expires another replica's tick takes the run over as the next attempt. Time comes only from
+/// the injected clock, so every rule is testable without sleeping.
+public final class Scheduler: Sendable {
+    /// Slots planned late by more than this count as caught up, not on time.
+    public static let onTimeTolerance: TimeInterval = 60
+
+    let store: JobRunStore
+    let jobs: [String: (settings: JobSettings, job: any ScheduledJob)]
+    /// This replica's name in run history (host and process id by default).
+    public let replica: String
+    let now: @Sendable () -> Date
+    let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State {
+        var planned: [String: Date] = [:]
+        var running: Set<String> = []
+    }
+
+    /// Creates a scheduler for `jobs`, each configured by the entry of `settings` with its name (jobs without one are not scheduled).
+    public init(
+        store: JobRunStore, settings: SchedulerSettings, jobs: [any ScheduledJob], replica: String, now: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) {
+        self.store = store
+        var table: [String: (settings: JobSettings, job: any ScheduledJob)] = [:]
+        for job in jobs {
+            if let configured = settings.job(named: job.name) { table[job.name] = (configured, job) }
+        }
+        self.jobs = table
+        self.replica = replica
+        self.now = now
+        self.logger = logger
+    }
+
+    /// The scheduled jobs' names, sorted.
+    public var jobNames: [String] { jobs.keys.sorted() }
+
+    /// The settings of job `name`, if scheduled.
+    public func settings(of name: String) -> JobSettings? { jobs[name]?.settings }
+
+    /// One pass: plan due slots, claim every due run and run them all, returning how each attempt ended.
+    public func tick() async -> [JobOutcome] {
+        let claims = await claimDueRuns()
+        return await withTaskGroup(of: JobOutcome.self) { group in
+            for claim in claims { group.addTask { await self.execute(claim) } }
+            var outcomes: [JobOutcome] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { ($0.claim.job, $0.claim.slot) < ($1.claim.job, $1.claim.slot) }
+        }
+    }
+
+    /// Plans due slots and claims at most one due run per job not already running on this replica.
+    ///
+    /// Claimed runs are marked running here until `execute` finishes them.
+    public func claimDueRuns() async -> [JobClaim] {
+        let at = now()
+        let paused: Set<String>
+        do {
+            paused = try await store.pausedJobs()
+            for name in jobNames where !paused.contains(name) { try await plan(name, now: at) }
+        } catch {
+            logger.warning("scheduler could not plan slots; retrying next tick", metadata: ["error": "\(error)"])
+            return []
+        }
+        var claims: [JobClaim] = []
+        do {
+            let due = try await store.jobsWithDueRuns(now: at)
+            for name in due.sorted() where !paused.contains(name) {
+                guard let settings = jobs[name]?.settings, reserve(name) else { continue }
+                if let claim = try await store.claimNext(job: name, replica: replica, lease: settings.lease, now: at) {
+                    claims.append(claim)
+                } else {
+                    release(name)
+                }
+            }
+        } catch {
+            logger.warning("scheduler could not claim runs; retrying next tick", metadata: ["error": "\(error)"])
+        }
+        return claims
+    }
+
+    /// Runs a claimed attempt to its end: renews the lease meanwhile and records success, failure (with retry) or a lost lease.
+    public func execute(_ claim: JobClaim) async -> JobOutcome {
+        defer { release(claim.job) }
+        guard let (settings, job) = jobs[claim.job] else {
+            return JobOutcome(claim: claim, outcome: "failed", error: "job \(claim.job) is not configured on this replica")
+        }
+        var logger = logger
+        logger[metadataKey: "job"] = "\(claim.job)"
+        logger[metadataKey: "slot"] = "\(RFC3339.format(claim.slot))"
+        logger[metadataKey: "attempt"] = "\(claim.attempt)"
+        let context = JobContext(slot: claim.slot, attempt: claim.attempt, now: now, logger: logger)
+        let started = ContinuousClock.now
+        let result = await withTaskGroup(of: AttemptResult?.self) { group in
+            group.addTask {
+                do { return .finished(try await job.run(context)) } catch { return .failed("\(error)") }
+            }
+            group.addTask { await self.renewLease(claim, lease: settings.lease) }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failed("job ended without a result")
+        }
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        Timer(label: "podium_job_duration_seconds", dimensions: [("job", claim.job)], preferredDisplayUnit: .seconds)
+            .recordSeconds(seconds)
+        let outcome: JobOutcome
+        do {
+            switch result {
+            case .finished(let counts):
+                let held = try await store.succeed(claim, result: counts, now: now())
+                outcome = JobOutcome(claim: claim, outcome: held ? "succeeded" : "lease-lost", error: nil)
+                for (name, value) in counts {
+                    Counter(label: "podium_job_items_total", dimensions: [("job", claim.job), ("item", name)]).increment(by: value)
+                }
+            case .failed(let error):
+                let held = try await store.fail(claim, error: error, retryDelay: settings.retryDelay(afterAttempt: claim.attempt), now: now())
+                outcome = JobOutcome(claim: claim, outcome: held ? "failed" : "lease-lost", error: error)
+                logger.warning("job attempt failed", metadata: ["error": "\(error)"])
+            case .leaseLost:
+                outcome = JobOutcome(claim: claim, outcome: "lease-lost", error: "lease lost while running")
+                logger.warning("job lease lost; another replica has taken the run over")
+            }
+        } catch {
+            // The run stays `running` until its lease expires, then it is retried.
+            outcome = JobOutcome(claim: claim, outcome: "failed", error: "could not record the outcome: \(error)")
+            logger.error("could not record job outcome", metadata: ["error": "\(error)"])
+        }
+        Counter(label: "podium_job_runs_total", dimensions: [("job", claim.job), ("outcome", outcome.outcome)]).increment()
+        return outcome
+    }
+
+    private enum AttemptResult: Sendable {
+        case finished([String: Int])
+        case failed(String)
+        case leaseLost
+    }
+
+    /// Renews the lease every third of its length; returns `.leaseLost` when another replica holds the run, nil when cancelled.
+    private func renewLease(_ claim: JobClaim, lease: TimeInterval) async -> AttemptResult? {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(Int(lease * 1000 / 3)))
+            if Task.isCancelled { return nil }
+            do {
+                if try await !store.renew(claim, lease: lease, now: now()) { return .leaseLost }
+            } catch {
+                logger.warning("could not renew job lease; retrying", metadata: ["job": "\(claim.job)", "error": "\(error)"])
+            }
+        }
+        return nil
+    }
+
+    /// Records the slots of `name` that came due since the last one recorded, by its misfire policy.
+    private func plan(_ name: String, now: Date) async throws {
+        guard let settings = jobs[name]?.settings, let latest = settings.schedule.latest(atOrBefore: now) else { return }
+        if let planned = state.withLock({ $0.planned[name] }), planned >= latest { return }
+        let last = try await store.lastScheduledSlot(job: name)
+        if let last, last >= latest {
+            state.withLock { $0.planned[name] = last }
+            return
+        }
+        let onTime = now.timeIntervalSince(latest) <= Self.onTimeTolerance
+        let earlier = last.map {
+            settings.schedule.slots(after: $0, through: latest, limit: SchedulerSettings.maximumCatchUp + 1).filter { $0 < latest }
+        } ?? []
+        var missed: [Date] = []
+        var due: [Date] = []
+        switch settings.misfire {
+        case .runLatest:
+            (missed, due) = (earlier, [latest])
+        case .runAll:
+            due = Array(earlier.prefix(SchedulerSettings.maximumCatchUp)) + [latest]
+        case .skip:
+            (missed, due) = onTime ? (earlier, [latest]) : (earlier + [latest], [])
+        }
+        let trigger = onTime && earlier.isEmpty ? "schedule" : "catch-up"
+        try await store.recordSlots(
+            job: name, missed: Array(missed.prefix(SchedulerSettings.maximumCatchUp)), due: due, trigger: trigger,
+            attemptLimit: settings.retryLimit + 1, now: now)
+        if !missed.isEmpty { logger.notice("job slots missed", metadata: ["job": "\(name)", "missed": "\(missed.count)"]) }
+        state.withLock { $0.planned[name] = latest }
+    }
+
+    private func reserve(_ name: String) -> Bool {
+        state.withLock { $0.running.insert(name).inserted }
+    }
+
+    private func release(_ name: String) {
+        _ = state.withLock { $0.running.remove(name) }
+    }
+
+    /// A replica name for run history: host name and process id.
+    public static func defaultReplicaName() -> String {
+        "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+}

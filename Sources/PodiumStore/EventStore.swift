@@ -1,0 +1,138 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// One event of the outbox, as the feed shows it.
+public struct OutboxEvent: Sendable, Codable, Equatable {
+    /// Stable id, unique across the outbox (receivers deduplicate on it).
+    public var id: String
+    /// `completion.recorded`, `level.reached`, `period.closed`, `medal.awarded`, …
+    public var type: String
+    /// RFC 3339 time of the change it reports.
+    public var occurredAt: String
+    /// The event's data (a JSON object).
+    public var data: JSONValue
+    /// Position after this event: pass it as `after` to continue from here.
+    public var cursor: String
+}
+
+/// Any JSON value: event data passes through `Codable` unchanged.
+public indirect enum JSONValue: Sendable, Codable, Equatable {
+    /// null
+    case null
+    /// true or false
+    case bool(Bool)
+    /// A number.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object.
+    case object([String: JSONValue])
+
+    /// Decodes whatever JSON value comes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    /// Encodes the value as it came (whole numbers without a fraction).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+/// A page of the outbox feed.
+public struct EventPage: Sendable, Codable, Equatable {
+    /// Events in outbox order.
+    public var events: [OutboxEvent]
+    /// Where the next poll continues: the last event's cursor, or the `after` given when nothing new.
+    public var nextCursor: String?
+}
+
+/// Position in the outbox: the writing transaction's id and the event id (`<tx>-<id>`).
+///
+/// Ids come from a sequence, so a transaction that started earlier can commit later with
+/// smaller ids than events already visible. Ordering by (transaction id, event id) and showing
+/// only transactions older than every transaction still running (`pg_snapshot_xmin`) makes the
+/// visible prefix final: nothing can later appear before a cursor already handed out.
+public struct EventCursor: Sendable, Equatable {
+    /// Transaction id (xid8) of the event.
+    public let transaction: UInt64
+    /// Event id.
+    public let id: Int64
+
+    /// Creates a cursor.
+    public init(transaction: UInt64, id: Int64) {
+        self.transaction = transaction
+        self.id = id
+    }
+
+    /// Parses `<tx>-<id>`; nil for anything else.
+    public init?(text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count <= 41, parts.count == 2, let transaction = UInt64(parts[0]), let id = Int64(parts[1]), id >= 0 else { return nil }
+        self.init(transaction: transaction, id: id)
+    }
+
+    /// The cursor as text.
+    public var text: String { "\(transaction)-\(id)" }
+}
+
+/// The outbox: events written in the transaction of the change they report, read as a gap-free feed.
+public struct EventStore: Sendable {
+    let postgres: PostgresPool
+
+    /// Creates the store.
+    public init(postgres: PostgresPool) {
+        self.postgres = postgres
+    }
+
+    /// Appends one event inside the caller's transaction.
+    public static func append(
+        type: String, userID: String?, occurredAt: Date, payload: String, on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            "INSERT INTO events (type, user_id, occurred_at, payload) VALUES ($1, $2, $3, $4::jsonb)",
+            [type, userID, occurredAt, payload])
+    }
+
+    /// Up to `limit` events after `cursor` (from the start when nil), optionally of one type.
+    public func feed(after cursor: EventCursor?, limit: Int, type: String?) async throws -> EventPage {
+        let rows = try await postgres.query("""
+            SELECT id, tx::text AS tx, type, occurred_at, payload::text AS payload FROM events
+            WHERE (tx, id) > ($1::xid8, $2::bigint)
+              AND tx < pg_snapshot_xmin(pg_current_snapshot())
+              AND ($3::text IS NULL OR type = $3)
+            ORDER BY tx, id LIMIT $4
+            """, [String(cursor?.transaction ?? 0), cursor?.id ?? 0, type, limit]).rows
+        let decoder = JSONDecoder()
+        let events = try rows.map { row in
+            let cursor = EventCursor(transaction: UInt64(try row.string("tx")) ?? 0, id: try row.int64("id"))
+            return OutboxEvent(
+                id: "evt_\(cursor.id)", type: try row.string("type"), occurredAt: RFC3339.format(try row.date("occurred_at")),
+                data: try decoder.decode(JSONValue.self, from: Data(try row.string("payload").utf8)), cursor: cursor.text)
+        }
+        return EventPage(events: events, nextCursor: events.last?.cursor ?? cursor?.text)
+    }
+
+    /// Deletes events that occurred before `cutoff`; returns how many.
+    public func prune(before cutoff: Date) async throws -> Int {
+        try await postgres.query("DELETE FROM events WHERE occurred_at < $1", [cutoff]).affectedRows
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// A board period by its three names.
+public struct BoardPeriodKey: Sendable, Hashable, Codable {
+    /// Board id.
+    public var board: String
+    /// Window.
+    public var window: LeaderboardWindow
+    /// Period name.
+    public var period: String
+
+    /// Creates a key.
+    public init(board: String, window: LeaderboardWindow, period: String) {
+        self.board = board
+        self.window = window
+        self.period = period
+    }
+}
+
+/// What closing one period did (or, in a dry run, would do).
+public struct PeriodCloseReport: Sendable, Codable, Equatable {
+    /// Board id.
+    public var board: String
+    /// Window.
+    public var window: LeaderboardWindow
+    /// Period name.
+    public var period: String
+    /// `closed` (this call closed it), `already-closed` (nothing changed) or `dry-run` (nothing written).
+    public var outcome: String
+    /// Players on the final board.
+    public var players: Int
+    /// Medals awarded (or that would be), best first.
+    public var medals: [MedalAward]
+}
+
+/// Board periods: which are due to close, closing them with a final snapshot and medals, and reading closed boards.
+///
+/// A closed board is read from its final snapshot, never from the live scores: a completion that
+/// arrives after the close (a replica with a slow clock, a write racing the close) can still touch
+/// `board_scores`, but it can no longer change the closed board or its medals.
+public struct PeriodStore: Sendable {
+    let postgres: PostgresPool
+    let rules: GameRules
+
+    /// Creates the store.
+    public init(postgres: PostgresPool, rules: GameRules) {
+        self.postgres = postgres
+        self.rules = rules
+    }
+
+    /// Periods whose end plus grace has passed at `now` and that are not closed yet, oldest first.
+    public func duePeriods(now: Date, limit: Int) async throws -> [BoardPeriodKey] {
+        try await postgres.query("""
+            SELECT board, board_window, period FROM board_periods
+            WHERE closed_at IS NULL AND ends_at <= $1 ORDER BY ends_at, board, board_window LIMIT $2
+            """, [now.addingTimeInterval(-rules.closeGrace), limit]).rows.map(Self.key)
+    }
+
+    /// Periods not closed yet whose end plus grace is still ahead at `now`, plus the all-time period of every board.
+    public func openPeriods(now: Date) async throws -> [BoardPeriodKey] {
+        let timed = try await postgres.query("""
+            SELECT board, board_window, period FROM board_periods
+            WHERE closed_at IS NULL AND ends_at > $1 ORDER BY board, board_window, period
+            """, [now.addingTimeInterval(-rules.closeGrace)]).rows.map(Self.key)
+        let boards = try await postgres.query("SELECT board FROM boards ORDER BY board").rows.compactMap { row in
+            BoardScope(id: try row.string("board")).map { rules.boards.definition(for: $0) }
+        }
+        let allTime = boards.filter { $0.windows.contains(.all) }.map { BoardPeriodKey(board: $0.id, window: .all, period: Period.all.key) }
+        return allTime + timed
+    }
+
+    /// Closes one period: final snapshot of the whole board, medals, the period marked closed, and the events, in one transaction.
+    ///
+    /// Idempotent: a period already closed is left as it is and reported `already-closed` with the
+    /// medals it awarded. With `dryRun`, nothing is written and the report shows who would get which medal.
+    public func close(_ key: BoardPeriodKey, now: Date, dryRun: Bool) async throws -> PeriodCloseReport {
+        guard let scope = BoardScope(id: key.board), rules.boards.definition(for: scope).windows.contains(key.window),
+              let end = Period.named(key.period, window: key.window, timeZone: rules.boards.definition(for: scope).timeZone)?.end
+        else {
+            throw PeriodCloseError.unknownPeriod(key)
+        }
+        guard end <= now else { throw PeriodCloseError.notEnded(key, endsAt: end) }
+        let awardsMedals = rules.boards.definition(for: scope).medalWindows.contains(key.window)
+        if dryRun { return try await previewClose(key, awardsMedals: awardsMedals) }
+        return try await postgres.withTransaction { connection in
+            try connection.query("""
+                INSERT INTO board_periods (board, board_window, period, ends_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
+                """, [key.board, key.window.rawValue, key.period, end])
+            let state = try connection.query("""
+                SELECT closed_at, final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3 FOR UPDATE
+                """, [key.board, key.window.rawValue, key.period]).rows[0]
+            if let snapshot = state["final_snapshot_id"].flatMap(Int64.init) {
+                let players = try connection.query("SELECT players FROM snapshots WHERE id = $1", [snapshot]).rows[0].int("players")
+                return PeriodCloseReport(
+                    board: key.board, window: key.window, period: key.period, outcome: "already-closed", players: players,
+                    medals: try Self.medals(of: snapshot, key: key, on: connection))
+            }
+            let snapshot = try connection.query("""
+                INSERT INTO snapshots (board, board_window, period, kind, taken_at, players)
+                VALUES ($1, $2, $3, 'final', $4,
+                        (SELECT count(*) FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3))
+                RETURNING id, players
+                """, [key.board, key.window.rawValue, key.period, now]).rows[0]
+            let snapshotID = try snapshot.int64("id")
+            try connection.query("""
+                INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank, medal)
+                SELECT $4, row_number() OVER listing - 1, user_id, score, rank() OVER ranking,
+                       CASE WHEN $5 AND score > 0 THEN
+                           CASE rank() OVER ranking WHEN 1 THEN 'gold' WHEN 2 THEN 'silver' WHEN 3 THEN 'bronze' END
+                       END
+                FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
+                WINDOW listing AS (ORDER BY score DESC, user_id COLLATE "C"), ranking AS (ORDER BY score DESC)
+                """, [key.board, key.window.rawValue, key.period, snapshotID, awardsMedals])
+            try connection.query("""
+                UPDATE board_periods SET closed_at = $4, final_snapshot_id = $5 WHERE board = $1 AND board_window = $2 AND period = $3
+                """, [key.board, key.window.rawValue, key.period, now, snapshotID])
+            let medals = try Self.medals(of: snapshotID, key: key, on: connection)
+            try EventStore.append(
+                type: "period.closed", userID: nil, occurredAt: now,
+                payload: try PodiumJSON.string(PeriodClosedEvent(
+                    board: key.board, window: key.window, period: key.period, players: try snapshot.int("players"),
+                    medals: medals.count, closedAt: RFC3339.format(now))),
+                on: connection)
+            try connection.query("""
+                INSERT INTO events (type, user_id, occurred_at, payload)
+                SELECT 'medal.awarded', user_id, $2,
+                       jsonb_build_object('user_id', user_id, 'board', $3::text, 'window', $4::text, 'period', $5::text,
+                                          'medal', medal, 'rank', rank, 'score', score)
+                FROM snapshot_entries WHERE snapshot_id = $1 AND medal IS NOT NULL ORDER BY position
+                """, [snapshotID, now, key.board, key.window.rawValue, key.period])
+            return PeriodCloseReport(
+                board: key.board, window: key.window, period: key.period, outcome: "closed", players: try snapshot.int("players"),
+                medals: medals.map { var medal = $0; medal.awardedAt = RFC3339.format(now); return medal })
+        }
+    }
+
+    /// The final snapshot of a closed period, or nil while it is not closed.
+    public func finalSnapshot(_ key: BoardPeriodKey) async throws -> Int64? {
+        try await postgres.query("""
+            SELECT final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3 AND closed_at IS NOT NULL
+            """, [key.board, key.window.rawValue, key.period]).rows.first.flatMap { $0["final_snapshot_id"].flatMap(Int64.init) }
+    }
+
+    /// A slice of a closed period's final board, with medals.
+    public func readFinal(snapshot: Int64, slice: LeaderboardSlice) async throws -> RankedEntries {
+        let players = try await postgres.query("SELECT players FROM snapshots WHERE id = $1", [snapshot]).rows[0].int("players")
+        let rows: [PostgresRow]
+        switch slice {
+        case .page(let offset, let limit):
+            rows = try await postgres.query(Self.finalEntries + " ORDER BY e.position OFFSET $2 LIMIT $3", [snapshot, offset, limit]).rows
+        case .around(let userID, let radius):
+            guard let position = try await postgres.query(
+                "SELECT position FROM snapshot_entries WHERE user_id = $1 AND snapshot_id = $2", [userID, snapshot]).rows.first
+            else { return RankedEntries(players: players, offset: 0, entries: [], live: true, found: false) }
+            let at = try position.int("position")
+            rows = try await postgres.query("""
+                (\(Self.finalEntries) AND e.position < $2 ORDER BY e.position DESC LIMIT $3)
+                UNION ALL (\(Self.finalEntries) AND e.position >= $2 ORDER BY e.position LIMIT $3 + 1) ORDER BY position
+                """, [snapshot, at, radius]).rows
+        }
+        let entries = try rows.map(Self.entry)
+        let offset = try rows.first?.int("position") ?? 0
+        return RankedEntries(players: players, offset: offset, entries: entries, live: true, found: true)
+    }
+
+    /// The given players' final standings on a closed period (friends view).
+    public func compareFinal(snapshot: Int64, userIDs: [String]) async throws -> RankedEntries {
+        let players = try await postgres.query("SELECT players FROM snapshots WHERE id = $1", [snapshot]).rows[0].int("players")
+        let rows = try await postgres.query(
+            Self.finalEntries + " AND e.user_id = ANY($2) ORDER BY e.position", [snapshot, userIDs]).rows
+        return RankedEntries(players: players, offset: 0, entries: try rows.map(Self.entry), live: true, found: true)
+    }
+
+    /// Every medal a player has won, newest first.
+    public func medals(userID: String) async throws -> [MedalAward] {
+        try await postgres.query("""
+            SELECT s.board, s.board_window, s.period, e.user_id, e.medal, e.rank, e.score, s.taken_at
+            FROM snapshot_entries e JOIN snapshots s ON s.id = e.snapshot_id
+            WHERE e.user_id = $1 AND e.medal IS NOT NULL
+            ORDER BY s.taken_at DESC, s.board, s.board_window, s.period
+            """, [userID]).rows.map { row in
+            var medal = try Self.medal(row, key: try Self.key(row))
+            medal.awardedAt = RFC3339.format(try row.date("taken_at"))
+            return medal
+        }
+    }
+
+    /// Closed periods whose Redis sorted set may go: closed before `cutoff` and not pruned yet.
+    public func prunableRankings(closedBefore cutoff: Date, limit: Int) async throws -> [BoardPeriodKey] {
+        try await postgres.query("""
+            SELECT board, board_window, period FROM board_periods
+            WHERE closed_at IS NOT NULL AND redis_pruned_at IS NULL AND closed_at < $1 ORDER BY closed_at LIMIT $2
+            """, [cutoff, limit]).rows.map(Self.key)
+    }
+
+    /// Records that the Redis sorted sets of `keys` were deleted.
+    public func markRankingsPruned(_ keys: [BoardPeriodKey], now: Date) async throws {
+        try await postgres.query("""
+            UPDATE board_periods SET redis_pruned_at = $4
+            FROM unnest($1::text[], $2::text[], $3::text[]) AS x(b, w, p)
+            WHERE board = x.b AND board_window = x.w AND period = x.p
+            """, [keys.map(\.board), keys.map(\.window.rawValue), keys.map(\.period), now])
+    }
+
+    private func previewClose(_ key: BoardPeriodKey, awardsMedals: Bool) async throws -> PeriodCloseReport {
+        let players = try await postgres.query(
+            "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
+            [key.board, key.window.rawValue, key.period]).rows[0].int("n")
+        let medals: [MedalAward] = awardsMedals ? try await postgres.query("""
+            SELECT user_id, rank, score, CASE rank WHEN 1 THEN 'gold' WHEN 2 THEN 'silver' ELSE 'bronze' END AS medal
+            FROM (SELECT user_id, score, rank() OVER (ORDER BY score DESC) AS rank FROM board_scores
+                  WHERE board = $1 AND board_window = $2 AND period = $3) ranked
+            WHERE rank <= 3 AND score > 0 ORDER BY rank, user_id COLLATE "C"
+            """, [key.board, key.window.rawValue, key.period]).rows.map { try Self.medal($0, key: key) } : []
+        return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: "dry-run", players: players, medals: medals)
+    }
+
+    private static let finalEntries = """
+        SELECT e.position, e.user_id, e.score, e.rank, e.medal, u.display_name
+        FROM snapshot_entries e LEFT JOIN users u USING (user_id) WHERE e.snapshot_id = $1
+        """
+
+    private static func medals(of snapshot: Int64, key: BoardPeriodKey, on connection: PostgresConnection) throws -> [MedalAward] {
+        try connection.query("""
+            SELECT user_id, medal, rank, score FROM snapshot_entries WHERE snapshot_id = $1 AND medal IS NOT NULL ORDER BY position
+            """, [snapshot]).rows.map { try medal($0, key: key) }
+    }
+
+    private static func medal(_ row: PostgresRow, key: BoardPeriodKey) throws -> MedalAward {
+        MedalAward(board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: try row.string("medal"),
+                   rank: try row.int("rank"), score: try row.int64("score"), awardedAt: nil)
+    }
+
+    private static func entry(_ row: PostgresRow) throws -> LeaderboardEntry {
+        LeaderboardEntry(rank: try row.int("rank"), userId: try row.string("user_id"), displayName: row["display_name"],
+                         score: try row.int64("score"), medal: row["medal"])
+    }
+
+    static func key(_ row: PostgresRow) throws -> BoardPeriodKey {
+        BoardPeriodKey(board: try row.string("board"), window: LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
+                       period: try row.string("period"))
+    }
+}
+
+/// Why a period cannot be closed.
+public enum PeriodCloseError: Error, Equatable, CustomStringConvertible {
+    /// The board, window or period name does not exist (or is the all-time window, which never closes).
+    case unknownPeriod(BoardPeriodKey)
+    /// The period has not ended yet: closing it would shut out completions it should still count.
+    case notEnded(BoardPeriodKey, endsAt: Date)
+
+    /// A sentence for logs and problem details.
+    public var description: String {
+        switch self {
+        case .unknownPeriod(let key): "\(key.board) \(key.window.rawValue) \(key.period) is not a period that can close"
+        case .notEnded(let key, let end):
+            "\(key.board) \(key.window.rawValue) \(key.period) has not ended yet (it ends at \(RFC3339.format(end)))"
+        }
+    }
+}
+
+/// The data of a `period.closed` event.
+struct PeriodClosedEvent: Codable {
+    var board: String
+    var window: LeaderboardWindow
+    var period: String
+    var players: Int
+    var medals: Int
+    var closedAt: String
+}
