@@ -14,6 +14,14 @@ public struct JobContext: Sendable {
     public let now: @Sendable () -> Date
     /// Logger with the job and slot attached.
     public let logger: Logger
+
+    /// Creates a context (the scheduler does; tests run jobs directly with one).
+    public init(slot: Date, attempt: Int, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.slot = slot
+        self.attempt = attempt
+        self.now = now
+        self.logger = logger
+    }
 }
 
 /// A job the scheduler can run; it must be idempotent, since a replica that lost its lease may have done part of it.

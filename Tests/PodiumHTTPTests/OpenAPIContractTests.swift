@@ -297,9 +297,14 @@ struct PodiumOpenAPIDocumentTests {
             "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json",
             "POST /v1/completions", "POST /v1/completions/batch",
             "GET /v1/leaderboards", "GET /v1/leaderboards/{board}/{window}", "POST /v1/leaderboards/{board}/{window}/compare",
+            "GET /v1/leaderboards/{board}/{window}/snapshots",
             "GET /v1/users/{id}", "DELETE /v1/users/{id}", "GET /v1/users/{id}/completions", "GET /v1/users/{id}/topics",
-            "PUT /v1/users/{id}/preferences",
+            "GET /v1/users/{id}/medals", "GET /v1/users/{id}/rank-history", "PUT /v1/users/{id}/preferences",
+            "GET /v1/events",
             "GET /v1/admin/api-keys", "POST /v1/admin/api-keys", "DELETE /v1/admin/api-keys/{id}", "POST /v1/admin/rankings/rebuild",
+            "GET /v1/admin/jobs", "GET /v1/admin/jobs/{name}/runs", "POST /v1/admin/jobs/{name}/run",
+            "POST /v1/admin/jobs/{name}/pause", "POST /v1/admin/jobs/{name}/resume",
+            "POST /v1/admin/periods/{board}/{window}/{period}/close",
         ])
     }
 

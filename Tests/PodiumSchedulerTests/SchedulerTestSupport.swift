@@ -4,6 +4,7 @@ import PodiumCore
 import PodiumScheduler
 import PodiumStore
 import Postgres
+import Redis
 import Synchronization
 import Testing
 
@@ -100,4 +101,10 @@ func instant(_ text: String) -> Date {
 /// Run statuses of `job` by slot, oldest first.
 func statuses(_ store: JobRunStore, _ job: String) async throws -> [String: String] {
     Dictionary(uniqueKeysWithValues: try await store.runs(job: job, limit: 1000).map { ($0.slot, $0.status) })
+}
+
+/// The members and scores of a Redis sorted set, best first, as (user, score).
+func redisBoard(_ redis: RedisPool, _ key: String) async throws -> [(String, Int64)] {
+    let flat = try await redis.command(["ZRANGE", key, "0", "-1", "WITHSCORES"]).array ?? []
+    return stride(from: 0, to: flat.count, by: 2).map { (flat[$0].string ?? "", RankingKeys.score(fromStored: flat[$0 + 1].string ?? "0") ?? 0) }
 }

@@ -1,0 +1,225 @@
+import Foundation
+import Logging
+import PodiumCore
+import PodiumScheduler
+import PodiumStore
+import Postgres
+import Redis
+import Testing
+
+/// The built-in jobs and what they write, against the real PostgreSQL and Redis.
+@Suite("Built-in jobs")
+struct BuiltInJobTests {
+    /// Rules whose completions below 20 % accuracy earn nothing (to put a zero score on a board).
+    static let rules = GameRules(points: PointsRules(minimumAccuracy: 0.2))
+
+    let storage: PodiumStorage
+    let clock = TestClock(instant("2026-11-18T12:00:00Z"))
+
+    init() async throws {
+        let redis = RedisPool(configuration: try RedisConfiguration(url: SchedulerTestEnvironment.redisURL), logger: SchedulerTestEnvironment.logger)
+        try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        let clock = clock
+        storage = PodiumStorage(
+            postgres: try await SchedulerTestEnvironment.postgres(), redis: redis, rules: Self.rules, logger: SchedulerTestEnvironment.logger,
+            now: { clock.now })
+    }
+
+    /// Records one completion at the clock's time; returns its answer.
+    @discardableResult
+    func record(user: String, topic: String, difficulty: String = "hard", correct: Int = 8, completedAt: String? = nil) async throws
+        -> CompletionResponse {
+        let request = CompletionRequest(
+            id: SchedulerTestEnvironment.uniqueJob("c"), userId: user, quizId: "q", topic: topic, difficulty: difficulty, correct: correct,
+            total: 10, durationMs: nil, completedAt: completedAt, groups: nil, displayName: nil)
+        let outcome = try await storage.completions.record([try request.validated(now: clock.now, rules: Self.rules)], now: clock.now)
+        return try #require(outcome.first?.response)
+    }
+
+    func context(slot: Date) -> JobContext {
+        JobContext(slot: slot, attempt: 1, now: { clock.now }, logger: SchedulerTestEnvironment.logger)
+    }
+
+    @Test("close awards gold to tied firsts, then bronze; score 0 gets nothing; closing twice changes nothing")
+    func closeAwardsMedalsOnce() async throws {
+        let topic = SchedulerTestEnvironment.uniqueJob("close")
+        let lonely = SchedulerTestEnvironment.uniqueJob("lonely")
+        let (a, b, c, e, zero) = ("\(topic)-a", "\(topic)-b", "\(topic)-c", "\(topic)-e", "\(topic)-z")
+        try await record(user: a, topic: topic)
+        try await record(user: b, topic: topic)
+        try await record(user: c, topic: topic, difficulty: "medium")
+        try await record(user: e, topic: topic, difficulty: "easy")
+        try await record(user: a, topic: lonely)
+        try await record(user: zero, topic: lonely, correct: 1)
+
+        clock.set(instant("2026-11-23T00:14:59Z"))
+        let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W47")
+        #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).contains(week) == false, "grace not over")
+        clock.set(instant("2026-11-23T00:15:00Z"))
+        #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).contains(week))
+
+        let preview = try await storage.periods.close(week, now: clock.now, dryRun: true)
+        #expect(preview.outcome == "dry-run")
+        #expect(preview.medals.map { "\($0.userId):\($0.medal):\($0.rank)" } == ["\(a):gold:1", "\(b):gold:1", "\(c):bronze:3"])
+        #expect(try await storage.periods.finalSnapshot(week) == nil, "a dry run writes nothing")
+
+        let counts = try await ClosePeriodsJob(periods: storage.periods).run(context(slot: clock.now))
+        #expect((counts["closed"] ?? 0) >= 4, "the day and the week of both topic boards, at least")
+        let again = try await storage.periods.close(week, now: clock.now, dryRun: false)
+        #expect(again.outcome == "already-closed")
+        #expect(again.players == 4)
+        #expect(again.medals.map { "\($0.userId):\($0.medal)" } == ["\(a):gold", "\(b):gold", "\(c):bronze"])
+
+        let lonelyWeek = try await storage.periods.close(
+            BoardPeriodKey(board: "topic:\(lonely)", window: .week, period: "2026-W47"), now: clock.now, dryRun: false)
+        #expect(lonelyWeek.medals.map { "\($0.userId):\($0.medal)" } == ["\(a):gold"], "the zero score gets no silver")
+
+        // Day windows award no medals by default, but they close with a final board.
+        let day = try await storage.periods.close(
+            BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-18"), now: clock.now, dryRun: false)
+        #expect(day.outcome == "already-closed")
+        #expect(day.medals.isEmpty)
+
+        let snapshot = try #require(try await storage.periods.finalSnapshot(week))
+        let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
+        #expect(board.entries.map { "\($0.rank):\($0.userId):\($0.score):\($0.medal ?? "-")" } == [
+            "1:\(a):5:gold", "1:\(b):5:gold", "3:\(c):3:bronze", "4:\(e):2:-",
+        ])
+        let around = try await storage.periods.readFinal(snapshot: snapshot, slice: .around(userID: c, radius: 1))
+        #expect(around.entries.map(\.userId) == [b, c, e])
+        #expect(around.offset == 1)
+
+        // The month is still open: only the weeks have awarded medals.
+        let medalsOfA = try await storage.periods.medals(userID: a).filter { $0.board != "global" }
+        #expect(Set(medalsOfA.map { "\($0.board):\($0.window.rawValue):\($0.medal)" }) == [
+            "topic:\(topic):week:gold", "topic:\(lonely):week:gold",
+        ])
+        let medalEvents = try await storage.postgres.query("""
+            SELECT count(*) AS n FROM events WHERE type = 'medal.awarded' AND payload->>'board' = $1 AND payload->>'period' = '2026-W47'
+            """, ["topic:\(topic)"]).rows[0].int("n")
+        #expect(medalEvents == 3, "one event per medal, never repeated")
+        let closedEvents = try await storage.postgres.query("""
+            SELECT count(*) AS n FROM events WHERE type = 'period.closed' AND payload->>'board' = $1
+            """, ["topic:\(topic)"]).rows[0].int("n")
+        #expect(closedEvents == 2, "the day and the week closed once each; the month is open")
+    }
+
+    @Test("a completion after the close misses the closed periods and changes neither the board nor its medals")
+    func lateCompletionDoesNotChangeClosedBoard() async throws {
+        let topic = SchedulerTestEnvironment.uniqueJob("late")
+        let (leader, latecomer) = ("\(topic)-leader", "\(topic)-late")
+        try await record(user: leader, topic: topic, difficulty: "easy")
+        clock.set(instant("2026-11-23T00:05:00Z"))
+        // Within grace, ops close the ended day early; the scheduler would close it at 00:15.
+        let day = BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-18")
+        let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W47")
+        _ = try await storage.periods.close(day, now: clock.now, dryRun: false)
+        _ = try await storage.periods.close(week, now: clock.now, dryRun: false)
+
+        clock.set(instant("2026-11-23T00:06:00Z"))
+        let late = try await record(user: latecomer, topic: topic, completedAt: "2026-11-22T23:30:00Z")
+        let missed = late.missedPeriods.filter { $0.board == "topic:\(topic)" }.map { "\($0.window.rawValue):\($0.period)" }
+        #expect(Set(missed) == ["week:2026-W47"], "the week was closed early; 2026-11-22 never had a score, so it is open")
+        #expect(late.ranks.contains { $0.board == "topic:\(topic)" && $0.window == .month }, "the open month still counts it")
+        #expect(late.totals.points == 5, "the player's totals count it")
+        let scores = try await storage.postgres.query("""
+            SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = 'week' AND period = '2026-W47'
+            """, ["topic:\(topic)"]).rows[0].int("n")
+        #expect(scores == 1, "the closed week's scores were not touched")
+        let snapshot = try #require(try await storage.periods.finalSnapshot(week))
+        let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
+        #expect(board.entries.map { "\($0.userId):\($0.score):\($0.medal ?? "-")" } == ["\(leader):2:gold"])
+        #expect(board.players == 1)
+    }
+
+    @Test("snapshots keep the top N of every open period once per slot; rank history reads them back")
+    func snapshotsOncePerSlot() async throws {
+        // Week 2026-W48: no other test closes it.
+        clock.set(instant("2026-11-24T12:00:00Z"))
+        let topic = SchedulerTestEnvironment.uniqueJob("snap")
+        let players = (0..<4).map { "\(topic)-p\($0)" }
+        for (index, player) in players.enumerated() {
+            try await record(user: player, topic: topic, difficulty: ["hard", "hard", "medium", "easy"][index])
+        }
+        let job = SnapshotLeaderboardsJob(periods: storage.periods, leaderboards: storage.leaderboards, snapshots: storage.snapshots, top: 3)
+        let slot = instant("2026-11-24T12:00:00Z")
+        #expect((try await job.run(context(slot: slot))["snapshots"] ?? 0) >= 4)
+        _ = try await job.run(context(slot: slot))
+        let stored = try await storage.postgres.query(
+            "SELECT count(*) AS n FROM snapshots WHERE board = $1", ["topic:\(topic)"]).rows[0].int("n")
+        #expect(stored == 4, "one snapshot per window, however often the slot runs")
+
+        let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W48")
+        let snapshots = try await storage.snapshots.snapshots(week, limit: 10, top: 10)
+        #expect(snapshots.count == 1)
+        #expect(snapshots.first?.players == 4)
+        #expect(snapshots.first?.takenAt == "2026-11-24T12:00:00.000Z")
+        #expect(snapshots.first?.entries.map { "\($0.rank):\($0.userId)" } == ["1:\(players[0])", "1:\(players[1])", "3:\(players[2])"])
+
+        let history = try await storage.snapshots.rankHistory(userID: players[2], board: "topic:\(topic)", window: nil, limit: 10)
+        #expect(Set(history.map(\.window)) == [.all, .day, .week, .month])
+        #expect(history.allSatisfy { $0.rank == 3 && $0.score == 3 && $0.players == 4 && $0.kind == "scheduled" })
+        let outside = try await storage.snapshots.rankHistory(userID: players[3], board: "topic:\(topic)", window: nil, limit: 10)
+        #expect(outside.isEmpty, "not in the top 3: \(outside)")
+    }
+
+    @Test("reconcile adds missing entries, corrects wrong scores and removes strays, and finds nothing the second time")
+    func reconcileRepairsDrift() async throws {
+        let topic = SchedulerTestEnvironment.uniqueJob("drift")
+        let (kept, lost, wrong) = ("\(topic)-kept", "\(topic)-lost", "\(topic)-wrong")
+        for user in [kept, lost, wrong] { try await record(user: user, topic: topic) }
+        let period = BoardPeriodKey(board: "topic:\(topic)", window: .all, period: "all")
+        let key = RankingKeys.board(period.board, period.window, period.period)
+        _ = try await storage.redis.pipeline([
+            ["ZREM", key, lost], ["ZADD", key, RankingKeys.storedValue(99), wrong], ["ZADD", key, "-7", "\(topic)-stray"],
+        ])
+
+        let report = try await storage.reconciler.reconcile([period])
+        #expect(report.counts == ["periods": 1, "entries": 3, "added": 1, "corrected": 1, "removed": 1])
+        let board = try await redisBoard(storage.redis, key)
+        #expect(board.map { "\($0.0):\($0.1)" } == ["\(kept):5", "\(lost):5", "\(wrong):5"])
+        let second = try await storage.reconciler.reconcile([period])
+        #expect(second.counts == ["periods": 1, "entries": 3, "added": 0, "corrected": 0, "removed": 0])
+    }
+
+    @Test("prune deletes old runs, scheduled snapshots, events and long-closed Redis boards, and keeps the rest")
+    func pruneKeepsWhatRetentionKeeps() async throws {
+        let topic = SchedulerTestEnvironment.uniqueJob("prune")
+        let runs = JobRunStore(postgres: storage.postgres)
+        // Everything here is dated 2025, before any other test's data, so the prune cannot touch their rows.
+        clock.set(instant("2025-03-05T12:00:00Z"))
+        try await record(user: "\(topic)-p", topic: topic)
+        let job = SchedulerTestEnvironment.uniqueJob("old-job")
+        _ = try await runs.requestRun(job: job, slot: instant("2025-03-05T12:00:00Z"), attemptLimit: 1, now: clock.now)
+        let claim = try #require(try await runs.claimNext(job: job, replica: "t", lease: 60, now: clock.now))
+        _ = try await runs.succeed(claim, result: [:], now: clock.now)
+        let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2025-W10")
+        try await storage.snapshots.record(week, takenAt: clock.now, players: 1, entries: [])
+        clock.set(instant("2025-03-10T00:20:00Z"))
+        _ = try await storage.periods.close(week, now: clock.now, dryRun: false)
+        let key = RankingKeys.board(week.board, week.window, week.period)
+        #expect(try await storage.redis.command(["EXISTS", key]).integer == 1)
+
+        var retention = RetentionSettings()
+        (retention.runHistoryDays, retention.snapshotDays, retention.eventDays, retention.closedRankingDays) = (30, 30, 30, 2)
+        let prune = PruneJob(
+            runs: runs, snapshots: storage.snapshots, events: storage.events, periods: storage.periods,
+            reconciler: storage.reconciler, retention: retention)
+        clock.set(instant("2025-03-11T00:00:00Z"))
+        _ = try await prune.run(context(slot: clock.now))
+        #expect(try await storage.redis.command(["EXISTS", key]).integer == 1, "closed only one day ago")
+        #expect(try await runs.runs(job: job, limit: 5).count == 1)
+
+        clock.set(instant("2025-04-10T00:00:00Z"))
+        let counts = try await prune.run(context(slot: clock.now))
+        #expect((counts["redis_rankings"] ?? 0) >= 1)
+        #expect(try await storage.redis.command(["EXISTS", key]).integer == 0)
+        #expect(try await runs.runs(job: job, limit: 5).isEmpty)
+        let kinds = try await storage.snapshots.snapshots(week, limit: 10, top: 1).map(\.kind)
+        #expect(kinds == ["final"], "the scheduled snapshot went, the final one (the medals) stays")
+        let events = try await storage.postgres.query(
+            "SELECT count(*) AS n FROM events WHERE user_id = $1", ["\(topic)-p"]).rows[0].int("n")
+        #expect(events == 0)
+        #expect(try await storage.periods.medals(userID: "\(topic)-p").map(\.medal).contains("gold"))
+    }
+}
