@@ -30,9 +30,11 @@ struct LeaderboardsController {
         var periodKey: BoardPeriodKey { BoardPeriodKey(board: board.id, window: period.window, period: period.key) }
     }
 
-    /// The final snapshot of the target when its period is closed and the close job has run; nil while it is live.
+    /// The final snapshot of the target once its period was closed (by the scheduler, or early by ops); nil while it is live.
+    ///
+    /// Only a period that has ended can be closed, so reads of current periods never ask PostgreSQL.
     private func finalSnapshot(_ target: Target) async throws -> Int64? {
-        guard target.period.isClosed(at: now(), grace: rules.closeGrace) else { return nil }
+        guard let end = target.period.end, end <= now() else { return nil }
         return try await periods.finalSnapshot(target.periodKey)
     }
 
@@ -85,7 +87,8 @@ struct LeaderboardsController {
             cached = entry
         } else {
             // A closed period is read from its final snapshot (with medals): later writes cannot change it.
-            let entries = if let snapshot = try await finalSnapshot(target) {
+            let snapshot = try await finalSnapshot(target)
+            let entries = if let snapshot {
                 try await periods.readFinal(snapshot: snapshot, slice: slice)
             } else {
                 try await leaderboards.read(board: target.board.id, window: target.period.window, period: target.period.key, slice: slice)
@@ -93,7 +96,7 @@ struct LeaderboardsController {
             if case .around(let user, _) = slice, !entries.found {
                 throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
             }
-            let page = makePage(target, entries)
+            let page = makePage(target, entries, closed: snapshot != nil)
             let body = csv ? Self.csv(page) : Data(page.jsonBytes())
             let contentType = csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
             let etag = LeaderboardCache.etag(for: body)
@@ -127,13 +130,14 @@ struct LeaderboardsController {
             errors.append(FieldError(field: "user_ids[\(index)]", message: "must be a user id"))
         }
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
-        let entries = if let snapshot = try await finalSnapshot(target) {
+        let snapshot = try await finalSnapshot(target)
+        let entries = if let snapshot {
             try await periods.compareFinal(snapshot: snapshot, userIDs: Array(Set(users)))
         } else {
             try await leaderboards.compare(
                 board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
         }
-        return try HTTPSupport.json(makePage(target, entries))
+        return try HTTPSupport.json(makePage(target, entries, closed: snapshot != nil))
     }
 
     /// Handles `GET /v1/leaderboards/:board/:window/snapshots`: snapshots of a period (current by default), newest first.
@@ -190,12 +194,13 @@ struct LeaderboardsController {
         }
     }
 
-    private func makePage(_ target: Target, _ entries: RankedEntries) -> LeaderboardPage {
+    /// The page; `closed` when the period was closed early, before its end plus grace.
+    private func makePage(_ target: Target, _ entries: RankedEntries, closed: Bool) -> LeaderboardPage {
         let period = target.period
         return LeaderboardPage(
             board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
             endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: rules.closeGrace).map(RFC3339.format),
-            status: period.isClosed(at: now(), grace: rules.closeGrace) ? "closed" : "open", players: entries.players,
+            status: closed || period.isClosed(at: now(), grace: rules.closeGrace) ? "closed" : "open", players: entries.players,
             live: entries.live, offset: entries.offset, entries: entries.entries)
     }
 

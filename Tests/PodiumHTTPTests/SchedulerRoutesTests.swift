@@ -1,0 +1,154 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PodiumCore
+import Testing
+
+/// Events feed, jobs admin, period close, closed pages with medals, snapshots, medals and rank history over HTTP.
+@Suite("Scheduler and events routes")
+struct SchedulerRoutesTests {
+    @Test func eventsFeedPagesInOrderAndValidatesItsQuery() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let user = unique("u")
+            let ids = [unique("c"), unique("c")]
+            for id in ids {
+                let body = completionBody(id: id, user: user, topic: "feed", difficulty: "hard", correct: 10)
+                #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            }
+            // Walk the whole feed with a small page size; this player's events come in order, each once.
+            var cursor: String?
+            var seen: [String] = []
+            var pages = 0
+            repeat {
+                let path = "/v1/events?limit=50" + (cursor.map { "&after=\($0)" } ?? "")
+                let page = try await client.send(.get, path, key: harness.readKey)
+                #expect(page.status == .ok)
+                let events = page.json["events"] as? [[String: Any]] ?? []
+                for event in events where (event["data"] as? [String: Any])?["user_id"] as? String == user {
+                    seen.append("\(event["type"] as? String ?? "")/\((event["data"] as? [String: Any])?["completion_id"] as? String ?? "-")")
+                }
+                if events.isEmpty { break }
+                cursor = page.json["next_cursor"] as? String
+                pages += 1
+            } while pages < 10_000
+            #expect(seen == ["completion.recorded/\(ids[0])", "completion.recorded/\(ids[1])", "level.reached/\(ids[1])"])
+
+            let typed = try await client.send(.get, "/v1/events?type=level.reached&limit=1000", key: harness.readKey)
+            let types = Set((typed.json["events"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String })
+            #expect(types == ["level.reached"])
+            let bad = try await client.send(.get, "/v1/events?after=nope&type=x&limit=0", key: harness.readKey)
+            #expect(bad.status == .badRequest)
+            #expect(Set(bad.errorFields) == ["after", "type", "limit"])
+            #expect(try await client.send(.get, "/v1/events", key: harness.ingestKey).status == .forbidden)
+        }
+    }
+
+    @Test func jobsAreListedRunNowPausedAndResumed() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let list = try await client.send(.get, "/v1/admin/jobs", key: HTTPHarness.adminKey)
+            #expect(list.status == .ok)
+            let jobs = list.json["jobs"] as? [[String: Any]] ?? []
+            #expect(jobs.compactMap { $0["name"] as? String } == ["close-periods", "prune", "reconcile-rankings", "snapshot-leaderboards"])
+            #expect(jobs.first?["cron"] as? String == "* * * * *")
+            #expect(jobs.first?["next_slot"] as? String == "2026-11-25T12:01:00.000Z")
+            #expect(try await client.send(.get, "/v1/admin/jobs", key: harness.readKey).status == .forbidden)
+
+            // A slot of its own (the clock is fixed and other tests share the database).
+            let slot = RFC3339.format(Date(timeIntervalSince1970: Double(Int.random(in: 1_000_000_000...1_700_000_000))))
+            let requested = try await client.send(.post, "/v1/admin/jobs/prune/run", key: HTTPHarness.adminKey, json: ["slot": slot])
+            #expect(requested.status == .accepted)
+            #expect(requested.json["status"] as? String == "pending")
+            #expect(requested.json["trigger"] as? String == "manual")
+            let twice = try await client.send(.post, "/v1/admin/jobs/prune/run", key: HTTPHarness.adminKey, json: ["slot": slot])
+            #expect(twice.status == .conflict)
+            let badSlot = try await client.send(.post, "/v1/admin/jobs/prune/run", key: HTTPHarness.adminKey, json: ["slot": "soon"])
+            #expect(badSlot.status == .badRequest)
+            #expect(badSlot.errorFields == ["slot"])
+            let noJob: [String: String] = [:]
+            #expect(try await client.send(.post, "/v1/admin/jobs/nope/run", key: HTTPHarness.adminKey, json: noJob).status == .notFound)
+
+            let runs = try await client.send(.get, "/v1/admin/jobs/prune/runs?limit=500", key: HTTPHarness.adminKey)
+            #expect((runs.json["runs"] as? [[String: Any]] ?? []).contains { $0["slot"] as? String == slot })
+
+            let paused = try await client.send(.post, "/v1/admin/jobs/snapshot-leaderboards/pause", key: HTTPHarness.adminKey)
+            #expect(paused.json["paused"] as? Bool == true)
+            let listed = try await client.send(.get, "/v1/admin/jobs", key: HTTPHarness.adminKey)
+            let snapshotJob = (listed.json["jobs"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "snapshot-leaderboards" }
+            #expect(snapshotJob?["paused"] as? Bool == true)
+            let resumed = try await client.send(.post, "/v1/admin/jobs/snapshot-leaderboards/resume", key: HTTPHarness.adminKey)
+            #expect(resumed.json["paused"] as? Bool == false)
+        }
+    }
+
+    @Test func closingAPeriodShowsMedalsOnItsPageAndProfilesAndLaterCompletionsMissIt() async throws {
+        // Five minutes into grace after week 2026-W47: completions for last week still count.
+        let harness = try await HTTPHarness(now: instant("2026-11-23T00:05:00Z"))
+        try await harness.run { client in
+            let topic = unique("medal")
+            let (winner, second) = ("\(topic)-w", "\(topic)-s")
+            for (user, difficulty) in [(winner, "hard"), (second, "easy")] {
+                let body = completionBody(id: unique("c"), user: user, topic: topic, difficulty: difficulty, completedAt: "2026-11-22T20:00:00Z")
+                #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            }
+            let path = "/v1/admin/periods/topic:\(topic)/week/2026-W47/close"
+            let preview = try await client.send(.post, path + "?dry_run=true", key: HTTPHarness.adminKey)
+            #expect(preview.status == .ok)
+            #expect(preview.json["outcome"] as? String == "dry-run")
+            let closed = try await client.send(.post, path, key: HTTPHarness.adminKey)
+            #expect(closed.json["outcome"] as? String == "closed")
+            let medals = (closed.json["medals"] as? [[String: Any]] ?? []).map { "\($0["user_id"] as? String ?? ""):\($0["medal"] as? String ?? "")" }
+            #expect(medals == ["\(winner):gold", "\(second):silver"])
+            #expect(try await client.send(.post, path, key: HTTPHarness.adminKey).json["outcome"] as? String == "already-closed")
+
+            let page = try await client.send(.get, "/v1/leaderboards/topic:\(topic)/week?period=2026-W47", key: harness.readKey)
+            #expect(page.json["status"] as? String == "closed")
+            let entries = page.json["entries"] as? [[String: Any]] ?? []
+            #expect(entries.map { $0["medal"] as? String } == ["gold", "silver"])
+
+            let late = completionBody(id: unique("c"), user: second, topic: topic, difficulty: "hard", completedAt: "2026-11-22T21:00:00Z")
+            let answer = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: late)
+            let missed = (answer.json["missed_periods"] as? [[String: Any]] ?? []).filter { $0["board"] as? String == "topic:\(topic)" }
+            #expect(missed.map { $0["period"] as? String } == ["2026-W47"])
+            let after = try await client.send(.get, "/v1/leaderboards/topic:\(topic)/week?period=2026-W47", key: harness.readKey)
+            #expect((after.json["entries"] as? [[String: Any]] ?? []).map { $0["score"] as? Int } == [5, 2], "the closed board did not change")
+
+            let profile = try await client.send(.get, "/v1/users/\(winner)", key: harness.readKey)
+            #expect((profile.json["medals"] as? [[String: Any]] ?? []).contains { $0["board"] as? String == "topic:\(topic)" })
+            let list = try await client.send(.get, "/v1/users/\(winner)/medals", key: harness.readKey)
+            #expect((list.json["medals"] as? [[String: Any]] ?? []).map { $0["medal"] as? String }.contains("gold"))
+
+            let open = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/month/2026-11/close", key: HTTPHarness.adminKey)
+            #expect(open.status == .conflict, "November has not ended")
+            let allTime = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/all/all/close", key: HTTPHarness.adminKey)
+            #expect(allTime.status == .badRequest)
+            let badName = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/week/2026-11/close", key: HTTPHarness.adminKey)
+            #expect(badName.status == .badRequest)
+        }
+    }
+
+    @Test func snapshotsAndRankHistoryAnswerAndValidate() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let user = unique("u")
+            let body = completionBody(id: unique("c"), user: user, topic: "snaps")
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            let group = unique("g")
+            let list = try await client.send(.get, "/v1/leaderboards/group:\(group)/week/snapshots", key: harness.readKey)
+            #expect(list.status == .ok)
+            #expect(list.json["period"] as? String == "2026-W48")
+            #expect((list.json["snapshots"] as? [Any])?.isEmpty == true)
+            let bad = try await client.send(.get, "/v1/leaderboards/global/week/snapshots?top=0&limit=999", key: harness.readKey)
+            #expect(Set(bad.errorFields) == ["top", "limit"])
+
+            let history = try await client.send(.get, "/v1/users/\(user)/rank-history?board=global&window=week", key: harness.readKey)
+            #expect(history.status == .ok)
+            #expect(history.json["user_id"] as? String == user)
+            let badHistory = try await client.send(.get, "/v1/users/\(user)/rank-history?board=nope&window=year", key: harness.readKey)
+            #expect(Set(badHistory.errorFields) == ["board", "window"])
+            #expect(try await client.send(.get, "/v1/users/\(unique("nobody"))/medals", key: harness.readKey).status == .notFound)
+            #expect(try await client.send(.get, "/v1/users/\(unique("nobody"))/rank-history", key: harness.readKey).status == .notFound)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+import Postgres
+import Testing
+
+@Suite("Events outbox feed")
+struct EventFeedTests {
+    @Test("a reader polling while writers commit out of order sees every event exactly once, in feed order")
+    func noGapsNoRepeatsUnderConcurrentWriters() async throws {
+        let postgres = try await StoreTestEnvironment.postgres(poolSize: 10)
+        let events = EventStore(postgres: postgres)
+        let marker = StoreTestEnvironment.unique("feed")
+        let writers = 6
+        let perWriter = 15
+        let now = instant("2026-11-25T12:00:00Z")
+
+        // Start from the end of the feed as it is now.
+        var cursor: EventCursor?
+        while true {
+            let page = try await events.feed(after: cursor, limit: 1000, type: nil)
+            guard let last = page.events.last else { break }
+            cursor = EventCursor(text: last.cursor)
+        }
+
+        let start = cursor
+        let total = writers * perWriter
+        // The reader polls in small pages while the writers commit, until it has seen every event (or 20 s pass).
+        let reader = Task { () throws -> [String] in
+            var after = start
+            var seen: [String] = []
+            let deadline = Date().addingTimeInterval(20)
+            while seen.count < total && Date() < deadline {
+                let page = try await events.feed(after: after, limit: 7, type: "completion.recorded")
+                seen += page.events.filter { event in
+                    if case .object(let data) = event.data { data["marker"] == .string(marker) } else { false }
+                }.map(\.id)
+                after = page.nextCursor.flatMap(EventCursor.init(text:)) ?? after
+                if page.events.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            return seen
+        }
+        let all = try await withThrowingTaskGroup(of: [String].self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    var ids: [String] = []
+                    for index in 0..<perWriter {
+                        // Each transaction holds its event uncommitted for a while, so later ids often commit first.
+                        let id = try await postgres.withTransaction { connection in
+                            try EventStore.append(
+                                type: "completion.recorded", userID: marker, occurredAt: now,
+                                payload: "{\"marker\": \"\(marker)\", \"n\": \(writer * 100 + index)}", on: connection)
+                            Thread.sleep(forTimeInterval: Double.random(in: 0...0.02))
+                            return try connection.query("SELECT currval('events_id_seq')::text AS id").rows[0].string("id")
+                        }
+                        ids.append("evt_\(id)")
+                    }
+                    return ids
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let seen = try await reader.value
+        let written = (all, seen)
+        #expect(written.1.count == writers * perWriter, "no gaps")
+        #expect(Set(written.1) == Set(written.0))
+        #expect(Set(written.1).count == written.1.count, "no repeats")
+    }
+}
