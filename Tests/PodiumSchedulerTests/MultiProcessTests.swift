@@ -1,0 +1,178 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PodiumCore
+import PodiumStore
+import Postgres
+import Testing
+
+/// Three real `podium serve` processes on one PostgreSQL: a slot runs exactly once, also when its runner is killed.
+///
+/// The processes get a database of their own (created here, dropped afterwards), so their
+/// scheduled jobs, which run on the real clock, cannot touch the data of tests running beside them.
+@Suite("Scheduler across processes", .serialized)
+struct MultiProcessTests {
+    static let adminKey = "pdm_multi_process_admin_key_0001"
+
+    @Test("a requested slot runs once across three replicas, and again exactly once after its runner is SIGKILLed")
+    func slotRunsOnceAcrossProcessesAndSurvivesAKill() async throws {
+        let database = "podium_mp_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try await SchedulerTestEnvironment.postgres()
+        try await admin.query("CREATE DATABASE \(database)")
+        let replicas = try ReplicaGroup(database: database, count: 3)
+        defer { replicas.killAll() }
+        let postgres = PostgresPool(
+            configuration: PostgresConfiguration(connectionString: replicas.databaseURL, poolSize: 2), logger: SchedulerTestEnvironment.logger)
+        try await replicas.waitUntilReady()
+
+        // 1. Run-now on one replica: any of the three may claim it; exactly one attempt runs it.
+        let slot = "2026-01-02T03:04:05.000Z"
+        let requested = try await replicas.post(0, "/v1/admin/jobs/prune/run", body: "{\"slot\": \"\(slot)\"}")
+        #expect(requested == 202)
+        let pruned = try await waitForRun(postgres, job: "prune", slot: slot, status: "succeeded")
+        #expect(pruned.attempts == 1)
+
+        // 2. A slow run (the snapshot job sleeps 4 s first; its lease is 2 s): kill whoever runs it.
+        let slow = "2026-01-02T03:04:06.000Z"
+        #expect(try await replicas.post(1, "/v1/admin/jobs/snapshot-leaderboards/run", body: "{\"slot\": \"\(slow)\"}") == 202)
+        let running = try await waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "running")
+        let victim = try #require(replicas.names.firstIndex(of: running.replica))
+        replicas.kill(victim)
+        let finished = try await waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "succeeded", timeout: 40)
+        #expect(finished.replica != running.replica)
+        let attempts = try await postgres.query("""
+            SELECT attempt, replica, outcome FROM job_attempts WHERE job = 'snapshot-leaderboards' AND slot = $1 ORDER BY attempt
+            """, [RFC3339.parse(slow)]).rows.map { "\(try $0.int("attempt")):\(try $0.string("replica")):\($0["outcome"] ?? "-")" }
+        #expect(attempts == ["1:\(running.replica):lease-lost", "2:\(finished.replica):succeeded"])
+
+        // 3. Whatever the replicas ran meanwhile (start-up catch-up, minute slots): never two successes for one slot.
+        let doubles = try await postgres.query("""
+            SELECT count(*) AS n FROM (SELECT job, slot FROM job_attempts WHERE outcome = 'succeeded' GROUP BY job, slot HAVING count(*) > 1) d
+            """).rows[0].int("n")
+        #expect(doubles == 0)
+        let closeRuns = try await postgres.query(
+            "SELECT count(*) AS n FROM job_runs WHERE job = 'close-periods' AND status = 'succeeded'").rows[0].int("n")
+        #expect(closeRuns >= 1, "the start-up catch-up ran close-periods")
+
+        replicas.killAll()
+        await postgres.close()
+        try await admin.query("DROP DATABASE \(database) WITH (FORCE)")
+        await admin.close()
+    }
+
+    /// Polls `job_runs` until the run of `slot` has `status`; returns its attempt count and replica.
+    private func waitForRun(
+        _ postgres: PostgresPool, job: String, slot: String, status: String, timeout: TimeInterval = 20
+    ) async throws -> (attempts: Int, replica: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = "none"
+        while Date() < deadline {
+            if let row = try await postgres.query(
+                "SELECT status, attempt, replica FROM job_runs WHERE job = $1 AND slot = $2", [job, RFC3339.parse(slot)]).rows.first {
+                last = try row.string("status")
+                if last == status { return (try row.int("attempt"), row["replica"] ?? "") }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestTimeout("\(job) \(slot) never reached \(status) (last: \(last))")
+    }
+}
+
+/// Waiting ran out.
+struct TestTimeout: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `podium serve` processes on loopback ports, sharing one database.
+final class ReplicaGroup: @unchecked Sendable {
+    let databaseURL: String
+    let ports: [Int]
+    let names: [String]
+    private var processes: [Process?]
+
+    init(database: String, count: Int) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw TestTimeout("no podium binary at \(binary): build the package first (`swift build`)")
+        }
+        let base = SchedulerTestEnvironment.databaseURL.split(separator: " ").filter { !$0.hasPrefix("dbname=") }.joined(separator: " ")
+        databaseURL = base + " dbname=\(database)"
+        let rules = FileManager.default.temporaryDirectory.appendingPathComponent("\(database)-rules.json")
+        try Data("""
+            {"scheduler": {"jobs": [{"name": "snapshot-leaderboards", "lease_seconds": 2, "backoff_seconds": 1}]}}
+            """.utf8).write(to: rules)
+        let firstPort = Int.random(in: 20_000...31_000)
+        ports = (0..<count).map { firstPort + $0 }
+        names = (0..<count).map { "\(database)-r\($0)" }
+        processes = []
+        for index in 0..<count {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["serve"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["PODIUM_DATABASE_URL"] = databaseURL
+            environment["PODIUM_REDIS_URL"] = SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/14")
+            environment["PODIUM_PORT"] = String(ports[index])
+            environment["PODIUM_ADMIN_KEY"] = MultiProcessTests.adminKey
+            environment["PODIUM_REPLICA_NAME"] = names[index]
+            environment["PODIUM_SCHEDULER_TICK_MS"] = "100"
+            environment["PODIUM_RULES_FILE"] = rules.path
+            environment["PODIUM_TEST_JOB_DELAY"] = "snapshot-leaderboards=4000"
+            environment["PODIUM_LOG_LEVEL"] = "warning"
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            processes.append(process)
+        }
+    }
+
+    /// Waits until every replica answers `/readyz` with 200.
+    func waitUntilReady() async throws {
+        for port in ports {
+            let deadline = Date().addingTimeInterval(30)
+            while try await status("GET", port: port, path: "/readyz", body: nil) != 200 {
+                guard Date() < deadline else { throw TestTimeout("replica on port \(port) never became ready") }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    /// POSTs `body` as admin to replica `index`; returns the status code.
+    func post(_ index: Int, _ path: String, body: String) async throws -> Int {
+        try await status("POST", port: ports[index], path: path, body: body) ?? 0
+    }
+
+    /// SIGKILLs replica `index` (processes started from the test runner block SIGTERM).
+    func kill(_ index: Int) {
+        guard let process = processes[index] else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        processes[index] = nil
+    }
+
+    /// SIGKILLs every replica still running.
+    func killAll() {
+        for index in processes.indices { kill(index) }
+    }
+
+    private func status(_ method: String, port: Int, path: String, body: String?) async throws -> Int? {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.setValue("Bearer \(MultiProcessTests.adminKey)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        request.timeoutInterval = 5
+        do {
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode
+        } catch {
+            return nil
+        }
+    }
+}
