@@ -60,8 +60,9 @@ stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/de
 peak_memory() { awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$server_pid/status"; }
 trap stop_server EXIT
 
-# The transaction Podium runs for one completion with one group (12 board periods),
-# one completion per transaction, as pgbench runs it.
+# The transaction Podium runs for one completion with one group (12 board periods,
+# 9 of them timed, and its completion.recorded event), one completion per transaction,
+# as pgbench runs it.
 cat > "$work/completion.sql" <<'SQL'
 \set u random(1, 10000)
 \set c random(1, 9000000000000000)
@@ -83,9 +84,19 @@ SELECT b, w, p, 'pgb-' || :u, 3, now() FROM unnest(
   ARRAY['global','global','global','global',('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb')],
   ARRAY['all','day','week','month','all','day','week','month','all','day','week','month'],
   ARRAY['all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11']) AS x(b, w, p)
+WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w AND c.period = x.p AND c.closed_at IS NOT NULL)
 ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
 RETURNING board, board_window, period, score;
 INSERT INTO boards (board, created_at) VALUES (('topic:' || 'pgbench'), now()) ON CONFLICT DO NOTHING;
+INSERT INTO board_periods (board, board_window, period, ends_at)
+SELECT DISTINCT b, w, p, now() + interval '1 day' FROM unnest(
+  ARRAY['global','global','global',('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb')],
+  ARRAY['day','week','month','day','week','month','day','week','month'],
+  ARRAY['2026-11-21','2026-W47','2026-11','2026-11-21','2026-W47','2026-11','2026-11-21','2026-W47','2026-11']) AS x(b, w, p)
+ORDER BY b, w, p ON CONFLICT DO NOTHING;
+INSERT INTO events (type, user_id, occurred_at, payload)
+VALUES ('completion.recorded', 'pgb-' || :u, now(), jsonb_build_object('completion_id', 'pgb-' || :c, 'user_id', 'pgb-' || :u, 'quiz_id', 'q',
+        'topic', 'pgbench', 'difficulty', 'medium', 'correct', 7, 'total', 10, 'points', 3, 'completed_at', now()::text));
 INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at, recorded_at, points, request_hash, response)
 VALUES ('pgb-' || :c, 'pgb-' || :u, 'q', 'pgbench', 'medium', 7, 10, 1000, ARRAY['pgb'], now(), now(), 3, 'h', '{"points_awarded": 3}'::jsonb)
 ON CONFLICT DO NOTHING;

@@ -29,7 +29,7 @@ public struct BoardRule: Sendable, Codable, Equatable {
     public var windows: [LeaderboardWindow]
     /// What the board ranks by.
     public var metric: BoardMetric
-    /// Windows whose closed periods award medals (issue: scheduler).
+    /// Windows whose closed periods award medals.
     public var medalWindows: [LeaderboardWindow]
 
     /// Creates a rule; defaults are UTC, all four windows, points, no medals.

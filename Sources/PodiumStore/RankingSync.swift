@@ -162,7 +162,7 @@ public struct RankingSync: Sendable {
         // Scores written from well before the start are written again at the end (idempotent):
         // a batch that began earlier may commit after its board was copied.
         let started = Date().addingTimeInterval(-300)
-        let total = try await postgres.query("SELECT count(*) AS n FROM board_scores").rows[0].int("n")
+        let total = try await postgres.query("SELECT count(*) AS n FROM board_scores s WHERE \(Self.notClosed)").rows[0].int("n")
         var staleKeys = try await boardKeys()
         var report = RebuildReport(boards: 0, entries: 0)
         var current: String?

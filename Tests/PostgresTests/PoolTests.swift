@@ -148,7 +148,8 @@ struct PoolTests {
         let borrower = Task {
             try await pool.withConnection { connection in
                 signal.yield()
-                return try connection.query("SELECT pg_sleep(0.3), 5 AS v").rows[0].int("v")
+                // Long enough that the waiter below is surely queued behind it, even on a loaded machine.
+                return try connection.query("SELECT pg_sleep(1.5), 5 AS v").rows[0].int("v")
             }
         }
         _ = await started.first { _ in true }

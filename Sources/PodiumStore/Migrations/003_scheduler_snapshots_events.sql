@@ -1,4 +1,4 @@
--- Scheduler, period close with medals, snapshots and the events outbox (issue 3).
+-- Scheduler, period close with medals, snapshots and the events outbox.
 
 -- Every board period that has had a score, and whether the close job has closed it.
 -- Written with the scores (ON CONFLICT DO NOTHING), so close-periods finds what is due by index.
