@@ -18,12 +18,14 @@ public struct GameRules: Sendable {
     public var maximumAge: TimeInterval
     /// Job schedules, retention and snapshot size.
     public var scheduler: SchedulerSettings
+    /// Achievements players can unlock.
+    public var achievements: [AchievementRule]
 
     /// Creates rules; every argument defaults to the spec's value.
     public init(
         points: PointsRules = .default, levels: LevelCurve = .default, boards: BoardCatalog = BoardCatalog(),
         closeGrace: TimeInterval = 15 * 60, futureSkew: TimeInterval = 5 * 60, maximumAge: TimeInterval = 30 * 86_400,
-        scheduler: SchedulerSettings = SchedulerSettings()
+        scheduler: SchedulerSettings = SchedulerSettings(), achievements: [AchievementRule] = AchievementRule.defaults
     ) {
         self.points = points
         self.levels = levels
@@ -32,6 +34,7 @@ public struct GameRules: Sendable {
         self.futureSkew = futureSkew
         self.maximumAge = maximumAge
         self.scheduler = scheduler
+        self.achievements = achievements
     }
 
     /// The boards a completion counts on: global, its topic and each of its groups.

@@ -120,8 +120,19 @@ extension JSONText {
 extension CompletionResponse {
     /// The answer as JSON, identical to `PodiumJSON.encoder().encode(self)` (sorted keys, nil fields left out).
     public func jsonBytes() -> [UInt8] {
-        var json = JSONText(capacity: 640 + ranks.count * 110)
-        json.raw("{\"completion\":{\"completed_at\":")
+        var json = JSONText(capacity: 700 + ranks.count * 110)
+        json.raw("{\"achievements_unlocked\":[")
+        for (index, achievement) in achievementsUnlocked.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw("{\"id\":")
+            json.string(achievement.id)
+            json.raw(",\"name\":")
+            json.string(achievement.name)
+            json.raw(",\"unlocked_at\":")
+            json.string(achievement.unlockedAt)
+            json.raw("}")
+        }
+        json.raw("],\"completion\":{\"completed_at\":")
         json.string(completion.completedAt)
         json.raw(",\"correct\":")
         json.integer(completion.correct)
@@ -201,7 +212,11 @@ extension CompletionResponse {
             json.string(rank.window.rawValue)
             json.raw("}")
         }
-        json.raw("],\"totals\":{\"completions\":")
+        json.raw("],\"streak\":{\"current\":")
+        json.integer(streak.current)
+        json.raw(",\"longest\":")
+        json.integer(streak.longest)
+        json.raw("},\"totals\":{\"completions\":")
         json.integer(totals.completions)
         json.raw(",\"correct_answers\":")
         json.integer(totals.correctAnswers)

@@ -20,11 +20,16 @@ public struct UserProfile: Sendable, Codable, Equatable {
     public var createdAt: String
     /// Medals won on closed periods, newest first.
     public var medals: [MedalAward]
+    /// Current and longest streak, in the player's time zone.
+    public var streak: Streak
+    /// Achievements unlocked, oldest first.
+    public var achievements: [UnlockedAchievement]
 
     /// Creates a profile.
     public init(
         userId: String, displayName: String?, timeZone: String, totals: PlayerTotals, level: LevelProgress, ranks: [BoardRank],
-        rankingsLive: Bool, createdAt: String, medals: [MedalAward] = []
+        rankingsLive: Bool, createdAt: String, medals: [MedalAward] = [], streak: Streak = Streak(current: 0, longest: 0),
+        achievements: [UnlockedAchievement] = []
     ) {
         self.userId = userId
         self.displayName = displayName
@@ -35,6 +40,8 @@ public struct UserProfile: Sendable, Codable, Equatable {
         self.rankingsLive = rankingsLive
         self.createdAt = createdAt
         self.medals = medals
+        self.streak = streak
+        self.achievements = achievements
     }
 }
 

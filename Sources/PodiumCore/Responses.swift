@@ -146,11 +146,16 @@ public struct CompletionResponse: Sendable, Codable, Equatable {
     public var rankingsLive: Bool
     /// Closed periods it was too late for.
     public var missedPeriods: [MissedPeriod]
+    /// The player's streak after it.
+    public var streak: Streak
+    /// Achievements it unlocked.
+    public var achievementsUnlocked: [UnlockedAchievement]
 
     /// Creates a response.
     public init(
         completion: CompletionRecord, pointsAwarded: Int, totals: PlayerTotals, level: LevelProgress, levelReached: Int?,
-        ranks: [BoardRank], rankingsLive: Bool, missedPeriods: [MissedPeriod]
+        ranks: [BoardRank], rankingsLive: Bool, missedPeriods: [MissedPeriod], streak: Streak = Streak(current: 0, longest: 0),
+        achievementsUnlocked: [UnlockedAchievement] = []
     ) {
         self.completion = completion
         self.pointsAwarded = pointsAwarded
@@ -160,6 +165,27 @@ public struct CompletionResponse: Sendable, Codable, Equatable {
         self.ranks = ranks
         self.rankingsLive = rankingsLive
         self.missedPeriods = missedPeriods
+        self.streak = streak
+        self.achievementsUnlocked = achievementsUnlocked
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case completion, pointsAwarded, totals, level, levelReached, ranks, rankingsLive, missedPeriods, streak, achievementsUnlocked
+    }
+
+    /// Decodes an answer; answers stored before streaks and achievements existed replay with none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        completion = try container.decode(CompletionRecord.self, forKey: .completion)
+        pointsAwarded = try container.decode(Int.self, forKey: .pointsAwarded)
+        totals = try container.decode(PlayerTotals.self, forKey: .totals)
+        level = try container.decode(LevelProgress.self, forKey: .level)
+        levelReached = try container.decodeIfPresent(Int.self, forKey: .levelReached)
+        ranks = try container.decode([BoardRank].self, forKey: .ranks)
+        rankingsLive = try container.decode(Bool.self, forKey: .rankingsLive)
+        missedPeriods = try container.decode([MissedPeriod].self, forKey: .missedPeriods)
+        streak = try container.decodeIfPresent(Streak.self, forKey: .streak) ?? Streak(current: 0, longest: 0)
+        achievementsUnlocked = try container.decodeIfPresent([UnlockedAchievement].self, forKey: .achievementsUnlocked) ?? []
     }
 }
 

@@ -8,7 +8,8 @@ import Foundation
 ///   "boards": [ { "scope": "global", "time_zone": "Europe/Paris", "medal_windows": ["week", "month"] } ],
 ///   "close_grace_minutes": 15, "future_skew_minutes": 5, "maximum_age_days": 30,
 ///   "scheduler": { "jobs": [ { "name": "snapshot-leaderboards", "cron": "0 */2 * * *", "time_zone": "Europe/Paris" } ],
-///                  "retention": { "snapshot_days": 30 }, "snapshot_top": 100 } }
+///                  "retention": { "snapshot_days": 30 }, "snapshot_top": 100 },
+///   "achievements": [ { "id": "first-quiz", "name": "First quiz", "kind": "completions", "threshold": 1 } ] }
 /// ```
 public struct RulesDocument: Sendable, Codable {
     /// Points rules.
@@ -25,6 +26,8 @@ public struct RulesDocument: Sendable, Codable {
     public var maximumAgeDays: Double?
     /// Job schedules, retention, snapshot size.
     public var scheduler: SchedulerDocument?
+    /// Achievements (replace the defaults when given).
+    public var achievements: [AchievementRule]?
 
     /// Decodes a rules file and checks it; throws `RulesError` listing every problem.
     public static func rules(from data: Data) throws -> GameRules {
@@ -56,6 +59,10 @@ public struct RulesDocument: Sendable, Codable {
         if let closeGraceMinutes { rules.closeGrace = closeGraceMinutes * 60 }
         if let futureSkewMinutes { rules.futureSkew = futureSkewMinutes * 60 }
         if let maximumAgeDays { rules.maximumAge = maximumAgeDays * 86_400 }
+        if let achievements {
+            rules.achievements = achievements
+            problems += AchievementRule.validationErrors(achievements)
+        }
         if let scheduler {
             let (settings, schedulerProblems) = scheduler.settings()
             rules.scheduler = settings

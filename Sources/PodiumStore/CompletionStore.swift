@@ -189,6 +189,28 @@ extension CompletionStore {
             best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy),
             best_points = GREATEST(t.best_points, EXCLUDED.best_points),
             last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at)
+        RETURNING completions
+        """
+
+    // The player's active local days (with this completion's) and unlocked achievements, read after the
+    // player's row is locked: concurrent completions of one player see each other's days and unlocks.
+    static let recordDay = """
+        WITH added AS (INSERT INTO user_days (user_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING day)
+        SELECT (SELECT array_to_string(array_agg(day ORDER BY day), ',')
+                FROM (SELECT day FROM user_days WHERE user_id = $1 UNION SELECT day FROM added) d) AS days,
+               (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements WHERE user_id = $1) AS achievements
+        """
+
+    // Each achievement once per player (the primary key); the event only for rows actually inserted.
+    static let insertAchievements = """
+        WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(u, a, n, c, i)),
+        inserted AS (
+            INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id) SELECT u, a, $5, c FROM x
+            ON CONFLICT DO NOTHING RETURNING user_id, achievement)
+        INSERT INTO events (type, user_id, occurred_at, payload)
+        SELECT 'achievement.unlocked', x.u, $5,
+               jsonb_build_object('user_id', x.u, 'achievement', x.a, 'name', x.n, 'completion_id', x.c)
+        FROM x JOIN inserted ON inserted.user_id = x.u AND inserted.achievement = x.a ORDER BY x.i
         """
 
     static let upsertScores = """
@@ -245,13 +267,19 @@ extension CompletionStore {
     /// The transaction's body: runs on a blocking thread inside BEGIN … COMMIT.
     static func write(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
         var batch = WrittenBatch()
-        // Round trip 1: open the transaction, find replays and pending erasures of these players.
+        // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
+        let players = Array(Set(plans.map(\.item.userID)))
         let opening = try connection.pipeline([
             ("BEGIN", []),
             ("SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY($1)", [plans.map(\.item.id)]),
             ("SELECT user_id, array_to_string(redis_keys, ' ') AS keys FROM pending_ranking_erasures WHERE user_id = ANY($1)",
-             [Array(Set(plans.map(\.item.userID)))]),
+             [players]),
+            ("SELECT user_id, time_zone FROM users WHERE user_id = ANY($1)", [players]),
         ])
+        var zones: [String: TimeZone] = [:]
+        for row in opening[3].rows {
+            zones[try row.string("user_id")] = TimeZone(identifier: try row.string("time_zone"))
+        }
         for row in opening[2].rows {
             batch.erasures[try row.string("user_id")] = try row.string("keys").split(separator: " ").map(String.init)
         }
@@ -282,6 +310,8 @@ extension CompletionStore {
             let accuracy = Double(item.correct) / Double(item.total)
             statements.append((upsertUser, [item.userID, item.displayName, plan.points, item.correct, item.total, recordedAt]))
             statements.append((upsertTopic, [item.userID, item.topic, item.correct, item.total, accuracy, plan.points, item.completedAt]))
+            let zone = zones[item.userID] ?? .gmt
+            statements.append((recordDay, [item.userID, Streak.localDay(of: item.completedAt, in: zone)]))
             if !plan.open.isEmpty {
                 statements.append((upsertScores, [
                     plan.open.map(\.board.id), plan.open.map(\.period.window.rawValue), plan.open.map(\.period.key),
@@ -300,9 +330,17 @@ extension CompletionStore {
         let results = try connection.pipeline(statements)
 
         var index = 0
+        var unlocks: [(user: String, rule: AchievementRule, completion: String)] = []
         for plan in fresh {
             let totalsRow = results[index].rows[0]
-            index += 2
+            let topicCompletions = try results[index + 1].rows[0].int64("completions")
+            let history = results[index + 2].rows[0]
+            index += 3
+            let zone = zones[plan.item.userID] ?? .gmt
+            let days = (history["days"] ?? "").split(separator: ",").compactMap { Int($0) }
+            let streak = Streak.of(activeDays: days, today: Streak.localDay(of: now, in: zone))
+            let held = Set((history["achievements"] ?? "").split(separator: ",").map(String.init))
+                .union(unlocks.filter { $0.user == plan.item.userID }.map(\.rule.id))
             var scores: [ScoreUpdate] = []
             if !plan.open.isEmpty {
                 for row in results[index].rows {
@@ -319,7 +357,17 @@ extension CompletionStore {
             let ordered = periods.compactMap { byKey[RankingKeys.board($0)] }
             // A period the RETURNING left out was closed early by an admin: the completion missed it.
             let closedEarly = plan.open.filter { byKey[RankingKeys.board($0)] == nil }
-            let response = try makeResponse(plan, closedEarly: closedEarly, totalsRow: totalsRow, recordedAt: recordedAt, rules: rules)
+            var response = try makeResponse(plan, closedEarly: closedEarly, totalsRow: totalsRow, recordedAt: recordedAt, rules: rules)
+            response.streak = streak
+            let facts = AchievementFacts(
+                completions: response.totals.completions, perfectQuestions: plan.item.correct == plan.item.total ? plan.item.total : nil,
+                longestStreak: streak.longest, level: response.level.level, points: response.totals.points,
+                topicCompletions: topicCompletions)
+            let unlocked = rules.achievements.filter { !held.contains($0.id) && $0.isMet(by: facts) }
+            response.achievementsUnlocked = unlocked.map {
+                UnlockedAchievement(id: $0.id, name: $0.name, unlockedAt: RFC3339.format(recordedAt))
+            }
+            unlocks += unlocked.map { (plan.item.userID, $0, plan.item.id) }
             batch.created.append(CreatedCompletion(response: response, periods: periods, scores: ordered))
             batch.outcomes[plan.item.id] = .created(response)
             if plan.item.displayName != nil, let name = totalsRow["display_name"] { batch.displayNames[plan.item.userID] = name }
@@ -338,6 +386,8 @@ extension CompletionStore {
         ]), (insertLevelEvents, [
             levelUps.map(\.completion.userId), levelUps.map { $0.levelReached ?? 0 }, levelUps.map(\.totals.points),
             levelUps.map(\.completion.id), recordedAt,
+        ]), (insertAchievements, [
+            unlocks.map(\.user), unlocks.map(\.rule.id), unlocks.map(\.rule.name), unlocks.map(\.completion), recordedAt,
         ]), ("COMMIT", [])])
         return batch
     }

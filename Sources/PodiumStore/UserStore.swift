@@ -30,7 +30,8 @@ public struct UserStore: Sendable {
         let rows = try await postgres.query("""
             SELECT display_name, time_zone, points, completions, correct_answers, total_answers, created_at,
                    ARRAY(SELECT DISTINCT board FROM board_scores b WHERE b.user_id = u.user_id AND b.board_window = 'all'
-                         ORDER BY board)::text AS boards
+                         ORDER BY board)::text AS boards,
+                   (SELECT array_to_string(array_agg(day ORDER BY day), ',') FROM user_days d WHERE d.user_id = u.user_id) AS days
             FROM users u WHERE user_id = $1
             """, [userID]).rows
         guard let row = rows.first else { return nil }
@@ -44,10 +45,20 @@ public struct UserStore: Sendable {
         }
         let standings = try await leaderboards.standings(userID: userID, periods: periods)
         let medals = try await self.periods.medals(userID: userID)
+        let zone = TimeZone(identifier: try row.string("time_zone")) ?? .gmt
+        let days = (row["days"] ?? "").split(separator: ",").compactMap { Int($0) }
+        let names = Dictionary(rules.achievements.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let achievements = try await postgres.query("""
+            SELECT achievement, unlocked_at FROM user_achievements WHERE user_id = $1 ORDER BY unlocked_at, achievement
+            """, [userID]).rows.map { row in
+            let id = try row.string("achievement")
+            return UnlockedAchievement(id: id, name: names[id] ?? id, unlockedAt: RFC3339.format(try row.date("unlocked_at")))
+        }
         return UserProfile(
             userId: userID, displayName: row["display_name"], timeZone: try row.string("time_zone"), totals: totals,
             level: rules.levels.progress(points: Int(totals.points)), ranks: standings.ranks, rankingsLive: standings.live,
-            createdAt: RFC3339.format(try row.date("created_at")), medals: medals)
+            createdAt: RFC3339.format(try row.date("created_at")), medals: medals,
+            streak: Streak.of(activeDays: days, today: Streak.localDay(of: now, in: zone)), achievements: achievements)
     }
 
     /// Whether Podium knows `userID`.

@@ -39,7 +39,22 @@ struct CompletionJSONTextTests {
             level: level, levelReached: reached,
             ranks: (0..<ranks).map { BoardRank(board: "group:class-\($0)", window: .week, period: "2026-W47", rank: $0 + 1, score: 10, players: 99) },
             rankingsLive: ranks > 0,
-            missedPeriods: (0..<missed).map { _ in MissedPeriod(board: "global", window: .day, period: "2026-11-20", closedAt: "2026-11-21T00:15:00.000Z") })
+            missedPeriods: (0..<missed).map { _ in MissedPeriod(board: "global", window: .day, period: "2026-11-20", closedAt: "2026-11-21T00:15:00.000Z") },
+            streak: Streak(current: ranks, longest: ranks + missed),
+            achievementsUnlocked: (0..<min(ranks, 2)).map {
+                UnlockedAchievement(id: "a-\($0)", name: "Quiz \"star\" \($0)", unlockedAt: "2026-11-21T10:00:01.000Z")
+            })
+    }
+
+    @Test("an answer stored before streaks and achievements existed replays with none")
+    func oldAnswerDecodesWithDefaults() throws {
+        var old = try #require(try JSONSerialization.jsonObject(with: Data(Self.cases[0].jsonBytes())) as? [String: Any])
+        old["streak"] = nil
+        old["achievements_unlocked"] = nil
+        let decoded = try PodiumJSON.decoder().decode(CompletionResponse.self, from: try JSONSerialization.data(withJSONObject: old))
+        #expect(decoded.streak == Streak(current: 0, longest: 0))
+        #expect(decoded.achievementsUnlocked.isEmpty)
+        #expect(decoded.completion == Self.cases[0].completion)
     }
 
     static let cases: [CompletionResponse] = [

@@ -26,13 +26,18 @@ struct SchedulerRoutesTests {
                 #expect(page.status == .ok)
                 let events = page.json["events"] as? [[String: Any]] ?? []
                 for event in events where (event["data"] as? [String: Any])?["user_id"] as? String == user {
-                    seen.append("\(event["type"] as? String ?? "")/\((event["data"] as? [String: Any])?["completion_id"] as? String ?? "-")")
+                    let data = event["data"] as? [String: Any] ?? [:]
+                    let subject = data["achievement"] as? String ?? data["completion_id"] as? String ?? "-"
+                    seen.append("\(event["type"] as? String ?? "")/\(subject)")
                 }
                 if events.isEmpty { break }
                 cursor = page.json["next_cursor"] as? String
                 pages += 1
             } while pages < 10_000
-            #expect(seen == ["completion.recorded/\(ids[0])", "completion.recorded/\(ids[1])", "level.reached/\(ids[1])"])
+            #expect(seen == [
+                "completion.recorded/\(ids[0])", "achievement.unlocked/first-quiz", "achievement.unlocked/perfect-score",
+                "completion.recorded/\(ids[1])", "level.reached/\(ids[1])",
+            ])
 
             let typed = try await client.send(.get, "/v1/events?type=level.reached&limit=1000", key: harness.readKey)
             let types = Set((typed.json["events"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String })

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Consecutive local days with at least one completion.
+///
+/// Days are counted in the player's time zone (UTC when none is set) as day numbers since
+/// 1970-01-01, so DST changes never split or merge a day. The current streak is the run of
+/// consecutive active days that ends on the latest active day, as long as that day is today or
+/// yesterday; a player who has not played since the day before yesterday has a current streak
+/// of 0 (the longest stays). A late completion for an earlier day fills its gap, and the runs on
+/// both sides join.
+public struct Streak: Sendable, Codable, Equatable {
+    /// Days in the run that is still alive (0 once a whole local day passed without a completion).
+    public var current: Int
+    /// The longest run ever.
+    public var longest: Int
+
+    /// Creates a streak.
+    public init(current: Int, longest: Int) {
+        self.current = current
+        self.longest = longest
+    }
+
+    /// The streak of `activeDays` (local day numbers, any order, repeats allowed) seen on local day `today`.
+    public static func of(activeDays: [Int], today: Int) -> Streak {
+        let days = Set(activeDays).sorted()
+        guard let last = days.last else { return Streak(current: 0, longest: 0) }
+        var longest = 1
+        var run = 1
+        for index in days.indices.dropFirst() {
+            run = days[index] == days[index - 1] + 1 ? run + 1 : 1
+            longest = max(longest, run)
+        }
+        // `run` is now the length of the run that ends on the latest day.
+        return Streak(current: last >= today - 1 ? run : 0, longest: longest)
+    }
+
+    /// The local day number (days since 1970-01-01) of `instant` in `timeZone`.
+    public static func localDay(of instant: Date, in timeZone: TimeZone) -> Int {
+        let seconds = instant.timeIntervalSince1970
+        let offset = Double(timeZone.secondsFromGMT(for: instant))
+        return Int(((seconds + offset) / 86_400).rounded(.down))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import PodiumCore
+import Testing
+
+@Suite("Streaks")
+struct StreakTests {
+    /// Day numbers of 2026-11-01 … so tests read as dates.
+    static let nov1 = 20_758
+
+    @Test("runs of consecutive days; the current run lives through yesterday and dies the day after")
+    func currentAndLongest() {
+        let d = Self.nov1
+        #expect(Streak.of(activeDays: [], today: d) == Streak(current: 0, longest: 0))
+        #expect(Streak.of(activeDays: [d], today: d) == Streak(current: 1, longest: 1))
+        #expect(Streak.of(activeDays: [d], today: d + 1) == Streak(current: 1, longest: 1), "yesterday still counts")
+        #expect(Streak.of(activeDays: [d], today: d + 2) == Streak(current: 0, longest: 1), "a whole day missed")
+        #expect(Streak.of(activeDays: [d, d + 1, d + 2, d + 5, d + 6], today: d + 6) == Streak(current: 2, longest: 3))
+        #expect(Streak.of(activeDays: [d + 6, d, d + 1, d + 1, d + 5], today: d + 7) == Streak(current: 2, longest: 2), "order and repeats do not matter")
+    }
+
+    @Test("a late completion for a missed day joins the runs on both sides")
+    func lateCompletionRepairs() {
+        let d = Self.nov1
+        let before = Streak.of(activeDays: [d, d + 1, d + 3, d + 4], today: d + 4)
+        #expect(before == Streak(current: 2, longest: 2))
+        let after = Streak.of(activeDays: [d, d + 1, d + 3, d + 4, d + 2], today: d + 4)
+        #expect(after == Streak(current: 5, longest: 5))
+    }
+
+    @Test("local days follow the player's zone, across DST changes")
+    func localDaysInZones() throws {
+        let berlin = try zone("Europe/Berlin")
+        let newYork = try zone("America/New_York")
+        let auckland = try zone("Pacific/Auckland")
+        func day(_ iso: String, _ zone: TimeZone) throws -> Int { Streak.localDay(of: try instant(iso), in: zone) }
+        // 2026-03-28 / 29 / 30 in Berlin, the 29th being a 23-hour day.
+        let days = try ["2026-03-28T22:30:00Z", "2026-03-29T21:30:00Z", "2026-03-29T22:30:00Z"].map { try day($0, berlin) }
+        #expect(days == [20_540, 20_541, 20_542])
+        #expect(Streak.of(activeDays: days, today: days[2]) == Streak(current: 3, longest: 3))
+        // New York falls back on 2026-11-01 at 06:00 UTC: 03:59 UTC is 23:59 on Oct 31, 04:00 UTC is midnight Nov 1.
+        #expect(try day("2026-11-01T03:59:00Z", newYork) == Self.nov1 - 1)
+        #expect(try day("2026-11-01T04:00:00Z", newYork) == Self.nov1)
+        #expect(try day("2026-11-02T04:59:00Z", newYork) == Self.nov1, "23:59 EST on Nov 1, after the change")
+        // The same instant is a day apart in Auckland and New York.
+        #expect(try day("2026-11-01T12:00:00Z", auckland) == Self.nov1 + 1)
+        #expect(try day("2026-11-01T12:00:00Z", .gmt) == Self.nov1)
+    }
+}
+
+@Suite("Achievement rules")
+struct AchievementRuleTests {
+    static let facts = AchievementFacts(completions: 10, perfectQuestions: 8, longestStreak: 3, level: 5, points: 80, topicCompletions: 9)
+
+    @Test("each kind compares its fact with the threshold")
+    func eachKind() {
+        func met(_ kind: AchievementKind, _ threshold: Int, _ facts: AchievementFacts = Self.facts) -> Bool {
+            AchievementRule(id: "x", name: "x", kind: kind, threshold: threshold).isMet(by: facts)
+        }
+        #expect(met(.completions, 10) && !met(.completions, 11))
+        #expect(met(.perfectScore, 8) && !met(.perfectScore, 9))
+        var imperfect = Self.facts
+        imperfect.perfectQuestions = nil
+        #expect(!met(.perfectScore, 1, imperfect))
+        #expect(met(.streak, 3) && !met(.streak, 4))
+        #expect(met(.level, 5) && !met(.level, 6))
+        #expect(met(.points, 80) && !met(.points, 81))
+        #expect(met(.topicCompletions, 9) && !met(.topicCompletions, 10))
+    }
+
+    @Test("the defaults are the spec's seven and valid")
+    func defaults() {
+        #expect(AchievementRule.defaults.map(\.id) == ["first-quiz", "ten-quizzes", "perfect-score", "streak-3", "streak-7", "level-5", "topic-10"])
+        #expect(AchievementRule.validationErrors(AchievementRule.defaults).isEmpty)
+    }
+
+    @Test("bad rules are refused with every problem")
+    func validation() {
+        let rules = [
+            AchievementRule(id: "ok", name: "Fine", kind: .points, threshold: 1),
+            AchievementRule(id: "ok", name: "", kind: .points, threshold: 0),
+            AchievementRule(id: "Bad Id", name: "x", kind: .level, threshold: 2),
+        ]
+        #expect(AchievementRule.validationErrors(rules) == [
+            "achievement ok: id used twice", "achievement ok: name must be 1-100 characters", "achievement ok: threshold must be at least 1",
+            "achievement Bad Id: id must be 1-64 characters of a-z 0-9 -",
+        ])
+    }
+
+    @Test("a rules file replaces the achievements and is checked")
+    func rulesFile() throws {
+        let rules = try RulesDocument.rules(from: Data("""
+            {"achievements": [{"id": "big-points", "name": "1,000 points", "kind": "points", "threshold": 1000}]}
+            """.utf8))
+        #expect(rules.achievements == [AchievementRule(id: "big-points", name: "1,000 points", kind: .points, threshold: 1000)])
+        #expect(throws: RulesError.self) {
+            try RulesDocument.rules(from: Data(#"{"achievements": [{"id": "x", "name": "x", "kind": "points", "threshold": 0}]}"#.utf8))
+        }
+    }
+}
