@@ -61,8 +61,8 @@ peak_memory() { awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$server_pid
 trap stop_server EXIT
 
 # The transaction Podium runs for one completion with one group (12 board periods,
-# 9 of them timed, and its completion.recorded event), one completion per transaction,
-# as pgbench runs it.
+# 9 of them timed, its active day for streaks, and its completion.recorded event), one
+# completion per transaction, as pgbench runs it.
 cat > "$work/completion.sql" <<'SQL'
 \set u random(1, 10000)
 \set c random(1, 9000000000000000)
@@ -79,6 +79,10 @@ ON CONFLICT (user_id, topic) DO UPDATE SET completions = t.completions + 1, corr
   total_answers = t.total_answers + EXCLUDED.total_answers, accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
   best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy), best_points = GREATEST(t.best_points, EXCLUDED.best_points),
   last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at);
+WITH added AS (INSERT INTO user_days (user_id, day) VALUES ('pgb-' || :u, 20778) ON CONFLICT DO NOTHING RETURNING day)
+SELECT (SELECT array_to_string(array_agg(day ORDER BY day), ',')
+        FROM (SELECT day FROM user_days WHERE user_id = 'pgb-' || :u UNION SELECT day FROM added) d) AS days,
+       (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements WHERE user_id = 'pgb-' || :u) AS achievements;
 INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
 SELECT b, w, p, 'pgb-' || :u, 3, now() FROM unnest(
   ARRAY['global','global','global','global',('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb')],
