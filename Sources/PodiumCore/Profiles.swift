@@ -100,11 +100,14 @@ public struct PreferencesRequest: Sendable, Codable, Equatable {
     public var displayName: String?
     /// IANA time zone.
     public var timeZone: String?
+    /// Reminder choices; absent means no reminders.
+    public var reminders: ReminderPreferences?
 
     /// Creates a request.
-    public init(displayName: String? = nil, timeZone: String? = nil) {
+    public init(displayName: String? = nil, timeZone: String? = nil, reminders: ReminderPreferences? = nil) {
         self.displayName = displayName
         self.timeZone = timeZone
+        self.reminders = reminders
     }
 }
 
@@ -116,11 +119,17 @@ public struct PreferencesResponse: Sendable, Codable, Equatable {
     public var displayName: String?
     /// IANA time zone.
     public var timeZone: String
+    /// Reminder choices, when set.
+    public var reminders: ReminderPreferences?
+    /// RFC 3339 time of the next reminder check, when reminders are on.
+    public var nextReminderAt: String?
 
     /// Creates a response.
-    public init(userId: String, displayName: String?, timeZone: String) {
+    public init(userId: String, displayName: String?, timeZone: String, reminders: ReminderPreferences? = nil, nextReminderAt: String? = nil) {
         self.userId = userId
         self.displayName = displayName
         self.timeZone = timeZone
+        self.reminders = reminders
+        self.nextReminderAt = nextReminderAt
     }
 }

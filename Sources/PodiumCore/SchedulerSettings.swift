@@ -88,6 +88,7 @@ public struct SchedulerSettings: Sendable, Equatable {
         JobSettings(name: "snapshot-leaderboards", schedule: .utc("0 * * * *")),
         JobSettings(name: "reconcile-rankings", schedule: .utc("*/10 * * * *")),
         JobSettings(name: "prune", schedule: .utc("30 3 * * *")),
+        JobSettings(name: "emit-reminders", schedule: .utc("* * * * *")),
     ]
 
     /// Creates settings; the defaults suit the quick start.

@@ -3,7 +3,7 @@ import Hummingbird
 import PodiumCore
 import PodiumStore
 
-/// `/v1/admin/…`: API keys and ranking rebuilds.
+/// `/v1/admin/…`: API keys, ranking rebuilds and the calendar of closed days.
 struct AdminController {
     let storage: PodiumStorage
     let keyCache: KeyCache
@@ -16,6 +16,45 @@ struct AdminController {
         router.post("/v1/admin/api-keys", use: createKey)
         router.delete("/v1/admin/api-keys/:id", use: revokeKey)
         router.post("/v1/admin/rankings/rebuild", use: rebuild)
+        router.get("/v1/admin/calendar/closed-days", use: listClosedDays)
+        router.put("/v1/admin/calendar/closed-days/:day", use: closeDay)
+        router.delete("/v1/admin/calendar/closed-days/:day", use: openDay)
+    }
+
+    /// Handles `GET /v1/admin/calendar/closed-days`.
+    @Sendable func listClosedDays(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        return try HTTPSupport.json(ClosedDayList(closedDays: try await storage.reminders.closedDays()))
+    }
+
+    /// Handles `PUT /v1/admin/calendar/closed-days/:day` with `{"note": "…"}`: no reminders on that local date.
+    @Sendable func closeDay(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let day = try calendarDay(context)
+        let body = try await HTTPSupport.decode(ClosedDayRequest.self, from: request, context: context)
+        let note = body.note ?? ""
+        guard note.count <= 100, note.isEmpty || NameRules.isValidDisplayName(String(note.prefix(64))) else {
+            throw APIError.validation([FieldError(field: "note", message: "must be at most 100 characters without control characters")])
+        }
+        try await storage.reminders.closeDay(day, note: note, now: now())
+        return try HTTPSupport.json(ClosedDay(day: day, note: note))
+    }
+
+    /// Handles `DELETE /v1/admin/calendar/closed-days/:day`.
+    @Sendable func openDay(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let day = try calendarDay(context)
+        guard try await storage.reminders.openDay(day) else { throw APIError.notFound("\(day) is not a closed day") }
+        return Response(status: .noContent)
+    }
+
+    /// The `:day` parameter, which must be a real date `YYYY-MM-DD`.
+    private func calendarDay(_ context: PodiumRequestContext) throws -> String {
+        let day = context.parameters.get("day") ?? ""
+        guard Period.named(day, window: .day, timeZone: .gmt) != nil else {
+            throw APIError.validation([FieldError(field: "day", message: "must be a date YYYY-MM-DD")])
+        }
+        return day
     }
 
     /// Handles `GET /v1/admin/api-keys`.
@@ -69,6 +108,18 @@ struct CreateKeyRequest: Codable, Sendable {
 struct KeyList: Codable, Sendable {
     /// Every key, newest first (secrets are never shown again).
     var keys: [ApiKeyInfo]
+}
+
+/// The answer to `GET /v1/admin/calendar/closed-days`.
+struct ClosedDayList: Codable, Sendable {
+    /// Closed days, oldest first.
+    var closedDays: [ClosedDay]
+}
+
+/// The body of `PUT /v1/admin/calendar/closed-days/{day}`.
+struct ClosedDayRequest: Codable, Sendable {
+    /// Why the day is closed.
+    var note: String?
 }
 
 /// The answer to `POST /v1/admin/rankings/rebuild`.

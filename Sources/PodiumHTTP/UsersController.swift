@@ -96,8 +96,10 @@ struct UsersController {
         if zone.count > 64 || TimeZone(identifier: zone) == nil {
             errors.append(FieldError(field: "time_zone", message: "must be an IANA time zone such as Europe/Paris"))
         }
+        if let reminders = body.reminders { errors += reminders.validationErrors() }
         guard errors.isEmpty else { throw APIError.validation(errors) }
-        let stored = try await users.setPreferences(userID: id, displayName: body.displayName, timeZone: zone, now: now())
+        let stored = try await users.setPreferences(
+            userID: id, displayName: body.displayName, timeZone: zone, reminders: body.reminders, now: now())
         cache.invalidateAll()
         return try HTTPSupport.json(stored)
     }

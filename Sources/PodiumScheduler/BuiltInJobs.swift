@@ -136,6 +136,25 @@ public struct PruneJob: ScheduledJob {
     }
 }
 
+/// `emit-reminders`: one `reminder.due` event per player and local day once the reminder time has passed,
+/// unless the player already played that day or the day is closed.
+public struct EmitRemindersJob: ScheduledJob {
+    /// The job's name.
+    public let name = "emit-reminders"
+    let reminders: ReminderStore
+
+    /// Creates the job.
+    public init(reminders: ReminderStore) {
+        self.reminders = reminders
+    }
+
+    /// Handles every check due now.
+    public func run(_ context: JobContext) async throws -> [String: Int] {
+        let report = try await reminders.emitDue(now: context.now())
+        return ["emitted": report.emitted, "skipped": report.skipped]
+    }
+}
+
 /// The built-in jobs over one storage bundle.
 public enum BuiltInJobs {
     /// Every built-in job.
@@ -149,6 +168,7 @@ public enum BuiltInJobs {
             PruneJob(
                 runs: runs, snapshots: storage.snapshots, events: storage.events, periods: storage.periods,
                 reconciler: storage.reconciler, retention: storage.rules.scheduler.retention),
+            EmitRemindersJob(reminders: storage.reminders),
         ]
     }
 }

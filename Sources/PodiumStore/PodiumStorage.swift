@@ -32,6 +32,8 @@ public struct PodiumStorage: Sendable {
     public let events: EventStore
     /// Compares Redis with PostgreSQL and repairs drift.
     public let reconciler: RankingReconciler
+    /// Reminder checks and closed days.
+    public let reminders: ReminderStore
 
     /// Creates the stores; `now` is the clock every write and period decision uses.
     public init(
@@ -49,6 +51,7 @@ public struct PodiumStorage: Sendable {
         snapshots = SnapshotStore(postgres: postgres)
         events = EventStore(postgres: postgres)
         reconciler = RankingReconciler(postgres: postgres, redis: redis)
+        reminders = ReminderStore(postgres: postgres)
         users = UserStore(
             postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)

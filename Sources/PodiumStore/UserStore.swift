@@ -109,13 +109,21 @@ public struct UserStore: Sendable {
         }
     }
 
-    /// Replaces the player's preferences, creating the player if new; updates the name boards show.
-    public func setPreferences(userID: String, displayName: String?, timeZone: String, now: Date) async throws -> PreferencesResponse {
+    /// Replaces the player's preferences, creating the player if new; updates the name boards show and
+    /// schedules the next reminder check (the next reminder time after `now`).
+    public func setPreferences(
+        userID: String, displayName: String?, timeZone: String, reminders: ReminderPreferences? = nil, now: Date
+    ) async throws -> PreferencesResponse {
+        let zone = TimeZone(identifier: timeZone) ?? .gmt
+        let next = reminders?.schedule(playerZone: zone)?.next(after: now)
+        let stored = try reminders.map { try PodiumJSON.string($0) }
         try await postgres.query("""
-            INSERT INTO users (user_id, display_name, time_zone, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+            INSERT INTO users (user_id, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
+            VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)
             ON CONFLICT (user_id) DO UPDATE SET display_name = EXCLUDED.display_name, time_zone = EXCLUDED.time_zone,
+                                                reminders = EXCLUDED.reminders, next_reminder_at = EXCLUDED.next_reminder_at,
                                                 updated_at = EXCLUDED.updated_at
-            """, [userID, displayName, timeZone, now])
+            """, [userID, displayName, timeZone, stored, next, now])
         do {
             if let displayName {
                 try await rankings.apply([], displayNames: [userID: displayName])
@@ -125,7 +133,8 @@ public struct UserStore: Sendable {
         } catch {
             logger.warning("display name not updated in Redis; the next rebuild will", metadata: ["error": "\(error)"])
         }
-        return PreferencesResponse(userId: userID, displayName: displayName, timeZone: timeZone)
+        return PreferencesResponse(
+            userId: userID, displayName: displayName, timeZone: timeZone, reminders: reminders, nextReminderAt: next.map(RFC3339.format))
     }
 
     /// Erases the player everywhere: PostgreSQL rows (completions, topics, scores, snapshot entries and medals, events) and Redis entries.

@@ -97,3 +97,35 @@ struct AchievementRuleTests {
         }
     }
 }
+
+@Suite("Reminder preferences")
+struct ReminderPreferencesTests {
+    @Test("every bad field is named")
+    func validation() {
+        #expect(ReminderPreferences(enabled: true, time: "17:30", days: ["mon", "fri"]).validationErrors().isEmpty)
+        for time in ["7:30", "24:00", "17:60", "17-30", "ab:cd", "17:3", "١٧:٣٠"] {
+            #expect(ReminderPreferences(enabled: true, time: time, days: []).validationErrors().map(\.field) == ["reminders.time"], "\(time)")
+        }
+        #expect(ReminderPreferences(enabled: true, time: "08:00", days: ["mon", "mon"]).validationErrors().map(\.field) == ["reminders.days"])
+        #expect(ReminderPreferences(enabled: true, time: "08:00", days: ["monday"]).validationErrors().map(\.field) == ["reminders.days"])
+        #expect(ReminderPreferences(enabled: true, time: "08:00", days: [], timeZone: "Mars/Base").validationErrors().map(\.field)
+            == ["reminders.time_zone"])
+    }
+
+    @Test("the schedule fires at the local time on the chosen weekdays, in the reminder's or the player's zone")
+    func schedule() throws {
+        let paris = try zone("Europe/Paris")
+        let weekdays = ReminderPreferences(enabled: true, time: "17:30", days: ["mon", "sun"])
+        let schedule = try #require(weekdays.schedule(playerZone: paris))
+        // Saturday 2026-11-21 → Sunday 22nd 17:30 CET, then Monday 23rd.
+        #expect(schedule.next(after: try instant("2026-11-21T12:00:00Z")) == (try instant("2026-11-22T16:30:00Z")))
+        #expect(schedule.next(after: try instant("2026-11-22T16:30:00Z")) == (try instant("2026-11-23T16:30:00Z")))
+        let tokyo = ReminderPreferences(enabled: true, time: "08:00", days: ["sat"], timeZone: "Asia/Tokyo")
+        #expect(tokyo.schedule(playerZone: paris)?.next(after: try instant("2026-11-20T00:00:00Z")) == (try instant("2026-11-20T23:00:00Z")))
+        // 02:30 does not exist in Paris on 2026-03-29: the reminder fires when the gap ends, 03:00 CEST.
+        let night = ReminderPreferences(enabled: true, time: "02:30", days: ["sun"])
+        #expect(night.schedule(playerZone: paris)?.next(after: try instant("2026-03-28T12:00:00Z")) == (try instant("2026-03-29T01:00:00Z")))
+        #expect(ReminderPreferences(enabled: false, time: "08:00", days: ["mon"]).schedule(playerZone: paris) == nil)
+        #expect(ReminderPreferences(enabled: true, time: "08:00", days: []).schedule(playerZone: paris) == nil)
+    }
+}

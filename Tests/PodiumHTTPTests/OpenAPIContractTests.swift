@@ -305,6 +305,8 @@ struct PodiumOpenAPIDocumentTests {
             "GET /v1/admin/jobs", "GET /v1/admin/jobs/{name}/runs", "POST /v1/admin/jobs/{name}/run",
             "POST /v1/admin/jobs/{name}/pause", "POST /v1/admin/jobs/{name}/resume",
             "POST /v1/admin/periods/{board}/{window}/{period}/close",
+            "GET /v1/admin/calendar/closed-days", "PUT /v1/admin/calendar/closed-days/{day}",
+            "DELETE /v1/admin/calendar/closed-days/{day}",
         ])
     }
 

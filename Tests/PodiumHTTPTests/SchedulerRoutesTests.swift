@@ -55,7 +55,7 @@ struct SchedulerRoutesTests {
             let list = try await client.send(.get, "/v1/admin/jobs", key: HTTPHarness.adminKey)
             #expect(list.status == .ok)
             let jobs = list.json["jobs"] as? [[String: Any]] ?? []
-            #expect(jobs.compactMap { $0["name"] as? String } == ["close-periods", "prune", "reconcile-rankings", "snapshot-leaderboards"])
+            #expect(jobs.compactMap { $0["name"] as? String } == ["close-periods", "emit-reminders", "prune", "reconcile-rankings", "snapshot-leaderboards"])
             #expect(jobs.first?["cron"] as? String == "* * * * *")
             #expect(jobs.first?["next_slot"] as? String == "2026-11-25T12:01:00.000Z")
             #expect(try await client.send(.get, "/v1/admin/jobs", key: harness.readKey).status == .forbidden)
@@ -154,6 +154,37 @@ struct SchedulerRoutesTests {
             #expect(Set(badHistory.errorFields) == ["board", "window"])
             #expect(try await client.send(.get, "/v1/users/\(unique("nobody"))/medals", key: harness.readKey).status == .notFound)
             #expect(try await client.send(.get, "/v1/users/\(unique("nobody"))/rank-history", key: harness.readKey).status == .notFound)
+        }
+    }
+
+    @Test func remindersAreSetWithPreferencesAndOpsKeepACalendar() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let user = unique("u")
+            let reminders: [String: any Sendable] = ["enabled": true, "time": "18:00", "days": ["wed", "thu"]]
+            let body: [String: any Sendable] = ["time_zone": "Europe/Paris", "reminders": reminders]
+            let set = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey, json: body)
+            #expect(set.status == .ok)
+            // Wednesday 2026-11-25 12:00 UTC: 18:00 in Paris is 17:00 UTC the same day.
+            #expect(set.json["next_reminder_at"] as? String == "2026-11-25T17:00:00.000Z")
+            let badReminders: [String: any Sendable] = ["enabled": true, "time": "25:00", "days": ["someday"], "time_zone": "Nowhere"]
+            let bad: [String: any Sendable] = ["reminders": badReminders]
+            let refused = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey, json: bad)
+            #expect(refused.status == .badRequest)
+            #expect(Set(refused.errorFields) == ["reminders.time", "reminders.days", "reminders.time_zone"])
+
+            let day = "2031-\(String(format: "%02d", Int.random(in: 1...12)))-\(String(format: "%02d", Int.random(in: 1...28)))"
+            let note: [String: any Sendable] = ["note": "School holiday"]
+            let closed = try await client.send(.put, "/v1/admin/calendar/closed-days/\(day)", key: HTTPHarness.adminKey, json: note)
+            #expect(closed.status == .ok)
+            #expect(closed.json["day"] as? String == day)
+            let list = try await client.send(.get, "/v1/admin/calendar/closed-days", key: HTTPHarness.adminKey)
+            #expect((list.json["closed_days"] as? [[String: Any]] ?? []).contains { $0["day"] as? String == day })
+            #expect(try await client.send(.delete, "/v1/admin/calendar/closed-days/\(day)", key: HTTPHarness.adminKey).status == .noContent)
+            #expect(try await client.send(.delete, "/v1/admin/calendar/closed-days/\(day)", key: HTTPHarness.adminKey).status == .notFound)
+            let notADate = try await client.send(.put, "/v1/admin/calendar/closed-days/2031-02-30", key: HTTPHarness.adminKey, json: note)
+            #expect(notADate.status == .badRequest)
+            #expect(try await client.send(.get, "/v1/admin/calendar/closed-days", key: harness.readKey).status == .forbidden)
         }
     }
 }

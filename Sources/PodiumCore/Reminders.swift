@@ -1,0 +1,62 @@
+import Foundation
+
+/// A player's reminder choices, as `PUT /v1/users/{id}/preferences` takes them under `reminders`.
+///
+/// On each chosen weekday, once the local `time` has passed in `time_zone` (the player's zone
+/// when left out), Podium emits one `reminder.due` event unless the player already completed a
+/// quiz that local day or ops marked the day closed. Local times follow the scheduler's DST
+/// policy: a time skipped by a spring-forward change fires at the end of the gap, a time that
+/// occurs twice fires at its first occurrence.
+public struct ReminderPreferences: Sendable, Codable, Equatable {
+    /// Whether reminders are on.
+    public var enabled: Bool
+    /// Local time of day, `HH:MM` (24-hour).
+    public var time: String
+    /// Weekdays, `mon` … `sun`.
+    public var days: [String]
+    /// IANA zone the time is read in; the player's time zone when nil.
+    public var timeZone: String?
+
+    /// Weekday names in ISO order, Monday first.
+    public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    /// Creates preferences.
+    public init(enabled: Bool, time: String, days: [String], timeZone: String? = nil) {
+        self.enabled = enabled
+        self.time = time
+        self.days = days
+        self.timeZone = timeZone
+    }
+
+    /// Every problem, with fields named under `reminders.`.
+    public func validationErrors() -> [FieldError] {
+        var errors: [FieldError] = []
+        if clock == nil { errors.append(FieldError(field: "reminders.time", message: "must be a 24-hour local time HH:MM")) }
+        if days.count > 7 || Set(days).count != days.count || !days.allSatisfy(Self.weekdays.contains) {
+            errors.append(FieldError(field: "reminders.days", message: "must be distinct weekdays among mon, tue, wed, thu, fri, sat, sun"))
+        }
+        if let timeZone, timeZone.count > 64 || TimeZone(identifier: timeZone) == nil {
+            errors.append(FieldError(field: "reminders.time_zone", message: "must be an IANA time zone such as Europe/Paris"))
+        }
+        return errors
+    }
+
+    /// When reminders fire, read in `timeZone` (or `playerZone`); nil when off, without days, or invalid.
+    public func schedule(playerZone: TimeZone) -> CronSchedule? {
+        guard enabled, !days.isEmpty, let (hour, minute) = clock else { return nil }
+        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? playerZone
+        // Cron numbers weekdays from Sunday = 0.
+        let cronDays = days.compactMap { Self.weekdays.firstIndex(of: $0) }.map { String(($0 + 1) % 7) }.joined(separator: ",")
+        guard let expression = try? CronExpression("\(minute) \(hour) * * \(cronDays)") else { return nil }
+        return CronSchedule(expression: expression, timeZone: zone)
+    }
+
+    /// Hour and minute of `time`, nil unless it is exactly `HH:MM` within a day.
+    private var clock: (hour: Int, minute: Int)? {
+        let parts = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard time.count == 5, parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        return (hour, minute)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// A day ops closed: no reminders on it.
+public struct ClosedDay: Sendable, Codable, Equatable {
+    /// The date, `YYYY-MM-DD`, in each player's own zone.
+    public var day: String
+    /// Why it is closed (a holiday's name).
+    public var note: String
+
+    /// Creates a closed day.
+    public init(day: String, note: String) {
+        self.day = day
+        self.note = note
+    }
+}
+
+/// What one pass of the reminder job did.
+public struct ReminderReport: Sendable, Equatable {
+    /// `reminder.due` events written.
+    public var emitted = 0
+    /// Due checks that wrote nothing: the player played that day, the day is closed, or the check came too late.
+    public var skipped = 0
+
+    /// An empty report.
+    public init() {}
+}
+
+/// Reminder checks and the calendar of closed days.
+///
+/// Each player with reminders on has `next_reminder_at`, the next instant their reminder time
+/// passes on a chosen weekday. The job reads due players by an index on that column, a page at a
+/// time with `FOR UPDATE SKIP LOCKED`, and in the same transaction writes at most one event for
+/// the player's local day (`reminded_day` remembers it) and moves `next_reminder_at` on. Running it
+/// twice, or on several replicas at once, cannot remind anyone twice in a day.
+public struct ReminderStore: Sendable {
+    let postgres: PostgresPool
+
+    /// Creates the store.
+    public init(postgres: PostgresPool) {
+        self.postgres = postgres
+    }
+
+    /// Handles every reminder due at `now`, `pageSize` players per transaction.
+    public func emitDue(now: Date, pageSize: Int = 200) async throws -> ReminderReport {
+        var report = ReminderReport()
+        while true {
+            let page = try await postgres.withTransaction { connection in
+                try Self.emitPage(now: now, limit: pageSize, on: connection)
+            }
+            report.emitted += page.emitted
+            report.skipped += page.skipped
+            if page.emitted + page.skipped < pageSize { return report }
+        }
+    }
+
+    private static func emitPage(now: Date, limit: Int, on connection: PostgresConnection) throws -> ReminderReport {
+        let rows = try connection.query("""
+            SELECT user_id, time_zone, reminders::text AS reminders, next_reminder_at, reminded_day FROM users
+            WHERE next_reminder_at <= $1 ORDER BY next_reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED
+            """, [now, limit]).rows
+        guard !rows.isEmpty else { return ReminderReport() }
+        let decoder = PodiumJSON.decoder()
+        struct Due {
+            let user: String
+            let zone: TimeZone
+            let schedule: CronSchedule?
+            let at: Date
+            let day: Int
+            let remindedDay: Int?
+        }
+        let due = try rows.map { row -> Due in
+            let zone = TimeZone(identifier: try row.string("time_zone")) ?? .gmt
+            let reminders = try row["reminders"].map { try decoder.decode(ReminderPreferences.self, from: Data($0.utf8)) }
+            let schedule = reminders?.schedule(playerZone: zone)
+            let at = try row.date("next_reminder_at")
+            let scheduleZone = schedule?.timeZone ?? zone
+            return Due(user: try row.string("user_id"), zone: scheduleZone, schedule: schedule, at: at,
+                       day: Streak.localDay(of: at, in: scheduleZone), remindedDay: try row.optionalInt("reminded_day"))
+        }
+        // One query for the facts every check needs: closed days, and which players played that day or the day before.
+        let closed = Set(try connection.query("""
+            SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY($1::date[])
+            """, [due.map { Self.dateText($0.day) }]).rows.map { try $0.int("n") })
+        let played = Set(try connection.query("""
+            SELECT user_id || ':' || day AS k FROM user_days d
+            JOIN unnest($1::text[], $2::int[]) AS x(u, day0) ON d.user_id = x.u AND d.day IN (x.day0, x.day0 - 1)
+            """, [due.map(\.user), due.map(\.day)]).rows.map { try $0.string("k") })
+
+        var report = ReminderReport()
+        var events: [(user: String, payload: String)] = []
+        var updates: [(user: String, next: Date?, reminded: Int?)] = []
+        for item in due {
+            // Checks that come after the local day ended (the job was down) are dropped, not sent late.
+            let stillThatDay = Streak.localDay(of: now, in: item.zone) == item.day
+            let remind = item.schedule != nil && stillThatDay && item.remindedDay != item.day && !closed.contains(item.day)
+                && !played.contains("\(item.user):\(item.day)")
+            if remind {
+                let atRisk = played.contains("\(item.user):\(item.day - 1)")
+                let payload = try PodiumJSON.string(ReminderDueEvent(
+                    userId: item.user, localDate: dateText(item.day), timeZone: item.zone.identifier, streakAtRisk: atRisk))
+                events.append((item.user, payload))
+                report.emitted += 1
+            } else {
+                report.skipped += 1
+            }
+            let next = item.schedule?.next(after: max(item.at, now))
+            updates.append((item.user, next, remind ? item.day : item.remindedDay))
+        }
+        try connection.query("""
+            INSERT INTO events (type, user_id, occurred_at, payload)
+            SELECT 'reminder.due', x.u, $3, x.p::jsonb FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(u, p, i) ORDER BY x.i
+            """, [events.map(\.user), events.map(\.payload), now])
+        try connection.query("""
+            UPDATE users SET next_reminder_at = NULLIF(x.n, '')::timestamptz, reminded_day = NULLIF(x.r, -1)
+            FROM unnest($1::text[], $2::text[], $3::int[]) AS x(u, n, r) WHERE users.user_id = x.u
+            """, [updates.map(\.user), updates.map { $0.next.map(RFC3339.format) ?? "" }, updates.map { $0.reminded ?? -1 }])
+        return report
+    }
+
+    /// Closed days, oldest first.
+    public func closedDays() async throws -> [ClosedDay] {
+        try await postgres.query("SELECT day::text AS day, note FROM closed_days ORDER BY day").rows.map {
+            ClosedDay(day: try $0.string("day"), note: try $0.string("note"))
+        }
+    }
+
+    /// Marks `day` (`YYYY-MM-DD`) closed, or updates its note.
+    public func closeDay(_ day: String, note: String, now: Date) async throws {
+        try await postgres.query("""
+            INSERT INTO closed_days (day, note, created_at) VALUES ($1::date, $2, $3) ON CONFLICT (day) DO UPDATE SET note = EXCLUDED.note
+            """, [day, note, now])
+    }
+
+    /// Opens `day` again; false when it was not closed.
+    public func openDay(_ day: String) async throws -> Bool {
+        try await postgres.query("DELETE FROM closed_days WHERE day = $1::date", [day]).affectedRows == 1
+    }
+
+    /// `YYYY-MM-DD` of a day number since 1970-01-01.
+    static func dateText(_ day: Int) -> String {
+        Period.containing(Date(timeIntervalSince1970: Double(day) * 86_400 + 43_200), window: .day, timeZone: .gmt).key
+    }
+}
+
+/// The data of a `reminder.due` event.
+struct ReminderDueEvent: Codable {
+    var userId: String
+    var localDate: String
+    var timeZone: String
+    var streakAtRisk: Bool
+}
