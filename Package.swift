@@ -54,6 +54,18 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        // Webhooks: signed delivery of outbox events, with retries.
+        .target(name: "PodiumWebhooks", dependencies: [
+            "PodiumCore", "PodiumStore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         // HTTP routes, auth, errors, OpenAPI.
         .target(name: "PodiumHTTP", dependencies: [
             "PodiumCore", "PodiumStore", "PodiumScheduler", "Postgres", "Redis",
@@ -65,7 +77,7 @@ let package = Package(
 
         // The executable: subcommands only.
         .executableTarget(name: "podium", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumHTTP",
+            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -86,6 +98,14 @@ let package = Package(
         ]),
         .testTarget(name: "PodiumSchedulerTests", dependencies: [
             "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "PodiumWebhooksTests", dependencies: [
+            "PodiumWebhooks", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumHTTPTests", dependencies: [

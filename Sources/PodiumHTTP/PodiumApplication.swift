@@ -18,17 +18,20 @@ public struct HTTPSettings: Sendable {
     public var publicLeaderboards: Bool
     /// How long a rendered leaderboard answer is reused (0 disables).
     public var leaderboardCacheLifetime: Duration
+    /// Attempts a resent dead webhook delivery gets.
+    public var webhookAttempts: Int
 
     /// Creates settings; the defaults suit the quick start.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bootstrapAdminKey: String? = nil, publicLeaderboards: Bool = false,
-        leaderboardCacheLifetime: Duration = .milliseconds(1000)
+        leaderboardCacheLifetime: Duration = .milliseconds(1000), webhookAttempts: Int = 8
     ) {
         self.host = host
         self.port = port
         self.bootstrapAdminKey = bootstrapAdminKey
         self.publicLeaderboards = publicLeaderboards
         self.leaderboardCacheLifetime = leaderboardCacheLifetime
+        self.webhookAttempts = webhookAttempts
     }
 }
 
@@ -58,6 +61,7 @@ public enum PodiumApplication {
             .addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
         AdminController(storage: storage, keyCache: keyCache, cache: cache, now: now).addRoutes(to: router)
+        WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, now: now).addRoutes(to: router)
         JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
         return router

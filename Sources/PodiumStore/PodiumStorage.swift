@@ -34,6 +34,8 @@ public struct PodiumStorage: Sendable {
     public let reconciler: RankingReconciler
     /// Reminder checks and closed days.
     public let reminders: ReminderStore
+    /// Webhook registrations and deliveries.
+    public let webhooks: WebhookStore
 
     /// Creates the stores; `now` is the clock every write and period decision uses.
     public init(
@@ -52,6 +54,7 @@ public struct PodiumStorage: Sendable {
         events = EventStore(postgres: postgres)
         reconciler = RankingReconciler(postgres: postgres, redis: redis)
         reminders = ReminderStore(postgres: postgres)
+        webhooks = WebhookStore(postgres: postgres)
         users = UserStore(
             postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)

@@ -5,11 +5,13 @@ import Logging
 import Metrics
 import PodiumHTTP
 import PodiumScheduler
+import PodiumWebhooks
+import AsyncHTTPClient
 import PodiumStore
 import Prometheus
 import ServiceLifecycle
 
-/// `podium serve`: migrations, then the HTTP API, the ranking sync and the scheduler until SIGTERM or SIGINT.
+/// `podium serve`: migrations, then the HTTP API, the ranking sync, the scheduler and the webhook sender until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
 
@@ -28,9 +30,14 @@ struct ServeCommand: AsyncParsableCommand {
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
         let sync = RankingSyncService(sync: runtime.storage.rankingSync, interval: settings.syncInterval, logger: logger)
         let jobs = SchedulerService(scheduler: scheduler, interval: settings.schedulerTick)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let sender = WebhookSender(
+            store: runtime.storage.webhooks, http: http, settings: settings.webhooks, replica: scheduler.replica, now: { Date() },
+            logger: logger)
+        let webhooks = WebhookService(sender: sender, interval: .milliseconds(500))
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: app), .init(service: sync), .init(service: jobs)],
+                services: [.init(service: app), .init(service: sync), .init(service: jobs), .init(service: webhooks)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         logger.notice("podium listening", metadata: [
@@ -38,9 +45,11 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await group.run()
         } catch {
+            try? await http.shutdown()
             await runtime.close()
             throw error
         }
+        try? await http.shutdown()
         await runtime.close()
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import PodiumCore
 import PodiumHTTP
 import PodiumScheduler
+import PodiumWebhooks
 import Postgres
 import Redis
 
@@ -22,6 +23,7 @@ import Redis
 /// | `PODIUM_SYNC_INTERVAL_MS` | `2000` |
 /// | `PODIUM_SCHEDULER_TICK_MS` | `1000` |
 /// | `PODIUM_REPLICA_NAME` | host name and process id |
+/// | `PODIUM_WEBHOOK_TIMEOUT_MS`, `PODIUM_WEBHOOK_MAX_ATTEMPTS`, `PODIUM_WEBHOOK_BACKOFF_MS` | `5000`, `8`, `2000` |
 /// | `PODIUM_TEST_JOB_DELAY` | none; `<job>=<ms>` makes a job sleep first (fault injection for tests) |
 /// | `PODIUM_LOG_LEVEL` | `info` |
 struct Settings {
@@ -37,6 +39,7 @@ struct Settings {
     var schedulerTick: Duration
     var replicaName: String
     var testJobDelay: (job: String, delay: Duration)?
+    var webhooks: WebhookSettings
     var logLevel: Logger.Level
 
     /// Reads the settings from `environment`.
@@ -60,6 +63,11 @@ struct Settings {
         batchSize = max(1, try integer("PODIUM_BATCH_SIZE", 128))
         batchConcurrency = max(1, try integer("PODIUM_BATCH_CONCURRENCY", 4))
         syncInterval = .milliseconds(max(100, try integer("PODIUM_SYNC_INTERVAL_MS", 2000)))
+        webhooks = WebhookSettings(
+            maxAttempts: max(1, try integer("PODIUM_WEBHOOK_MAX_ATTEMPTS", 8)),
+            timeout: Double(max(100, try integer("PODIUM_WEBHOOK_TIMEOUT_MS", 5000))) / 1000,
+            backoff: Double(try integer("PODIUM_WEBHOOK_BACKOFF_MS", 2000)) / 1000)
+        http.webhookAttempts = webhooks.maxAttempts
         schedulerTick = .milliseconds(max(50, try integer("PODIUM_SCHEDULER_TICK_MS", 1000)))
         replicaName = value("PODIUM_REPLICA_NAME") ?? Scheduler.defaultReplicaName()
         if let text = value("PODIUM_TEST_JOB_DELAY") {

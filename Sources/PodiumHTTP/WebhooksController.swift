@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// `/v1/admin/webhooks…`: register, list, enable, disable and delete webhooks; see and resend deliveries.
+struct WebhooksController {
+    let webhooks: WebhookStore
+    let attempts: Int
+    let now: @Sendable () -> Date
+
+    /// Event types a webhook can subscribe to.
+    static let eventTypes: Set<String> = EventsController.types
+
+    /// Registers this controller's routes on `router`.
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.get("/v1/admin/webhooks", use: list)
+        router.post("/v1/admin/webhooks", use: create)
+        router.delete("/v1/admin/webhooks/:id", use: delete)
+        router.post("/v1/admin/webhooks/:id/disable", use: disable)
+        router.post("/v1/admin/webhooks/:id/enable", use: enable)
+        router.get("/v1/admin/webhooks/:id/deliveries", use: deliveries)
+        router.post("/v1/admin/webhooks/deliveries/:delivery/resend", use: resend)
+    }
+
+    /// Handles `GET /v1/admin/webhooks`.
+    @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        return try HTTPSupport.json(WebhookList(webhooks: try await webhooks.list()))
+    }
+
+    /// Handles `POST /v1/admin/webhooks` with `{url, event_types, secret}` (201; the secret is never shown again).
+    @Sendable func create(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let body = try await HTTPSupport.decode(CreateWebhookRequest.self, from: request, context: context)
+        var errors: [FieldError] = []
+        let url = body.url ?? ""
+        let parsed = URL(string: url)
+        if url.count > 2000 || !["http", "https"].contains(parsed?.scheme?.lowercased() ?? "") || (parsed?.host ?? "").isEmpty {
+            errors.append(FieldError(field: "url", message: "must be an http or https URL with a host, at most 2000 characters"))
+        }
+        let types = body.eventTypes ?? []
+        if types.isEmpty || Set(types).count != types.count || !types.allSatisfy(Self.eventTypes.contains) {
+            errors.append(FieldError(field: "event_types", message: "must list distinct event types among \(Self.eventTypes.sorted().joined(separator: ", "))"))
+        }
+        let secret = body.secret ?? ""
+        if !(16...200).contains(secret.count) || secret.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            errors.append(FieldError(field: "secret", message: "must be 16-200 characters without control characters"))
+        }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        return try HTTPSupport.json(try await webhooks.create(url: url, eventTypes: types, secret: secret, now: now()), status: .created)
+    }
+
+    /// Handles `DELETE /v1/admin/webhooks/:id` (its deliveries go with it).
+    @Sendable func delete(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let id = try HTTPSupport.identifier("id", in: context)
+        guard try await webhooks.delete(id: id) else { throw APIError.notFound("no webhook \(id)") }
+        return Response(status: .noContent)
+    }
+
+    /// Handles `POST /v1/admin/webhooks/:id/disable`: no new deliveries; pending ones are still sent.
+    @Sendable func disable(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try await setEnabled(false, context: context)
+    }
+
+    /// Handles `POST /v1/admin/webhooks/:id/enable`.
+    @Sendable func enable(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try await setEnabled(true, context: context)
+    }
+
+    /// Handles `GET /v1/admin/webhooks/:id/deliveries?limit=`: newest first, each with its attempts.
+    @Sendable func deliveries(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let id = try HTTPSupport.identifier("id", in: context)
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 50, errors: &errors)
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        guard let list = try await webhooks.deliveries(webhookID: id, limit: limit) else { throw APIError.notFound("no webhook \(id)") }
+        return try HTTPSupport.json(WebhookDeliveryList(deliveries: list))
+    }
+
+    /// Handles `POST /v1/admin/webhooks/deliveries/:delivery/resend`: a dead delivery gets a fresh set of attempts (202).
+    @Sendable func resend(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let text = context.parameters.get("delivery") ?? ""
+        guard let id = Int64(text), id > 0 else {
+            throw APIError.validation([FieldError(field: "delivery", message: "must be a delivery id")])
+        }
+        guard try await webhooks.resend(deliveryID: id, attemptLimit: attempts, now: now()) else {
+            throw APIError.conflict("delivery \(id) does not exist or is not dead")
+        }
+        return Response(status: .accepted)
+    }
+
+    private func setEnabled(_ enabled: Bool, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let id = try HTTPSupport.identifier("id", in: context)
+        guard try await webhooks.setEnabled(id: id, enabled: enabled) else { throw APIError.notFound("no webhook \(id)") }
+        guard let webhook = try await webhooks.list().first(where: { $0.id == id }) else { throw APIError.notFound("no webhook \(id)") }
+        return try HTTPSupport.json(webhook)
+    }
+}
+
+/// The body of `POST /v1/admin/webhooks`.
+struct CreateWebhookRequest: Codable, Sendable {
+    /// Receiver URL.
+    var url: String?
+    /// Event types to receive.
+    var eventTypes: [String]?
+    /// Shared secret for the signature (16-200 characters).
+    var secret: String?
+}
+
+/// The answer to `GET /v1/admin/webhooks`.
+struct WebhookList: Codable, Sendable {
+    /// Every webhook, newest first.
+    var webhooks: [Webhook]
+}
+
+/// The answer to `GET /v1/admin/webhooks/{id}/deliveries`.
+struct WebhookDeliveryList: Codable, Sendable {
+    /// Deliveries, newest first.
+    var deliveries: [WebhookDelivery]
+}

@@ -1,0 +1,119 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Logging
+import Metrics
+import NIOCore
+import NIOHTTP1
+import PodiumCore
+import PodiumStore
+
+/// How webhooks are sent.
+public struct WebhookSettings: Sendable {
+    /// Attempts per delivery before it is marked dead.
+    public var maxAttempts: Int
+    /// How long a receiver may take to answer.
+    public var timeout: TimeInterval
+    /// Delay before the first retry; doubled for each further one (±20 % jitter), at most `maximumBackoff`.
+    public var backoff: TimeInterval
+    /// The longest wait between attempts.
+    public var maximumBackoff: TimeInterval
+    /// Deliveries claimed per pass.
+    public var batchSize: Int
+
+    /// Creates settings; the defaults suit production receivers.
+    public init(maxAttempts: Int = 8, timeout: TimeInterval = 5, backoff: TimeInterval = 2, maximumBackoff: TimeInterval = 3600, batchSize: Int = 20) {
+        self.maxAttempts = maxAttempts
+        self.timeout = timeout
+        self.backoff = backoff
+        self.maximumBackoff = maximumBackoff
+        self.batchSize = batchSize
+    }
+}
+
+/// Fans the outbox out to webhooks and POSTs due deliveries, signed.
+///
+/// Each request carries `Podium-Event-Id` (deduplicate on it), `Podium-Event-Type` and
+/// `Podium-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the webhook's secret>`.
+/// A 2xx answer delivers; anything else, or no answer within the timeout, is retried with
+/// exponential backoff and jitter until the attempts run out, then the delivery is dead.
+/// Sending happens here, never on the path that records completions.
+public final class WebhookSender: Sendable {
+    let store: WebhookStore
+    let http: HTTPClient
+    let settings: WebhookSettings
+    let replica: String
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// Creates a sender over `http` (owned by the caller).
+    public init(store: WebhookStore, http: HTTPClient, settings: WebhookSettings, replica: String, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.store = store
+        self.http = http
+        self.settings = settings
+        self.replica = replica
+        self.now = now
+        self.logger = logger
+    }
+
+    /// One pass: fan out new events, then send every claimed delivery concurrently; returns deliveries attempted.
+    @discardableResult
+    public func runOnce() async throws -> Int {
+        _ = try await store.dispatch(attemptLimit: settings.maxAttempts, now: now())
+        // The lease outlives the timeout, so a live sender always finishes before a takeover.
+        let claimed = try await store.claim(replica: replica, lease: settings.timeout + 30, now: now(), limit: settings.batchSize)
+        await withTaskGroup(of: Void.self) { group in
+            for delivery in claimed { group.addTask { await self.send(delivery) } }
+        }
+        return claimed.count
+    }
+
+    /// The signature header value for `body` sent at `timestamp` (unix seconds).
+    public static func signature(secret: String, timestamp: Int, body: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).\(body)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return "t=\(timestamp),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Wait after failed attempt `attempt` (1-based): backoff × 2^(attempt−1), ±20 % jitter, capped.
+    func retryDelay(afterAttempt attempt: Int) -> TimeInterval {
+        let base = min(settings.backoff * pow(2, Double(max(attempt - 1, 0))), settings.maximumBackoff)
+        return base * Double.random(in: 0.8...1.2)
+    }
+
+    private func send(_ delivery: ClaimedDelivery) async {
+        let started = now()
+        let clock = ContinuousClock.now
+        var statusCode: Int?
+        var failure: String?
+        do {
+            var request = HTTPClientRequest(url: delivery.url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "User-Agent", value: "Podium-Webhooks/1")
+            request.headers.add(name: "Podium-Event-Id", value: delivery.eventId)
+            request.headers.add(name: "Podium-Event-Type", value: delivery.eventType)
+            request.headers.add(
+                name: "Podium-Signature",
+                value: Self.signature(secret: delivery.secret, timestamp: Int(started.timeIntervalSince1970), body: delivery.body))
+            request.body = .bytes(ByteBuffer(string: delivery.body))
+            let response = try await http.execute(request, timeout: .milliseconds(Int64(settings.timeout * 1000)))
+            statusCode = Int(response.status.code)
+            // Read (and drop) a little of the answer so the connection can be reused.
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+        } catch {
+            failure = "\(error)"
+        }
+        let elapsed = ContinuousClock.now - clock
+        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        let delivered = statusCode.map { (200..<300).contains($0) } ?? false
+        Counter(label: "podium_webhook_attempts_total", dimensions: [("outcome", delivered ? "delivered" : "failed")]).increment()
+        do {
+            try await store.finish(
+                delivery, replica: replica, startedAt: started, durationMs: milliseconds, statusCode: statusCode, error: failure,
+                retryDelay: retryDelay(afterAttempt: delivery.attempt), now: now())
+        } catch {
+            logger.warning("could not record a webhook attempt; the lease will expire and it is retried",
+                           metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PodiumCore
+import PodiumStore
+import PodiumWebhooks
+import Postgres
+import Synchronization
+import Testing
+
+/// A receiver on loopback that answers each delivery of one event as scripted, and records every request for it.
+final class Receiver: Sendable {
+    enum Answer: Sendable { case status(Int), hang(Duration) }
+    struct Received: Sendable {
+        let eventID: String
+        let signature: String
+        let body: String
+    }
+
+    let eventID: Mutex<String> = Mutex("")
+    private let script: Mutex<[Answer]>
+    private let log: Mutex<[Received]> = Mutex([])
+
+    init(script: [Answer]) {
+        self.script = Mutex(script)
+    }
+
+    var received: [Received] { log.withLock { $0 } }
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("/hook") { request, _ -> Response in
+            func header(_ name: String) -> String {
+                request.headers.first { $0.name.canonicalName == name.lowercased() }?.value ?? ""
+            }
+            let id = header("Podium-Event-Id")
+            // Deliveries of other tests' events are simply accepted.
+            guard id == self.eventID.withLock({ $0 }) else { return Response(status: .ok) }
+            let body = String(buffer: try await request.body.collect(upTo: 1 << 20))
+            self.log.withLock {
+                $0.append(Received(eventID: id, signature: header("Podium-Signature"), body: body))
+            }
+            let answer = self.script.withLock { $0.isEmpty ? .status(200) : $0.removeFirst() }
+            switch answer {
+            case .status(let code):
+                return Response(status: HTTPResponse.Status(code: code))
+            case .hang(let duration):
+                try await Task.sleep(for: duration)
+                return Response(status: .ok)
+            }
+        }
+        return router
+    }
+}
+
+/// Whether `signature` (`t=…,v1=…`) is the HMAC-SHA256 of "t.body" under `secret`.
+func isValid(signature: String, body: String, secret: String) -> Bool {
+    let parts = Dictionary(uniqueKeysWithValues: signature.split(separator: ",").compactMap { part -> (String, String)? in
+        let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+        return pair.count == 2 ? (pair[0], pair[1]) : nil
+    })
+    guard let timestamp = parts["t"], let given = parts["v1"] else { return false }
+    let expected = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).\(body)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+    return given == expected.map { String(format: "%02x", $0) }.joined()
+}
+
+/// A clock tests move by hand.
+final class ManualClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// Serialized: the senders of two tests would claim each other's deliveries (they share the database).
+@Suite("Webhook delivery against a loopback receiver", .serialized)
+struct WebhookDeliveryTests {
+    static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"]
+        ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium_test"
+    static let logger = Logger(label: "podium-webhook-tests")
+    static let secret = "whsec_test_secret_0123456789"
+
+    /// Runs `body` with a live receiver, a store, a sender and a fresh event the receiver scripts its answers for.
+    func withReceiver(
+        _ script: [Receiver.Answer], maxAttempts: Int,
+        _ body: @Sendable (Receiver, WebhookStore, WebhookSender, ManualClock, Webhook, Int64) async throws -> Void
+    ) async throws {
+        let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: Self.databaseURL, poolSize: 4), logger: Self.logger)
+        try await Migrator(pool: postgres, logger: Self.logger).migrate(try Migration.bundled())
+        let store = WebhookStore(postgres: postgres)
+        let clock = ManualClock()
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let receiver = Receiver(script: script)
+        let app = Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        do {
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                let webhook = try await store.create(
+                    url: "http://127.0.0.1:\(port)/hook", eventTypes: ["period.closed"], secret: Self.secret, now: clock.now)
+                let event = try await postgres.withTransaction { connection in
+                    try EventStore.append(type: "period.closed", userID: nil, occurredAt: Date(timeIntervalSince1970: 1_800_000_000),
+                                          payload: #"{"board": "webhook-test"}"#, on: connection)
+                    return try connection.query("SELECT currval('events_id_seq') AS id").rows[0].int64("id")
+                }
+                receiver.eventID.withLock { $0 = "evt_\(event)" }
+                let sender = WebhookSender(
+                    store: store, http: http, settings: WebhookSettings(maxAttempts: maxAttempts, timeout: 0.5, backoff: 1, batchSize: 100),
+                    replica: "webhook-tests", now: { clock.now }, logger: Self.logger)
+                try await body(receiver, store, sender, clock, webhook, event)
+                #expect(try await store.delete(id: webhook.id))
+            }
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        await postgres.close()
+    }
+
+    /// This test's delivery (other tests' events of the same type reach this webhook too).
+    func ours(_ store: WebhookStore, _ webhook: Webhook, event: Int64) async throws -> WebhookDelivery? {
+        try await store.deliveries(webhookID: webhook.id, limit: 500)?.first { $0.eventId == "evt_\(event)" }
+    }
+
+    /// Runs the sender until this test's delivery has `attempts` attempts.
+    func drive(_ sender: WebhookSender, _ store: WebhookStore, _ webhook: Webhook, _ event: Int64, attempts: Int) async throws -> WebhookDelivery {
+        for _ in 0..<200 {
+            _ = try await sender.runOnce()
+            if let delivery = try await ours(store, webhook, event: event), delivery.attempts >= attempts, delivery.status != "sending" {
+                return delivery
+            }
+        }
+        throw WebhookTestFailure("delivery never reached \(attempts) attempts")
+    }
+
+    @Test("a receiver that fails, then times out, then succeeds gets the event delivered once, signed")
+    func failTimeoutSucceed() async throws {
+        try await withReceiver([.status(500), .hang(.seconds(2))], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
+            var delivery = try await drive(sender, store, webhook, event, attempts: 1)
+            #expect(delivery.status == "pending")
+            #expect(delivery.lastStatusCode == 500)
+            // Backoff 1 s ± 20 %: not yet due 0.7 s later.
+            clock.advance(0.7)
+            _ = try await sender.runOnce()
+            #expect(try await ours(store, webhook, event: event)?.attempts == 1)
+            clock.advance(0.6)
+            delivery = try await drive(sender, store, webhook, event, attempts: 2)
+            #expect(delivery.status == "pending")
+            #expect(delivery.lastStatusCode == nil)
+            #expect(delivery.history.last?.error?.isEmpty == false, "the timeout is recorded")
+            clock.advance(3)
+            delivery = try await drive(sender, store, webhook, event, attempts: 3)
+            #expect(delivery.status == "delivered")
+            #expect(delivery.history.map(\.statusCode) == [500, nil, 200])
+            #expect(delivery.eventId == "evt_\(event)")
+
+            clock.advance(3600)
+            _ = try await sender.runOnce()
+            let received = receiver.received
+            #expect(received.count == 3, "three attempts, then nothing more")
+            #expect(received.allSatisfy { isValid(signature: $0.signature, body: $0.body, secret: Self.secret) })
+            #expect(!isValid(signature: received[0].signature, body: received[0].body, secret: "another secret of 16+"))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(received[0].body.utf8)) as? [String: Any])
+            #expect(json["id"] as? String == "evt_\(event)")
+            #expect(json["type"] as? String == "period.closed")
+            #expect((json["data"] as? [String: Any])?["board"] as? String == "webhook-test")
+        }
+    }
+
+    @Test("a delivery that keeps failing is dead after the limit, and a resend delivers it")
+    func deadThenResent() async throws {
+        try await withReceiver([.status(503), .status(404)], maxAttempts: 2) { receiver, store, sender, clock, webhook, event in
+            _ = try await drive(sender, store, webhook, event, attempts: 1)
+            clock.advance(2)
+            let dead = try await drive(sender, store, webhook, event, attempts: 2)
+            #expect(dead.status == "dead")
+            #expect(dead.history.map(\.statusCode) == [503, 404])
+            clock.advance(3600)
+            _ = try await sender.runOnce()
+            #expect(receiver.received.count == 2, "nothing is sent after the limit")
+
+            #expect(try await store.resend(deliveryID: dead.id, attemptLimit: 1, now: clock.now))
+            #expect(try await store.resend(deliveryID: dead.id, attemptLimit: 1, now: clock.now) == false, "only dead deliveries")
+            let resent = try await drive(sender, store, webhook, event, attempts: 3)
+            #expect(resent.status == "delivered")
+            #expect(receiver.received.count == 3)
+        }
+    }
+}
+
+/// A failure raised by these tests' helpers.
+struct WebhookTestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
