@@ -307,6 +307,9 @@ struct PodiumOpenAPIDocumentTests {
             "POST /v1/admin/periods/{board}/{window}/{period}/close",
             "GET /v1/admin/calendar/closed-days", "PUT /v1/admin/calendar/closed-days/{day}",
             "DELETE /v1/admin/calendar/closed-days/{day}",
+            "GET /v1/admin/webhooks", "POST /v1/admin/webhooks", "DELETE /v1/admin/webhooks/{id}", "POST /v1/admin/webhooks/{id}/disable",
+            "POST /v1/admin/webhooks/{id}/enable", "GET /v1/admin/webhooks/{id}/deliveries",
+            "POST /v1/admin/webhooks/deliveries/{delivery}/resend",
         ])
     }
 

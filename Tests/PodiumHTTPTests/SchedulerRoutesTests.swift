@@ -187,4 +187,38 @@ struct SchedulerRoutesTests {
             #expect(try await client.send(.get, "/v1/admin/calendar/closed-days", key: harness.readKey).status == .forbidden)
         }
     }
+
+    @Test func webhooksAreRegisteredListedDisabledAndDeleted() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let types: [String] = ["medal.awarded", "reminder.due"]
+            let body: [String: any Sendable] = ["url": "http://127.0.0.1:9/hook", "event_types": types, "secret": "whsec_0123456789abcdef"]
+            let created = try await client.send(.post, "/v1/admin/webhooks", key: HTTPHarness.adminKey, json: body)
+            #expect(created.status == .created)
+            let id = try #require(created.json["id"] as? String)
+            #expect(created.json["secret"] == nil, "the secret is never shown")
+            #expect(created.json["event_types"] as? [String] == types)
+
+            let listed = try await client.send(.get, "/v1/admin/webhooks", key: HTTPHarness.adminKey)
+            #expect((listed.json["webhooks"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == id })
+            let disabled = try await client.send(.post, "/v1/admin/webhooks/\(id)/disable", key: HTTPHarness.adminKey)
+            #expect(disabled.json["enabled"] as? Bool == false)
+            let enabled = try await client.send(.post, "/v1/admin/webhooks/\(id)/enable", key: HTTPHarness.adminKey)
+            #expect(enabled.json["enabled"] as? Bool == true)
+            let deliveries = try await client.send(.get, "/v1/admin/webhooks/\(id)/deliveries", key: HTTPHarness.adminKey)
+            #expect(deliveries.status == .ok)
+            #expect(try await client.send(.delete, "/v1/admin/webhooks/\(id)", key: HTTPHarness.adminKey).status == .noContent)
+            #expect(try await client.send(.delete, "/v1/admin/webhooks/\(id)", key: HTTPHarness.adminKey).status == .notFound)
+            #expect(try await client.send(.get, "/v1/admin/webhooks/\(id)/deliveries", key: HTTPHarness.adminKey).status == .notFound)
+
+            let badTypes: [String] = ["nothing.happened"]
+            let bad: [String: any Sendable] = ["url": "ftp://host/x", "event_types": badTypes, "secret": "short"]
+            let refused = try await client.send(.post, "/v1/admin/webhooks", key: HTTPHarness.adminKey, json: bad)
+            #expect(refused.status == .badRequest)
+            #expect(Set(refused.errorFields) == ["url", "event_types", "secret"])
+            let resend = try await client.send(.post, "/v1/admin/webhooks/deliveries/999999999/resend", key: HTTPHarness.adminKey)
+            #expect(resend.status == .conflict)
+            #expect(try await client.send(.get, "/v1/admin/webhooks", key: harness.readKey).status == .forbidden)
+        }
+    }
 }

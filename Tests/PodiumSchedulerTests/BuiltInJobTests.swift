@@ -152,6 +152,10 @@ struct BuiltInJobTests {
         let events = try await storage.postgres.query(
             "SELECT count(*) AS n FROM events WHERE user_id = $1 OR payload->>'user_id' = $1", [gone]).rows[0].int("n")
         #expect(events == 0)
+        let leftovers = try await storage.postgres.query("""
+            SELECT (SELECT count(*) FROM user_days WHERE user_id = $1) + (SELECT count(*) FROM user_achievements WHERE user_id = $1) AS n
+            """, [gone]).rows[0].int("n")
+        #expect(leftovers == 0, "active days and achievements go too")
     }
 
     @Test("snapshots keep the top N of every open period once per slot; rank history reads them back")

@@ -135,6 +135,13 @@ struct WebhookDeliveryTests {
         throw WebhookTestFailure("delivery never reached \(attempts) attempts")
     }
 
+    @Test("the signature is the one the README's Python receiver computes")
+    func signatureMatchesTheDocumentedRecipe() {
+        // hmac.new(b"whsec_test_secret_0123456789", b'1800000000.{"id": "evt_1"}', hashlib.sha256).hexdigest()
+        #expect(WebhookSender.signature(secret: Self.secret, timestamp: 1_800_000_000, body: #"{"id": "evt_1"}"#)
+            == "t=1800000000,v1=fe1dfe062b1f2dde61f5e2e184d39537390cec670a0451a2315925ec1cb7947c")
+    }
+
     @Test("a receiver that fails, then times out, then succeeds gets the event delivered once, signed")
     func failTimeoutSucceed() async throws {
         try await withReceiver([.status(500), .hang(.seconds(2))], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
