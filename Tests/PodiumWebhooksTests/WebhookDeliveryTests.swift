@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Logging
 import PodiumCore
 import PodiumStore
-import PodiumWebhooks
+@testable import PodiumWebhooks
 import Postgres
 import Synchronization
 import Testing
@@ -173,6 +173,26 @@ struct WebhookDeliveryTests {
             #expect(json["id"] as? String == "evt_\(event)")
             #expect(json["type"] as? String == "period.closed")
             #expect((json["data"] as? [String: Any])?["board"] as? String == "webhook-test")
+        }
+    }
+
+    @Test("senders on three replicas working at once send each event once")
+    func concurrentSendersSendOnce() async throws {
+        try await withReceiver([], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
+            let others = ["replica-b", "replica-c"].map { name in
+                WebhookSender(
+                    store: store, http: sender.http, settings: WebhookSettings(maxAttempts: 5, timeout: 0.5, backoff: 1, batchSize: 100),
+                    replica: name, now: { clock.now }, logger: Self.logger)
+            }
+            for _ in 0..<5 {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for replica in [sender] + others { group.addTask { try await replica.runOnce() } }
+                    try await group.waitForAll()
+                }
+            }
+            #expect(receiver.received.count == 1)
+            #expect(try await ours(store, webhook, event: event)?.status == "delivered")
+            #expect(try await ours(store, webhook, event: event)?.attempts == 1)
         }
     }
 
