@@ -52,25 +52,35 @@ public struct CompletionStore: Sendable {
 
     private func recordOnce(_ plans: [CompletionPlan], now: Date) async throws -> [RecordOutcome] {
         let rules = rules
-        let written = try await postgres.withConnection { connection in
-            do {
-                return try Self.write(plans, now: now, rules: rules, on: connection)
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
+        let written = try await postgres.withSession { session -> WrittenBatch in
+            var written = try await session.run { connection in
+                do {
+                    return try Self.writeScores(plans, now: now, rules: rules, on: connection)
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
             }
-        }
-        var outcomes = plans.map { written.outcomes[$0.item.id] ?? .conflict }
-        guard !written.created.isEmpty else { return outcomes }
-
-        let ranked = await rank(written)
-        if let ranked {
-            for (index, plan) in plans.enumerated() {
-                if let response = ranked[plan.item.id] { outcomes[index] = .created(response) }
+            guard !written.created.isEmpty else { return written }
+            // Redis is brought up to date before the commit, so each completion row is written once, with its
+            // ranks and `ranked` already right. If the commit then fails, the retry writes the same absolute
+            // scores again, and reconcile-rankings repairs what no retry reaches.
+            let ranked = await rank(written)
+            if let ranked {
+                for (id, response) in ranked { written.outcomes[id] = .created(response) }
             }
-            await markRanked(ranked, erasedUsers: Array(written.erasures.keys))
+            let final = written
+            try await session.run { connection in
+                do {
+                    try Self.insertCompletions(final, ranked: ranked != nil, on: connection)
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
+            }
+            return written
         }
-        return outcomes
+        return plans.map { written.outcomes[$0.item.id] ?? .conflict }
     }
 
     /// Brings Redis to the new scores and puts the ranks into the answers; nil when Redis failed.
@@ -100,32 +110,6 @@ public struct CompletionStore: Sendable {
         } catch {
             logger.warning("rankings not updated; they catch up when Redis is back", metadata: ["error": "\(error)"])
             return nil
-        }
-    }
-
-    /// Marks completions as present in Redis and stores their answers with ranks, and drops the pending
-    /// erasures Redis has now applied (no commit flush needed: losing this write only means the
-    /// catch-up rewrites the same absolute scores).
-    private func markRanked(_ responses: [String: CompletionResponse], erasedUsers: [String]) async {
-        do {
-            let ids = Array(responses.keys)
-            let bodies = PodiumJSON.array(ids.compactMap { responses[$0]?.jsonString() })
-            try await postgres.withConnection { connection in
-                _ = try connection.pipeline([
-                    ("BEGIN", []),
-                    ("SET LOCAL synchronous_commit = off", []),
-                    ("""
-                     UPDATE completions SET ranked = true, response = r.body
-                     FROM unnest($1::text[]) WITH ORDINALITY AS u(id, i)
-                     JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
-                     WHERE completions.id = u.id
-                     """, [ids, bodies]),
-                    ("DELETE FROM pending_ranking_erasures WHERE user_id = ANY($1)", [erasedUsers]),
-                    ("COMMIT", []),
-                ])
-            }
-        } catch {
-            logger.warning("could not mark completions ranked; the catch-up will", metadata: ["error": "\(error)"])
         }
     }
 }
@@ -161,6 +145,12 @@ struct WrittenBatch: Sendable {
     var displayNames: [String: String] = [:]
     /// Players of this batch erased while Redis was down: the Redis keys still holding their old entries.
     var erasures: [String: [String]] = [:]
+    /// The completions to insert (not replays), in lock order.
+    var fresh: [CompletionPlan] = []
+    /// Achievements they unlocked.
+    var unlocks: [(user: String, rule: AchievementRule, completion: String)] = []
+    /// The instant the batch was recorded at.
+    var recordedAt = Date(timeIntervalSince1970: 0)
 }
 
 extension CompletionStore {
@@ -245,9 +235,9 @@ extension CompletionStore {
             JOIN jsonb_array_elements($14::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
         ), inserted AS (
             INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
-                                     recorded_at, points, request_hash, response)
+                                     recorded_at, points, request_hash, response, ranked)
             SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
-                   $12::timestamptz, x.pts, x.h, x.body
+                   $12::timestamptz, x.pts, x.h, x.body, $15::bool
             FROM x
         )
         INSERT INTO events (type, user_id, occurred_at, payload)
@@ -264,27 +254,35 @@ extension CompletionStore {
         FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(u, l, p, c, i) ORDER BY x.i
         """
 
-    /// The transaction's body: runs on a blocking thread inside BEGIN … COMMIT.
-    static func write(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
+    /// The transaction's first two round trips, on a blocking thread: replays, then every upsert.
+    ///
+    /// Leaves the transaction open for `insertCompletions`, unless nothing is new (then it commits).
+    static func writeScores(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
         var batch = WrittenBatch()
         // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
         let players = Array(Set(plans.map(\.item.userID)))
         let opening = try connection.pipeline([
             ("BEGIN", []),
+            // One lock per id, in a fixed order, until the commit: a concurrent duplicate waits here and then finds
+            // the completion as a replay, so it never writes scores (or Redis) for a completion it cannot insert.
+            ("""
+             SELECT count(pg_advisory_xact_lock(k)) AS locked
+             FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest($1::text[]) AS id ORDER BY k) ids
+             """, [plans.map(\.item.id)]),
             ("SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY($1)", [plans.map(\.item.id)]),
             ("SELECT user_id, array_to_string(redis_keys, ' ') AS keys FROM pending_ranking_erasures WHERE user_id = ANY($1)",
              [players]),
             ("SELECT user_id, time_zone FROM users WHERE user_id = ANY($1)", [players]),
         ])
         var zones: [String: TimeZone] = [:]
-        for row in opening[3].rows {
+        for row in opening[4].rows {
             zones[try row.string("user_id")] = TimeZone(identifier: try row.string("time_zone"))
         }
-        for row in opening[2].rows {
+        for row in opening[3].rows {
             batch.erasures[try row.string("user_id")] = try row.string("keys").split(separator: " ").map(String.init)
         }
         let decoder = PodiumJSON.decoder()
-        for row in opening[1].rows {
+        for row in opening[2].rows {
             let id = try row.string("id")
             let fingerprint = try row.string("request_hash")
             guard let plan = plans.first(where: { $0.item.id == id }) else { continue }
@@ -331,6 +329,8 @@ extension CompletionStore {
 
         var index = 0
         var unlocks: [(user: String, rule: AchievementRule, completion: String)] = []
+        batch.fresh = fresh
+        batch.recordedAt = recordedAt
         for plan in fresh {
             let totalsRow = results[index].rows[0]
             let topicCompletions = try results[index + 1].rows[0].int64("completions")
@@ -373,6 +373,18 @@ extension CompletionStore {
             if plan.item.displayName != nil, let name = totalsRow["display_name"] { batch.displayNames[plan.item.userID] = name }
         }
 
+        batch.unlocks = unlocks
+        return batch
+    }
+
+    /// Round trip 3: the completions with their answers and events, the achievements, and the commit.
+    ///
+    /// `ranked` tells whether Redis already holds their scores (the answers then carry ranks); when it
+    /// does, erasures Redis has now applied are no longer pending.
+    static func insertCompletions(_ batch: WrittenBatch, ranked: Bool, on connection: PostgresConnection) throws {
+        let fresh = batch.fresh
+        let recordedAt = batch.recordedAt
+        let unlocks = batch.unlocks
         let created = fresh.compactMap { batch.outcomes[$0.item.id]?.response }
         let responses = PodiumJSON.array(created.map { $0.jsonString() })
         let levelUps = created.filter { $0.levelReached != nil }
@@ -382,14 +394,14 @@ extension CompletionStore {
             fresh.map(\.item.difficulty.rawValue), fresh.map(\.item.correct), fresh.map(\.item.total),
             fresh.map { $0.item.durationMS ?? -1 }, fresh.map { $0.item.groups.joined(separator: ",") },
             fresh.map { RFC3339.format($0.item.completedAt) }, fresh.map(\.points), recordedAt,
-            fresh.map { requestHash($0.item) }, responses,
+            fresh.map { requestHash($0.item) }, responses, ranked,
         ]), (insertLevelEvents, [
             levelUps.map(\.completion.userId), levelUps.map { $0.levelReached ?? 0 }, levelUps.map(\.totals.points),
             levelUps.map(\.completion.id), recordedAt,
         ]), (insertAchievements, [
             unlocks.map(\.user), unlocks.map(\.rule.id), unlocks.map(\.rule.name), unlocks.map(\.completion), recordedAt,
-        ]), ("COMMIT", [])])
-        return batch
+        ]), ("DELETE FROM pending_ranking_erasures WHERE user_id = ANY($1)", [ranked ? Array(batch.erasures.keys) : []]),
+           ("COMMIT", [])])
     }
 
     /// SHA-256 of the request's canonical text, hex: equal bodies, equal hashes.

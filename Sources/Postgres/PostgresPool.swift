@@ -143,6 +143,46 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// Borrows one connection for several steps with awaits between them, e.g. a transaction around a call to
+    /// another server; each `PostgresSession.run` step runs on a blocking thread.
+    ///
+    /// Afterwards the connection goes back as with `withConnection`: rolled back if still in a transaction,
+    /// discarded after a connection-kind error. The session must not escape `body`.
+    public func withSession<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        let lease = try await acquire()
+        let session = PostgresSession(connection: lease.connection, pool: self)
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(session))
+        } catch {
+            result = .failure(error)
+        }
+        let owned = session.connection.withLockedValue { $0 }
+        do {
+            try await threadPool.runIfActive { [self] in release(owned?.connection, after: result) }
+        } catch {
+            release(owned?.connection, after: result)
+        }
+        return try result.get()
+    }
+
+    /// Runs one session step on a pool thread, opening (or replacing) the session's connection first if needed.
+    fileprivate func run<T: Sendable>(
+        in session: PostgresSession, _ work: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await threadPool.runIfActive { [self] in
+            var connection = session.connection.withLockedValue { $0?.connection }
+            if let existing = connection, !existing.isInTransaction, !existing.isAlive() {
+                logger.info("replacing a PostgreSQL connection the server closed")
+                existing.finish()
+                connection = nil
+            }
+            let active = try connection ?? PostgresConnection.connect(configuration: configuration, logger: logger)
+            session.connection.withLockedValue { $0 = OwnedConnection(connection: active) }
+            return try work(active)
+        }
+    }
+
     /// Takes an idle connection or a free slot, waiting FIFO if none is free.
     private func acquire() async throws -> Lease {
         let immediate = try state.withLockedValue { state throws -> Lease? in
@@ -305,5 +345,24 @@ private struct State: Sendable {
         guard open < limit else { return nil }
         open += 1
         return .new
+    }
+}
+
+/// One connection borrowed from a pool by `PostgresPool.withSession`.
+///
+/// Steps run one after another (each is awaited before the next starts), so the connection is
+/// used by one thread at a time, as with `OwnedConnection`.
+public final class PostgresSession: Sendable {
+    fileprivate let connection: NIOLockedValueBox<OwnedConnection?>
+    private let pool: PostgresPool
+
+    fileprivate init(connection: PostgresConnection?, pool: PostgresPool) {
+        self.connection = NIOLockedValueBox(connection.map { OwnedConnection(connection: $0) })
+        self.pool = pool
+    }
+
+    /// Runs `work` on the session's connection, on a blocking thread.
+    public func run<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await pool.run(in: self, work)
     }
 }
