@@ -58,7 +58,6 @@ let package = Package(
         .target(name: "PodiumWebhooks", dependencies: [
             "PodiumCore", "PodiumStore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "NIOCore", package: "swift-nio"),

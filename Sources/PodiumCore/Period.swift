@@ -122,6 +122,12 @@ public struct Period: Sendable, Hashable {
         }
     }
 
+    /// The name of the day period of local day number `dayNumber` (days since 1970-01-01), e.g. `2026-11-21`.
+    public static func dayKey(dayNumber: Int) -> String {
+        let day = CivilDate(dayNumber: dayNumber)
+        return "\(padded(day.year, 4))-\(padded(day.month, 2))-\(padded(day.day, 2))"
+    }
+
     /// The period right before this one (nil for `.all`).
     ///
     /// Its `end` equals this period's `start`.
@@ -177,7 +183,7 @@ extension Period {
     ///
     /// NaN counts as 1970 and the instant is held within about ±300,000 years so the integer
     /// conversion cannot trap.
-    private static func localDayNumber(of date: Date, in timeZone: TimeZone) -> Int {
+    static func localDayNumber(of date: Date, in timeZone: TimeZone) -> Int {
         let limit = 1e13
         let raw = date.timeIntervalSince1970
         let seconds = raw.isNaN ? 0 : min(max(raw, -limit), limit)

@@ -41,7 +41,15 @@ public struct JobSettings: Sendable, Equatable {
 
     /// Wait before retrying after failed attempt number `attempt` (1-based): backoff × 2^(attempt−1), capped.
     public func retryDelay(afterAttempt attempt: Int) -> TimeInterval {
-        min(backoff * pow(2, Double(max(attempt - 1, 0))), Self.maximumBackoff)
+        Backoff.delay(base: backoff, afterAttempt: attempt, maximum: Self.maximumBackoff)
+    }
+}
+
+/// Exponential backoff, shared by job retries and webhook retries.
+public enum Backoff {
+    /// `base × 2^(attempt−1)` after failed attempt number `attempt` (1-based), at most `maximum`.
+    public static func delay(base: TimeInterval, afterAttempt attempt: Int, maximum: TimeInterval) -> TimeInterval {
+        min(base * pow(2, Double(max(attempt - 1, 0))), maximum)
     }
 }
 

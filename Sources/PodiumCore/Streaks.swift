@@ -34,10 +34,8 @@ public struct Streak: Sendable, Codable, Equatable {
         return Streak(current: last >= today - 1 ? run : 0, longest: longest)
     }
 
-    /// The local day number (days since 1970-01-01) of `instant` in `timeZone`.
+    /// The local day number (days since 1970-01-01) of `instant` in `timeZone`, as periods count days.
     public static func localDay(of instant: Date, in timeZone: TimeZone) -> Int {
-        let seconds = instant.timeIntervalSince1970
-        let offset = Double(timeZone.secondsFromGMT(for: instant))
-        return Int(((seconds + offset) / 86_400).rounded(.down))
+        Period.localDayNumber(of: instant, in: timeZone)
     }
 }

@@ -55,20 +55,10 @@ struct JobsController {
         try context.require(.admin)
         let name = try jobName(context)
         let body = try await HTTPSupport.decode(RunJobRequest.self, from: request, context: context)
-        let at = now()
-        let slot: Date
-        switch body.slot ?? "now" {
-        case "now": slot = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
-        case let text:
-            guard let parsed = RFC3339.parse(text) else {
-                throw APIError.validation([FieldError(field: "slot", message: "must be \"now\" or an RFC 3339 time")])
-            }
-            slot = RFC3339.truncated(parsed)
-        }
-        let retries = scheduler.settings(of: name)?.retryLimit ?? 0
         do {
-            let run = try await runs.requestRun(job: name, slot: slot, attemptLimit: retries + 1, now: at)
-            return try HTTPSupport.json(run, status: .accepted)
+            return try HTTPSupport.json(try await scheduler.requestRun(name, slot: body.slot ?? "now"), status: .accepted)
+        } catch RunRequestError.badSlot {
+            throw APIError.validation([FieldError(field: "slot", message: "must be \"now\" or an RFC 3339 time")])
         } catch let error as RunRequestError {
             throw APIError.conflict(error.description)
         }

@@ -96,8 +96,7 @@ struct WebhooksController {
     private func setEnabled(_ enabled: Bool, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let id = try HTTPSupport.identifier("id", in: context)
-        guard try await webhooks.setEnabled(id: id, enabled: enabled) else { throw APIError.notFound("no webhook \(id)") }
-        guard let webhook = try await webhooks.list().first(where: { $0.id == id }) else { throw APIError.notFound("no webhook \(id)") }
+        guard let webhook = try await webhooks.setEnabled(id: id, enabled: enabled) else { throw APIError.notFound("no webhook \(id)") }
         return try HTTPSupport.json(webhook)
     }
 }

@@ -65,11 +65,14 @@ public struct JobRun: Sendable, Codable, Equatable {
 public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     /// The slot already has a run that is pending, running or succeeded.
     case slotTaken(job: String, slot: Date, status: String)
+    /// The slot asked for is neither `now` nor an RFC 3339 time.
+    case badSlot(String)
 
     /// A sentence for problem details.
     public var description: String {
         switch self {
         case .slotTaken(let job, let slot, let status): "\(job) slot \(RFC3339.format(slot)) is already \(status)"
+        case .badSlot(let text): "slot must be \"now\" or an RFC 3339 time, got \(text)"
         }
     }
 }
@@ -228,7 +231,7 @@ public struct JobRunStore: Sendable {
             SELECT r.job, r.slot, r.trigger, r.status, r.attempt, r.replica, r.started_at, r.finished_at, r.next_attempt_at, r.error,
                    r.result::text AS result,
                    COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'replica', a.replica,
-                                 'started_at', \(Self.utcText("a.started_at")), 'finished_at', \(Self.utcText("a.finished_at")),
+                                 'started_at', \(SQLText.rfc3339("a.started_at")), 'finished_at', \(SQLText.rfc3339("a.finished_at")),
                                  'outcome', a.outcome, 'error', a.error) ORDER BY a.attempt)
                              FROM job_attempts a WHERE a.job = r.job AND a.slot = r.slot), '[]')::text AS attempts
             FROM job_runs r WHERE r.job = $1 AND ($2::timestamptz IS NULL OR r.slot = $2)
@@ -259,11 +262,6 @@ public struct JobRunStore: Sendable {
             INSERT INTO jobs (name, paused, updated_at) VALUES ($1, $2, $3)
             ON CONFLICT (name) DO UPDATE SET paused = EXCLUDED.paused, updated_at = EXCLUDED.updated_at
             """, [job, paused, now])
-    }
-
-    /// SQL writing a timestamptz column as the API's RFC 3339 text (UTC, milliseconds, `Z`).
-    private static func utcText(_ column: String) -> String {
-        "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
     }
 
     /// Deletes runs that finished before `cutoff` (with their attempts); returns how many.

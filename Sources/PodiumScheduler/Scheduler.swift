@@ -88,6 +88,20 @@ public final class Scheduler: Sendable {
     /// The settings of job `name`, if scheduled.
     public func settings(of name: String) -> JobSettings? { jobs[name]?.settings }
 
+    /// Asks for a run of scheduled job `name` at `slot` (`now`, the current second, or an RFC 3339 time),
+    /// with the job's own retry limit; any replica's next tick claims it.
+    public func requestRun(_ name: String, slot text: String) async throws -> JobRun {
+        let at = now()
+        let slot: Date
+        if text == "now" {
+            slot = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
+        } else {
+            guard let parsed = RFC3339.parse(text) else { throw RunRequestError.badSlot(text) }
+            slot = RFC3339.truncated(parsed)
+        }
+        return try await store.requestRun(job: name, slot: slot, attemptLimit: (settings(of: name)?.retryLimit ?? 0) + 1, now: at)
+    }
+
     /// One pass: plan due slots, claim every due run and run them all, returning how each attempt ended.
     public func tick() async -> [JobOutcome] {
         let claims = await claimDueRuns()

@@ -92,7 +92,7 @@ public struct PeriodStore: Sendable {
                 SELECT closed_at, final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3 FOR UPDATE
                 """, [key.board, key.window.rawValue, key.period]).rows[0]
             if let snapshot = state["final_snapshot_id"].flatMap(Int64.init) {
-                let players = try connection.query("SELECT players FROM snapshots WHERE id = $1", [snapshot]).rows[0].int("players")
+                let players = try connection.query(Self.snapshotPlayers, [snapshot]).rows[0].int("players")
                 return PeriodCloseReport(
                     board: key.board, window: key.window, period: key.period, outcome: "already-closed", players: players,
                     medals: try Self.medals(of: snapshot, key: key, on: connection))
@@ -145,7 +145,7 @@ public struct PeriodStore: Sendable {
 
     /// A slice of a closed period's final board, with medals.
     public func readFinal(snapshot: Int64, slice: LeaderboardSlice) async throws -> RankedEntries {
-        let players = try await postgres.query("SELECT players FROM snapshots WHERE id = $1", [snapshot]).rows[0].int("players")
+        let players = try await postgres.query(Self.snapshotPlayers, [snapshot]).rows[0].int("players")
         let rows: [PostgresRow]
         switch slice {
         case .page(let offset, let limit):
@@ -167,7 +167,7 @@ public struct PeriodStore: Sendable {
 
     /// The given players' final standings on a closed period (friends view).
     public func compareFinal(snapshot: Int64, userIDs: [String]) async throws -> RankedEntries {
-        let players = try await postgres.query("SELECT players FROM snapshots WHERE id = $1", [snapshot]).rows[0].int("players")
+        let players = try await postgres.query(Self.snapshotPlayers, [snapshot]).rows[0].int("players")
         let rows = try await postgres.query(
             Self.finalEntries + " AND e.user_id = ANY($2) ORDER BY e.position", [snapshot, userIDs]).rows
         return RankedEntries(players: players, offset: 0, entries: try rows.map(Self.entry), live: true, found: true)
@@ -216,6 +216,8 @@ public struct PeriodStore: Sendable {
             """, [key.board, key.window.rawValue, key.period]).rows.map { try Self.medal($0, key: key) } : []
         return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: "dry-run", players: players, medals: medals)
     }
+
+    private static let snapshotPlayers = "SELECT players FROM snapshots WHERE id = $1"
 
     private static let finalEntries = """
         SELECT e.position, e.user_id, e.score, e.rank, e.medal, u.display_name

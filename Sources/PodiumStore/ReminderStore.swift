@@ -82,7 +82,7 @@ public struct ReminderStore: Sendable {
         // One query for the facts every check needs: closed days, and which players played that day or the day before.
         let closed = Set(try connection.query("""
             SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY($1::date[])
-            """, [due.map { Self.dateText($0.day) }]).rows.map { try $0.int("n") })
+            """, [due.map { Period.dayKey(dayNumber: $0.day) }]).rows.map { try $0.int("n") })
         let played = Set(try connection.query("""
             SELECT user_id || ':' || day AS k FROM user_days d
             JOIN unnest($1::text[], $2::int[]) AS x(u, day0) ON d.user_id = x.u AND d.day IN (x.day0, x.day0 - 1)
@@ -99,7 +99,7 @@ public struct ReminderStore: Sendable {
             if remind {
                 let atRisk = played.contains("\(item.user):\(item.day - 1)")
                 let payload = try PodiumJSON.string(ReminderDueEvent(
-                    userId: item.user, localDate: dateText(item.day), timeZone: item.zone.identifier, streakAtRisk: atRisk))
+                    userId: item.user, localDate: Period.dayKey(dayNumber: item.day), timeZone: item.zone.identifier, streakAtRisk: atRisk))
                 events.append((item.user, payload))
                 report.emitted += 1
             } else {
@@ -136,11 +136,6 @@ public struct ReminderStore: Sendable {
     /// Opens `day` again; false when it was not closed.
     public func openDay(_ day: String) async throws -> Bool {
         try await postgres.query("DELETE FROM closed_days WHERE day = $1::date", [day]).affectedRows == 1
-    }
-
-    /// `YYYY-MM-DD` of a day number since 1970-01-01.
-    static func dateText(_ day: Int) -> String {
-        Period.containing(Date(timeIntervalSince1970: Double(day) * 86_400 + 43_200), window: .day, timeZone: .gmt).key
     }
 }
 

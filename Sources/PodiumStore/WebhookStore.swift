@@ -112,17 +112,20 @@ public struct WebhookStore: Sendable {
 
     /// Every webhook, newest first.
     public func list() async throws -> [Webhook] {
-        try await postgres.query("""
-            SELECT id, url, array_to_string(event_types, ',') AS types, enabled, created_at FROM webhooks ORDER BY created_at DESC, id
-            """).rows.map { row in
-            Webhook(id: try row.string("id"), url: try row.string("url"), eventTypes: try row.string("types").split(separator: ",").map(String.init),
-                    enabled: try row.bool("enabled"), createdAt: RFC3339.format(try row.date("created_at")))
-        }
+        try await postgres.query("SELECT \(Self.columns) FROM webhooks ORDER BY created_at DESC, id").rows.map(Self.webhook)
     }
 
-    /// Enables or disables a webhook; false when there is none with this id.
-    public func setEnabled(id: String, enabled: Bool) async throws -> Bool {
-        try await postgres.query("UPDATE webhooks SET enabled = $2 WHERE id = $1", [id, enabled]).affectedRows == 1
+    /// Enables or disables a webhook; returns it, or nil when there is none with this id.
+    public func setEnabled(id: String, enabled: Bool) async throws -> Webhook? {
+        try await postgres.query("UPDATE webhooks SET enabled = $2 WHERE id = $1 RETURNING \(Self.columns)", [id, enabled])
+            .rows.first.map(Self.webhook)
+    }
+
+    private static let columns = "id, url, array_to_string(event_types, ',') AS types, enabled, created_at"
+
+    private static func webhook(_ row: PostgresRow) throws -> Webhook {
+        Webhook(id: try row.string("id"), url: try row.string("url"), eventTypes: try row.string("types").split(separator: ",").map(String.init),
+                enabled: try row.bool("enabled"), createdAt: RFC3339.format(try row.date("created_at")))
     }
 
     /// Deletes a webhook with its deliveries; false when there is none with this id.
@@ -171,7 +174,7 @@ public struct WebhookStore: Sendable {
             WHERE d.id = due.id AND w.id = d.webhook_id AND e.id = d.event_id
             RETURNING d.id, d.attempts, d.attempt_limit, w.url, w.secret, e.id AS event_id, e.type,
                       json_build_object('id', 'evt_' || e.id, 'type', e.type,
-                                        'occurred_at', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                        'occurred_at', \(SQLText.rfc3339("e.occurred_at")),
                                         'data', e.payload)::text AS body
             """, [now, now.addingTimeInterval(lease), limit]).rows.map { row in
             ClaimedDelivery(
@@ -212,7 +215,7 @@ public struct WebhookStore: Sendable {
             SELECT d.id, d.webhook_id, d.event_id, e.type, d.status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
                    d.delivered_at,
                    COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'replica', a.replica,
-                                 'started_at', to_char(a.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                 'started_at', \(SQLText.rfc3339("a.started_at")),
                                  'duration_ms', a.duration_ms, 'status_code', a.status_code, 'error', a.error) ORDER BY a.attempt)
                              FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]')::text AS history
             FROM webhook_deliveries d JOIN events e ON e.id = d.event_id

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import Logging
 import Metrics
@@ -70,14 +69,12 @@ public final class WebhookSender: Sendable {
 
     /// The signature header value for `body` sent at `timestamp` (unix seconds).
     public static func signature(secret: String, timestamp: Int, body: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).\(body)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
-        return "t=\(timestamp),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        "t=\(timestamp),v1=" + Hashing.hmacSHA256Hex(key: secret, "\(timestamp).\(body)")
     }
 
     /// Wait after failed attempt `attempt` (1-based): backoff × 2^(attempt−1), ±20 % jitter, capped.
     func retryDelay(afterAttempt attempt: Int) -> TimeInterval {
-        let base = min(settings.backoff * pow(2, Double(max(attempt - 1, 0))), settings.maximumBackoff)
-        return base * Double.random(in: 0.8...1.2)
+        Backoff.delay(base: settings.backoff, afterAttempt: attempt, maximum: settings.maximumBackoff) * Double.random(in: 0.8...1.2)
     }
 
     private func send(_ delivery: ClaimedDelivery) async {

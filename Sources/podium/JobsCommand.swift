@@ -63,24 +63,16 @@ struct JobsCommand: AsyncParsableCommand {
             try await Runtime.with { runtime in
                 try requireJob(name, runtime)
                 let scheduler = runtime.scheduler()
-                let now = Date()
-                let instant: Date
-                if slot == "now" {
-                    instant = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-                } else {
-                    guard let parsed = RFC3339.parse(slot) else { throw ValidationError("--slot must be now or an RFC 3339 time") }
-                    instant = RFC3339.truncated(parsed)
-                }
-                let retries = scheduler.settings(of: name)?.retryLimit ?? 0
+                let requested: JobRun
                 do {
-                    _ = try await runtime.runs.requestRun(job: name, slot: instant, attemptLimit: retries + 1, now: now)
+                    requested = try await scheduler.requestRun(name, slot: slot)
                 } catch let error as RunRequestError {
                     throw ValidationError(error.description)
                 }
                 guard let lease = scheduler.settings(of: name)?.lease,
                       let claim = try await runtime.runs.claimNext(job: name, replica: scheduler.replica, lease: lease, now: Date())
                 else {
-                    print("queued \(name) at \(RFC3339.format(instant)); a serving replica has claimed it")
+                    print("queued \(name) at \(requested.slot); a serving replica has claimed it")
                     return
                 }
                 let outcome = await scheduler.execute(claim)
