@@ -114,21 +114,32 @@ public struct EventStore: Sendable {
 
     /// Up to `limit` events after `cursor` (from the start when nil), optionally of one type.
     public func feed(after cursor: EventCursor?, limit: Int, type: String?) async throws -> EventPage {
-        let rows = try await postgres.query("""
-            SELECT id, tx::text AS tx, type, occurred_at, payload::text AS payload FROM events
+        let events = try await postgres.withConnection { connection in
+            try Self.page(after: cursor, limit: limit, type: type, on: connection)
+        }
+        return EventPage(events: events, nextCursor: events.last?.cursor ?? cursor?.text)
+    }
+
+    /// Up to `limit` events after `cursor` in feed order, read on `connection` (the feed and webhook dispatch).
+    ///
+    /// The order is by the `xid8` column itself: the transaction id is also selected as text, under
+    /// another name, because ordering by text would put transaction 1000 before 999 and skip events.
+    static func page(after cursor: EventCursor?, limit: Int, type: String?, on connection: PostgresConnection) throws
+        -> [OutboxEvent] {
+        let rows = try connection.query("""
+            SELECT id, tx::text AS tx_text, type, occurred_at, payload::text AS payload FROM events
             WHERE (tx, id) > ($1::xid8, $2::bigint)
               AND tx < pg_snapshot_xmin(pg_current_snapshot())
               AND ($3::text IS NULL OR type = $3)
-            ORDER BY tx, id LIMIT $4
+            ORDER BY events.tx, events.id LIMIT $4
             """, [String(cursor?.transaction ?? 0), cursor?.id ?? 0, type, limit]).rows
         let decoder = JSONDecoder()
-        let events = try rows.map { row in
-            let cursor = EventCursor(transaction: UInt64(try row.string("tx")) ?? 0, id: try row.int64("id"))
+        return try rows.map { row in
+            let cursor = EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("id"))
             return OutboxEvent(
                 id: "evt_\(cursor.id)", type: try row.string("type"), occurredAt: RFC3339.format(try row.date("occurred_at")),
                 data: try decoder.decode(JSONValue.self, from: Data(try row.string("payload").utf8)), cursor: cursor.text)
         }
-        return EventPage(events: events, nextCursor: events.last?.cursor ?? cursor?.text)
     }
 
     /// Deletes events that occurred before `cutoff`; returns how many.

@@ -121,7 +121,7 @@ public struct ReminderStore: Sendable {
 
     /// Closed days, oldest first.
     public func closedDays() async throws -> [ClosedDay] {
-        try await postgres.query("SELECT day::text AS day, note FROM closed_days ORDER BY day").rows.map {
+        try await postgres.query("SELECT day::text AS day, note FROM closed_days ORDER BY closed_days.day").rows.map {
             ClosedDay(day: try $0.string("day"), note: try $0.string("note"))
         }
     }

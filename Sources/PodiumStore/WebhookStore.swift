@@ -138,15 +138,13 @@ public struct WebhookStore: Sendable {
     /// One replica at a time (the cursor row is locked, others skip); at most `limit` events per call.
     public func dispatch(attemptLimit: Int, now: Date, limit: Int = 500) async throws -> Int {
         try await postgres.withTransaction { connection in
-            guard let cursor = try connection.query(
-                "SELECT tx::text AS tx, event_id FROM webhook_dispatch WHERE name = 'outbox' FOR UPDATE SKIP LOCKED").rows.first
+            guard let row = try connection.query(
+                "SELECT tx::text AS tx_text, event_id FROM webhook_dispatch WHERE name = 'outbox' FOR UPDATE SKIP LOCKED").rows.first
             else { return 0 }
-            let events = try connection.query("""
-                SELECT id, tx::text AS tx FROM events
-                WHERE (tx, id) > ($1::xid8, $2::bigint) AND tx < pg_snapshot_xmin(pg_current_snapshot())
-                ORDER BY tx, id LIMIT $3
-                """, [try cursor.string("tx"), try cursor.int64("event_id"), limit]).rows
-            guard let last = events.last else { return 0 }
+            let cursor = EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("event_id"))
+            let positions = try EventStore.page(after: cursor, limit: limit, type: nil, on: connection)
+                .compactMap { EventCursor(text: $0.cursor) }
+            guard let last = positions.last else { return 0 }
             let created = try connection.query("""
                 INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempt_limit, next_attempt_at, created_at)
                 SELECT w.id, e.id, 'pending', $2, $3, $3
@@ -154,9 +152,9 @@ public struct WebhookStore: Sendable {
                 WHERE e.id = ANY($1)
                 ORDER BY e.tx, e.id, w.id
                 ON CONFLICT DO NOTHING
-                """, [try events.map { try $0.int64("id") }, attemptLimit, now]).affectedRows
+                """, [positions.map(\.id), attemptLimit, now]).affectedRows
             try connection.query("UPDATE webhook_dispatch SET tx = $1::xid8, event_id = $2 WHERE name = 'outbox'",
-                                 [try last.string("tx"), try last.int64("id")])
+                                 [String(last.transaction), last.id])
             return created
         }
     }

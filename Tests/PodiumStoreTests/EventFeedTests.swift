@@ -66,4 +66,28 @@ struct EventFeedTests {
         #expect(Set(written.1) == Set(written.0))
         #expect(Set(written.1).count == written.1.count, "no repeats")
     }
+
+    @Test("transaction ids of different lengths page in numeric order (999 before 1000, 9 before 10)")
+    func transactionIdsOrderAsNumbers() async throws {
+        let postgres = try await StoreTestEnvironment.postgres()
+        let events = EventStore(postgres: postgres)
+        let type = StoreTestEnvironment.unique("test.order")
+        // Transactions 9 and 10 ended long before any running one, so both are visible in the feed.
+        let ids = try await postgres.query("""
+            INSERT INTO events (tx, type, occurred_at, payload)
+            VALUES ('10'::xid8, $1, now(), '{}'), ('9'::xid8, $1, now(), '{}') RETURNING id
+            """, [type]).rows.map { try $0.int64("id") }
+
+        let both = try await events.feed(after: EventCursor(transaction: 8, id: 0), limit: 2, type: type)
+        #expect(both.events.map(\.cursor) == ["9-\(ids[1])", "10-\(ids[0])"])
+        var cursor = EventCursor(transaction: 8, id: 0)
+        var paged: [String] = []
+        for _ in 0..<3 {
+            let page = try await events.feed(after: cursor, limit: 1, type: type)
+            paged += page.events.map(\.id)
+            cursor = try #require(page.nextCursor.flatMap(EventCursor.init(text:)))
+        }
+        #expect(paged == ["evt_\(ids[1])", "evt_\(ids[0])"])
+        try await postgres.query("DELETE FROM events WHERE type = $1", [type])
+    }
 }
