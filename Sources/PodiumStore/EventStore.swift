@@ -120,26 +120,48 @@ public struct EventStore: Sendable {
         return EventPage(events: events, nextCursor: events.last?.cursor ?? cursor?.text)
     }
 
-    /// Up to `limit` events after `cursor` in feed order, read on `connection` (the feed and webhook dispatch).
-    ///
-    /// The order is by the `xid8` column itself: the transaction id is also selected as text, under
-    /// another name, because ordering by text would put transaction 1000 before 999 and skip events.
+    /// Up to `limit` events after `cursor` in feed order, read on `connection`.
     static func page(after cursor: EventCursor?, limit: Int, type: String?, on connection: PostgresConnection) throws
         -> [OutboxEvent] {
-        let rows = try connection.query("""
-            SELECT id, tx::text AS tx_text, type, occurred_at, payload::text AS payload FROM events
-            WHERE (tx, id) > ($1::xid8, $2::bigint)
-              AND tx < pg_snapshot_xmin(pg_current_snapshot())
-              AND ($3::text IS NULL OR type = $3)
-            ORDER BY events.tx, events.id LIMIT $4
-            """, [String(cursor?.transaction ?? 0), cursor?.id ?? 0, type, limit]).rows
+        let rows = try connection.query(
+            feedQuery(columns: "id, tx::text AS tx_text, type, occurred_at, payload::text AS payload"),
+            feedParameters(after: cursor, limit: limit, type: type)).rows
         let decoder = JSONDecoder()
         return try rows.map { row in
-            let cursor = EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("id"))
+            let cursor = try position(of: row)
             return OutboxEvent(
                 id: "evt_\(cursor.id)", type: try row.string("type"), occurredAt: RFC3339.format(try row.date("occurred_at")),
                 data: try decoder.decode(JSONValue.self, from: Data(try row.string("payload").utf8)), cursor: cursor.text)
         }
+    }
+
+    /// The positions of up to `limit` events after `cursor` in feed order (webhook dispatch: no payloads).
+    static func positions(after cursor: EventCursor?, limit: Int, on connection: PostgresConnection) throws -> [EventCursor] {
+        try connection.query(
+            feedQuery(columns: "id, tx::text AS tx_text"), feedParameters(after: cursor, limit: limit, type: nil)
+        ).rows.map(position(of:))
+    }
+
+    /// The feed's one query: what is visible and in which order, selecting `columns`.
+    ///
+    /// The order is by the `xid8` column itself: the transaction id is selected as text under another
+    /// name, because ordering by text would put transaction 1000 before 999 and skip events.
+    private static func feedQuery(columns: String) -> String {
+        """
+        SELECT \(columns) FROM events
+        WHERE (tx, id) > ($1::xid8, $2::bigint)
+          AND tx < pg_snapshot_xmin(pg_current_snapshot())
+          AND ($3::text IS NULL OR type = $3)
+        ORDER BY events.tx, events.id LIMIT $4
+        """
+    }
+
+    private static func feedParameters(after cursor: EventCursor?, limit: Int, type: String?) -> [(any PostgresBindable)?] {
+        [String(cursor?.transaction ?? 0), cursor?.id ?? 0, type, limit]
+    }
+
+    private static func position(of row: PostgresRow) throws -> EventCursor {
+        EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("id"))
     }
 
     /// Deletes events that occurred before `cutoff`; returns how many.

@@ -142,8 +142,7 @@ public struct WebhookStore: Sendable {
                 "SELECT tx::text AS tx_text, event_id FROM webhook_dispatch WHERE name = 'outbox' FOR UPDATE SKIP LOCKED").rows.first
             else { return 0 }
             let cursor = EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("event_id"))
-            let positions = try EventStore.page(after: cursor, limit: limit, type: nil, on: connection)
-                .compactMap { EventCursor(text: $0.cursor) }
+            let positions = try EventStore.positions(after: cursor, limit: limit, on: connection)
             guard let last = positions.last else { return 0 }
             let created = try connection.query("""
                 INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempt_limit, next_attempt_at, created_at)
