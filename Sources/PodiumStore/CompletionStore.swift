@@ -154,43 +154,6 @@ struct WrittenBatch: Sendable {
 }
 
 extension CompletionStore {
-    static let upsertUser = """
-        INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
-        VALUES ($1, $2, $3, 1, $4, $5, $6, $6)
-        ON CONFLICT (user_id) DO UPDATE SET
-            display_name = COALESCE(EXCLUDED.display_name, u.display_name),
-            points = u.points + EXCLUDED.points,
-            completions = u.completions + 1,
-            correct_answers = u.correct_answers + EXCLUDED.correct_answers,
-            total_answers = u.total_answers + EXCLUDED.total_answers,
-            updated_at = EXCLUDED.updated_at
-        RETURNING points, completions, correct_answers, total_answers, display_name
-        """
-
-    static let upsertTopic = """
-        INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
-                                      best_points, last_played_at)
-        VALUES ($1, $2, 1, $3, $4, $5, $5, $6, $7)
-        ON CONFLICT (user_id, topic) DO UPDATE SET
-            completions = t.completions + 1,
-            correct_answers = t.correct_answers + EXCLUDED.correct_answers,
-            total_answers = t.total_answers + EXCLUDED.total_answers,
-            accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
-            best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy),
-            best_points = GREATEST(t.best_points, EXCLUDED.best_points),
-            last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at)
-        RETURNING completions
-        """
-
-    // The player's active local days (with this completion's) and unlocked achievements, read after the
-    // player's row is locked: concurrent completions of one player see each other's days and unlocks.
-    static let recordDay = """
-        WITH added AS (INSERT INTO user_days (user_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING day)
-        SELECT (SELECT array_to_string(array_agg(day ORDER BY day), ',')
-                FROM (SELECT day FROM user_days WHERE user_id = $1 UNION SELECT day FROM added) d) AS days,
-               (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements WHERE user_id = $1) AS achievements
-        """
-
     // Each achievement once per player (the primary key); the event only for rows actually inserted.
     static let insertAchievements = """
         WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(u, a, n, c, i)),
@@ -203,17 +166,6 @@ extension CompletionStore {
         FROM x JOIN inserted ON inserted.user_id = x.u AND inserted.achievement = x.a ORDER BY x.i
         """
 
-    static let upsertScores = """
-        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
-        SELECT b, w, p, $4, i, $5 FROM unnest($1::text[], $2::text[], $3::text[], $6::bigint[]) AS x(b, w, p, i)
-        WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w
-                                                                         AND c.period = x.p AND c.closed_at IS NOT NULL)
-        ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
-            score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
-        RETURNING board, board_window, period, score
-        """
-
-    // Every timed period scored, so close-periods can find it by its end; sorted so concurrent batches lock alike.
     static let insertPeriods = """
         INSERT INTO board_periods (board, board_window, period, ends_at)
         SELECT DISTINCT b, w, p, e FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x(b, w, p, e)
@@ -302,75 +254,41 @@ extension CompletionStore {
         }
 
         let recordedAt = RFC3339.truncated(now)
-        var statements: [(sql: String, parameters: [(any PostgresBindable)?])] = []
-        for plan in fresh {
-            let item = plan.item
-            let accuracy = Double(item.correct) / Double(item.total)
-            statements.append((upsertUser, [item.userID, item.displayName, plan.points, item.correct, item.total, recordedAt]))
-            statements.append((upsertTopic, [item.userID, item.topic, item.correct, item.total, accuracy, plan.points, item.completedAt]))
-            let zone = zones[item.userID] ?? .gmt
-            statements.append((recordDay, [item.userID, Streak.localDay(of: item.completedAt, in: zone)]))
-            if !plan.open.isEmpty {
-                statements.append((upsertScores, [
-                    plan.open.map(\.board.id), plan.open.map(\.period.window.rawValue), plan.open.map(\.period.key),
-                    item.userID, recordedAt, plan.increments,
-                ]))
-            }
-        }
+        let upserts = BatchUpserts(fresh, zones: zones)
         let boards = Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted()
-        statements.append((insertBoards, [boards, recordedAt]))
         let timedPeriods = Array(Set(fresh.flatMap { plan in plan.open.filter { $0.period.end != nil } }))
-        statements.append((insertPeriods, [
+        var statements = upserts.statements(recordedAt: recordedAt)
+        statements.append((insertBoards, [boards, recordedAt]))
+        let periodColumns: [(any PostgresBindable)?] = [
             timedPeriods.map(\.board.id), timedPeriods.map(\.period.window.rawValue), timedPeriods.map(\.period.key),
             timedPeriods.map { $0.period.end ?? recordedAt },
-        ]))
-        // Round trip 2: every upsert.
+        ]
+        statements.append((insertPeriods, periodColumns))
+        // Round trip 2: every upsert, one statement per table for the whole batch.
         let results = try connection.pipeline(statements)
+        let states = try upserts.states(from: results.prefix(4))
 
-        var index = 0
         var unlocks: [(user: String, rule: AchievementRule, completion: String)] = []
         batch.fresh = fresh
         batch.recordedAt = recordedAt
-        for plan in fresh {
-            let totalsRow = results[index].rows[0]
-            let topicCompletions = try results[index + 1].rows[0].int64("completions")
-            let history = results[index + 2].rows[0]
-            index += 3
+        for (plan, state) in zip(fresh, states) {
             let zone = zones[plan.item.userID] ?? .gmt
-            let days = (history["days"] ?? "").split(separator: ",").compactMap { Int($0) }
-            let streak = Streak.of(activeDays: days, today: Streak.localDay(of: now, in: zone))
-            let held = Set((history["achievements"] ?? "").split(separator: ",").map(String.init))
-                .union(unlocks.filter { $0.user == plan.item.userID }.map(\.rule.id))
-            var scores: [ScoreUpdate] = []
-            if !plan.open.isEmpty {
-                for row in results[index].rows {
-                    let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
-                    scores.append(ScoreUpdate(
-                        key: RankingKeys.board(try row.string("board"), window, try row.string("period")),
-                        userID: plan.item.userID, score: try row.int64("score")))
-                }
-                index += 1
-            }
-            // RETURNING order is not guaranteed: put scores in the order of the plan's periods.
-            let byKey = Dictionary(scores.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-            let periods = plan.open.filter { byKey[RankingKeys.board($0)] != nil }
-            let ordered = periods.compactMap { byKey[RankingKeys.board($0)] }
-            // A period the RETURNING left out was closed early by an admin: the completion missed it.
-            let closedEarly = plan.open.filter { byKey[RankingKeys.board($0)] == nil }
-            var response = try makeResponse(plan, closedEarly: closedEarly, totalsRow: totalsRow, recordedAt: recordedAt, rules: rules)
+            let streak = Streak.of(activeDays: state.activeDays, today: Streak.localDay(of: now, in: zone))
+            let held = state.heldAchievements.union(unlocks.filter { $0.user == plan.item.userID }.map(\.rule.id))
+            var response = makeResponse(plan, closedEarly: state.closedEarly, totals: state.totals, recordedAt: recordedAt, rules: rules)
             response.streak = streak
             let facts = AchievementFacts(
                 completions: response.totals.completions, perfectQuestions: plan.item.correct == plan.item.total ? plan.item.total : nil,
                 longestStreak: streak.longest, level: response.level.level, points: response.totals.points,
-                topicCompletions: topicCompletions)
+                topicCompletions: state.topicCompletions)
             let unlocked = rules.achievements.filter { !held.contains($0.id) && $0.isMet(by: facts) }
             response.achievementsUnlocked = unlocked.map {
                 UnlockedAchievement(id: $0.id, name: $0.name, unlockedAt: RFC3339.format(recordedAt))
             }
             unlocks += unlocked.map { (plan.item.userID, $0, plan.item.id) }
-            batch.created.append(CreatedCompletion(response: response, periods: periods, scores: ordered))
+            batch.created.append(CreatedCompletion(response: response, periods: state.periods, scores: state.scores))
             batch.outcomes[plan.item.id] = .created(response)
-            if plan.item.displayName != nil, let name = totalsRow["display_name"] { batch.displayNames[plan.item.userID] = name }
+            if plan.item.displayName != nil, let name = state.displayName { batch.displayNames[plan.item.userID] = name }
         }
 
         batch.unlocks = unlocks
@@ -411,12 +329,9 @@ extension CompletionStore {
 
     /// The answer for a freshly written completion (ranks are added once Redis is updated).
     static func makeResponse(
-        _ plan: CompletionPlan, closedEarly: [BoardPeriod], totalsRow: PostgresRow, recordedAt: Date, rules: GameRules
-    ) throws -> CompletionResponse {
+        _ plan: CompletionPlan, closedEarly: [BoardPeriod], totals: PlayerTotals, recordedAt: Date, rules: GameRules
+    ) -> CompletionResponse {
         let item = plan.item
-        let totals = PlayerTotals(
-            points: try totalsRow.int64("points"), completions: try totalsRow.int64("completions"),
-            correctAnswers: try totalsRow.int64("correct_answers"), totalAnswers: try totalsRow.int64("total_answers"))
         let level = rules.levels.progress(points: Int(totals.points))
         let before = rules.levels.progress(points: Int(totals.points) - plan.points)
         return CompletionResponse(

@@ -143,4 +143,50 @@ struct CompletionStoreTests {
         #expect(live.map(\.0) == board.map(\.0))
         #expect(live.map(\.1) == board.map(\.1))
     }
+
+    @Test("one player's completions sharing a transaction each get the answer they would get one by one")
+    func samePlayerInOneBatchMatchesOneByOne() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let plays: [(difficulty: String, correct: Int, at: String)] = [
+            ("hard", 10, "2026-11-23T09:00:00Z"), ("hard", 5, "2026-11-24T09:00:00Z"),
+            ("medium", 5, "2026-11-24T18:00:00Z"), ("hard", 5, "2026-11-25T09:00:00Z"),
+        ]
+        func items(_ user: String) throws -> [ValidCompletion] {
+            try plays.enumerated().map { index, play in
+                try completion(id: "\(user)-c\(index)", user: user, topic: "\(user)-t", difficulty: play.difficulty,
+                               correct: play.correct, completedAt: play.at, displayName: "Name \(index)", now: now)
+            }
+        }
+        let alone = StoreTestEnvironment.unique("alone")
+        var oneByOne: [CompletionResponse] = []
+        for item in try items(alone) {
+            oneByOne.append(try #require(try await storage.completions.record([item], now: now).first?.response))
+        }
+        let together = StoreTestEnvironment.unique("together")
+        let batch = try await storage.completions.record(try items(together), now: now).map { try #require($0.response) }
+
+        #expect(batch.map(\.totals.points) == [5, 10, 13, 18])
+        #expect(batch.map(\.totals.completions) == [1, 2, 3, 4])
+        #expect(batch.map(\.levelReached) == [nil, 2, nil, nil])
+        #expect(batch.map { $0.achievementsUnlocked.map(\.id) } == oneByOne.map { $0.achievementsUnlocked.map(\.id) })
+        #expect(batch[0].achievementsUnlocked.map(\.id).contains("first-quiz"))
+        #expect(batch.map(\.streak) == oneByOne.map(\.streak))
+        #expect(batch.map(\.streak.longest) == [1, 2, 2, 3])
+        #expect(batch.map(\.totals) == oneByOne.map(\.totals))
+        // Boards named after the player's own topic, with the player's score there, and the periods missed.
+        func own(_ response: CompletionResponse, _ user: String) -> [String] {
+            response.ranks.map { "\($0.board.replacingOccurrences(of: user, with: "p")) \($0.window) \($0.period) \($0.score)" }
+                + response.missedPeriods.map { "missed \($0.board.replacingOccurrences(of: user, with: "p")) \($0.period)" }
+        }
+        #expect(batch.map { own($0, together) } == oneByOne.map { own($0, alone) })
+        #expect(batch[0].missedPeriods.map(\.period) == ["2026-11-23", "2026-11-23"])
+        #expect(batch.last?.ranks.first { $0.board == "topic:\(together)-t" && $0.window == .all }?.score == 18)
+        let stored = try await storage.postgres.query("""
+            SELECT u.points, u.completions, u.display_name, t.completions AS topic_completions,
+                   (SELECT count(*) FROM user_days d WHERE d.user_id = u.user_id) AS days
+            FROM users u JOIN user_topics t USING (user_id) WHERE u.user_id = $1
+            """, [together]).rows[0]
+        #expect(try stored.int("points") == 18 && stored.int("completions") == 4 && stored.int("topic_completions") == 4)
+        #expect(try stored.int("days") == 3 && stored["display_name"] == "Name 3")
+    }
 }

@@ -1,0 +1,272 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// A batch's upserts as one statement per table, however many completions the batch holds.
+///
+/// `ON CONFLICT DO UPDATE` may change a row only once per statement, so a player's completions
+/// (and their topics and board periods) are summed first. The stored rows then hold the totals
+/// after the whole batch; what each completion saw right after itself is worked back from them
+/// by taking off what the player's later completions in the batch added.
+struct BatchUpserts {
+    /// The batch's new completions, in lock order (player, then id).
+    let plans: [CompletionPlan]
+    /// Each completion's day in its player's time zone (the streak's unit), by index of `plans`.
+    let localDays: [Int]
+
+    /// Sums `plans` (sorted by player, then id); `zones` holds the players' time zones (UTC if absent).
+    init(_ plans: [CompletionPlan], zones: [String: TimeZone]) {
+        self.plans = plans
+        localDays = plans.map { Streak.localDay(of: $0.item.completedAt, in: zones[$0.item.userID] ?? .gmt) }
+    }
+
+    static let upsertUsers = """
+        INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+        SELECT x.u, NULLIF(x.n, ''), x.p, x.c, x.r, x.t, $7, $7
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) AS x(u, n, p, c, r, t)
+        ORDER BY x.u
+        ON CONFLICT (user_id) DO UPDATE SET
+            display_name = COALESCE(EXCLUDED.display_name, u.display_name),
+            points = u.points + EXCLUDED.points,
+            completions = u.completions + EXCLUDED.completions,
+            correct_answers = u.correct_answers + EXCLUDED.correct_answers,
+            total_answers = u.total_answers + EXCLUDED.total_answers,
+            updated_at = EXCLUDED.updated_at
+        RETURNING user_id, points, completions, correct_answers, total_answers, display_name
+        """
+
+    static let upsertTopics = """
+        INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
+                                      best_points, last_played_at)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::float8[], $7::float8[],
+                             $8::int[], $9::timestamptz[]) AS x(u, t, c, r, n, a, b, p, l)
+        ORDER BY 1, 2
+        ON CONFLICT (user_id, topic) DO UPDATE SET
+            completions = t.completions + EXCLUDED.completions,
+            correct_answers = t.correct_answers + EXCLUDED.correct_answers,
+            total_answers = t.total_answers + EXCLUDED.total_answers,
+            accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
+            best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy),
+            best_points = GREATEST(t.best_points, EXCLUDED.best_points),
+            last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at)
+        RETURNING user_id, topic, completions
+        """
+
+    // The players' active days and achievements as they were before this statement (the CTE's insert is
+    // not visible to the outer query), read after the players' rows are locked: concurrent batches of
+    // one player see each other's days and unlocks.
+    static let recordDays = """
+        WITH added AS (
+            INSERT INTO user_days (user_id, day) SELECT * FROM unnest($1::text[], $2::int[]) AS x(u, d) ORDER BY 1, 2
+            ON CONFLICT DO NOTHING)
+        SELECT p.u AS user_id,
+               (SELECT array_to_string(array_agg(day ORDER BY day), ',') FROM user_days d WHERE d.user_id = p.u) AS days,
+               (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements a WHERE a.user_id = p.u) AS achievements
+        FROM unnest($3::text[]) AS p(u)
+        """
+
+    // A timed period already closed takes no more scores (the RETURNING leaves it out).
+    static let upsertScores = """
+        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
+        SELECT b, w, p, u, i, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS x(b, w, p, u, i)
+        WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w
+                                                                         AND c.period = x.p AND c.closed_at IS NOT NULL)
+        ORDER BY 1, 2, 3, 4
+        ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
+            score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
+        RETURNING board, board_window, period, user_id, score
+        """
+
+    /// The four statements, in this order: users, topics, days, board scores.
+    func statements(recordedAt: Date) -> [(sql: String, parameters: [(any PostgresBindable)?])] {
+        var players: [String: PlayerSums] = [:]
+        var topics: [TopicKey: TopicSums] = [:]
+        var days = Set<DayKey>()
+        var scores: [ScoreKey: Int64] = [:]
+        for (index, plan) in plans.enumerated() {
+            let item = plan.item
+            players[item.userID, default: PlayerSums()].add(plan)
+            topics[TopicKey(user: item.userID, topic: item.topic), default: TopicSums()].add(plan)
+            days.insert(DayKey(user: item.userID, day: localDays[index]))
+            for (period, increment) in zip(plan.open, plan.increments) {
+                scores[ScoreKey(period, user: item.userID), default: 0] += increment
+            }
+        }
+        let playerRows = players.sorted { $0.key < $1.key }
+        let topicRows = Array(topics)
+        let dayRows = Array(days)
+        let scoreRows = Array(scores)
+        return [
+            (Self.upsertUsers, [
+                playerRows.map(\.key), playerRows.map { $0.value.displayName ?? "" }, playerRows.map(\.value.points),
+                playerRows.map(\.value.completions), playerRows.map(\.value.correct), playerRows.map(\.value.total), recordedAt,
+            ]),
+            (Self.upsertTopics, [
+                topicRows.map(\.key.user), topicRows.map(\.key.topic), topicRows.map(\.value.completions),
+                topicRows.map(\.value.correct), topicRows.map(\.value.total), topicRows.map(\.value.accuracySum),
+                topicRows.map(\.value.bestAccuracy), topicRows.map(\.value.bestPoints), topicRows.map(\.value.lastPlayedAt),
+            ]),
+            (Self.recordDays, [dayRows.map(\.user), dayRows.map(\.day), playerRows.map(\.key)]),
+            (Self.upsertScores, [
+                scoreRows.map(\.key.board), scoreRows.map(\.key.window), scoreRows.map(\.key.period), scoreRows.map(\.key.user),
+                scoreRows.map(\.value), recordedAt,
+            ]),
+        ]
+    }
+
+    /// What each completion (by index of `plans`) saw right after itself, from the four statements' results.
+    func states(from results: ArraySlice<PostgresResult>) throws -> [CompletionState] {
+        let results = Array(results)
+        guard results.count == 4 else { throw BatchUpsertError.missingResult }
+        var totals: [String: PlayerTotals] = [:]
+        var displayNames: [String: String] = [:]
+        for row in results[0].rows {
+            let user = try row.string("user_id")
+            totals[user] = PlayerTotals(
+                points: try row.int64("points"), completions: try row.int64("completions"),
+                correctAnswers: try row.int64("correct_answers"), totalAnswers: try row.int64("total_answers"))
+            displayNames[user] = row["display_name"]
+        }
+        var topicCompletions: [TopicKey: Int64] = [:]
+        for row in results[1].rows {
+            topicCompletions[TopicKey(user: try row.string("user_id"), topic: try row.string("topic"))] = try row.int64("completions")
+        }
+        var days: [String: Set<Int>] = [:]
+        var achievements: [String: Set<String>] = [:]
+        for row in results[2].rows {
+            let user = try row.string("user_id")
+            days[user] = Set((row["days"] ?? "").split(separator: ",").compactMap { Int($0) })
+            achievements[user] = Set((row["achievements"] ?? "").split(separator: ",").map(String.init))
+        }
+        var scores: [ScoreKey: Int64] = [:]
+        for row in results[3].rows {
+            let key = ScoreKey(
+                board: try row.string("board"), window: try row.string("board_window"), period: try row.string("period"),
+                user: try row.string("user_id"))
+            scores[key] = try row.int64("score")
+        }
+
+        // Backwards: each completion sees the stored values less what later completions of its player added.
+        var states: [CompletionState] = []
+        states.reserveCapacity(plans.count)
+        for plan in plans.reversed() {
+            let item = plan.item
+            let topic = TopicKey(user: item.userID, topic: item.topic)
+            guard let after = totals[item.userID], let topicCount = topicCompletions[topic] else { throw BatchUpsertError.missingResult }
+            var stored: [(BoardPeriod, ScoreUpdate)] = []
+            var closedEarly: [BoardPeriod] = []
+            for (period, increment) in zip(plan.open, plan.increments) {
+                let key = ScoreKey(period, user: item.userID)
+                guard let score = scores[key] else {
+                    closedEarly.append(period)
+                    continue
+                }
+                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), userID: item.userID, score: score)))
+                scores[key] = score - increment
+            }
+            states.append(CompletionState(
+                totals: after, topicCompletions: topicCount, activeDays: [], heldAchievements: achievements[item.userID] ?? [],
+                periods: stored.map(\.0), scores: stored.map(\.1), closedEarly: closedEarly, displayName: displayNames[item.userID]))
+            totals[item.userID] = PlayerTotals(
+                points: after.points - Int64(plan.points), completions: after.completions - 1,
+                correctAnswers: after.correctAnswers - Int64(item.correct), totalAnswers: after.totalAnswers - Int64(item.total))
+            topicCompletions[topic] = topicCount - 1
+        }
+        states.reverse()
+        // Forwards: each completion's active days are those before the batch plus its own and its player's earlier ones.
+        for (index, plan) in plans.enumerated() {
+            days[plan.item.userID, default: []].insert(localDays[index])
+            states[index].activeDays = (days[plan.item.userID] ?? []).sorted()
+        }
+        return states
+    }
+}
+
+/// What one completion of a batch saw right after itself.
+struct CompletionState {
+    /// The player's totals including this completion.
+    var totals: PlayerTotals
+    /// The player's completions in this topic, this one included.
+    var topicCompletions: Int64
+    /// The player's active local days, this completion's included, ascending.
+    var activeDays: [Int]
+    /// Achievements the player held before the batch.
+    var heldAchievements: Set<String>
+    /// The open periods that took the score, in the plan's order.
+    var periods: [BoardPeriod]
+    /// The player's score in each of `periods` right after this completion.
+    var scores: [ScoreUpdate]
+    /// Open periods an admin closed early: the completion missed them.
+    var closedEarly: [BoardPeriod]
+    /// The player's display name as stored after the batch.
+    var displayName: String?
+}
+
+/// A result set the batch needs was missing or short (a programming error, reported rather than guessed).
+enum BatchUpsertError: Error {
+    /// A statement's rows did not cover every player, topic or period of the batch.
+    case missingResult
+}
+
+private struct PlayerSums {
+    var displayName: String?
+    var points: Int64 = 0
+    var completions: Int64 = 0
+    var correct: Int64 = 0
+    var total: Int64 = 0
+
+    mutating func add(_ plan: CompletionPlan) {
+        if let name = plan.item.displayName { displayName = name }
+        points += Int64(plan.points)
+        completions += 1
+        correct += Int64(plan.item.correct)
+        total += Int64(plan.item.total)
+    }
+}
+
+private struct TopicSums {
+    var completions: Int64 = 0
+    var correct: Int64 = 0
+    var total: Int64 = 0
+    var accuracySum = 0.0
+    var bestAccuracy = 0.0
+    var bestPoints = 0
+    var lastPlayedAt = Date(timeIntervalSince1970: 0)
+
+    mutating func add(_ plan: CompletionPlan) {
+        let item = plan.item
+        let accuracy = Double(item.correct) / Double(item.total)
+        completions += 1
+        correct += Int64(item.correct)
+        total += Int64(item.total)
+        accuracySum += accuracy
+        bestAccuracy = max(bestAccuracy, accuracy)
+        bestPoints = max(bestPoints, plan.points)
+        lastPlayedAt = max(lastPlayedAt, item.completedAt)
+    }
+}
+
+private struct TopicKey: Hashable {
+    let user: String
+    let topic: String
+}
+
+private struct DayKey: Hashable {
+    let user: String
+    let day: Int
+}
+
+private struct ScoreKey: Hashable {
+    let board: String
+    let window: String
+    let period: String
+    let user: String
+
+    init(board: String, window: String, period: String, user: String) {
+        (self.board, self.window, self.period, self.user) = (board, window, period, user)
+    }
+
+    init(_ period: BoardPeriod, user: String) {
+        self.init(board: period.board.id, window: period.period.window.rawValue, period: period.period.key, user: user)
+    }
+}
