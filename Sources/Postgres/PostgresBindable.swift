@@ -14,29 +14,60 @@ public protocol PostgresBindable: Sendable {
 ///
 /// A separate protocol so only scalars form arrays: nested Swift arrays and
 /// optionals would need multi-dimensional and NULL-element literals.
-public protocol PostgresArrayElement: PostgresBindable {}
+public protocol PostgresArrayElement: PostgresBindable {
+    /// Appends the element as it is written inside an array literal.
+    func appendArrayElement(to literal: inout String)
+}
+
+extension PostgresArrayElement {
+    /// Double-quoted, so commas, braces, spaces and the word NULL are safe; inside the quotes
+    /// only `"` and `\` need a backslash.
+    public func appendArrayElement(to literal: inout String) {
+        let text = postgresText ?? ""
+        literal.append("\"")
+        if text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            for scalar in text.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { literal.append("\\") }
+                literal.unicodeScalars.append(scalar)
+            }
+        } else {
+            literal.append(text)
+        }
+        literal.append("\"")
+    }
+}
+
+/// Numbers and booleans need no quotes in an array literal: their text has no comma, brace, quote or space.
+public protocol PostgresUnquotedArrayElement: PostgresArrayElement {}
+
+extension PostgresUnquotedArrayElement {
+    /// The element's text as it is.
+    public func appendArrayElement(to literal: inout String) {
+        literal.append(postgresText ?? "")
+    }
+}
 
 extension String: PostgresArrayElement {
     /// The string itself.
     public var postgresText: String? { self }
 }
 
-extension Int: PostgresArrayElement {
+extension Int: PostgresUnquotedArrayElement {
     /// The decimal digits.
     public var postgresText: String? { String(self) }
 }
 
-extension Int64: PostgresArrayElement {
+extension Int64: PostgresUnquotedArrayElement {
     /// The decimal digits.
     public var postgresText: String? { String(self) }
 }
 
-extension Int32: PostgresArrayElement {
+extension Int32: PostgresUnquotedArrayElement {
     /// The decimal digits.
     public var postgresText: String? { String(self) }
 }
 
-extension Double: PostgresArrayElement {
+extension Double: PostgresUnquotedArrayElement {
     /// The shortest text that reads back as the same value; NaN and infinities in PostgreSQL's spelling.
     public var postgresText: String? {
         if isNaN { return "NaN" }
@@ -45,7 +76,7 @@ extension Double: PostgresArrayElement {
     }
 }
 
-extension Bool: PostgresArrayElement {
+extension Bool: PostgresUnquotedArrayElement {
     /// "t" or "f".
     public var postgresText: String? { self ? "t" : "f" }
 }
@@ -66,20 +97,16 @@ extension Optional: PostgresBindable where Wrapped: PostgresBindable {
 }
 
 extension Array: PostgresBindable where Element: PostgresArrayElement {
-    /// A one-dimensional array literal with every element double-quoted, e.g. `{"a","b\"c"}`.
-    ///
-    /// Quoting every element makes commas, braces, spaces and the word NULL safe;
-    /// inside quotes only `"` and `\` need a backslash.
+    /// A one-dimensional array literal, e.g. `{"a","b\"c"}` or `{1,2}`.
     public var postgresText: String? {
-        let elements = map { element -> String in
-            var quoted = "\""
-            for character in element.postgresText ?? "" {
-                if character == "\"" || character == "\\" { quoted.append("\\") }
-                quoted.append(character)
-            }
-            quoted.append("\"")
-            return quoted
+        var literal = "{"
+        literal.reserveCapacity(count * 12 + 2)
+        var first = true
+        for element in self {
+            if first { first = false } else { literal.append(",") }
+            element.appendArrayElement(to: &literal)
         }
-        return "{" + elements.joined(separator: ",") + "}"
+        literal.append("}")
+        return literal
     }
 }

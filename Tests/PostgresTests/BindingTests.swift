@@ -72,12 +72,31 @@ struct BindingTests {
         #expect(try row.double("ninf") == -.infinity)
     }
 
-    @Test("array literals quote every element and escape quotes and backslashes")
+    @Test("array literals quote text, escape quotes and backslashes, and leave numbers and booleans bare")
     func arrayLiteralText() {
         #expect(["a", "b\"c"].postgresText == #"{"a","b\"c"}"#)
         #expect(["x\\y", "p,q"].postgresText == #"{"x\\y","p,q"}"#)
-        #expect([Int64(1), -2].postgresText == #"{"1","-2"}"#)
+        #expect([Int64(1), -2].postgresText == "{1,-2}")
+        #expect([0.5, -Double.infinity, .nan].postgresText == "{0.5,-Infinity,NaN}")
+        #expect([true, false].postgresText == "{t,f}")
         #expect([String]().postgresText == "{}")
+    }
+
+    @Test("double and boolean arrays round-trip, NaN and infinities included")
+    func doubleAndBooleanArrays() async throws {
+        let doubles = [Double.pi, -0.1, 1e300, -Double.infinity, .infinity, .nan]
+        let (values, flags) = try await TestDatabase.withPool { pool in
+            let values = try await pool.query(
+                "SELECT x FROM unnest($1::float8[]) WITH ORDINALITY AS t(x, position) ORDER BY position", [doubles]
+            ).rows.map { try $0.double("x") }
+            let flags = try await pool.query(
+                "SELECT x FROM unnest($1::bool[]) WITH ORDINALITY AS t(x, position) ORDER BY position", [[true, false, true]]
+            ).rows.map { try $0.bool("x") }
+            return (values, flags)
+        }
+        #expect(values.dropLast() == doubles.dropLast())
+        #expect(values.last?.isNaN == true)
+        #expect(flags == [true, false, true])
     }
 
     @Test("string arrays with commas, quotes, backslashes, braces and NULL words round-trip")
