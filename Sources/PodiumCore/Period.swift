@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The time windows a leaderboard can rank over.
 ///
@@ -199,7 +200,29 @@ extension Period {
     /// day, including when DST skips midnight; the answer is checked, and when a large offset
     /// jump fooled the noon guess, a binary search over whole seconds finds the boundary (zone
     /// offsets and transitions are whole seconds, and local dates never run backwards).
+    ///
+    /// Answers are remembered per zone and day (the zone's rules do not change while running):
+    /// nearly every completion falls on one of a few current days, and the search costs far more
+    /// than the lookup.
     private static func startOfLocalDay(_ day: CivilDate, in timeZone: TimeZone) -> Date {
+        let key = DayStart(zone: timeZone.identifier, day: day.dayNumber)
+        if let known = dayStarts.withLock({ $0[key] }) { return known }
+        let start = searchStartOfLocalDay(day, in: timeZone)
+        dayStarts.withLock { starts in
+            if starts.count >= 4096 { starts.removeAll(keepingCapacity: true) }
+            starts[key] = start
+        }
+        return start
+    }
+
+    private struct DayStart: Hashable {
+        let zone: String
+        let day: Int
+    }
+
+    private static let dayStarts = Mutex<[DayStart: Date]>([:])
+
+    private static func searchStartOfLocalDay(_ day: CivilDate, in timeZone: TimeZone) -> Date {
         let target = day.dayNumber
         func isStart(_ instant: Date) -> Bool {
             localDayNumber(of: instant, in: timeZone) >= target
