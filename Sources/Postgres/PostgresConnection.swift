@@ -20,6 +20,10 @@ public final class PostgresConnection {
     private var isFinished = false
     /// Set when the connection must not be reused although libpq still reports it open (a failed ROLLBACK, a stuck pipeline).
     private(set) var mustDiscard = false
+    /// Server-side prepared statements of this session, by SQL text: each is parsed and planned once per connection.
+    private var prepared: [String: String] = [:]
+    /// At most this many statements are kept prepared per connection (Podium's own SQL is a few dozen).
+    private static let preparedLimit = 256
 
     private init(handle: OpaquePointer, logger: Logger) {
         self.handle = handle
@@ -62,17 +66,43 @@ public final class PostgresConnection {
         return connection
     }
 
-    /// Runs one statement with bound parameters (PQexecParams, text format, one round trip).
+    /// Runs one statement with bound parameters (text format, one round trip).
     ///
     /// Parameters are `$1`, `$2`, … in `sql`; their types are inferred by the
     /// server, so add casts (`$1::bigint`) where the context does not fix them.
+    /// A SELECT, INSERT, UPDATE, DELETE or WITH statement is prepared on the
+    /// connection the first time it runs there (one extra round trip) and then
+    /// executed by name, so PostgreSQL parses and plans it once per connection.
     @discardableResult
     public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) throws -> PostgresResult {
+        let name = try preparedName(of: sql)
         let texts = parameters.map { $0?.postgresText }
         let result = withCStrings(texts) { values in
-            PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
+            if let name {
+                PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+            } else {
+                PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
+            }
         }
-        return try consume(result, operation: "PQexecParams")
+        return try consume(result, operation: name == nil ? "PQexecParams" : "PQexecPrepared")
+    }
+
+    /// The name `sql` is prepared under on this connection, preparing it now if it is new; nil for
+    /// statements run unprepared (utility statements, or once the limit is reached).
+    private func preparedName(of sql: String) throws -> String? {
+        if let name = prepared[sql] { return name }
+        guard prepared.count < Self.preparedLimit, Self.isPreparable(sql) else { return nil }
+        let name = "podium_\(prepared.count + 1)"
+        try consume(PQprepare(handle, name, sql, 0, nil), operation: "PQprepare")
+        prepared[sql] = name
+        return name
+    }
+
+    /// Whether `sql` is a statement PostgreSQL can prepare: SELECT, INSERT, UPDATE, DELETE or WITH.
+    static func isPreparable(_ sql: String) -> Bool {
+        let head = sql.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }.prefix(6)
+        let word = String(decoding: head, as: UTF8.self).uppercased()
+        return ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(word) || word.hasPrefix("WITH")
     }
 
     /// Runs a simple statement without parameters (may contain several statements; PQexec).
@@ -92,18 +122,24 @@ public final class PostgresConnection {
     /// statements: libpq blocks on writes, so a huge pipeline could stall.
     public func pipeline(_ statements: [(sql: String, parameters: [(any PostgresBindable)?])]) throws -> [PostgresResult] {
         guard !statements.isEmpty else { return [] }
+        // Statements new to this connection are prepared first, outside pipeline mode.
+        let names = try statements.map { try preparedName(of: $0.sql) }
         guard PQenterPipelineMode(handle) == 1 else {
             throw error(from: nil, operation: "PQenterPipelineMode")
         }
         var sendError: PostgresError?
         var sent = 0
-        for statement in statements {
+        for (statement, name) in zip(statements, names) {
             let texts = statement.parameters.map { $0?.postgresText }
             let accepted = withCStrings(texts) { values in
-                PQsendQueryParams(handle, statement.sql, Int32(values.count), nil, values, nil, nil, 0)
+                if let name {
+                    PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+                } else {
+                    PQsendQueryParams(handle, statement.sql, Int32(values.count), nil, values, nil, nil, 0)
+                }
             }
             guard accepted == 1 else {
-                sendError = error(from: nil, operation: "PQsendQueryParams")
+                sendError = error(from: nil, operation: name == nil ? "PQsendQueryParams" : "PQsendQueryPrepared")
                 break
             }
             sent += 1

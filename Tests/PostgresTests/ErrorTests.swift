@@ -23,7 +23,7 @@ struct ErrorTests {
         #expect(violation.sqlState == "23505")
         #expect(violation.isUniqueViolation)
         #expect(!violation.isRetryable)
-        #expect(violation.operation == "PQexecParams")
+        #expect(violation.operation == "PQexecPrepared")
         #expect(violation.message.hasPrefix("duplicate key value violates unique constraint \"unique_test_pkey\""))
         #expect(violation.message.contains("Key (id)=(1) already exists."))
         #expect(count == 1)

@@ -130,7 +130,7 @@ struct PoolTests {
                 let error = await #expect(throws: PostgresError.self) { try await sleeper.value }
                 #expect(error?.kind == .connection)
                 #expect(error?.isRetryable == true)
-                #expect(error?.operation == "PQexecParams")
+                #expect(error?.operation == "PQexecPrepared")
                 #expect(pool.openConnections == 0)
                 let after = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
                 #expect(after != before)
