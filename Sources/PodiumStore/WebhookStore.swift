@@ -144,12 +144,15 @@ public struct WebhookStore: Sendable {
             let cursor = EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("event_id"))
             let positions = try EventStore.positions(after: cursor, limit: limit, on: connection)
             guard let last = positions.last else { return 0 }
+            // FOR KEY SHARE: an event erased, or a webhook deleted, after this statement's snapshot is
+            // skipped rather than failing the foreign keys.
             let created = try connection.query("""
                 INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempt_limit, next_attempt_at, created_at)
                 SELECT w.id, e.id, 'pending', $2, $3, $3
                 FROM events e JOIN webhooks w ON w.enabled AND e.type = ANY(w.event_types)
                 WHERE e.id = ANY($1)
                 ORDER BY e.tx, e.id, w.id
+                FOR KEY SHARE OF e, w
                 ON CONFLICT DO NOTHING
                 """, [positions.map(\.id), attemptLimit, now]).affectedRows
             try connection.query("UPDATE webhook_dispatch SET tx = $1::xid8, event_id = $2 WHERE name = 'outbox'",
