@@ -189,4 +189,12 @@ struct CompletionStoreTests {
         #expect(try stored.int("points") == 18 && stored.int("completions") == 4 && stored.int("topic_completions") == 4)
         #expect(try stored.int("days") == 3 && stored["display_name"] == "Name 3")
     }
+
+    @Test func storedAnswersAreCompressedWithLZ4() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let method = try await storage.postgres.query("""
+            SELECT attcompression::text AS method FROM pg_attribute WHERE attrelid = 'completions'::regclass AND attname = 'response'
+            """).rows[0].string("method")
+        #expect(method == "l")
+    }
 }
