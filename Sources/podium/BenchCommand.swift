@@ -83,7 +83,7 @@ struct Bench: Sendable {
     /// Completions from random players at full concurrency.
     func ingest() async throws {
         let counter = FailureCount()
-        let result = try await load(name: "ingest") { worker, index in
+        let result = try await load(name: "ingest", seconds: duration) { worker, index in
             let body = Data(completionJSON(id: "bench-\(run)-\(worker)-\(index)", player: Int.random(in: 0..<players)).utf8)
             let response = try await send(.POST, "/v1/completions", body: body)
             if response.status.code != 201 { counter.add() }
@@ -92,22 +92,35 @@ struct Bench: Sendable {
     }
 
     /// Reads: /healthz, a top-10 page, 304 revalidations, around-me pages.
+    ///
+    /// The four take turns in slices of about two seconds until each has had `duration` seconds, so
+    /// a noisy neighbour or a background vacuum slows them alike and the ratios stay comparable.
     func reads() async throws {
         let page = "/v1/leaderboards/topic:\(topic)/all?limit=10"
         let first = try await send(.GET, page)
         guard first.status.code == 200, let etag = first.headers.first(name: "etag") else {
             throw ValidationError("top page answered \(first.status) without an ETag")
         }
-        let health = try await load(name: "healthz") { _, _ in _ = try await send(.GET, "/healthz") }
-        let top = try await load(name: "top-10 page") { _, _ in _ = try await send(.GET, page) }
-        let revalidate = try await load(name: "304 revalidation") { _, _ in
-            let response = try await send(.GET, page, headers: [("If-None-Match", etag)])
-            guard response.status.code == 304 else { throw ValidationError("expected 304, got \(response.status)") }
+        let kinds: [(name: String, operation: @Sendable (Int, Int) async throws -> Void)] = [
+            ("healthz", { _, _ in _ = try await send(.GET, "/healthz") }),
+            ("top-10 page", { _, _ in _ = try await send(.GET, page) }),
+            ("304 revalidation", { _, _ in
+                let response = try await send(.GET, page, headers: [("If-None-Match", etag)])
+                guard response.status.code == 304 else { throw ValidationError("expected 304, got \(response.status)") }
+            }),
+            ("around-me page", { _, _ in
+                _ = try await send(.GET, "/v1/leaderboards/topic:\(topic)/all?around=player-\(Int.random(in: 0..<players))&radius=5")
+            }),
+        ]
+        let rounds = max(1, Int((duration / 2).rounded()))
+        var results = kinds.map { LoadResult(name: $0.name, count: 0, seconds: 0, sortedLatencies: []) }
+        for _ in 0..<rounds {
+            for (index, kind) in kinds.enumerated() {
+                results[index] = results[index].adding(try await load(name: kind.name, seconds: duration / Double(rounds), kind.operation))
+            }
         }
-        let around = try await load(name: "around-me page") { _, _ in
-            _ = try await send(.GET, "/v1/leaderboards/topic:\(topic)/all?around=player-\(Int.random(in: 0..<players))&radius=5")
-        }
-        for result in [health, top, revalidate, around] { print(result.line) }
+        for result in results { print(result.line) }
+        let (health, top, revalidate, around) = (results[0], results[1], results[2], results[3])
         print(String(format: "ratios to /healthz: top-10 %.2f (target >= 0.8), 304 %.2f (target >= top-10), around-me %.2f (target >= 0.5)",
                      top.rate / health.rate, revalidate.rate / health.rate, around.rate / health.rate))
     }
@@ -134,9 +147,11 @@ struct Bench: Sendable {
         return response
     }
 
-    /// Runs `operation` from `concurrency` workers for `duration` seconds; returns rate and latency percentiles.
-    private func load(name: String, _ operation: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> LoadResult {
-        let deadline = Date().addingTimeInterval(duration)
+    /// Runs `operation` from `concurrency` workers for `seconds`; returns rate and latency percentiles.
+    private func load(
+        name: String, seconds: Double, _ operation: @escaping @Sendable (Int, Int) async throws -> Void
+    ) async throws -> LoadResult {
+        let deadline = Date().addingTimeInterval(seconds)
         let started = Date()
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for worker in 0..<concurrency {
@@ -167,7 +182,13 @@ struct LoadResult {
     let sortedLatencies: [Double]
 
     /// Requests per second.
-    var rate: Double { Double(count) / seconds }
+    var rate: Double { seconds > 0 ? Double(count) / seconds : 0 }
+
+    /// This result and `other` (another slice of the same load) as one.
+    func adding(_ other: LoadResult) -> LoadResult {
+        LoadResult(name: name, count: count + other.count, seconds: seconds + other.seconds,
+                   sortedLatencies: (sortedLatencies + other.sortedLatencies).sorted())
+    }
 
     /// The latency below which `fraction` of requests finished, in milliseconds.
     func percentile(_ fraction: Double) -> Double {
