@@ -142,6 +142,23 @@ struct RankingSyncTests {
         #expect(try await storage.redis.command(["HGET", RankingKeys.displayNames, "\(topic)-u3"]).string == "P3")
     }
 
+    @Test func rebuildLeavesClosedPeriodsOut() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("closedrebuild")
+        _ = try await storage.writer.record(try completion(id: "\(topic)-c", user: "\(topic)-u", topic: topic, now: now))
+        let keys = LeaderboardWindow.allCases.map {
+            RankingKeys.board("topic:\(topic)", $0, Period.containing(now, window: $0, timeZone: .gmt).key)
+        }
+        try await storage.postgres.query(
+            "UPDATE board_periods SET closed_at = $2 WHERE board = $1 AND board_window = 'day'", ["topic:\(topic)", now])
+        try await storage.redis.command(["DEL"] + keys)
+        _ = try await storage.rankingSync.rebuild()
+        var present: [Int64] = []
+        for key in keys { present.append(try await storage.redis.command(["EXISTS", key]).integer ?? -1) }
+        // all, day, week, month: the closed day is read from its final snapshot, not rebuilt.
+        #expect(present == [1, 0, 1, 1])
+    }
+
     @Test func erasingAPlayerRemovesEveryTrace() async throws {
         let storage = try await StoreTestEnvironment.storage(now: now)
         let topic = StoreTestEnvironment.unique("erase")
