@@ -20,6 +20,7 @@ struct BatchUpserts {
         localDays = plans.map { Streak.localDay(of: $0.item.completedAt, in: zones[$0.item.userID] ?? .gmt) }
     }
 
+    /// Each player's summed completion: totals added, display name kept unless a new one came.
     static let upsertUsers = """
         INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
         SELECT x.u, NULLIF(x.n, ''), x.p, x.c, x.r, x.t, $7, $7
@@ -35,6 +36,7 @@ struct BatchUpserts {
         RETURNING user_id, points, completions, correct_answers, total_answers, display_name
         """
 
+    /// Each (player, topic) summed: counts and sums added, bests and last play kept at the maximum.
     static let upsertTopics = """
         INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
                                       best_points, last_played_at)
@@ -52,9 +54,9 @@ struct BatchUpserts {
         RETURNING user_id, topic, completions
         """
 
-    // The players' active days and achievements as they were before this statement (the CTE's insert is
-    // not visible to the outer query), read after the players' rows are locked: concurrent batches of
-    // one player see each other's days and unlocks.
+    /// Records the batch's active days and returns each player's days and achievements as they were
+    /// before this statement (the CTE's insert is not visible to the outer query), read after the
+    /// players' rows are locked: concurrent batches of one player see each other's days and unlocks.
     static let recordDays = """
         WITH added AS (
             INSERT INTO user_days (user_id, day) SELECT * FROM unnest($1::text[], $2::int[]) AS x(u, d) ORDER BY 1, 2
@@ -65,7 +67,8 @@ struct BatchUpserts {
         FROM unnest($3::text[]) AS p(u)
         """
 
-    // A timed period already closed takes no more scores (the RETURNING leaves it out).
+    /// Each (board period, player) increment summed and added; a timed period already closed takes
+    /// no more scores (the RETURNING leaves it out).
     static let upsertScores = """
         INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
         SELECT b, w, p, u, i, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS x(b, w, p, u, i)

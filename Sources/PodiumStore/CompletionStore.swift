@@ -154,7 +154,7 @@ struct WrittenBatch: Sendable {
 }
 
 extension CompletionStore {
-    // Each achievement once per player (the primary key); the event only for rows actually inserted.
+    /// Each achievement once per player (the primary key); the event only for rows actually inserted.
     static let insertAchievements = """
         WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(u, a, n, c, i)),
         inserted AS (
@@ -166,19 +166,22 @@ extension CompletionStore {
         FROM x JOIN inserted ON inserted.user_id = x.u AND inserted.achievement = x.a ORDER BY x.i
         """
 
+    /// Every timed period scored, so close-periods can find it by its end; sorted so concurrent batches lock alike.
     static let insertPeriods = """
         INSERT INTO board_periods (board, board_window, period, ends_at)
         SELECT DISTINCT b, w, p, e FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x(b, w, p, e)
         ORDER BY b, w, p ON CONFLICT DO NOTHING
         """
 
+    /// Every board scored, once (the list of boards); sorted so concurrent batches lock alike.
     static let insertBoards = """
         INSERT INTO boards (board, created_at) SELECT DISTINCT b, $2::timestamptz FROM unnest($1::text[]) AS x(b)
         ORDER BY b ON CONFLICT DO NOTHING
         """
 
-    // Answers travel as one JSON array (not a text[] literal): no per-character escaping of large bodies.
-    // The `completion.recorded` events go in with the completions, in the same statement.
+    /// The batch's completions with their answers and `completion.recorded` events, in one statement.
+    ///
+    /// Answers travel as one JSON array (not a text[] literal): no per-character escaping of large bodies.
     static let insertCompletions = """
         WITH x AS (
             SELECT x.*, r.body
@@ -199,6 +202,7 @@ extension CompletionStore {
         FROM x ORDER BY x.i
         """
 
+    /// A `level.reached` event for each completion that crossed a level threshold.
     static let insertLevelEvents = """
         INSERT INTO events (type, user_id, occurred_at, payload)
         SELECT 'level.reached', x.u, $5::timestamptz,
