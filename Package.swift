@@ -100,7 +100,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumWebhooksTests", dependencies: [
-            "PodiumWebhooks", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            "PodiumWebhooks", "PodiumStore", "PodiumCore", "Postgres",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

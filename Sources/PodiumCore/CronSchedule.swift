@@ -121,8 +121,7 @@ public struct CronSchedule: Sendable, Hashable {
 
     /// The local calendar day (days since 1970-01-01) of the instant `seconds` in `timeZone`.
     private func localDay(of seconds: Int) -> Int {
-        let wall = seconds + timeZone.secondsFromGMT(for: Self.date(seconds))
-        return Int((Double(wall) / Double(Self.secondsPerDay)).rounded(.down))
+        Period.localDayNumber(of: Self.date(seconds), in: timeZone)
     }
 
     /// Inserts `value` into the ascending, distinct `found`, keeping only the `limit` smallest.

@@ -19,6 +19,11 @@ public enum NameRules {
         }
     }
 
+    /// A time zone: an IANA identifier this machine knows, at most 64 characters (e.g. `Europe/Paris`).
+    public static func isValidTimeZone(_ s: String) -> Bool {
+        s.count <= 64 && TimeZone(identifier: s) != nil
+    }
+
     /// Topic and group names: 1...64 characters of `[a-z0-9._-]`.
     ///
     /// Uppercase is rejected, not lowercased, so one topic cannot have two spellings.

@@ -93,7 +93,7 @@ struct UsersController {
             errors.append(FieldError(field: "display_name", message: "must be 1-64 characters without control characters"))
         }
         let zone = body.timeZone ?? "UTC"
-        if zone.count > 64 || TimeZone(identifier: zone) == nil {
+        if !NameRules.isValidTimeZone(zone) {
             errors.append(FieldError(field: "time_zone", message: "must be an IANA time zone such as Europe/Paris"))
         }
         if let reminders = body.reminders { errors += reminders.validationErrors() }

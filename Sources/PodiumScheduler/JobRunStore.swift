@@ -11,8 +11,6 @@ public struct JobClaim: Sendable, Equatable {
     public let slot: Date
     /// Attempt number (1 for the first).
     public let attempt: Int
-    /// How the run came about: `schedule`, `catch-up` or `manual`.
-    public let trigger: String
     /// The replica holding the lease.
     public let replica: String
 }
@@ -138,7 +136,7 @@ public struct JobRunStore: Sendable {
                 FROM exhausted e WHERE a.job = e.job AND a.slot = e.slot AND a.attempt = e.attempt AND a.outcome IS NULL
                 """, [job, now])
             let rows = try connection.query("""
-                SELECT slot, attempt, status, trigger FROM job_runs
+                SELECT slot, attempt, status FROM job_runs
                 WHERE job = $1 AND status IN ('pending', 'running')
                   AND ((status = 'pending' AND next_attempt_at <= $2) OR (status = 'running' AND lease_expires_at < $2))
                 ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED
@@ -160,7 +158,7 @@ public struct JobRunStore: Sendable {
             try connection.query("""
                 INSERT INTO job_attempts (job, slot, attempt, replica, started_at) VALUES ($1, $2, $3, $4, $5)
                 """, [job, slot, previous + 1, replica, now])
-            return JobClaim(job: job, slot: slot, attempt: previous + 1, trigger: try row.string("trigger"), replica: replica)
+            return JobClaim(job: job, slot: slot, attempt: previous + 1, replica: replica)
         }
     }
 

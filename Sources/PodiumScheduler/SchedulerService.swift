@@ -18,14 +18,15 @@ public struct SchedulerService: Service {
 
     /// Ticks every `interval`.
     public func run() async throws {
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: a group that lives as long as the process must not keep every finished run;
+        // it still waits for the runs in progress before returning.
+        await withDiscardingTaskGroup { group in
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 for claim in await scheduler.claimDueRuns() {
                     group.addTask { _ = await scheduler.execute(claim) }
                 }
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             }
-            await group.waitForAll()
         }
     }
 }

@@ -179,7 +179,7 @@ struct BatchUpserts {
         // Forwards: each completion's active days are those before the batch plus its own and its player's earlier ones.
         for (index, plan) in plans.enumerated() {
             days[plan.item.userID, default: []].insert(localDays[index])
-            states[index].activeDays = (days[plan.item.userID] ?? []).sorted()
+            states[index].activeDays = Array(days[plan.item.userID] ?? [])
         }
         return states
     }
@@ -191,7 +191,7 @@ struct CompletionState {
     var totals: PlayerTotals
     /// The player's completions in this topic, this one included.
     var topicCompletions: Int64
-    /// The player's active local days, this completion's included, ascending.
+    /// The player's active local days, this completion's included, in no particular order (`Streak.of` sorts).
     var activeDays: [Int]
     /// Achievements the player held before the batch.
     var heldAchievements: Set<String>

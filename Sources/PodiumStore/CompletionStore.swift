@@ -72,7 +72,7 @@ public struct CompletionStore: Sendable {
             let final = written
             try await session.run { connection in
                 do {
-                    try Self.insertCompletions(final, ranked: ranked != nil, on: connection)
+                    try Self.finishBatch(final, ranked: ranked != nil, on: connection)
                 } catch {
                     try? connection.execute("ROLLBACK")
                     throw error
@@ -212,7 +212,7 @@ extension CompletionStore {
 
     /// The transaction's first two round trips, on a blocking thread: replays, then every upsert.
     ///
-    /// Leaves the transaction open for `insertCompletions`, unless nothing is new (then it commits).
+    /// Leaves the transaction open for `finishBatch`, unless nothing is new (then it commits).
     static func writeScores(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
         var batch = WrittenBatch()
         // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
@@ -265,7 +265,7 @@ extension CompletionStore {
         statements.append((insertBoards, [boards, recordedAt]))
         let periodColumns: [(any PostgresBindable)?] = [
             timedPeriods.map(\.board.id), timedPeriods.map(\.period.window.rawValue), timedPeriods.map(\.period.key),
-            timedPeriods.map { $0.period.end ?? recordedAt },
+            timedPeriods.compactMap(\.period.end),
         ]
         statements.append((insertPeriods, periodColumns))
         // Round trip 2: every upsert, one statement per table for the whole batch.
@@ -303,27 +303,37 @@ extension CompletionStore {
     ///
     /// `ranked` tells whether Redis already holds their scores (the answers then carry ranks); when it
     /// does, erasures Redis has now applied are no longer pending.
-    static func insertCompletions(_ batch: WrittenBatch, ranked: Bool, on connection: PostgresConnection) throws {
+    static func finishBatch(_ batch: WrittenBatch, ranked: Bool, on connection: PostgresConnection) throws {
         let fresh = batch.fresh
         let recordedAt = batch.recordedAt
         let unlocks = batch.unlocks
         let created = fresh.compactMap { batch.outcomes[$0.item.id]?.response }
         let responses = PodiumJSON.array(created.map { $0.jsonString() })
         let levelUps = created.filter { $0.levelReached != nil }
-        // Round trip 3: the completions with their answers and events, and the commit.
-        _ = try connection.pipeline([(insertCompletions, [
+        // Round trip 3: the completions with their answers and events, whatever else the batch needs, and the commit.
+        var statements: [(sql: String, parameters: [(any PostgresBindable)?])] = [(insertCompletions, [
             fresh.map(\.item.id), fresh.map(\.item.userID), fresh.map(\.item.quizID), fresh.map(\.item.topic),
             fresh.map(\.item.difficulty.rawValue), fresh.map(\.item.correct), fresh.map(\.item.total),
             fresh.map { $0.item.durationMS ?? -1 }, fresh.map { $0.item.groups.joined(separator: ",") },
             fresh.map { RFC3339.format($0.item.completedAt) }, fresh.map(\.points), recordedAt,
             fresh.map { requestHash($0.item) }, responses, ranked,
-        ]), (insertLevelEvents, [
-            levelUps.map(\.completion.userId), levelUps.map { $0.levelReached ?? 0 }, levelUps.map(\.totals.points),
-            levelUps.map(\.completion.id), recordedAt,
-        ]), (insertAchievements, [
-            unlocks.map(\.user), unlocks.map(\.rule.id), unlocks.map(\.rule.name), unlocks.map(\.completion), recordedAt,
-        ]), ("DELETE FROM pending_ranking_erasures WHERE user_id = ANY($1)", [ranked ? Array(batch.erasures.keys) : []]),
-           ("COMMIT", [])])
+        ])]
+        if !levelUps.isEmpty {
+            statements.append((insertLevelEvents, [
+                levelUps.map(\.completion.userId), levelUps.map { $0.levelReached ?? 0 }, levelUps.map(\.totals.points),
+                levelUps.map(\.completion.id), recordedAt,
+            ]))
+        }
+        if !unlocks.isEmpty {
+            statements.append((insertAchievements, [
+                unlocks.map(\.user), unlocks.map(\.rule.id), unlocks.map(\.rule.name), unlocks.map(\.completion), recordedAt,
+            ]))
+        }
+        if ranked && !batch.erasures.isEmpty {
+            statements.append(("DELETE FROM pending_ranking_erasures WHERE user_id = ANY($1)", [Array(batch.erasures.keys)]))
+        }
+        statements.append(("COMMIT", []))
+        _ = try connection.pipeline(statements)
     }
 
     /// SHA-256 of the request's canonical text, hex: equal bodies, equal hashes.

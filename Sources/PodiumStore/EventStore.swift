@@ -160,7 +160,8 @@ public struct EventStore: Sendable {
         [String(cursor?.transaction ?? 0), cursor?.id ?? 0, type, limit]
     }
 
-    private static func position(of row: PostgresRow) throws -> EventCursor {
+    /// The cursor of a row with `tx_text` (the transaction id as text) and `id`.
+    static func position(of row: PostgresRow) throws -> EventCursor {
         EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("id"))
     }
 

@@ -235,11 +235,13 @@ public struct PeriodStore: Sendable {
                    rank: try row.int("rank"), score: try row.int64("score"), awardedAt: nil)
     }
 
-    private static func entry(_ row: PostgresRow) throws -> LeaderboardEntry {
+    /// A snapshot entry row (`rank`, `user_id`, `display_name`, `score`, `medal`) as a leaderboard line.
+    static func entry(_ row: PostgresRow) throws -> LeaderboardEntry {
         LeaderboardEntry(rank: try row.int("rank"), userId: try row.string("user_id"), displayName: row["display_name"],
                          score: try row.int64("score"), medal: row["medal"])
     }
 
+    /// The board period of a row with `board`, `board_window` and `period`.
     static func key(_ row: PostgresRow) throws -> BoardPeriodKey {
         BoardPeriodKey(board: try row.string("board"), window: LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                        period: try row.string("period"))

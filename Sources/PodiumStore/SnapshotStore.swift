@@ -76,9 +76,7 @@ public struct SnapshotStore: Sendable {
             """, [ids, top]).rows
         var entries: [Int64: [LeaderboardEntry]] = [:]
         for row in entryRows {
-            entries[try row.int64("snapshot_id"), default: []].append(LeaderboardEntry(
-                rank: try row.int("rank"), userId: try row.string("user_id"), displayName: row["display_name"],
-                score: try row.int64("score"), medal: row["medal"]))
+            entries[try row.int64("snapshot_id"), default: []].append(try PeriodStore.entry(row))
         }
         return try headers.map { row in
             LeaderboardSnapshot(
@@ -95,10 +93,11 @@ public struct SnapshotStore: Sendable {
             WHERE e.user_id = $1 AND ($2::text IS NULL OR s.board = $2) AND ($3::text IS NULL OR s.board_window = $3)
             ORDER BY s.taken_at DESC, s.board, s.board_window, s.period LIMIT $4
             """, [userID, board, window?.rawValue, limit]).rows.map { row in
-            RankPoint(
-                board: try row.string("board"), window: LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
-                period: try row.string("period"), kind: try row.string("kind"), takenAt: RFC3339.format(try row.date("taken_at")),
-                rank: try row.int("rank"), score: try row.int64("score"), players: try row.int("players"))
+            let key = try PeriodStore.key(row)
+            return RankPoint(
+                board: key.board, window: key.window, period: key.period, kind: try row.string("kind"),
+                takenAt: RFC3339.format(try row.date("taken_at")), rank: try row.int("rank"), score: try row.int64("score"),
+                players: try row.int("players"))
         }
     }
 

@@ -139,9 +139,9 @@ public struct WebhookStore: Sendable {
     public func dispatch(attemptLimit: Int, now: Date, limit: Int = 500) async throws -> Int {
         try await postgres.withTransaction { connection in
             guard let row = try connection.query(
-                "SELECT tx::text AS tx_text, event_id FROM webhook_dispatch WHERE name = 'outbox' FOR UPDATE SKIP LOCKED").rows.first
+                "SELECT tx::text AS tx_text, event_id AS id FROM webhook_dispatch WHERE name = 'outbox' FOR UPDATE SKIP LOCKED").rows.first
             else { return 0 }
-            let cursor = EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("event_id"))
+            let cursor = try EventStore.position(of: row)
             let positions = try EventStore.positions(after: cursor, limit: limit, on: connection)
             guard let last = positions.last else { return 0 }
             // FOR KEY SHARE: an event erased, or a webhook deleted, after this statement's snapshot is
@@ -161,10 +161,10 @@ public struct WebhookStore: Sendable {
         }
     }
 
-    /// Claims up to `limit` due deliveries for `replica`, each with a lease of `lease` seconds.
+    /// Claims up to `limit` due deliveries, each with a lease of `lease` seconds (attempts record the replica).
     ///
     /// Due means pending with its next attempt time passed, or sending with an expired lease (the sender died).
-    public func claim(replica: String, lease: TimeInterval, now: Date, limit: Int) async throws -> [ClaimedDelivery] {
+    public func claim(lease: TimeInterval, now: Date, limit: Int) async throws -> [ClaimedDelivery] {
         try await postgres.query("""
             UPDATE webhook_deliveries d SET status = 'sending', attempts = d.attempts + 1, lease_expires_at = $2
             FROM (SELECT id FROM webhook_deliveries

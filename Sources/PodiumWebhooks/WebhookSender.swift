@@ -60,7 +60,7 @@ public final class WebhookSender: Sendable {
     public func runOnce() async throws -> Int {
         _ = try await store.dispatch(attemptLimit: settings.maxAttempts, now: now())
         // The lease outlives the timeout, so a live sender always finishes before a takeover.
-        let claimed = try await store.claim(replica: replica, lease: settings.timeout + 30, now: now(), limit: settings.batchSize)
+        let claimed = try await store.claim(lease: settings.timeout + 30, now: now(), limit: settings.batchSize)
         await withTaskGroup(of: Void.self) { group in
             for delivery in claimed { group.addTask { await self.send(delivery) } }
         }

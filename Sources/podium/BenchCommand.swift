@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PodiumCore
 import Synchronization
 
 /// `podium bench`: a load generator against a running Podium, printing throughput and latency.
@@ -22,9 +23,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Topic the benchmark's completions use.") var topic = "bench"
 
     func run() async throws {
-        guard !topic.isEmpty, topic.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-                                                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-            throw ValidationError("--topic takes letters, digits, '-' and '_'")
+        // The server's own rule; its characters need no escaping in the hand-written request bodies.
+        guard NameRules.isValidScopeName(topic) else {
+            throw ValidationError("--topic takes 1 to 64 of a-z, 0-9, '.', '_' and '-'")
         }
         guard let key = key ?? ProcessInfo.processInfo.environment["PODIUM_ADMIN_KEY"] else {
             throw ValidationError("pass --key or set PODIUM_ADMIN_KEY")
@@ -126,7 +127,7 @@ struct Bench: Sendable {
     }
 
     /// A completion of `player` as JSON text, written directly: the load generator shares the machine's
-    /// CPU with the server, so it should spend as little as it can (`topic` is checked to need no escaping).
+    /// CPU with the server, so it should spend as little as it can (`topic` is a valid scope name: no escaping).
     private func completionJSON(id: String, player: Int) -> String {
         #"{"id":"\#(id)","user_id":"player-\#(player)","quiz_id":"q-\#(player % 50)","topic":"\#(topic)","#
             + #""difficulty":"\#(["easy", "medium", "hard"][player % 3])","correct":\#(4 + player % 7),"total":10,"#

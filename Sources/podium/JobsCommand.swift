@@ -88,10 +88,7 @@ struct JobsCommand: AsyncParsableCommand {
         @Argument(help: "The job name.") var name: String
 
         func run() async throws {
-            try await Runtime.with { runtime in
-                try requireJob(name, runtime)
-                try await runtime.runs.setPaused(job: name, paused: true, now: Date())
-            }
+            try await setPaused(name, true)
             print("paused \(name)")
         }
     }
@@ -102,10 +99,7 @@ struct JobsCommand: AsyncParsableCommand {
         @Argument(help: "The job name.") var name: String
 
         func run() async throws {
-            try await Runtime.with { runtime in
-                try requireJob(name, runtime)
-                try await runtime.runs.setPaused(job: name, paused: false, now: Date())
-            }
+            try await setPaused(name, false)
             print("resumed \(name)")
         }
     }
@@ -144,5 +138,13 @@ struct PeriodsCommand: AsyncParsableCommand {
 private func requireJob(_ name: String, _ runtime: Runtime) throws {
     guard runtime.storage.rules.scheduler.job(named: name) != nil else {
         throw ValidationError("no job \(name); jobs: \(runtime.storage.rules.scheduler.jobs.map(\.name).joined(separator: ", "))")
+    }
+}
+
+/// Pauses or resumes the job `name` on every replica.
+private func setPaused(_ name: String, _ paused: Bool) async throws {
+    try await Runtime.with { runtime in
+        try requireJob(name, runtime)
+        try await runtime.runs.setPaused(job: name, paused: paused, now: Date())
     }
 }
