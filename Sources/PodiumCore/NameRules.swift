@@ -19,6 +19,11 @@ public enum NameRules {
         }
     }
 
+    /// Free text such as a note or a secret: at most `maxLength` characters, none of them a control character.
+    public static func isFreeText(_ s: String, maxLength: Int) -> Bool {
+        s.count <= maxLength && !s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     /// A time zone: an IANA identifier this machine knows, at most 64 characters (e.g. `Europe/Paris`).
     public static func isValidTimeZone(_ s: String) -> Bool {
         s.count <= 64 && TimeZone(identifier: s) != nil

@@ -33,7 +33,7 @@ struct AdminController {
         let day = try calendarDay(context)
         let body = try await HTTPSupport.decode(ClosedDayRequest.self, from: request, context: context)
         let note = body.note ?? ""
-        guard note.count <= 100, note.isEmpty || NameRules.isValidDisplayName(String(note.prefix(64))) else {
+        guard NameRules.isFreeText(note, maxLength: 100) else {
             throw APIError.validation([FieldError(field: "note", message: "must be at most 100 characters without control characters")])
         }
         try await storage.reminders.closeDay(day, note: note, now: now())
@@ -69,7 +69,7 @@ struct AdminController {
         let body = try await HTTPSupport.decode(CreateKeyRequest.self, from: request, context: context)
         var errors: [FieldError] = []
         let name = body.name ?? ""
-        if name.isEmpty || name.count > 100 || !NameRules.isValidDisplayName(String(name.prefix(64))) {
+        if name.isEmpty || !NameRules.isFreeText(name, maxLength: 100) {
             errors.append(FieldError(field: "name", message: "must be 1-100 characters without control characters"))
         }
         let role = body.role.flatMap(Role.init(rawValue:))

@@ -182,6 +182,14 @@ struct SchedulerRoutesTests {
             #expect((list.json["closed_days"] as? [[String: Any]] ?? []).contains { $0["day"] as? String == day })
             #expect(try await client.send(.delete, "/v1/admin/calendar/closed-days/\(day)", key: HTTPHarness.adminKey).status == .noContent)
             #expect(try await client.send(.delete, "/v1/admin/calendar/closed-days/\(day)", key: HTTPHarness.adminKey).status == .notFound)
+            // The whole note is checked, not only its first 64 characters.
+            let lateControl: [String: any Sendable] = ["note": String(repeating: "a", count: 80) + "\u{7}"]
+            let refusedNote = try await client.send(.put, "/v1/admin/calendar/closed-days/\(day)", key: HTTPHarness.adminKey, json: lateControl)
+            #expect(refusedNote.status == .badRequest)
+            #expect(refusedNote.errorFields == ["note"])
+            let tooLong: [String: any Sendable] = ["note": String(repeating: "a", count: 101)]
+            #expect(try await client.send(.put, "/v1/admin/calendar/closed-days/\(day)", key: HTTPHarness.adminKey, json: tooLong).status
+                == .badRequest)
             let notADate = try await client.send(.put, "/v1/admin/calendar/closed-days/2031-02-30", key: HTTPHarness.adminKey, json: note)
             #expect(notADate.status == .badRequest)
             #expect(try await client.send(.get, "/v1/admin/calendar/closed-days", key: harness.readKey).status == .forbidden)

@@ -86,6 +86,10 @@ struct UserAndAdminRoutesTests {
             #expect((list.json["keys"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == id && $0["secret"] == nil })
             let bad = try await client.send(.post, "/v1/admin/api-keys", key: HTTPHarness.adminKey, json: ["name": "", "role": "root"])
             #expect(Set(bad.errorFields) == ["name", "role"])
+            let lateControl = String(repeating: "k", count: 70) + "\u{1b}"
+            let badName = try await client.send(.post, "/v1/admin/api-keys", key: HTTPHarness.adminKey, json: ["name": lateControl, "role": "read"])
+            #expect(badName.status == .badRequest)
+            #expect(badName.errorFields == ["name"])
             #expect(try await client.send(.delete, "/v1/admin/api-keys/\(id)", key: HTTPHarness.adminKey).status == .noContent)
             #expect(try await client.send(.get, "/v1/leaderboards/global/all", key: secret).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/admin/api-keys", key: harness.readKey).status == .forbidden)
