@@ -13,28 +13,30 @@ public struct ClosePeriodsJob: ScheduledJob {
         self.periods = periods
     }
 
-    /// Closes due periods a hundred at a time until a pass closes nothing more.
+    /// Closes due periods, paging through them a hundred at a time.
     ///
     /// A period whose board no longer keeps that window (the configuration changed) cannot be
-    /// closed; it is counted as `skipped` and logged instead of failing every run.
+    /// closed; it is counted as `skipped` once per run and logged instead of failing every run,
+    /// and the paging moves past it, so however many there are they never hold up the others.
     public func run(_ context: JobContext) async throws -> [String: Int] {
         var counts = ["closed": 0, "medals": 0, "skipped": 0]
-        var closedInPass = 1
-        while closedInPass > 0 {
-            closedInPass = 0
-            for key in try await periods.duePeriods(now: context.now(), limit: 100) {
+        let pageSize = 100
+        var after: BoardPeriodKey?
+        repeat {
+            let page = try await periods.duePeriods(now: context.now(), after: after, limit: pageSize)
+            for key in page {
                 do {
                     let report = try await periods.close(key, now: context.now(), dryRun: false)
                     guard report.outcome == "closed" else { continue }
-                    closedInPass += 1
+                    counts["closed", default: 0] += 1
                     counts["medals", default: 0] += report.medals.count
                 } catch let error as PeriodCloseError {
                     counts["skipped", default: 0] += 1
                     context.logger.warning("period cannot be closed", metadata: ["error": "\(error)"])
                 }
             }
-            counts["closed", default: 0] += closedInPass
-        }
+            after = page.count == pageSize ? page.last : nil
+        } while after != nil
         return counts
     }
 }

@@ -51,11 +51,17 @@ public struct PeriodStore: Sendable {
     }
 
     /// Periods whose end plus grace has passed at `now` and that are not closed yet, oldest first.
-    public func duePeriods(now: Date, limit: Int) async throws -> [BoardPeriodKey] {
+    ///
+    /// With `after` (a period an earlier page returned), the page starts after it, so a caller can
+    /// page past periods it could not close instead of being handed them again.
+    public func duePeriods(now: Date, after: BoardPeriodKey? = nil, limit: Int) async throws -> [BoardPeriodKey] {
         try await postgres.query("""
             SELECT board, board_window, period FROM board_periods
-            WHERE closed_at IS NULL AND ends_at <= $1 ORDER BY ends_at, board, board_window LIMIT $2
-            """, [now.addingTimeInterval(-rules.closeGrace), limit]).rows.map(Self.key)
+            WHERE closed_at IS NULL AND ends_at <= $1
+              AND ($3::text IS NULL OR (ends_at, board, board_window, period) >
+                   (SELECT ends_at, board, board_window, period FROM board_periods WHERE board = $3 AND board_window = $4 AND period = $5))
+            ORDER BY ends_at, board, board_window, period LIMIT $2
+            """, [now.addingTimeInterval(-rules.closeGrace), limit, after?.board, after?.window.rawValue, after?.period]).rows.map(Self.key)
     }
 
     /// Periods not closed yet whose end plus grace is still ahead at `now`, plus the all-time period of every board.
