@@ -59,9 +59,12 @@ struct RedisPoolTests {
         try await withTestPool({ $0.poolSize = 1 }) { pool, prefix in
             let probe = Probe()
             let list = prefix + "order"
+            // The only connection stays taken until every waiter has queued, however slow the machine.
+            let release = DispatchSemaphore(value: 0)
             async let held: RedisReply = pool.withConnection { connection in
                 probe.enter(open: 1)
-                return try connection.command(["BLPOP", prefix + "absent", "0.3"])
+                release.wait()
+                return try connection.command(["BLPOP", prefix + "absent", "0.01"])
             }
             try await probe.waitUntilEntered()
             var waiters: [Task<RedisReply, any Error>] = []
@@ -69,6 +72,7 @@ struct RedisPoolTests {
                 waiters.append(Task { try await pool.command(["RPUSH", list, String(index)]) })
                 try await Task.sleep(for: .milliseconds(20))
             }
+            release.signal()
             for waiter in waiters {
                 _ = try await waiter.value
             }
@@ -80,15 +84,19 @@ struct RedisPoolTests {
     @Test func cancelledWaiterDoesNotLeakTheConnection() async throws {
         try await withTestPool({ $0.poolSize = 1 }) { pool, prefix in
             let probe = Probe()
+            // The only connection stays taken until the waiter's outcome is known, however slow the machine.
+            let release = DispatchSemaphore(value: 0)
             async let held = pool.withConnection { connection in
                 probe.enter(open: 1)
-                return try connection.command(["BLPOP", prefix + "absent", "0.3"])
+                release.wait()
+                return try connection.command(["BLPOP", prefix + "absent", "0.01"])
             }
             try await probe.waitUntilEntered()
             let waiter = Task { try await pool.command(["PING"]) }
             try await Task.sleep(for: .milliseconds(50))
             waiter.cancel()
             await #expect(throws: CancellationError.self) { try await waiter.value }
+            release.signal()
 
             #expect(try await held == .null)
             for _ in 0..<3 {
@@ -170,18 +178,23 @@ struct RedisPoolTests {
         try await pool.ping()
         let probe = Probe()
         let key = "podium-test:\(UUID().uuidString):absent"
+        // The only connection stays taken until close() has failed the waiter, however slow the machine.
+        let release = DispatchSemaphore(value: 0)
         async let held = pool.withConnection { connection in
             probe.enter(open: 1)
-            return try connection.command(["BLPOP", key, "0.3"])
+            release.wait()
+            return try connection.command(["BLPOP", key, "0.01"])
         }
         try await probe.waitUntilEntered()
         let waiter = Task { try await pool.command(["PING"]) }
         try await Task.sleep(for: .milliseconds(50))
 
-        await pool.close()
+        let closing = Task { await pool.close() }
+        let waiterError = await #expect(throws: RedisError.self) { try await waiter.value }
+        release.signal()
+        await closing.value
         // close() waited for the running command.
         #expect(try await held == .null)
-        let waiterError = await #expect(throws: RedisError.self) { try await waiter.value }
         #expect(waiterError?.kind == .poolClosed)
 
         let error = await #expect(throws: RedisError.self) { try await pool.command(["PING"]) }
