@@ -21,10 +21,10 @@ public struct ClosePeriodsJob: ScheduledJob {
     public func run(_ context: JobContext) async throws -> [String: Int] {
         var counts = ["closed": 0, "medals": 0, "skipped": 0]
         let pageSize = 100
-        var after: BoardPeriodKey?
+        var after: DuePeriod?
         repeat {
             let page = try await periods.duePeriods(now: context.now(), after: after, limit: pageSize)
-            for key in page {
+            for key in page.map(\.key) {
                 do {
                     let report = try await periods.close(key, now: context.now(), dryRun: false)
                     guard report.outcome == "closed" else { continue }

@@ -52,16 +52,16 @@ public struct PeriodStore: Sendable {
 
     /// Periods whose end plus grace has passed at `now` and that are not closed yet, oldest first.
     ///
-    /// With `after` (a period an earlier page returned), the page starts after it, so a caller can
+    /// With `after` (the last period of an earlier page), the page starts after it, so a caller can
     /// page past periods it could not close instead of being handed them again.
-    public func duePeriods(now: Date, after: BoardPeriodKey? = nil, limit: Int) async throws -> [BoardPeriodKey] {
+    public func duePeriods(now: Date, after: DuePeriod? = nil, limit: Int) async throws -> [DuePeriod] {
         try await postgres.query("""
-            SELECT board, board_window, period FROM board_periods
+            SELECT board, board_window, period, ends_at FROM board_periods
             WHERE closed_at IS NULL AND ends_at <= $1
-              AND ($3::text IS NULL OR (ends_at, board, board_window, period) >
-                   (SELECT ends_at, board, board_window, period FROM board_periods WHERE board = $3 AND board_window = $4 AND period = $5))
+              AND ($3::timestamptz IS NULL OR (ends_at, board, board_window, period) > ($3, $4, $5, $6))
             ORDER BY ends_at, board, board_window, period LIMIT $2
-            """, [now.addingTimeInterval(-rules.closeGrace), limit, after?.board, after?.window.rawValue, after?.period]).rows.map(Self.key)
+            """, [now.addingTimeInterval(-rules.closeGrace), limit, after?.endsAt, after?.key.board, after?.key.window.rawValue,
+                  after?.key.period]).rows.map { row in DuePeriod(key: try Self.key(row), endsAt: try row.date("ends_at")) }
     }
 
     /// Periods not closed yet whose end plus grace is still ahead at `now`, plus the all-time period of every board.
@@ -252,6 +252,14 @@ public struct PeriodStore: Sendable {
         BoardPeriodKey(board: try row.string("board"), window: LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                        period: try row.string("period"))
     }
+}
+
+/// A period due to close, with its end (the paging position of `PeriodStore.duePeriods`).
+public struct DuePeriod: Sendable, Equatable {
+    /// The period.
+    public let key: BoardPeriodKey
+    /// Its exclusive end, as stored.
+    public let endsAt: Date
 }
 
 /// Why a period cannot be closed.

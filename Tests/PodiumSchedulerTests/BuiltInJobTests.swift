@@ -54,9 +54,9 @@ struct BuiltInJobTests {
 
         clock.set(instant("2026-11-23T00:14:59Z"))
         let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W47")
-        #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).contains(week) == false, "grace not over")
+        #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).map(\.key).contains(week) == false, "grace not over")
         clock.set(instant("2026-11-23T00:15:00Z"))
-        #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).contains(week))
+        #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).map(\.key).contains(week))
 
         let preview = try await storage.periods.close(week, now: clock.now, dryRun: true)
         #expect(preview.outcome == "dry-run")
