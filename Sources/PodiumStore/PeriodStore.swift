@@ -112,13 +112,8 @@ public struct PeriodStore: Sendable {
             let snapshotID = try snapshot.int64("id")
             try connection.query("""
                 INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank, medal)
-                SELECT $4, row_number() OVER listing - 1, user_id, score, rank() OVER ranking,
-                       CASE WHEN $5 AND score > 0 THEN
-                           CASE rank() OVER ranking WHEN 1 THEN 'gold' WHEN 2 THEN 'silver' WHEN 3 THEN 'bronze' END
-                       END
-                FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
-                WINDOW listing AS (ORDER BY score DESC, user_id COLLATE "C"), ranking AS (ORDER BY score DESC)
-                """, [key.board, key.window.rawValue, key.period, snapshotID, awardsMedals])
+                SELECT $5, position, user_id, score, rank, medal FROM (\(Self.finalStandings)) standings
+                """, [key.board, key.window.rawValue, key.period, awardsMedals, snapshotID])
             try connection.query("""
                 UPDATE board_periods SET closed_at = $4, final_snapshot_id = $5 WHERE board = $1 AND board_window = $2 AND period = $3
                 """, [key.board, key.window.rawValue, key.period, now, snapshotID])
@@ -215,13 +210,21 @@ public struct PeriodStore: Sendable {
             "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
             [key.board, key.window.rawValue, key.period]).rows[0].int("n")
         let medals: [MedalAward] = awardsMedals ? try await postgres.query("""
-            SELECT user_id, rank, score, CASE rank WHEN 1 THEN 'gold' WHEN 2 THEN 'silver' ELSE 'bronze' END AS medal
-            FROM (SELECT user_id, score, rank() OVER (ORDER BY score DESC) AS rank FROM board_scores
-                  WHERE board = $1 AND board_window = $2 AND period = $3) ranked
-            WHERE rank <= 3 AND score > 0 ORDER BY rank, user_id COLLATE "C"
-            """, [key.board, key.window.rawValue, key.period]).rows.map { try Self.medal($0, key: key) } : []
+            SELECT user_id, medal, rank, score FROM (\(Self.finalStandings)) standings WHERE medal IS NOT NULL ORDER BY position
+            """, [key.board, key.window.rawValue, key.period, true]).rows.map { try Self.medal($0, key: key) } : []
         return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: "dry-run", players: players, medals: medals)
     }
+
+    /// Every player of board period ($1, $2, $3) in listing order with position, rank and medal: the final
+    /// snapshot's rows, and the dry run's medals. $4 says whether the window awards medals; a score of 0 never does.
+    private static let finalStandings = """
+        SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank,
+               CASE WHEN $4 AND score > 0 THEN
+                   CASE rank() OVER ranking WHEN 1 THEN 'gold' WHEN 2 THEN 'silver' WHEN 3 THEN 'bronze' END
+               END AS medal
+        FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
+        WINDOW listing AS (ORDER BY score DESC, user_id COLLATE "C"), ranking AS (ORDER BY score DESC)
+        """
 
     private static let snapshotPlayers = "SELECT players FROM snapshots WHERE id = $1"
 
