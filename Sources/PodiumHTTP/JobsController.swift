@@ -26,18 +26,7 @@ struct JobsController {
     /// Handles `GET /v1/admin/jobs`: every job with its schedule, pause state, next slot and latest run.
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        let paused = try await runs.pausedJobs()
-        let at = now()
-        var jobs: [JobSummary] = []
-        for name in scheduler.jobNames {
-            guard let settings = scheduler.settings(of: name) else { continue }
-            jobs.append(JobSummary(
-                name: name, cron: settings.schedule.expression.description, timeZone: settings.schedule.timeZone.identifier,
-                misfire: settings.misfire.rawValue, retryLimit: settings.retryLimit, leaseSeconds: Int(settings.lease),
-                paused: paused.contains(name), nextSlot: settings.schedule.next(after: at).map(RFC3339.format),
-                lastRun: try await runs.runs(job: name, limit: 1).first))
-        }
-        return try HTTPSupport.json(JobList(replica: scheduler.replica, jobs: jobs))
+        return try HTTPSupport.json(JobList(replica: scheduler.replica, jobs: try await scheduler.summaries(now: now())))
     }
 
     /// Handles `GET /v1/admin/jobs/:name/runs?limit=`: run history, newest slot first, with every attempt.
@@ -123,28 +112,6 @@ struct JobList: Codable, Sendable {
     var replica: String
     /// Every scheduled job.
     var jobs: [JobSummary]
-}
-
-/// One job as ops see it.
-struct JobSummary: Codable, Sendable {
-    /// Job name.
-    var name: String
-    /// Cron expression.
-    var cron: String
-    /// Zone the expression is read in.
-    var timeZone: String
-    /// `run-latest`, `run-all` or `skip`.
-    var misfire: String
-    /// Retries after the first attempt.
-    var retryLimit: Int
-    /// Lease length.
-    var leaseSeconds: Int
-    /// Whether ops paused it.
-    var paused: Bool
-    /// RFC 3339 next scheduled slot.
-    var nextSlot: String?
-    /// The newest run.
-    var lastRun: JobRun?
 }
 
 /// The answer to `GET /v1/admin/jobs/{name}/runs`.

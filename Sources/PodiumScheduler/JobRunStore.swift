@@ -225,16 +225,31 @@ public struct JobRunStore: Sendable {
 
     /// Runs of `job`, newest slot first, each with its attempts; only `slot`'s when given.
     public func runs(job: String, slot: Date? = nil, limit: Int) async throws -> [JobRun] {
-        let rows = try await postgres.query("""
-            SELECT r.job, r.slot, r.trigger, r.status, r.attempt, r.replica, r.started_at, r.finished_at, r.next_attempt_at, r.error,
-                   r.result::text AS result,
-                   COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'replica', a.replica,
-                                 'started_at', \(SQLText.rfc3339("a.started_at")), 'finished_at', \(SQLText.rfc3339("a.finished_at")),
-                                 'outcome', a.outcome, 'error', a.error) ORDER BY a.attempt)
-                             FROM job_attempts a WHERE a.job = r.job AND a.slot = r.slot), '[]')::text AS attempts
-            FROM job_runs r WHERE r.job = $1 AND ($2::timestamptz IS NULL OR r.slot = $2)
+        try Self.decode(try await postgres.query("""
+            SELECT \(Self.runColumns) FROM job_runs r WHERE r.job = $1 AND ($2::timestamptz IS NULL OR r.slot = $2)
             ORDER BY r.slot DESC LIMIT $3
-            """, [job, slot, limit]).rows
+            """, [job, slot, limit]).rows)
+    }
+
+    /// The newest run of each of `jobs` that has run at all, by job name, in one query.
+    public func latestRuns(of jobs: [String]) async throws -> [String: JobRun] {
+        let runs = try Self.decode(try await postgres.query("""
+            SELECT DISTINCT ON (r.job) \(Self.runColumns) FROM job_runs r WHERE r.job = ANY($1) ORDER BY r.job, r.slot DESC
+            """, [jobs]).rows)
+        return Dictionary(uniqueKeysWithValues: runs.map { ($0.job, $0) })
+    }
+
+    /// The columns `decode` reads from `job_runs r`, with the run's attempts as a JSON array.
+    private static let runColumns = """
+        r.job, r.slot, r.trigger, r.status, r.attempt, r.replica, r.started_at, r.finished_at, r.next_attempt_at, r.error,
+        r.result::text AS result,
+        COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'replica', a.replica,
+                      'started_at', \(SQLText.rfc3339("a.started_at")), 'finished_at', \(SQLText.rfc3339("a.finished_at")),
+                      'outcome', a.outcome, 'error', a.error) ORDER BY a.attempt)
+                  FROM job_attempts a WHERE a.job = r.job AND a.slot = r.slot), '[]')::text AS attempts
+        """
+
+    private static func decode(_ rows: [PostgresRow]) throws -> [JobRun] {
         let decoder = PodiumJSON.decoder()
         return try rows.map { row in
             let attempts = try decoder.decode([JobAttempt].self, from: Data(try row.string("attempts").utf8))

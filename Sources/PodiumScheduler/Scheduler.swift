@@ -88,6 +88,21 @@ public final class Scheduler: Sendable {
     /// The settings of job `name`, if scheduled.
     public func settings(of name: String) -> JobSettings? { jobs[name]?.settings }
 
+    /// Every scheduled job by name with its schedule, pause state, next slot after `now` and newest run.
+    public func summaries(now: Date) async throws -> [JobSummary] {
+        let paused = try await store.pausedJobs()
+        let latest = try await store.latestRuns(of: jobNames)
+        return jobNames.compactMap { name in
+            settings(of: name).map { settings in
+                JobSummary(
+                    name: name, cron: settings.schedule.expression.description, timeZone: settings.schedule.timeZone.identifier,
+                    misfire: settings.misfire.rawValue, retryLimit: settings.retryLimit, leaseSeconds: Int(settings.lease),
+                    paused: paused.contains(name), nextSlot: settings.schedule.next(after: now).map(RFC3339.format),
+                    lastRun: latest[name])
+            }
+        }
+    }
+
     /// Asks for a run of scheduled job `name` at `slot` (`now`, the current second, or an RFC 3339 time),
     /// with the job's own retry limit; any replica's next tick claims it.
     public func requestRun(_ name: String, slot text: String) async throws -> JobRun {
@@ -256,4 +271,26 @@ public final class Scheduler: Sendable {
     public static func defaultReplicaName() -> String {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     }
+}
+
+/// One job as ops see it.
+public struct JobSummary: Codable, Sendable {
+    /// Job name.
+    public var name: String
+    /// Cron expression.
+    public var cron: String
+    /// Zone the expression is read in.
+    public var timeZone: String
+    /// `run-latest`, `run-all` or `skip`.
+    public var misfire: String
+    /// Retries after the first attempt.
+    public var retryLimit: Int
+    /// Lease length.
+    public var leaseSeconds: Int
+    /// Whether ops paused it.
+    public var paused: Bool
+    /// RFC 3339 next scheduled slot.
+    public var nextSlot: String?
+    /// The newest run.
+    public var lastRun: JobRun?
 }

@@ -16,16 +16,10 @@ struct JobsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await Runtime.with { runtime in
-                let scheduler = runtime.scheduler()
-                let paused = try await runtime.runs.pausedJobs()
-                for name in scheduler.jobNames {
-                    guard let settings = scheduler.settings(of: name) else { continue }
-                    let last = try await runtime.runs.runs(job: name, limit: 1).first
+                for job in try await runtime.scheduler().summaries(now: Date()) {
                     print([
-                        name, settings.schedule.expression.description, settings.schedule.timeZone.identifier,
-                        paused.contains(name) ? "paused" : "active",
-                        "next \(settings.schedule.next(after: Date()).map(RFC3339.format) ?? "never")",
-                        last.map { "last \($0.slot) \($0.status)" } ?? "never ran",
+                        job.name, job.cron, job.timeZone, job.paused ? "paused" : "active", "next \(job.nextSlot ?? "never")",
+                        job.lastRun.map { "last \($0.slot) \($0.status)" } ?? "never ran",
                     ].joined(separator: "\t"))
                 }
             }

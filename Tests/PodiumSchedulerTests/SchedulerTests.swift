@@ -115,6 +115,15 @@ struct SchedulerTests {
             "2026-11-21T12:00:00.000Z": "missed", "2026-11-21T13:00:00.000Z": "missed", "2026-11-21T14:00:00.000Z": "succeeded",
         ])
         #expect(try await store.runs(job: job.name, limit: 1).first?.trigger == "catch-up")
+
+        let summary = try #require(try await restarted.summaries(now: clock.now).first)
+        #expect(summary.name == job.name)
+        #expect(summary.lastRun?.slot == "2026-11-21T14:00:00.000Z", "the newest slot, not the first or a missed one")
+        #expect(summary.lastRun?.status == "succeeded")
+        #expect(summary.nextSlot == "2026-11-21T15:00:00.000Z")
+        let never = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("never"))
+        let idle = try makeScheduler(never, cron: "0 * * * *", store: store, clock: clock, replica: "after")
+        #expect(try await idle.summaries(now: clock.now).map { "\($0.name) \($0.lastRun == nil)" } == ["\(never.name) true"])
     }
 
     @Test("run-all runs every missed slot in order; skip runs none of them")
@@ -155,6 +164,7 @@ struct SchedulerTests {
         clock.set(instant("2026-11-21T12:00:00Z"))
         #expect(await scheduler.tick().isEmpty)
         #expect(try await store.pausedJobs().contains(job.name))
+        #expect(try await scheduler.summaries(now: clock.now).map(\.paused) == [true])
         try await store.setPaused(job: job.name, paused: false, now: clock.now)
         clock.advance(10)
         #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
