@@ -206,21 +206,18 @@ public struct JobRunStore: Sendable {
     /// Asks for a run of `job` at `slot` now: a new pending run, or a failed or missed slot made pending again
     /// with a fresh set of attempts. Throws `RunRequestError.slotTaken` when the slot is pending, running or done.
     public func requestRun(job: String, slot: Date, attemptLimit: Int, now: Date) async throws -> JobRun {
-        let rows = try await postgres.query("""
-            INSERT INTO job_runs (job, slot, trigger, status, attempt_limit, next_attempt_at, created_at)
+        let requested = try Self.decode(try await postgres.query("""
+            INSERT INTO job_runs AS r (job, slot, trigger, status, attempt_limit, next_attempt_at, created_at)
             VALUES ($1, $2, 'manual', 'pending', $3, $4, $4)
             ON CONFLICT (job, slot) DO UPDATE SET status = 'pending', trigger = 'manual', next_attempt_at = $4, finished_at = NULL,
-                error = NULL, attempt_limit = job_runs.attempt + $3
-            WHERE job_runs.status IN ('failed', 'missed')
-            RETURNING job
-            """, [job, slot, attemptLimit, now]).rows
-        guard !rows.isEmpty else {
-            let status = try await postgres.query(
-                "SELECT status FROM job_runs WHERE job = $1 AND slot = $2", [job, slot]).rows.first?.string("status") ?? "taken"
-            throw RunRequestError.slotTaken(job: job, slot: slot, status: status)
-        }
-        guard let run = try await runs(job: job, slot: slot, limit: 1).first else { throw RunRequestError.slotTaken(job: job, slot: slot, status: "gone") }
-        return run
+                error = NULL, attempt_limit = r.attempt + $3
+            WHERE r.status IN ('failed', 'missed')
+            RETURNING \(Self.runColumns)
+            """, [job, slot, attemptLimit, now]).rows)
+        if let run = requested.first { return run }
+        let status = try await postgres.query(
+            "SELECT status FROM job_runs WHERE job = $1 AND slot = $2", [job, slot]).rows.first?.string("status") ?? "taken"
+        throw RunRequestError.slotTaken(job: job, slot: slot, status: status)
     }
 
     /// Runs of `job`, newest slot first, each with its attempts; only `slot`'s when given.

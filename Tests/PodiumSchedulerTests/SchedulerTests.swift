@@ -187,6 +187,8 @@ struct SchedulerTests {
         let requested = try await store.requestRun(job: job.name, slot: now, attemptLimit: 1, now: clock.now)
         #expect(requested.status == "pending")
         #expect(requested.trigger == "manual")
+        #expect(requested.slot == "2026-11-21T10:20:00.000Z")
+        #expect(requested.attempts.isEmpty)
         #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
         await #expect(throws: RunRequestError.slotTaken(job: job.name, slot: now, status: "succeeded")) {
             try await store.requestRun(job: job.name, slot: now, attemptLimit: 1, now: clock.now)
@@ -194,6 +196,7 @@ struct SchedulerTests {
 
         let rerun = try await store.requestRun(job: job.name, slot: yearly, attemptLimit: 1, now: clock.now)
         #expect(rerun.status == "pending")
+        #expect(rerun.attempts.map { "\($0.attempt) \($0.outcome ?? "-")" } == ["1 failed"], "the failed attempt stays in its history")
         #expect(await scheduler.tick().map(\.claim.attempt) == [2])
         #expect(job.slots == [now, yearly])
         #expect(try await statuses(store, job.name) == [
