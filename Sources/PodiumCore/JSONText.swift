@@ -47,6 +47,16 @@ struct JSONText {
     mutating func boolean(_ value: Bool) {
         value ? raw("true") : raw("false")
     }
+
+    /// Appends `items` as a JSON array, each written by `element`.
+    mutating func array<Item>(_ items: [Item], _ element: (inout JSONText, Item) -> Void) {
+        raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { raw(",") }
+            element(&self, item)
+        }
+        raw("]")
+    }
 }
 
 extension LeaderboardPage {
@@ -63,9 +73,8 @@ extension LeaderboardPage {
             json.raw(",\"ends_at\":")
             json.string(endsAt)
         }
-        json.raw(",\"entries\":[")
-        for (index, entry) in entries.enumerated() {
-            if index > 0 { json.raw(",") }
+        json.raw(",\"entries\":")
+        json.array(entries) { json, entry in
             json.raw("{")
             if let name = entry.displayName {
                 json.raw("\"display_name\":")
@@ -85,7 +94,7 @@ extension LeaderboardPage {
             json.string(entry.userId)
             json.raw("}")
         }
-        json.raw("],\"live\":")
+        json.raw(",\"live\":")
         json.boolean(live)
         json.raw(",\"offset\":")
         json.integer(offset)
@@ -121,9 +130,8 @@ extension CompletionResponse {
     /// The answer as JSON, identical to `PodiumJSON.encoder().encode(self)` (sorted keys, nil fields left out).
     public func jsonBytes() -> [UInt8] {
         var json = JSONText(capacity: 700 + ranks.count * 110)
-        json.raw("{\"achievements_unlocked\":[")
-        for (index, achievement) in achievementsUnlocked.enumerated() {
-            if index > 0 { json.raw(",") }
+        json.raw("{\"achievements_unlocked\":")
+        json.array(achievementsUnlocked) { json, achievement in
             json.raw("{\"id\":")
             json.string(achievement.id)
             json.raw(",\"name\":")
@@ -132,7 +140,7 @@ extension CompletionResponse {
             json.string(achievement.unlockedAt)
             json.raw("}")
         }
-        json.raw("],\"completion\":{\"completed_at\":")
+        json.raw(",\"completion\":{\"completed_at\":")
         json.string(completion.completedAt)
         json.raw(",\"correct\":")
         json.integer(completion.correct)
@@ -142,12 +150,11 @@ extension CompletionResponse {
             json.raw(",\"duration_ms\":")
             json.integer(duration)
         }
-        json.raw(",\"groups\":[")
-        for (index, group) in completion.groups.enumerated() {
-            if index > 0 { json.raw(",") }
+        json.raw(",\"groups\":")
+        json.array(completion.groups) { json, group in
             json.string(group)
         }
-        json.raw("],\"id\":")
+        json.raw(",\"id\":")
         json.string(completion.id)
         json.raw(",\"points\":")
         json.integer(completion.points)
@@ -178,9 +185,8 @@ extension CompletionResponse {
             json.raw(",\"level_reached\":")
             json.integer(levelReached)
         }
-        json.raw(",\"missed_periods\":[")
-        for (index, missed) in missedPeriods.enumerated() {
-            if index > 0 { json.raw(",") }
+        json.raw(",\"missed_periods\":")
+        json.array(missedPeriods) { json, missed in
             json.raw("{\"board\":")
             json.string(missed.board)
             json.raw(",\"closed_at\":")
@@ -191,13 +197,12 @@ extension CompletionResponse {
             json.string(missed.window.rawValue)
             json.raw("}")
         }
-        json.raw("],\"points_awarded\":")
+        json.raw(",\"points_awarded\":")
         json.integer(pointsAwarded)
         json.raw(",\"rankings_live\":")
         json.boolean(rankingsLive)
-        json.raw(",\"ranks\":[")
-        for (index, rank) in ranks.enumerated() {
-            if index > 0 { json.raw(",") }
+        json.raw(",\"ranks\":")
+        json.array(ranks) { json, rank in
             json.raw("{\"board\":")
             json.string(rank.board)
             json.raw(",\"period\":")
@@ -212,7 +217,7 @@ extension CompletionResponse {
             json.string(rank.window.rawValue)
             json.raw("}")
         }
-        json.raw("],\"streak\":{\"current\":")
+        json.raw(",\"streak\":{\"current\":")
         json.integer(streak.current)
         json.raw(",\"longest\":")
         json.integer(streak.longest)
