@@ -83,9 +83,9 @@ struct JobsController {
             throw APIError.validation([FieldError(field: "dry_run", message: "must be true or false")])
         }
         do {
-            let report = try await periods.close(
-                BoardPeriodKey(board: board.id, window: window, period: periodName), now: now(), dryRun: dryRunText == "true")
-            if report.outcome == "closed" { cache.invalidateAll() }
+            let key = BoardPeriodKey(board: board.id, window: window, period: periodName)
+            let report = try await periods.close(key, now: now(), dryRun: dryRunText == "true")
+            if report.outcome == "closed" { cache.invalidate(keys: [RankingKeys.board(key.board, key.window, key.period)]) }
             return try HTTPSupport.json(report)
         } catch let error as PeriodCloseError {
             throw APIError.conflict(error.description)

@@ -57,6 +57,11 @@ final class LeaderboardCache: Sendable {
         }
     }
 
+    /// Drops everything (a display name changed or a player was erased: any board may show them).
+    func invalidateAll() {
+        state.withLock { $0 = State() }
+    }
+
     /// A strong ETag for `body`: FNV-1a 64 of its bytes.
     static func etag(for body: Data) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -65,16 +70,5 @@ final class LeaderboardCache: Sendable {
             hash &*= 0x100_0000_01b3
         }
         return "\"\(String(hash, radix: 16))\""
-    }
-}
-
-extension LeaderboardCache {
-    /// Drops everything (a display name changed or a player was erased: any board may show them).
-    func invalidateAll() {
-        invalidate(keys: boardKeys())
-    }
-
-    private func boardKeys() -> [String] {
-        state.withLock { Array($0.boards.keys) }
     }
 }

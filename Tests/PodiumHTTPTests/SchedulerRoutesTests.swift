@@ -97,6 +97,9 @@ struct SchedulerRoutesTests {
                 let body = completionBody(id: unique("c"), user: user, topic: topic, difficulty: difficulty, completedAt: "2026-11-22T20:00:00Z")
                 #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
             }
+            // Read (and cached for the harness's 60 s) before the close: the close must drop it.
+            let live = try await client.send(.get, "/v1/leaderboards/topic:\(topic)/week?period=2026-W47", key: harness.readKey)
+            #expect(live.json["status"] as? String == "open", "in grace: still open")
             let path = "/v1/admin/periods/topic:\(topic)/week/2026-W47/close"
             let preview = try await client.send(.post, path + "?dry_run=true", key: HTTPHarness.adminKey)
             #expect(preview.status == .ok)
