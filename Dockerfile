@@ -1,8 +1,12 @@
 # Podium container image: build with the official Swift image, run on Debian 12 slim.
 #
-# UNTESTED: Docker cannot run on the machine where this file was written (no
-# daemon), so neither this Dockerfile nor docker-compose.yml has been built or
-# started there. Local development and CI use ops/run.sh and ops/test.sh.
+# Not built with Docker: the machine where it was written has no Docker daemon
+# and no registry access. What was checked there instead (2026-11-22, see
+# ops/README.md): the build stage's commands (static-stdlib release build and
+# staging) on the host, and the runtime stage as a debootstrap'd Debian 12
+# minbase chroot with exactly the packages below, running /app/podium serve as
+# uid 10001 against PostgreSQL and Redis, plus the HEALTHCHECK command.
+# Local development and CI use ops/run.sh and ops/test.sh.
 #
 #   docker build -t podium .
 #   docker run --rm -p 8080:8080 -e PODIUM_DATABASE_URL=... -e PODIUM_REDIS_URL=... podium
