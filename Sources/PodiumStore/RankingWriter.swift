@@ -73,9 +73,13 @@ public struct RankingWriter: Sendable {
         }
     }
 
-    /// One call for a whole batch: per update `ZADD … LT`, then the players above the written score
-    /// and the board's size; then the display names. A script rather than three commands per update,
-    /// because building, sending and parsing those cost more of the server's CPU than Redis spends.
+    /// One call for a whole batch: per update `ZADD … LT`, then the other players above the written
+    /// score and the board's size; then the display names. A script rather than three commands per
+    /// update, because building, sending and parsing those cost more of the server's CPU than Redis spends.
+    ///
+    /// When the write changed nothing (`CH` counts 0), Redis may already hold a better score of the
+    /// same player (a newer completion got there first); that entry is then not counted above the
+    /// written score, so the answer ranks the player's own score against the others only.
     ///
     /// KEYS: the boards of the n updates, then the display-name hash. ARGV: n (stored value, player)
     /// pairs, then (player, display name) pairs. Returns n (players above, players) pairs.
@@ -84,8 +88,10 @@ public struct RankingWriter: Sendable {
         local standings = {}
         for i = 1, n do
           local value, member = ARGV[2 * i - 1], ARGV[2 * i]
-          redis.call('ZADD', KEYS[i], 'LT', value, member)
-          standings[2 * i - 1] = redis.call('ZCOUNT', KEYS[i], '-inf', '(' .. value)
+          local changed = redis.call('ZADD', KEYS[i], 'LT', 'CH', value, member)
+          local above = redis.call('ZCOUNT', KEYS[i], '-inf', '(' .. value)
+          if changed == 0 and tonumber(redis.call('ZSCORE', KEYS[i], member)) < tonumber(value) then above = above - 1 end
+          standings[2 * i - 1] = above
           standings[2 * i] = redis.call('ZCARD', KEYS[i])
         end
         for j = 2 * n + 1, #ARGV, 2 do

@@ -41,6 +41,19 @@ struct LeaderboardStoreTests {
         #expect(second.offset == 2)
     }
 
+    @Test("an older, lower score written after a newer one is ranked against the other players only")
+    func olderScoreArrivingLateIsNotRankedBelowItsOwnPlayer() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: Date())
+        let key = RankingKeys.board("group:\(StoreTestEnvironment.unique("late"))", .all, "all")
+        let writer = RankingWriter(redis: storage.redis)
+        try await writer.apply([ScoreUpdate(key: key, userID: "other", score: 10), ScoreUpdate(key: key, userID: "player", score: 20)])
+        let late = try await writer.apply([ScoreUpdate(key: key, userID: "player", score: 5)])
+        #expect(late.map { "\($0.rank)/\($0.players)" } == ["2/2"], "only `other` (10) is above 5; the player's own 20 is not")
+        let replay = try await writer.apply([ScoreUpdate(key: key, userID: "player", score: 20), ScoreUpdate(key: key, userID: "other", score: 10)])
+        #expect(replay.map { "\($0.rank)/\($0.players)" } == ["1/2", "2/2"], "an equal replay ranks as before")
+        #expect(try await storage.redis.command(["ZSCORE", key, "player"]).string == "-20", "the better score stays")
+    }
+
     @Test func redisWithoutReadyMarkerIsNotTrustedAndPostgresAnswers() async throws {
         let server = OwnRedisServer()
         try server.start()
