@@ -71,6 +71,10 @@ public struct ValidCompletion: Sendable, Hashable {
     public let displayName: String?
     /// The request as sent, in a canonical form: equal bodies give equal fingerprints (idempotency check).
     public let fingerprint: String
+    /// Set when `completed_at` is older than the age limit and nothing else is wrong. Such a completion
+    /// is only answered as a replay of one already recorded (a client retrying long after); when it was
+    /// never recorded, this error is the answer.
+    public let replayOnly: FieldError?
 }
 
 /// Limits on what a completion may carry.
@@ -87,7 +91,8 @@ extension CompletionRequest {
     /// Checks every field and returns the valid completion, or throws every problem found.
     ///
     /// `fieldPrefix` names the item in batch answers (`completions[3].`). Times are checked against
-    /// `now` with the rules' future skew and maximum age.
+    /// `now` with the rules' future skew and maximum age; a completion whose only fault is its age is
+    /// returned marked `replayOnly` rather than thrown, so that a late retry can still be answered.
     public func validated(now: Date, rules: GameRules, fieldPrefix: String = "") throws(ValidationFailure) -> ValidCompletion {
         var errors: [FieldError] = []
         func fail(_ field: String, _ message: String) { errors.append(FieldError(field: fieldPrefix + field, message: message)) }
@@ -117,12 +122,14 @@ extension CompletionRequest {
         }
 
         var completedAt = RFC3339.truncated(now)
+        var tooOld: FieldError?
         if let text = self.completedAt {
             if let date = RFC3339.parse(text) {
                 completedAt = RFC3339.truncated(date)
                 if date > now.addingTimeInterval(rules.futureSkew) { fail("completed_at", "is in the future") }
                 if date < now.addingTimeInterval(-rules.maximumAge) {
                     fail("completed_at", "is older than \(Int(rules.maximumAge / 86_400)) days")
+                    tooOld = errors.last
                 }
             } else {
                 fail("completed_at", "must be an RFC 3339 time, e.g. 2026-11-21T10:00:00Z")
@@ -139,11 +146,13 @@ extension CompletionRequest {
             fail("display_name", "must be 1-64 characters without control characters")
         }
 
-        guard errors.isEmpty, let difficulty, let topic, let correct, let total else { throw ValidationFailure(errors: errors) }
+        guard errors.isEmpty || (errors.count == 1 && tooOld != nil), let difficulty, let topic, let correct, let total else {
+            throw ValidationFailure(errors: errors)
+        }
         return ValidCompletion(
             id: id, userID: userID, quizID: quizID, topic: topic, difficulty: difficulty, correct: correct, total: total,
             durationMS: durationMs, completedAt: completedAt, groups: groups, displayName: displayName,
-            fingerprint: fingerprint(completedAt: self.completedAt.map { _ in completedAt }, groups: groups)
+            fingerprint: fingerprint(completedAt: self.completedAt.map { _ in completedAt }, groups: groups), replayOnly: tooOld
         )
     }
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `field` is the request's own spelling (e.g. `correct`, `user_id`) so clients can attach the
 /// message to the right input.
-public struct FieldError: Sendable, Equatable, Codable {
+public struct FieldError: Sendable, Hashable, Codable {
     /// The request field at fault, as spelled in the request.
     public let field: String
     /// What is wrong with it, in plain English.

@@ -7,6 +7,7 @@ import PodiumStore
 /// `POST /v1/completions` and `POST /v1/completions/batch`.
 struct CompletionsController {
     let writer: CompletionWriter
+    let store: CompletionStore
     let rules: GameRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
@@ -38,6 +39,8 @@ struct CompletionsController {
             return HTTPSupport.json(bytes: response.jsonBytes(), status: .ok)
         case .conflict:
             throw APIError.conflict("completion \(item.id) was already recorded with a different body")
+        case .tooOld(let error):
+            throw APIError.validation([error])
         }
     }
 
@@ -50,13 +53,18 @@ struct CompletionsController {
             throw APIError.validation([FieldError(field: "completions", message: "must hold 1 to \(Self.maximumBatch) completions")])
         }
         let receivedAt = now()
-        var items: [ValidCompletion] = []
-        var errors: [FieldError] = []
-        for (index, completion) in requests.enumerated() {
-            do {
-                items.append(try completion.validated(now: receivedAt, rules: rules, fieldPrefix: "completions[\(index)]."))
-            } catch {
-                errors += error.errors
+        let checked = requests.enumerated().map { index, completion in
+            Result { () throws(ValidationFailure) in
+                try completion.validated(now: receivedAt, rules: rules, fieldPrefix: "completions[\(index)].")
+            }
+        }
+        let items = checked.compactMap { try? $0.get() }
+        // Too old is only a fault in a completion never recorded: those are found before anything is written.
+        let recorded = try await store.recordedIDs(among: items.filter { $0.replayOnly != nil }.map(\.id))
+        let errors = checked.flatMap { result -> [FieldError] in
+            switch result {
+            case .failure(let failure): failure.errors
+            case .success(let item): item.replayOnly.map { recorded.contains(item.id) ? [] : [$0] } ?? []
             }
         }
         // All or nothing on validation: a batch with a bad item changes nothing.
@@ -77,7 +85,7 @@ struct CompletionsController {
                 outcome = switch first {
                 case .created(let response), .replayed(let response):
                     original.fingerprint == item.fingerprint ? .replayed(response) : .conflict
-                case .conflict: .conflict
+                case .conflict, .tooOld: first
                 }
             }
             count(outcome)
@@ -93,6 +101,9 @@ struct CompletionsController {
                 answer.conflicts += 1
                 let problem = APIError.conflict("completion \(item.id) was already recorded with a different body").problem
                 answer.results.append(BatchItemResult(id: item.id, status: 409, result: nil, problem: problem))
+            case .tooOld(let error):
+                // Erased between the check above and the write: refused alone, the rest stands.
+                answer.results.append(BatchItemResult(id: item.id, status: 400, result: nil, problem: APIError.validation([error]).problem))
             }
         }
         return try HTTPSupport.json(answer)
@@ -103,6 +114,7 @@ struct CompletionsController {
         case .created: recorded.increment()
         case .replayed: replayed.increment()
         case .conflict: conflicts.increment()
+        case .tooOld: break
         }
     }
 

@@ -52,7 +52,7 @@ public enum PodiumApplication {
             keys: storage.apiKeys, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash),
             publicLeaderboards: settings.publicLeaderboards, cache: keyCache))
         HealthController(storage: storage, registry: registry).addRoutes(to: router)
-        CompletionsController(writer: storage.writer, rules: storage.rules, cache: cache, now: now).addRoutes(to: router)
+        CompletionsController(writer: storage.writer, store: storage.completions, rules: storage.rules, cache: cache, now: now).addRoutes(to: router)
         LeaderboardsController(
             leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, postgres: storage.postgres,
             rules: storage.rules, cache: cache, now: now

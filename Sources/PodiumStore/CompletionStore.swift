@@ -11,6 +11,8 @@ public enum RecordOutcome: Sendable, Equatable {
     case replayed(CompletionResponse)
     /// Same id, different body (HTTP 409).
     case conflict
+    /// Never recorded, and older than the age limit (`ValidCompletion.replayOnly`): nothing was written (HTTP 400).
+    case tooOld(FieldError)
 }
 
 /// Records completions: PostgreSQL first (the truth), then Redis.
@@ -48,6 +50,12 @@ public struct CompletionStore: Sendable {
                 logger.debug("retrying completion batch", metadata: ["error": "\(error)", "attempt": "\(attempt)"])
             }
         }
+    }
+
+    /// Which of `ids` are recorded completions (a read, for checking a batch before writing it).
+    public func recordedIDs(among ids: [String]) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return Set(try await postgres.query("SELECT id FROM completions WHERE id = ANY($1)", [ids]).rows.map { try $0.string("id") })
     }
 
     private func recordOnce(_ plans: [CompletionPlan], now: Date) async throws -> [RecordOutcome] {
@@ -249,6 +257,9 @@ extension CompletionStore {
                 batch.outcomes[id] = .conflict
             }
         }
+        for plan in plans where batch.outcomes[plan.item.id] == nil {
+            if let error = plan.item.replayOnly { batch.outcomes[plan.item.id] = .tooOld(error) }
+        }
         // Same lock order in every transaction (player, then id) so concurrent batches cannot deadlock on players.
         let fresh = plans.filter { batch.outcomes[$0.item.id] == nil }
             .sorted { ($0.item.userID, $0.item.id) < ($1.item.userID, $1.item.id) }
@@ -372,7 +383,7 @@ extension RecordOutcome {
     public var response: CompletionResponse? {
         switch self {
         case .created(let response), .replayed(let response): response
-        case .conflict: nil
+        case .conflict, .tooOld: nil
         }
     }
 }

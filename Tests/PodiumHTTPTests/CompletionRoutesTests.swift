@@ -27,6 +27,46 @@ struct CompletionRoutesTests {
         }
     }
 
+    @Test("a completion replayed after the age limit still gets its answer; a new one that old is refused")
+    func replayAfterTheAgeLimit() async throws {
+        let topic = unique("late")
+        let user = unique("u")
+        let body = completionBody(id: unique("c"), user: user, topic: topic, completedAt: "2026-11-20T10:00:00Z")
+        let first = try await HTTPHarness(now: instant("2026-11-25T12:00:00Z")).run { client in
+            try await client.send(.post, "/v1/completions", key: HTTPHarness.adminKey, json: body)
+        }
+        #expect(first.status == .created)
+
+        // Fifty days on: the completion is older than the 30-day limit.
+        let later = try await HTTPHarness(now: instant("2027-01-14T12:00:00Z"))
+        try await later.run { client in
+            let replay = try await client.send(.post, "/v1/completions", key: later.ingestKey, json: body)
+            #expect(replay.status == .ok)
+            #expect(Data(buffer: replay.body) == Data(buffer: first.body), "the first answer, unchanged")
+            var changed = body
+            changed["correct"] = 9
+            #expect(try await client.send(.post, "/v1/completions", key: later.ingestKey, json: changed).status == .conflict)
+            let unknown = completionBody(id: unique("c"), user: user, topic: topic, completedAt: "2026-11-20T10:00:00Z")
+            let refused = try await client.send(.post, "/v1/completions", key: later.ingestKey, json: unknown)
+            #expect(refused.status == .badRequest)
+            #expect(refused.errorFields == ["completed_at"])
+
+            let fresh = completionBody(id: unique("c"), user: user, topic: topic)
+            let mixed = try await client.send(.post, "/v1/completions/batch", key: later.ingestKey,
+                                              json: ["completions": [body, fresh]])
+            #expect((mixed.json["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int } == [200, 201])
+            let blocked = completionBody(id: unique("c"), user: user, topic: topic)
+            var broken = unknown
+            broken["difficulty"] = "impossible"
+            let rejected = try await client.send(.post, "/v1/completions/batch", key: later.ingestKey,
+                                                 json: ["completions": [body, blocked, unknown, broken]])
+            #expect(rejected.status == .badRequest)
+            #expect(rejected.errorFields == ["completions[2].completed_at", "completions[3].difficulty", "completions[3].completed_at"])
+        }
+        let count = try await later.storage.postgres.query("SELECT completions FROM users WHERE user_id = $1", [user]).rows.first?.int("completions")
+        #expect(count == 2, "the first completion and the fresh one; nothing from the refused requests")
+    }
+
     @Test func everyInvalidFieldIsListedAndNothingChanges() async throws {
         let harness = try await HTTPHarness()
         let user = unique("u")
