@@ -36,13 +36,16 @@ public struct LeaderboardStore: Sendable {
     let redis: RedisPool
     let reads: RedisReadBatcher
     let logger: Logger
+    /// Reads served from PostgreSQL because Redis failed, a few at a time (see `ConcurrencyLimit`).
+    let fallbacks: ConcurrencyLimit
 
-    /// Creates the store.
-    public init(postgres: PostgresPool, redis: RedisPool, logger: Logger) {
+    /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails.
+    public init(postgres: PostgresPool, redis: RedisPool, logger: Logger, fallbackReads: Int = 4) {
         self.postgres = postgres
         self.redis = redis
         self.reads = RedisReadBatcher(redis: redis)
         self.logger = logger
+        self.fallbacks = ConcurrencyLimit(fallbackReads)
     }
 
     // Every script first checks the ready marker: an empty Redis (restarted, rebuild not finished)
@@ -111,7 +114,7 @@ public struct LeaderboardStore: Sendable {
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
             logger.warning("leaderboard read from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
-            return try await readFromPostgres(board: board, window: window, period: period, slice: slice)
+            return try await fallbacks.run { try await readFromPostgres(board: board, window: window, period: period, slice: slice) }
         }
     }
 
@@ -132,7 +135,7 @@ public struct LeaderboardStore: Sendable {
             return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: entries, live: true, found: true)
         } catch let error as RedisError {
             logger.warning("leaderboard compare from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
-            let rows = try await postgres.query("""
+            let rows = try await fallbacks.run { try await postgres.query("""
                 SELECT s.user_id, s.score, u.display_name,
                        (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
                                                              AND x.score > s.score) AS above,
@@ -140,7 +143,7 @@ public struct LeaderboardStore: Sendable {
                 FROM board_scores s JOIN users u USING (user_id)
                 WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4)
                 ORDER BY s.score DESC, s.user_id COLLATE "C"
-                """, [board, window.rawValue, period, userIDs]).rows
+                """, [board, window.rawValue, period, userIDs]).rows }
             let entries = try rows.map {
                 LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
                                  score: try $0.int64("score"))
@@ -165,23 +168,28 @@ public struct LeaderboardStore: Sendable {
             return (ranks, true)
         } catch let error as RedisError {
             logger.warning("player ranks from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
-            var ranks: [BoardRank] = []
-            for period in periods {
-                let rows = try await postgres.query("""
-                    SELECT s.score,
-                           (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                                                                 AND x.period = s.period AND x.score > s.score) AS above,
-                           (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                                                                 AND x.period = s.period) AS players
-                    FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
-                    """, [period.board.id, period.period.window.rawValue, period.period.key, userID]).rows
-                if let row = rows.first {
-                    ranks.append(BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
-                                           rank: try row.int("above") + 1, score: try row.int64("score"), players: try row.int("players")))
-                }
-            }
-            return (ranks, false)
+            return (try await fallbacks.run { try await ranksFromPostgres(userID: userID, periods: periods) }, false)
         }
+    }
+
+    /// The PostgreSQL fallback of `standings`: one count of the players above per board period.
+    private func ranksFromPostgres(userID: String, periods: [BoardPeriod]) async throws -> [BoardRank] {
+        var ranks: [BoardRank] = []
+        for period in periods {
+            let rows = try await postgres.query("""
+                SELECT s.score,
+                       (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
+                                                             AND x.period = s.period AND x.score > s.score) AS above,
+                       (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
+                                                             AND x.period = s.period) AS players
+                FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
+                """, [period.board.id, period.period.window.rawValue, period.period.key, userID]).rows
+            if let row = rows.first {
+                ranks.append(BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
+                                       rank: try row.int("above") + 1, score: try row.int64("score"), players: try row.int("players")))
+            }
+        }
+        return ranks
     }
 
     private static let malformed = RedisError(kind: .protocolError, message: "unexpected script reply", operation: "leaderboard script")
@@ -207,10 +215,11 @@ public struct LeaderboardStore: Sendable {
         return RankedEntries(players: Int(card), offset: Int(start), entries: entries, live: true, found: true)
     }
 
+    /// The PostgreSQL fallback, in the same shape as the Redis answer: the page by a top-N sort of the
+    /// board period (no index orders it by score: one would make every score update a non-HOT update),
+    /// and one scan for the board's size and the players above the page's first score; the other ranks
+    /// follow from the page itself, as in `decodeSlice`. A rank per row would cost a scan per row.
     private func readFromPostgres(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
-        let players = try await postgres.query(
-            "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
-            [board, window.rawValue, period]).rows[0].int("n")
         let offset: Int
         let limit: Int
         switch slice {
@@ -223,24 +232,35 @@ public struct LeaderboardStore: Sendable {
                 FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
                 """, [board, window.rawValue, period, userID]).rows
             guard let position = try rows.first?.int("position") else {
+                let players = try await postgres.query(
+                    "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
+                    [board, window.rawValue, period]).rows[0].int("n")
                 return RankedEntries(players: players, offset: 0, entries: [], live: false, found: false)
             }
             offset = max(position - radius, 0)
             limit = position + radius - offset + 1
         }
+        // One statement, so the page and the counts come from one snapshot; the LEFT JOIN keeps the
+        // counts row when the page is empty.
         let rows = try await postgres.query("""
-            SELECT s.user_id, s.score, u.display_name,
-                   (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                                                         AND x.period = s.period AND x.score > s.score) AS above
-            FROM board_scores s JOIN users u USING (user_id)
-            WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3
-            ORDER BY s.score DESC, s.user_id COLLATE "C" LIMIT $4 OFFSET $5
+            WITH page AS MATERIALIZED (
+                SELECT user_id, score FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
+                ORDER BY score DESC, user_id COLLATE "C" LIMIT $4 OFFSET $5),
+            counts AS (
+                SELECT count(*) AS players, count(*) FILTER (WHERE score > (SELECT max(score) FROM page)) AS above
+                FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3)
+            SELECT c.players, c.above, p.user_id, p.score, u.display_name
+            FROM counts c LEFT JOIN (page p JOIN users u USING (user_id)) ON true
+            ORDER BY p.score DESC, p.user_id COLLATE "C"
             """, [board, window.rawValue, period, limit, offset]).rows
-        let entries = try rows.map {
-            LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
-                             score: try $0.int64("score"))
+        let counts = rows[0]
+        let page = rows.filter { $0["user_id"] != nil }
+        let scores = try page.map { try $0.int64("score") }
+        let ranks = CompetitionRanking.ranks(scores: scores, pageOffset: offset, firstRank: try counts.int("above") + 1)
+        let entries = try page.indices.map {
+            LeaderboardEntry(rank: ranks[$0], userId: try page[$0].string("user_id"), displayName: page[$0]["display_name"], score: scores[$0])
         }
-        return RankedEntries(players: players, offset: offset, entries: entries, live: false, found: true)
+        return RankedEntries(players: try counts.int("players"), offset: offset, entries: entries, live: false, found: true)
     }
 }
 

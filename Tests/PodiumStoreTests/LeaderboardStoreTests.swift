@@ -113,11 +113,20 @@ struct LeaderboardStoreTests {
             #expect(compared.entries.count == 6)
             for entry in compared.entries { #expect(entry.rank == reference[entry.userId]) }
         }
-        let fallback = try await dead.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 5))
-        #expect(!fallback.live)
-        let live = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 5))
-        #expect(fallback.entries == live.entries)
-        #expect(fallback.players == live.players)
+        // PostgreSQL answers exactly as Redis does: same entries in the same order, offset, size and found.
+        let slices: [LeaderboardSlice] = [.page(offset: 0, limit: 5), .page(offset: 13, limit: 9), .page(offset: 38, limit: 10),
+                                          .page(offset: 40, limit: 3), .around(userID: "stranger", radius: 2)]
+            + users.shuffled(using: &generator).prefix(6).map { .around(userID: $0, radius: 4) }
+        for slice in slices {
+            let fallback = try await dead.leaderboards.read(board: board, window: .all, period: "all", slice: slice)
+            let live = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: slice)
+            #expect(!fallback.live)
+            #expect(live.live)
+            #expect(fallback.entries == live.entries, "\(slice)")
+            #expect(fallback.offset == live.offset, "\(slice)")
+            #expect(fallback.players == live.players)
+            #expect(fallback.found == live.found, "\(slice)")
+        }
     }
 }
 
