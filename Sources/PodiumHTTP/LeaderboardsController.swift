@@ -100,8 +100,9 @@ struct LeaderboardsController {
             let body = csv ? Self.csv(page) : Data(page.jsonBytes())
             let contentType = csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
             let etag = LeaderboardCache.etag(for: body)
-            // Answers served from PostgreSQL (Redis down) are not cached: they should turn live as soon as it is back.
-            if entries.live, let cacheKey {
+            // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
+            // polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
+            if let cacheKey {
                 cache.store(key: target.key, request: cacheKey, body: body, contentType: contentType, etag: etag)
             }
             cached = LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)

@@ -36,13 +36,16 @@ struct HTTPHarness: @unchecked Sendable {
     let readKey: String
     let now: Date
 
-    init(now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false) async throws {
+    init(
+        now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false,
+        redisURL: String = Self.redisURL
+    ) async throws {
         let logger = Logger(label: "podium-http-tests")
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: Self.databaseURL, poolSize: 8), logger: logger)
         try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
-        let redis = RedisPool(configuration: try RedisConfiguration(url: Self.redisURL), logger: logger)
-        // Every test writes both stores, so the shared test Redis holds complete rankings.
-        try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        let redis = RedisPool(configuration: try RedisConfiguration(url: redisURL), logger: logger)
+        // Every test writes both stores, so the shared test Redis holds complete rankings (another URL is a dead one).
+        if redisURL == Self.redisURL { try await redis.command(["SET", RankingKeys.readyMarker, "tests"]) }
         storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: { now })
         let runs = JobRunStore(postgres: postgres)
         scheduler = Scheduler(

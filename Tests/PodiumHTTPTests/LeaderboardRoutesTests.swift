@@ -61,6 +61,28 @@ struct LeaderboardRoutesTests {
         }
     }
 
+    @Test("with Redis unreachable, pages come from PostgreSQL and are cached like live ones")
+    func fallbackPagesAreCached() async throws {
+        let harness = try await HTTPHarness(redisURL: "redis://127.0.0.1:1/0")
+        try await harness.run { client in
+            let (group, users) = try await seedGroup(client, harness)
+            let path = "/v1/leaderboards/group:\(group)/week?limit=3"
+            let page = try await client.send(.get, path, key: harness.readKey)
+            #expect(page.status == .ok)
+            #expect(page.json["live"] as? Bool == false)
+            let entries = page.json["entries"] as? [[String: Any]] ?? []
+            #expect(entries.map { $0["user_id"] as? String } == Array(users.prefix(3)))
+            #expect(entries.map { $0["rank"] as? Int } == [1, 2, 3])
+            // Another replica's write, unseen by this one's cache: the answer stands for the cache lifetime (60 s here).
+            try await harness.storage.postgres.query(
+                "UPDATE board_scores SET score = 100 WHERE board = $1 AND user_id = $2", ["group:\(group)", users[4]])
+            let again = try await client.send(.get, path, key: harness.readKey)
+            #expect(Data(buffer: again.body) == Data(buffer: page.body), "served from the cache, not from PostgreSQL again")
+            let uncached = try await client.send(.get, "/v1/leaderboards/group:\(group)/week?limit=4", key: harness.readKey)
+            #expect((uncached.json["entries"] as? [[String: Any]])?.first?["user_id"] as? String == users[4], "a new query reads the write")
+        }
+    }
+
     @Test func aroundMeCompareCSVAndBadQueries() async throws {
         let harness = try await HTTPHarness()
         try await harness.run { client in
