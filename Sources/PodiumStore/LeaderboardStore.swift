@@ -35,17 +35,17 @@ public struct LeaderboardStore: Sendable {
     let postgres: PostgresPool
     let redis: RedisPool
     let reads: RedisReadBatcher
-    let logger: Logger
     /// Reads served from PostgreSQL because Redis failed, a few at a time (see `ConcurrencyLimit`).
     let fallbacks: ConcurrencyLimit
+    let fallbackWarning: FallbackWarning
 
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails.
     public init(postgres: PostgresPool, redis: RedisPool, logger: Logger, fallbackReads: Int = 4) {
         self.postgres = postgres
         self.redis = redis
         self.reads = RedisReadBatcher(redis: redis)
-        self.logger = logger
         self.fallbacks = ConcurrencyLimit(fallbackReads)
+        self.fallbackWarning = FallbackWarning(logger: logger)
     }
 
     // Every script first checks the ready marker: an empty Redis (restarted, rebuild not finished)
@@ -113,7 +113,7 @@ public struct LeaderboardStore: Sendable {
             let reply = try await reads.evaluate(Self.sliceScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: arguments)
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
-            logger.warning("leaderboard read from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
+            fallbackWarning.note("leaderboard read", error: error)
             return try await fallbacks.run { try await readFromPostgres(board: board, window: window, period: period, slice: slice) }
         }
     }
@@ -134,7 +134,7 @@ public struct LeaderboardStore: Sendable {
             entries.sort { ($0.rank, $0.userId) < ($1.rank, $1.userId) }
             return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: entries, live: true, found: true)
         } catch let error as RedisError {
-            logger.warning("leaderboard compare from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
+            fallbackWarning.note("leaderboard compare", error: error)
             let rows = try await fallbacks.run { try await postgres.query("""
                 SELECT s.user_id, s.score, u.display_name,
                        (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
@@ -167,7 +167,7 @@ public struct LeaderboardStore: Sendable {
             }
             return (ranks, true)
         } catch let error as RedisError {
-            logger.warning("player ranks from PostgreSQL: Redis failed", metadata: ["error": "\(error)"])
+            fallbackWarning.note("player ranks", error: error)
             return (try await fallbacks.run { try await ranksFromPostgres(userID: userID, periods: periods) }, false)
         }
     }

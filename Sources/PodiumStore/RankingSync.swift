@@ -52,8 +52,12 @@ public struct RankingSync: Sendable {
     public func synchronize(now: Date) async throws -> Int {
         if try await redis.command(["EXISTS", RankingKeys.readyMarker]).integer != 1 {
             logger.notice("Redis has no rankings marker: rebuilding from PostgreSQL")
+            let started = ContinuousClock.now
             do {
-                try await rebuild()
+                let report = try await rebuild()
+                logger.notice("rebuilt rankings", metadata: [
+                    "boards": "\(report.boards)", "entries": "\(report.entries)", "duration": "\(ContinuousClock.now - started)",
+                ])
             } catch is RebuildInProgress {
                 return 0
             }
