@@ -33,7 +33,6 @@ public struct RankedEntries: Sendable, Equatable {
 /// so a player's rank is the same however it is read.
 public struct LeaderboardStore: Sendable {
     let postgres: PostgresPool
-    let redis: RedisPool
     let reads: RedisReadBatcher
     /// Reads served from PostgreSQL because Redis failed, a few at a time (see `ConcurrencyLimit`).
     let fallbacks: ConcurrencyLimit
@@ -42,7 +41,6 @@ public struct LeaderboardStore: Sendable {
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails.
     public init(postgres: PostgresPool, redis: RedisPool, logger: Logger, fallbackReads: Int = 4) {
         self.postgres = postgres
-        self.redis = redis
         self.reads = RedisReadBatcher(redis: redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
         self.fallbackWarning = FallbackWarning(logger: logger)
@@ -220,8 +218,7 @@ public struct LeaderboardStore: Sendable {
     /// and one scan for the board's size and the players above the page's first score; the other ranks
     /// follow from the page itself, as in `decodeSlice`. A rank per row would cost a scan per row.
     private func readFromPostgres(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
-        let offset: Int
-        let limit: Int
+        var (offset, limit, found) = (0, 0, true)
         switch slice {
         case .page(let pageOffset, let pageLimit):
             (offset, limit) = (pageOffset, pageLimit)
@@ -231,14 +228,13 @@ public struct LeaderboardStore: Sendable {
                           AND x.period = s.period AND (x.score > s.score OR (x.score = s.score AND x.user_id < s.user_id COLLATE "C"))) AS position
                 FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
                 """, [board, window.rawValue, period, userID]).rows
-            guard let position = try rows.first?.int("position") else {
-                let players = try await postgres.query(
-                    "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
-                    [board, window.rawValue, period]).rows[0].int("n")
-                return RankedEntries(players: players, offset: 0, entries: [], live: false, found: false)
+            // Not on the board: an empty page (limit 0) still brings the board's size.
+            if let position = try rows.first?.int("position") {
+                offset = max(position - radius, 0)
+                limit = position + radius - offset + 1
+            } else {
+                found = false
             }
-            offset = max(position - radius, 0)
-            limit = position + radius - offset + 1
         }
         // One statement, so the page and the counts come from one snapshot; the LEFT JOIN keeps the
         // counts row when the page is empty.
@@ -260,7 +256,7 @@ public struct LeaderboardStore: Sendable {
         let entries = try page.indices.map {
             LeaderboardEntry(rank: ranks[$0], userId: try page[$0].string("user_id"), displayName: page[$0]["display_name"], score: scores[$0])
         }
-        return RankedEntries(players: try counts.int("players"), offset: offset, entries: entries, live: false, found: true)
+        return RankedEntries(players: try counts.int("players"), offset: offset, entries: entries, live: false, found: found)
     }
 }
 
