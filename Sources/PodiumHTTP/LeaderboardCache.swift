@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Synchronization
 
 /// Rendered leaderboard answers kept for a moment, so a room full of displays polling the same
@@ -9,7 +10,8 @@ import Synchronization
 final class LeaderboardCache: Sendable {
     /// A rendered answer.
     struct Entry: Sendable {
-        let body: Data
+        /// The body, as a buffer every answer shares (no copy per poll).
+        let body: ByteBuffer
         let contentType: String
         let etag: String
         let expires: ContinuousClock.Instant
@@ -39,7 +41,7 @@ final class LeaderboardCache: Sendable {
     }
 
     /// Stores an answer (the whole cache is dropped when full: simple and bounded).
-    func store(key: String, request: String, body: Data, contentType: String, etag: String) {
+    func store(key: String, request: String, body: ByteBuffer, contentType: String, etag: String) {
         guard lifetime > .zero else { return }
         let entry = Entry(body: body, contentType: contentType, etag: etag, expires: .now + lifetime)
         state.withLock { state in
@@ -63,9 +65,9 @@ final class LeaderboardCache: Sendable {
     }
 
     /// A strong ETag for `body`: FNV-1a 64 of its bytes.
-    static func etag(for body: Data) -> String {
+    static func etag(for body: ByteBuffer) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
+        for byte in body.readableBytesView {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }

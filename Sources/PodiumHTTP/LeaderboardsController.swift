@@ -97,7 +97,7 @@ struct LeaderboardsController {
                 throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
             }
             let page = makePage(target, entries, closed: snapshot != nil)
-            let body = csv ? Self.csv(page) : Data(page.jsonBytes())
+            let body = ByteBuffer(bytes: csv ? Self.csv(page) : Data(page.jsonBytes()))
             let contentType = csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
             let etag = LeaderboardCache.etag(for: body)
             // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
@@ -115,7 +115,7 @@ struct LeaderboardsController {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = cached.contentType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: cached.body)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: cached.body))
     }
 
     /// Handles `POST /v1/leaderboards/:board/:window/compare`.
@@ -156,9 +156,12 @@ struct LeaderboardsController {
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison: a proxy may have added `W/`).
     static func matches(_ values: [String], etag: String) -> Bool {
-        values.flatMap { $0.split(separator: ",") }.contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
+        values.contains { value in
+            // The usual case, a display sending back the one tag it was given, costs one comparison.
+            value == etag || value.split(separator: ",").contains { candidate in
+                let tag = candidate.trimmingCharacters(in: .whitespaces)
+                return tag == "*" || tag == etag || tag == "W/" + etag
+            }
         }
     }
 
