@@ -2,7 +2,8 @@
 ///
 /// The connection string is handed to libpq unchanged (key/value conninfo or a
 /// `postgres://` URI); the pool adds `connect_timeout` and `client_encoding`
-/// from these settings so they cannot be forgotten in a deployment's URL.
+/// from these settings so they cannot be forgotten in a deployment's URL, and
+/// TCP keepalive settings the URL may override (`PostgresConnection.deadPeerDetection`).
 public struct PostgresConfiguration: Sendable {
     /// The libpq conninfo string or `postgres://` URI of the server.
     public var connectionString: String

@@ -25,6 +25,17 @@ public final class PostgresConnection {
     /// At most this many statements are kept prepared per connection (Podium's own SQL is a few dozen).
     private static let preparedLimit = 256
 
+    /// TCP settings that let a call waiting on a server that vanished (power loss, network partition) fail
+    /// within about half a minute, instead of the system's two hours of keepalive silence; a live server
+    /// answers the probes however long its statement runs.
+    /// - `keepalives_idle` 10 s, `keepalives_interval` 5 s, `keepalives_count` 3: a silent peer is
+    ///   dropped about 25 s after it went quiet.
+    /// - `tcp_user_timeout` 30 s: a request the peer never acknowledges fails after 30 s.
+    static let deadPeerDetection: [(keyword: String, value: String)] = [
+        ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+        ("tcp_user_timeout", "30000"),
+    ]
+
     private init(handle: OpaquePointer, logger: Logger) {
         self.handle = handle
         self.logger = logger
@@ -36,12 +47,13 @@ public final class PostgresConnection {
 
     /// Opens a connection and prepares the session (UTC, ISO dates, statement timeout).
     ///
-    /// `connect_timeout` and `client_encoding` are passed after the connection
-    /// string, so they override whatever it says: the configuration decides.
+    /// libpq takes repeated keywords from the last place they appear. The TCP settings come before
+    /// the connection string, which may override them. `connect_timeout` and `client_encoding` come
+    /// after it, so they override whatever it says: the configuration decides.
     static func connect(configuration: PostgresConfiguration, logger: Logger) throws -> PostgresConnection {
         let timeoutSeconds = max(1, (configuration.connectTimeout.roundedUpMilliseconds + 999) / 1000)
-        let keywords = ["dbname", "connect_timeout", "client_encoding"]
-        let values = [configuration.connectionString, String(timeoutSeconds), "UTF8"]
+        let keywords = Self.deadPeerDetection.map(\.keyword) + ["dbname", "connect_timeout", "client_encoding"]
+        let values = Self.deadPeerDetection.map(\.value) + [configuration.connectionString, String(timeoutSeconds), "UTF8"]
         let handle = withCStrings(keywords + [nil]) { keywords in
             withCStrings(values + [nil]) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -183,6 +195,18 @@ public final class PostgresConnection {
         }
         let missing = PostgresError(kind: .connection, message: Self.errorMessage(handle), operation: "PQgetResult")
         return results + Array(repeating: .failure(missing), count: max(0, count - results.count))
+    }
+
+    /// The value libpq uses for connection option `keyword` (e.g. `keepalives_idle`), nil if unset.
+    func option(_ keyword: String) -> String? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
     }
 
     /// Whether the idle connection is still usable, reading anything the server sent meanwhile.

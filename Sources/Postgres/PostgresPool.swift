@@ -157,7 +157,7 @@ public final class PostgresPool: Sendable {
         } catch {
             result = .failure(error)
         }
-        let owned = session.connection.withLockedValue { $0 }
+        let owned = session.state.withLockedValue { $0.connection }
         do {
             try await threadPool.runIfActive { [self] in release(owned?.connection, after: result) }
         } catch {
@@ -166,19 +166,38 @@ public final class PostgresPool: Sendable {
         return try result.get()
     }
 
-    /// Runs one session step on a pool thread, opening (or replacing) the session's connection first if needed.
+    /// Runs one session step on a pool thread, opening the session's connection first if needed.
+    ///
+    /// Before the first step, a borrowed connection the server closed is replaced. After it, a lost
+    /// connection fails the step: reconnecting would run the rest of a transaction as separate
+    /// autocommitted statements.
     fileprivate func run<T: Sendable>(
         in session: PostgresSession, _ work: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         try await threadPool.runIfActive { [self] in
-            var connection = session.connection.withLockedValue { $0?.connection }
-            if let existing = connection, !existing.isInTransaction, !existing.isAlive() {
+            let (existing, started) = try session.state.withLockedValue { state in
+                guard !state.stepRunning else {
+                    throw PostgresError(kind: .query, message: "a session runs one step at a time", operation: "PostgresSession.run")
+                }
+                state.stepRunning = true
+                return (state.connection?.connection, state.started)
+            }
+            defer { session.state.withLockedValue { $0.stepRunning = false } }
+            var connection = existing
+            if let current = connection, !current.isInTransaction, !current.isAlive() {
+                guard !started else {
+                    throw PostgresError(kind: .connection, message: "the server closed the session's connection", operation: "PostgresSession.run")
+                }
                 logger.info("replacing a PostgreSQL connection the server closed")
-                existing.finish()
+                session.state.withLockedValue { $0.connection = nil }
+                current.finish()
                 connection = nil
             }
             let active = try connection ?? PostgresConnection.connect(configuration: configuration, logger: logger)
-            session.connection.withLockedValue { $0 = OwnedConnection(connection: active) }
+            session.state.withLockedValue { state in
+                state.connection = OwnedConnection(connection: active)
+                state.started = true
+            }
             return try work(active)
         }
     }
@@ -351,13 +370,23 @@ private struct State: Sendable {
 /// One connection borrowed from a pool by `PostgresPool.withSession`.
 ///
 /// Steps run one after another (each is awaited before the next starts), so the connection is
-/// used by one thread at a time, as with `OwnedConnection`.
+/// used by one thread at a time, as with `OwnedConnection`; a step started while another runs fails.
 public final class PostgresSession: Sendable {
-    fileprivate let connection: NIOLockedValueBox<OwnedConnection?>
+    /// The session's connection and progress.
+    fileprivate struct State {
+        /// The connection, nil until the first step opens one (when the pool lent a free slot).
+        var connection: OwnedConnection?
+        /// Whether a step has run on `connection`: from then on it is never replaced.
+        var started = false
+        /// Whether a step is running now.
+        var stepRunning = false
+    }
+
+    fileprivate let state: NIOLockedValueBox<State>
     private let pool: PostgresPool
 
     fileprivate init(connection: PostgresConnection?, pool: PostgresPool) {
-        self.connection = NIOLockedValueBox(connection.map { OwnedConnection(connection: $0) })
+        self.state = NIOLockedValueBox(State(connection: connection.map { OwnedConnection(connection: $0) }))
         self.pool = pool
     }
 

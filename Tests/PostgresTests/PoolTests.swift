@@ -1,5 +1,6 @@
 import Foundation
-import Postgres
+import Logging
+@testable import Postgres
 import Testing
 
 @Suite("Connection pool")
@@ -112,7 +113,7 @@ struct PoolTests {
         try await TestDatabase.withPool(poolSize: 1) { admin in
             try await TestDatabase.withPool(poolSize: 1) { pool in
                 let before = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
-                try await terminate(before, using: admin)
+                try await TestDatabase.terminate(before, using: admin)
                 let after = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
                 #expect(after != before)
                 #expect(pool.openConnections == 1)
@@ -131,7 +132,7 @@ struct PoolTests {
                     if state.rows.first?["state"] == "active" { break }
                     try await Task.sleep(for: .milliseconds(20))
                 }
-                try await terminate(before, using: admin)
+                try await TestDatabase.terminate(before, using: admin)
                 let error = await #expect(throws: PostgresError.self) { try await sleeper.value }
                 #expect(error?.kind == .connection)
                 #expect(error?.isRetryable == true)
@@ -195,11 +196,20 @@ struct PoolTests {
         #expect(latestStart < earliestEnd)
     }
 
-    /// Terminates backend `pid` and waits until its socket is closed, so the client can see it.
-    private func terminate(_ pid: Int, using admin: PostgresPool) async throws {
-        let terminated = try await admin.query("SELECT pg_terminate_backend($1, 5000) AS ok", [pid]).rows[0].bool("ok")
-        #expect(terminated)
-        // pg_terminate_backend returns once the backend left the process table; its socket closes a moment later.
-        try await Task.sleep(for: .milliseconds(200))
+    @Test("connections get keepalive settings that notice a vanished server; the connection string can override them")
+    func deadPeerDetectionSettings() async throws {
+        try await TestDatabase.withPool(poolSize: 1) { pool in
+            let options = try await pool.withConnection { connection in
+                ["keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout"].map { connection.option($0) }
+            }
+            #expect(options == ["1", "10", "5", "3", "30000"])
+        }
+        let base = TestDatabase.connectionString(applicationName: TestDatabase.uniqueName("podium_keepalive"))
+        let configuration = PostgresConfiguration(
+            connectionString: base + (base.contains("://") ? "&" : " ") + "keepalives_idle=42", poolSize: 1)
+        let pool = PostgresPool(configuration: configuration, logger: Logger(label: "PostgresTests"))
+        let idle = try await pool.withConnection { $0.option("keepalives_idle") }
+        await pool.close()
+        #expect(idle == "42")
     }
 }

@@ -46,6 +46,14 @@ enum TestDatabase {
         }
     }
 
+    /// Terminates backend `pid` and waits until its socket is closed, so the client can see it.
+    static func terminate(_ pid: Int, using admin: PostgresPool) async throws {
+        let terminated = try await admin.query("SELECT pg_terminate_backend($1, 5000) AS ok", [pid]).rows[0].bool("ok")
+        guard terminated else { throw TestFailure() }
+        // pg_terminate_backend returns once the backend left the process table; its socket closes a moment later.
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
     /// Runs `body` with a new permanent table (`id bigint PRIMARY KEY, label text`), dropped afterwards.
     static func withTable<T>(_ pool: PostgresPool, _ body: (String) async throws -> T) async throws -> T {
         let table = uniqueName("pgtest")
