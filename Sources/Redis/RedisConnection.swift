@@ -16,6 +16,15 @@ public final class RedisConnection {
     /// True once hiredis saw an I/O, EOF, timeout or protocol error; such a connection is never reused.
     var isBroken: Bool { context.pointee.err != 0 }
 
+    /// Whether an idle connection is still open: between commands the server sends nothing, so a
+    /// readable socket means it closed the connection (a restart, `CLIENT KILL`, its idle timeout).
+    /// One `poll` with a zero timeout; lets the pool replace the connection instead of failing a caller.
+    var isOpen: Bool {
+        guard !isBroken else { return false }
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 0
+    }
+
     private init(context: UnsafeMutablePointer<redisContext>, scripts: ScriptCache) {
         self.context = context
         self.scripts = scripts
@@ -68,6 +77,11 @@ public final class RedisConnection {
 
     /// Several commands in one round trip (redisAppendCommandArgv for each, then redisGetReply for each). Error replies of individual commands come back as .error in the result array.
     public func pipeline(_ commands: [[String]]) throws -> [RedisReply] {
+        // Checked before anything is queued: a command refused halfway would leave the earlier ones
+        // in the output buffer, to be sent with (and answered for) the next borrower's command.
+        guard commands.allSatisfy({ !$0.isEmpty }) else {
+            throw RedisError(kind: .protocolError, message: "a command needs at least one argument", operation: "redisAppendCommandArgv")
+        }
         for arguments in commands {
             let operation = "redisAppendCommandArgv \(Self.name(of: arguments))"
             let status = try Self.withArgv(arguments, operation: operation) { argc, argv, argvlen in

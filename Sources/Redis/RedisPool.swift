@@ -173,9 +173,14 @@ public final class RedisPool: Sendable {
         waiter.continuation.resume(throwing: error)
     }
 
-    /// The slot's connection, connecting first if the slot is empty. Runs on a pool thread.
+    /// The slot's connection, connecting first if the slot is empty or its connection was closed. Runs on a pool thread.
     private func connection(in slot: Slot) throws -> RedisConnection {
-        if let connection = slot.connection { return connection }
+        if let connection = slot.connection {
+            if connection.isOpen { return connection }
+            slot.connection = nil
+            state.withLock { $0.connections -= 1 }
+            logger.info("replacing a Redis connection the server closed")
+        }
         let connection = try RedisConnection.connect(configuration, scripts: scripts)
         slot.connection = connection
         state.withLock { $0.connections += 1 }

@@ -144,7 +144,39 @@ struct RedisPoolTests {
         #expect(try await pool.command(["SET", "restart", "after"]) == .string("OK"))
         try await pool.ping()
         #expect(pool.openConnections == 1)
+
+        // Restarted between two calls: the idle connection is found closed and replaced, and the call succeeds.
+        server.stop()
+        try await server.start()
+        #expect(try await pool.command(["GET", "restart"]) == .null)
+        #expect(pool.openConnections == 1)
         await pool.close()
+    }
+
+    @Test func replacesAnIdleConnectionTheServerClosed() async throws {
+        try await withTestPool({ $0.poolSize = 1 }) { pool, _ in
+            let first = try await pool.command(["CLIENT", "ID"])
+            let id = try #require(first.integer)
+            let killed = try await withTestPool { admin, _ in try await admin.command(["CLIENT", "KILL", "ID", String(id)]) }
+            #expect(killed == .integer(1))
+            try await Task.sleep(for: .milliseconds(100))  // the closed socket reaches the client
+            let second = try await pool.command(["CLIENT", "ID"])
+            #expect(second != first)
+            #expect(pool.openConnections == 1)
+        }
+    }
+
+    @Test func pipelineWithAnEmptyCommandSendsNothing() async throws {
+        try await withTestPool({ $0.poolSize = 1 }) { pool, prefix async throws in
+            let error = await #expect(throws: RedisError.self) {
+                try await pool.pipeline([["SET", prefix + "queued", "1"], []])
+            }
+            #expect(error?.kind == .protocolError)
+            // Nothing of the refused pipeline was sent, and the connection answers its next command with its own reply.
+            #expect(try await pool.command(["GET", prefix + "queued"]) == .null)
+            #expect(try await pool.command(["ECHO", "next"]) == .string("next"))
+            #expect(pool.openConnections == 1)
+        }
     }
 
     @Test func authenticatesAndSelectsOnEveryConnection() async throws {
