@@ -89,9 +89,12 @@ public struct LeaderboardStore: Sendable {
         return {redis.call('ZCARD', KEYS[1]), found, names}
         """)
 
+    /// KEYS: the board periods, then the ready marker.
     static let standingsScript = RedisScript("""
+        if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local out = {}
-        for i, key in ipairs(KEYS) do
+        for i = 1, #KEYS - 1 do
+          local key = KEYS[i]
           local s = redis.call('ZSCORE', key, ARGV[1])
           if s then
             out[#out + 1] = {i, s, redis.call('ZCOUNT', key, '-inf', '(' .. s), redis.call('ZCARD', key)}
@@ -155,7 +158,8 @@ public struct LeaderboardStore: Sendable {
     public func standings(userID: String, periods: [BoardPeriod]) async throws -> (ranks: [BoardRank], live: Bool) {
         guard !periods.isEmpty else { return ([], true) }
         do {
-            let reply = try await reads.evaluate(Self.standingsScript, keys: periods.map(RankingKeys.board), arguments: [userID])
+            let reply = try await reads.evaluate(
+                Self.standingsScript, keys: periods.map(RankingKeys.board) + [RankingKeys.readyMarker], arguments: [userID])
             let ranks = try (reply.array ?? []).map { item -> BoardRank in
                 guard let fields = item.array, fields.count == 4, let index = fields[0].integer, let stored = fields[1].string,
                       let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let card = fields[3].integer,

@@ -51,6 +51,7 @@ public struct RankingWriter: Sendable {
         let removing = removals.sorted { $0.key < $1.key }.flatMap { user, keys in keys.map { ["ZREM", $0, user] } }
         var keys = updates.map(\.key)
         keys.append(RankingKeys.displayNames)
+        keys.append(RankingKeys.readyMarker)
         var arguments: [String] = []
         arguments.reserveCapacity(updates.count * 2 + displayNames.count * 2)
         for update in updates {
@@ -81,10 +82,15 @@ public struct RankingWriter: Sendable {
     /// same player (a newer completion got there first); that entry is then not counted above the
     /// written score, so the answer ranks the player's own score against the others only.
     ///
-    /// KEYS: the boards of the n updates, then the display-name hash. ARGV: n (stored value, player)
-    /// pairs, then (player, display name) pairs. Returns n (players above, players) pairs.
+    /// An empty Redis (restarted, its rebuild not finished) would answer ranks on a partial board, so
+    /// without the ready marker the script writes nothing and fails: the completions are recorded as
+    /// not ranked, answer without ranks, and the ranking sync brings them in after the rebuild.
+    ///
+    /// KEYS: the boards of the n updates, the display-name hash, the ready marker. ARGV: n (stored value,
+    /// player) pairs, then (player, display name) pairs. Returns n (players above, players) pairs.
     static let updateScript = RedisScript("""
-        local n = #KEYS - 1
+        if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
+        local n = #KEYS - 2
         local standings = {}
         for i = 1, n do
           local value, member = ARGV[2 * i - 1], ARGV[2 * i]

@@ -59,7 +59,10 @@ struct LeaderboardStoreTests {
         try server.start()
         let storage = try await StoreTestEnvironment.storage(now: Date(), redisURL: server.url)
         let board = "group:\(StoreTestEnvironment.unique("unready"))"
+        // Entries but no marker: a rebuild that has not finished (writers refuse an unready Redis, so seed first).
+        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
         let users = try await seed([30, 20, 10], board: board, storage: storage)
+        try await storage.redis.command(["DEL", RankingKeys.readyMarker])
         let page = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10))
         #expect(!page.live)
         #expect(page.entries.map(\.userId) == users)

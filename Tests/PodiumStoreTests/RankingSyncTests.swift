@@ -14,6 +14,7 @@ struct RankingSyncTests {
         let server = OwnRedisServer()
         try server.start()
         let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
+        try await storage.rankingSync.rebuild()
         let topic = StoreTestEnvironment.unique("outage")
         let users = (0..<5).map { "\(topic)-u\($0)" }
         func item(_ index: Int) throws -> ValidCompletion {
@@ -33,8 +34,18 @@ struct RankingSyncTests {
             "SELECT count(*) AS n FROM completions WHERE NOT ranked AND topic = $1", [topic]).onlyInt("n")
         #expect(unranked == 20)
 
-        // Back, but empty (no persistence): the sync rebuilds from PostgreSQL and catches up.
+        // Back, but empty (no persistence). Until the sync has rebuilt it, ranks would be read off partial
+        // boards: completions are recorded unranked and answer without ranks, profiles rank from PostgreSQL.
         try server.start()
+        for index in 30..<32 {
+            guard case .created(let response) = try await storage.writer.record(try item(index)) else { throw TestFailure("not created") }
+            #expect(!response.rankingsLive)
+            #expect(response.ranks.isEmpty)
+        }
+        let profile = try #require(try await storage.users.profile(userID: users[0], now: now))
+        #expect(!profile.rankingsLive)
+        #expect(profile.ranks.count == 8)
+        #expect(try await storage.redis.command(["EXISTS", RankingKeys.board("topic:\(topic)", .all, "all")]) == .integer(0))
         try await storage.rankingSync.synchronize(now: now.addingTimeInterval(60))
         for window in LeaderboardWindow.allCases {
             let period = Period.containing(now, window: window, timeZone: .gmt).key
@@ -48,7 +59,7 @@ struct RankingSyncTests {
             "SELECT count(*) AS n FROM completions WHERE NOT ranked AND topic = $1", [topic]).onlyInt("n")
         #expect(left == 0)
         let total = try await storage.postgres.query("SELECT sum(points) AS n FROM users WHERE user_id = ANY($1)", [users]).onlyInt("n")
-        #expect(total == 15 * 2 + 15 * 5)
+        #expect(total == 16 * 2 + 16 * 5)
         server.stop()
     }
 
