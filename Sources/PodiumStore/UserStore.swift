@@ -29,8 +29,7 @@ public struct UserStore: Sendable {
     public func profile(userID: String, now: Date) async throws -> UserProfile? {
         let rows = try await postgres.query("""
             SELECT display_name, time_zone, points, completions, correct_answers, total_answers, created_at,
-                   ARRAY(SELECT DISTINCT board FROM board_scores b WHERE b.user_id = u.user_id AND b.board_window = 'all'
-                         ORDER BY board)::text AS boards,
+                   ARRAY(SELECT DISTINCT board FROM board_scores b WHERE b.user_id = u.user_id ORDER BY board)::text AS boards,
                    (SELECT array_to_string(array_agg(day ORDER BY day), ',') FROM user_days d WHERE d.user_id = u.user_id) AS days
             FROM users u WHERE user_id = $1
             """, [userID]).rows

@@ -197,4 +197,18 @@ struct CompletionStoreTests {
             """).rows[0].string("method")
         #expect(method == "l")
     }
+
+    @Test func profileRanksIncludeBoardsWithoutAnAllWindow() async throws {
+        var rules = GameRules()
+        rules.boards = BoardCatalog(rules: BoardRule.defaults.filter { $0.scope != "group:*" } + [BoardRule(scope: "group:*", windows: [.week])])
+        let now = instant("2026-11-25T12:00:00Z")
+        let storage = try await StoreTestEnvironment.storage(now: now, rules: rules)
+        let user = StoreTestEnvironment.unique("weekly")
+        let group = StoreTestEnvironment.unique("class")
+        _ = try await storage.writer.record(try completion(id: "\(user)-c", user: user, topic: "t-\(group)", groups: [group], now: now))
+        let profile = try #require(try await storage.users.profile(userID: user, now: now))
+        let groupRanks = profile.ranks.filter { $0.board == "group:\(group)" }.map { "\($0.window.rawValue) \($0.period) #\($0.rank)" }
+        #expect(groupRanks == ["week 2026-W48 #1"])
+        #expect(profile.ranks.count == 9, "global and topic in four windows each, the class board in its one")
+    }
 }
