@@ -45,13 +45,18 @@ public struct BoardRule: Sendable, Codable, Equatable {
     }
 
     /// Decodes a rule; every key but `scope` may be left out.
+    ///
+    /// Without `medal_windows`, a global or topic board keeps the spec's medals (week and month, those
+    /// of them it keeps) and a group board has none; `"medal_windows": []` turns medals off.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         scope = try container.decode(String.self, forKey: .scope)
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
         windows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .windows) ?? LeaderboardWindow.allCases
         metric = try container.decodeIfPresent(BoardMetric.self, forKey: .metric) ?? .points
-        medalWindows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .medalWindows) ?? []
+        let awardsByDefault = scope == "global" || scope.hasPrefix("topic:")
+        medalWindows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .medalWindows)
+            ?? (awardsByDefault ? [.week, .month].filter(windows.contains) : [])
     }
 
     /// The spec's defaults: every scope kind gets all four windows in UTC; global and topic boards award medals weekly and monthly.

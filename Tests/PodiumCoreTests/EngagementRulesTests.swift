@@ -86,6 +86,22 @@ struct AchievementRuleTests {
         ])
     }
 
+    @Test("a board rule without medal_windows keeps the spec's medals for global and topic boards, of the windows it keeps")
+    func medalWindowsDefault() throws {
+        let rules = try RulesDocument.rules(from: Data("""
+            {"boards": [{"scope": "global"}, {"scope": "topic:*", "windows": ["all", "week"]}, {"scope": "topic:art", "medal_windows": []},
+                        {"scope": "group:*"}, {"scope": "topic:chess", "medal_windows": ["day"]}]}
+            """.utf8))
+        func medals(_ id: String) throws -> [LeaderboardWindow] {
+            rules.boards.definition(for: try #require(BoardScope(id: id))).medalWindows
+        }
+        #expect(try medals("global") == [.week, .month])
+        #expect(try medals("topic:math") == [.week])
+        #expect(try medals("topic:art") == [])
+        #expect(try medals("group:class-1") == [])
+        #expect(try medals("topic:chess") == [.day])
+    }
+
     @Test("a rules file replaces the achievements and is checked")
     func rulesFile() throws {
         let rules = try RulesDocument.rules(from: Data("""
