@@ -59,7 +59,7 @@ public struct PlayerTotals: Sendable, Codable, Equatable {
     public var totalAnswers: Int64
     /// Correct answers in percent, one decimal (0 when nothing answered).
     public var correctPercent: Double
-    /// Incorrect answers in percent, one decimal.
+    /// Incorrect answers in percent, one decimal: 100 minus `correctPercent`, so the two always add up to 100.
     public var incorrectPercent: Double
 
     /// Creates totals, deriving the percentages.
@@ -68,17 +68,9 @@ public struct PlayerTotals: Sendable, Codable, Equatable {
         self.completions = completions
         self.correctAnswers = correctAnswers
         self.totalAnswers = totalAnswers
-        self.correctPercent = Percent.of(correctAnswers, totalAnswers)
-        self.incorrectPercent = totalAnswers == 0 ? 0 : Percent.of(totalAnswers - correctAnswers, totalAnswers)
-    }
-}
-
-/// Percentages as the API shows them.
-public enum Percent {
-    /// `part / whole` in percent rounded to one decimal; 0 when `whole` is 0.
-    public static func of(_ part: Int64, _ whole: Int64) -> Double {
-        guard whole > 0 else { return 0 }
-        return (Double(part) * 1000 / Double(whole)).rounded() / 10
+        let correctTenths = totalAnswers > 0 ? Int64((Double(correctAnswers) * 1000 / Double(totalAnswers)).rounded()) : 0
+        self.correctPercent = Double(correctTenths) / 10
+        self.incorrectPercent = totalAnswers > 0 ? Double(1000 - correctTenths) / 10 : 0
     }
 }
 

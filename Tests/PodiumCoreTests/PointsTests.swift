@@ -106,3 +106,22 @@ struct PointsTests {
         #expect(message.hasPrefix(field + " "))
     }
 }
+
+@Suite("Player totals")
+struct PlayerTotalsTests {
+    @Test("correct and incorrect percentages have one decimal and add up to 100", arguments: [
+        (1, 16, 6.3, 93.7), (15, 16, 93.8, 6.2), (1, 3, 33.3, 66.7), (2, 3, 66.7, 33.3), (0, 7, 0.0, 100.0), (7, 7, 100.0, 0.0),
+    ])
+    func percentages(correct: Int64, total: Int64, correctPercent: Double, incorrectPercent: Double) {
+        let totals = PlayerTotals(points: 0, completions: 1, correctAnswers: correct, totalAnswers: total)
+        #expect(totals.correctPercent == correctPercent)
+        #expect(totals.incorrectPercent == incorrectPercent)
+    }
+
+    @Test("a player with no answers shows 0 and 0")
+    func noAnswers() {
+        let totals = PlayerTotals(points: 0, completions: 0, correctAnswers: 0, totalAnswers: 0)
+        #expect(totals.correctPercent == 0)
+        #expect(totals.incorrectPercent == 0)
+    }
+}
