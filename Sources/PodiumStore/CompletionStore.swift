@@ -282,6 +282,7 @@ extension CompletionStore {
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let results = try connection.pipeline(statements)
         let states = try upserts.states(from: results.prefix(4))
+        let earlyClosings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
 
         var unlocks: [(user: String, rule: AchievementRule, completion: String)] = []
         batch.fresh = fresh
@@ -290,7 +291,9 @@ extension CompletionStore {
             let zone = zones[plan.item.userID] ?? .gmt
             let streak = Streak.of(activeDays: state.activeDays, today: Streak.localDay(of: now, in: zone))
             let held = state.heldAchievements.union(unlocks.filter { $0.user == plan.item.userID }.map(\.rule.id))
-            var response = makeResponse(plan, closedEarly: state.closedEarly, totals: state.totals, recordedAt: recordedAt, rules: rules)
+            var response = makeResponse(
+                plan, closedEarly: state.closedEarly.map { ($0, earlyClosings[BoardPeriodKey($0)]) }, totals: state.totals,
+                recordedAt: recordedAt, rules: rules)
             response.streak = streak
             let facts = AchievementFacts(
                 completions: response.totals.completions, perfectQuestions: plan.item.correct == plan.item.total ? plan.item.total : nil,
@@ -352,9 +355,27 @@ extension CompletionStore {
         Hashing.sha256Hex(item.fingerprint)
     }
 
+    /// When each of `periods` (open by the clock, closed early by ops) was closed; one query, and none when there are none.
+    static func closingTimes(of periods: [BoardPeriod], on connection: PostgresConnection) throws -> [BoardPeriodKey: Date] {
+        guard !periods.isEmpty else { return [:] }
+        let rows = try connection.query("""
+            SELECT c.board, c.board_window, c.period, c.closed_at FROM board_periods c
+            JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(b, w, p) ON c.board = x.b AND c.board_window = x.w AND c.period = x.p
+            WHERE c.closed_at IS NOT NULL
+            """, [periods.map(\.board.id), periods.map(\.period.window.rawValue), periods.map(\.period.key)]).rows
+        var closings: [BoardPeriodKey: Date] = [:]
+        for row in rows {
+            guard let window = LeaderboardWindow(rawValue: try row.string("board_window")) else { continue }
+            closings[BoardPeriodKey(board: try row.string("board"), window: window, period: try row.string("period"))] = try row.date("closed_at")
+        }
+        return closings
+    }
+
     /// The answer for a freshly written completion (ranks are added once Redis is updated).
+    ///
+    /// A missed period closed by the clock says its end plus grace; one ops closed early says when they did.
     static func makeResponse(
-        _ plan: CompletionPlan, closedEarly: [BoardPeriod], totals: PlayerTotals, recordedAt: Date, rules: GameRules
+        _ plan: CompletionPlan, closedEarly: [(BoardPeriod, closedAt: Date?)], totals: PlayerTotals, recordedAt: Date, rules: GameRules
     ) -> CompletionResponse {
         let item = plan.item
         let level = rules.levels.progress(points: Int(totals.points))
@@ -370,10 +391,10 @@ extension CompletionStore {
             levelReached: level.level > before.level ? level.level : nil,
             ranks: [],
             rankingsLive: false,
-            missedPeriods: (plan.closed + closedEarly).map {
+            missedPeriods: (plan.closed.map { ($0, $0.period.closesAt(grace: rules.closeGrace)) } + closedEarly).map { period, closedAt in
                 MissedPeriod(
-                    board: $0.board.id, window: $0.period.window, period: $0.period.key,
-                    closedAt: $0.period.closesAt(grace: rules.closeGrace).map(RFC3339.format) ?? "")
+                    board: period.board.id, window: period.period.window, period: period.period.key,
+                    closedAt: closedAt.map(RFC3339.format) ?? "")
             })
     }
 }

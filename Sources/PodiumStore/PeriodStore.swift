@@ -17,6 +17,11 @@ public struct BoardPeriodKey: Sendable, Hashable, Codable {
         self.window = window
         self.period = period
     }
+
+    /// The key of a board period.
+    public init(_ period: BoardPeriod) {
+        self.init(board: period.board.id, window: period.period.window, period: period.period.key)
+    }
 }
 
 /// What closing one period did (or, in a dry run, would do).

@@ -120,6 +120,8 @@ struct BuiltInJobTests {
         let late = try await record(user: latecomer, topic: topic, completedAt: "2026-11-22T23:30:00Z")
         let missed = late.missedPeriods.filter { $0.board == "topic:\(topic)" }.map { "\($0.window.rawValue):\($0.period)" }
         #expect(Set(missed) == ["week:2026-W47"], "the week was closed early; 2026-11-22 never had a score, so it is open")
+        #expect(late.missedPeriods.first { $0.board == "topic:\(topic)" }?.closedAt == "2026-11-23T00:05:00.000Z",
+                "when ops closed it, not when the clock would have")
         #expect(late.ranks.contains { $0.board == "topic:\(topic)" && $0.window == .month }, "the open month still counts it")
         #expect(late.totals.points == 5, "the player's totals count it")
         let scores = try await storage.postgres.query("""
