@@ -72,9 +72,14 @@ struct RankingSyncService: Service {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await sync.synchronize(now: Date())
-                pending.record(try await sync.pendingCount())
             } catch {
                 logger.warning("ranking sync pass failed; retrying", metadata: ["error": "\(error)"])
+            }
+            // Counted whether or not the pass worked: while Redis is down, the pass fails and this is the backlog.
+            do {
+                pending.record(try await sync.pendingCount())
+            } catch {
+                logger.warning("could not count pending ranking updates", metadata: ["error": "\(error)"])
             }
             try? await Task.sleep(for: interval)
         }
