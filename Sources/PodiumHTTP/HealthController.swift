@@ -76,3 +76,20 @@ public enum OpenAPIDocument {
         return try Data(contentsOf: url)
     }
 }
+
+/// The HTML leaderboard display shipped as a resource (`GET /display/{board}/{window}`).
+enum DisplayPage {
+    /// What the page may do: run its own inline script and style, and talk to this server only.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'"
+
+    private static let loaded: ByteBuffer? = Bundle.module.url(forResource: "display", withExtension: "html", subdirectory: "Resources")
+        .flatMap { try? Data(contentsOf: $0) }
+        .map { ByteBuffer(bytes: $0) }
+
+    /// The page's bytes, read once.
+    static func body() throws -> ByteBuffer {
+        guard let loaded else { throw APIError.internalError }
+        return loaded
+    }
+}

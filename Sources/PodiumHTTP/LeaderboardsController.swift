@@ -20,6 +20,7 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards/:board/:window", use: page)
         router.post("/v1/leaderboards/:board/:window/compare", use: compare)
         router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
+        router.get("/display/:board/:window", use: display)
     }
 
     /// A board period addressed by a request.
@@ -116,6 +117,22 @@ struct LeaderboardsController {
         }
         headers[.contentType] = cached.contentType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: cached.body))
+    }
+
+    /// Handles `GET /display/:board/:window`: an HTML page that shows the board and polls it.
+    ///
+    /// Served without a key: the page holds no data and nothing from the request (its script reads
+    /// the board from its own address). Its API requests carry the read key given in the address's
+    /// fragment (`#key=…`, never sent to a server), or none when leaderboards are public.
+    @Sendable func display(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        var errors: [FieldError] = []
+        let target = try target(request, context: context, errors: &errors)
+        guard errors.isEmpty, target != nil else { throw APIError.validation(errors) }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentSecurityPolicy] = DisplayPage.contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: try DisplayPage.body()))
     }
 
     /// Handles `POST /v1/leaderboards/:board/:window/compare`.

@@ -118,6 +118,29 @@ struct LeaderboardRoutesTests {
         }
     }
 
+    @Test func displayPageIsServedWithoutAKeyAndChecksItsBoard() async throws {
+        var rules = GameRules()
+        rules.boards = BoardCatalog(rules: BoardRule.defaults.filter { $0.scope != "group:*" } + [BoardRule(scope: "group:*", windows: [.all])])
+        let harness = try await HTTPHarness(rules: rules)
+        try await harness.run { client in
+            let page = try await client.send(.get, "/display/topic:math/week?period=2026-W47&limit=20", key: nil)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.headers[.contentSecurityPolicy]?.contains("connect-src 'self'") == true)
+            #expect(page.headers[.xContentTypeOptions] == "nosniff")
+            let html = String(decoding: Data(buffer: page.body), as: UTF8.self)
+            #expect(html.hasPrefix("<!doctype html>"))
+            #expect(html.contains("/v1/leaderboards/"))
+            #expect(!html.contains("topic:math"), "nothing from the request is written into the page")
+            #expect(try await client.send(.get, "/display/group:class-1/week", key: nil).status == .notFound)
+            let bad = try await client.send(.get, "/display/planet:mars/decade", key: nil)
+            #expect(bad.status == .badRequest)
+            #expect(bad.errorFields == ["board"])
+            let badPeriod = try await client.send(.get, "/display/global/week?period=2026-11", key: nil)
+            #expect(badPeriod.errorFields == ["period"])
+        }
+    }
+
     @Test func windowsFollowTheRulesAndListShowsBoards() async throws {
         var rules = GameRules()
         rules.boards = BoardCatalog(rules: BoardRule.defaults.filter { $0.scope != "group:*" } + [BoardRule(scope: "group:*", windows: [.all])])
