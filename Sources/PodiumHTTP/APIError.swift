@@ -100,24 +100,35 @@ public struct Problem: Codable, Sendable, Equatable {
     public var errors: [FieldError]?
 }
 
-/// Turns every error into problem+json: Hummingbird's own (404 no route, 413 too large) and unexpected ones (500, logged).
+/// Turns every error into a problem+json answer: Hummingbird's own (404 no route, 413 too large) and unexpected ones (500, logged).
+///
+/// The answer is returned, not thrown, so the metrics middleware outside records its latency under its
+/// status like any other answer (it times only returned responses).
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            throw error
-        } catch let error as ValidationFailure {
-            throw APIError.validation(error.errors)
-        } catch let error as PostgresError where [.connection, .timeout, .poolClosed].contains(error.kind) {
+        } catch {
+            return try Self.problem(for: error, request: request, context: context).response(from: request, context: context)
+        }
+    }
+
+    /// The problem an error is answered with.
+    private static func problem(for error: any Error, request: Request, context: Context) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as ValidationFailure:
+            return APIError.validation(error.errors)
+        case let error as PostgresError where [.connection, .timeout, .poolClosed].contains(error.kind):
             context.logger.error("PostgreSQL unavailable", metadata: ["error": "\(error)"])
-            throw APIError.unavailable("the database is unavailable; retry shortly (recorded completions are safe to resend)")
-        } catch let error as RedisError {
+            return APIError.unavailable("the database is unavailable; retry shortly (recorded completions are safe to resend)")
+        case let error as RedisError:
             context.logger.error("Redis unavailable", metadata: ["error": "\(error)"])
-            throw APIError.unavailable("the rankings store is unavailable; retry shortly")
-        } catch let error as RebuildInProgress {
-            throw APIError.conflict(error.description)
-        } catch let error as any HTTPResponseError {
+            return APIError.unavailable("the rankings store is unavailable; retry shortly")
+        case let error as RebuildInProgress:
+            return APIError.conflict(error.description)
+        case let error as any HTTPResponseError:
             let status = error.status
             let code: String = switch status {
             case .notFound: "not-found"
@@ -131,10 +142,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             case .contentTooLarge: "the body is larger than the limit of \(context.maxUploadSize) bytes"
             default: status.reasonPhrase
             }
-            throw APIError(status, code: code, title: status.reasonPhrase, detail: detail)
-        } catch {
+            return APIError(status, code: code, title: status.reasonPhrase, detail: detail)
+        default:
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            throw APIError.internalError
+            return APIError.internalError
         }
     }
 }

@@ -115,6 +115,13 @@ struct UserAndAdminRoutesTests {
             let missing = try await client.execute(uri: "/v2/nothing", method: .get)
             #expect(missing.status == .notFound)
             #expect(missing.headers[.contentType] == "application/problem+json")
+            // Error answers are timed too, under their status.
+            #expect(try await client.send(.get, "/v1/users/u-1", key: nil).status == .unauthorized)
+            let after = String(buffer: try await client.send(.get, "/metrics", key: nil).body)
+            let timed401 = after.split(separator: "\n").first {
+                $0.hasPrefix("http_server_request_duration_count") && $0.contains("\"401\"") && $0.contains("/v1/users/{id}")
+            }
+            #expect((timed401?.split(separator: " ").last).flatMap { Double($0) } ?? 0 >= 1, "\(timed401 ?? "no such series")")
         }
     }
 
