@@ -63,6 +63,7 @@ public struct RankingSync: Sendable {
             }
         }
         try await applyPendingErasures(now: now)
+        try await applyPendingDisplayNames()
         var caughtUp = 0
         while true {
             let done = try await catchUp(now: now, limit: 1000)
@@ -125,6 +126,22 @@ public struct RankingSync: Sendable {
                                          [user, try row.date("erased_at")])
             }
         }
+    }
+
+    /// Brings Redis to the stored display names of players whose name change missed it, then forgets them.
+    ///
+    /// A row queued again while this ran (its `queued_at` moved) is kept for the next pass.
+    public func applyPendingDisplayNames() async throws {
+        let rows = try await postgres.query("""
+            SELECT p.user_id, p.queued_at, u.display_name FROM pending_display_names p LEFT JOIN users u USING (user_id)
+            ORDER BY p.user_id LIMIT 10000
+            """).rows
+        guard !rows.isEmpty else { return }
+        try await send(try Self.displayNameCommands(rows))
+        try await postgres.query("""
+            DELETE FROM pending_display_names p USING unnest($1::text[], $2::timestamptz[]) AS x(u, q)
+            WHERE p.user_id = x.u AND p.queued_at = x.q
+            """, [try rows.map { try $0.string("user_id") }, try rows.map { try $0.date("queued_at") }])
     }
 
     /// Rebuilds every board period and the display names from PostgreSQL.
@@ -246,24 +263,30 @@ public struct RankingSync: Sendable {
         try replies.throwFirstError(operation: "rebuild pipeline")
     }
 
-    /// Writes every display name into the live hash, a page of players at a time (bounded memory);
-    /// names are only ever set here, and erasure removes them, so no temporary hash is needed.
+    /// Writes every player's display name into the live hash, and removes the names of players who have
+    /// none (cleared while Redis kept the old one), a page of players at a time (bounded memory); erasure
+    /// removes the rest, so no temporary hash is needed.
     private func rebuildDisplayNames() async throws {
         var after = ""
         while true {
             let rows = try await postgres.query("""
-                SELECT user_id, display_name FROM users WHERE display_name IS NOT NULL AND user_id > $1
-                ORDER BY user_id LIMIT 20000
+                SELECT user_id, display_name FROM users WHERE user_id > $1 ORDER BY user_id LIMIT 20000
                 """, [after]).rows
             guard let last = rows.last else { return }
             after = try last.string("user_id")
-            var command = ["HSET", RankingKeys.displayNames]
-            for row in rows {
-                command.append(try row.string("user_id"))
-                command.append(try row.string("display_name"))
-            }
-            try await send([command])
+            try await send(try Self.displayNameCommands(rows))
         }
+    }
+
+    /// `HSET` of the names in `rows` (`user_id`, `display_name`) and `HDEL` of the players without one.
+    private static func displayNameCommands(_ rows: [PostgresRow]) throws -> [[String]] {
+        var set = ["HSET", RankingKeys.displayNames]
+        var clear = ["HDEL", RankingKeys.displayNames]
+        for row in rows {
+            let user = try row.string("user_id")
+            if let name = row["display_name"] { set += [user, name] } else { clear.append(user) }
+        }
+        return [set, clear].filter { $0.count > 2 }
     }
 
     /// Writes again every score changed since `since`, a page at a time.

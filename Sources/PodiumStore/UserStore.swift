@@ -130,7 +130,11 @@ public struct UserStore: Sendable {
                 try await rankings.remove(userID: userID, keys: [])
             }
         } catch {
-            logger.warning("display name not updated in Redis; the next rebuild will", metadata: ["error": "\(error)"])
+            logger.warning("display name not updated in Redis; queued for the ranking sync", metadata: ["error": "\(error)"])
+            try await postgres.query("""
+                INSERT INTO pending_display_names (user_id, queued_at) VALUES ($1, $2)
+                ON CONFLICT (user_id) DO UPDATE SET queued_at = EXCLUDED.queued_at
+                """, [userID, now])
         }
         return PreferencesResponse(
             userId: userID, displayName: displayName, timeZone: timeZone, reminders: reminders, nextReminderAt: next.map(RFC3339.format))
@@ -154,6 +158,8 @@ public struct UserStore: Sendable {
             }).sorted()
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
             try connection.query("DELETE FROM events WHERE user_id = $1", [userID])
+            // The erasure's own Redis part removes the name.
+            try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID])
             try connection.query("""
                 WITH gone AS (DELETE FROM snapshot_entries WHERE user_id = $1 RETURNING snapshot_id)
                 UPDATE snapshots s SET players = s.players - g.n

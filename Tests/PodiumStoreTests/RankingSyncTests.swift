@@ -115,6 +115,47 @@ struct RankingSyncTests {
         server.stop()
     }
 
+    @Test func nameChangesRedisMissedAreAppliedByTheSync() async throws {
+        let server = OwnRedisServer()
+        try server.start()
+        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
+        try await storage.rankingSync.rebuild()
+        let topic = StoreTestEnvironment.unique("names")
+        let (clearer, renamer) = ("\(topic)-clear", "\(topic)-rename")
+        for user in [clearer, renamer] {
+            _ = try await storage.users.setPreferences(userID: user, displayName: "Old \(user)", timeZone: "UTC", now: now)
+        }
+        func name(_ user: String) async throws -> RedisReply {
+            try await storage.redis.command(["HGET", RankingKeys.displayNames, user])
+        }
+        #expect(try await name(clearer) == .string("Old \(clearer)"))
+
+        server.stop()
+        _ = try await storage.users.setPreferences(userID: clearer, displayName: nil, timeZone: "UTC", now: now)
+        _ = try await storage.users.setPreferences(userID: renamer, displayName: "New", timeZone: "UTC", now: now)
+        let queued = try await storage.postgres.query(
+            "SELECT user_id FROM pending_display_names WHERE user_id = ANY($1) ORDER BY user_id", [[clearer, renamer]]).rows.map { try $0.string("user_id") }
+        #expect(queued == [clearer, renamer])
+
+        // Back with its data (simulated: the old names, as a Redis that kept them would have).
+        try server.start()
+        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await storage.redis.command(["HSET", RankingKeys.displayNames, clearer, "Old \(clearer)", renamer, "Old \(renamer)"])
+        try await storage.rankingSync.synchronize(now: now)
+        #expect(try await name(clearer) == .null)
+        #expect(try await name(renamer) == .string("New"))
+        let left = try await storage.postgres.query(
+            "SELECT count(*) AS n FROM pending_display_names WHERE user_id = ANY($1)", [[clearer, renamer]]).onlyInt("n")
+        #expect(left == 0)
+
+        // A rebuild also removes a name PostgreSQL no longer has.
+        try await storage.redis.command(["HSET", RankingKeys.displayNames, clearer, "Old \(clearer)"])
+        try await storage.rankingSync.rebuild()
+        #expect(try await name(clearer) == .null)
+        #expect(try await name(renamer) == .string("New"))
+        server.stop()
+    }
+
     @Test func onlyOneRebuildRunsAtATime() async throws {
         let storage = try await StoreTestEnvironment.storage(now: now)
         try await storage.postgres.query("""
