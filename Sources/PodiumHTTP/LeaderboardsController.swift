@@ -59,7 +59,7 @@ struct LeaderboardsController {
                         medals: board.medalWindows.contains(window))
                 })
         }
-        return try HTTPSupport.json(BoardList(boards: boards))
+        return try Self.revalidatedJSON(request, BoardList(boards: boards))
     }
 
     /// Handles `GET /v1/leaderboards/:board/:window`.
@@ -108,15 +108,7 @@ struct LeaderboardsController {
             }
             cached = LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
         }
-        var headers = HTTPFields()
-        headers[.eTag] = cached.etag
-        headers[.cacheControl] = "no-cache"
-        headers[.vary] = "Accept"
-        if Self.matches(request.headers[values: .ifNoneMatch], etag: cached.etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = cached.contentType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: cached.body))
+        return Self.revalidated(request, body: cached.body, contentType: cached.contentType, etag: cached.etag)
     }
 
     /// Handles `GET /display/:board/:window`: an HTML page that shows the board and polls it.
@@ -167,8 +159,27 @@ struct LeaderboardsController {
         let top = HTTPSupport.integer("top", in: request, range: 1...1000, fallback: 10, errors: &errors)
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
         let list = try await snapshots.snapshots(target.periodKey, limit: limit, top: top)
-        return try HTTPSupport.json(SnapshotList(
+        return try Self.revalidatedJSON(request, SnapshotList(
             board: target.board.id, window: target.period.window, period: target.period.key, snapshots: list))
+    }
+
+    /// An answer with a strong ETag, or 304 without a body when the request's `If-None-Match` names it.
+    private static func revalidated(_ request: Request, body: ByteBuffer, contentType: String, etag: String) -> Response {
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.cacheControl] = "no-cache"
+        headers[.vary] = "Accept"
+        if matches(request.headers[values: .ifNoneMatch], etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// `value` as a JSON answer with an ETag of its bytes (see `revalidated`).
+    private static func revalidatedJSON(_ request: Request, _ value: some Encodable) throws -> Response {
+        let body = ByteBuffer(bytes: try PodiumJSON.encoder().encode(value))
+        return revalidated(request, body: body, contentType: "application/json; charset=utf-8", etag: LeaderboardCache.etag(for: body))
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison: a proxy may have added `W/`).

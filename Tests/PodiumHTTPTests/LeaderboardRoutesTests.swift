@@ -118,6 +118,24 @@ struct LeaderboardRoutesTests {
         }
     }
 
+    @Test func boardListAndSnapshotListCarryETagsAnd304() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let (group, _) = try await seedGroup(client, harness)
+            for path in ["/v1/leaderboards", "/v1/leaderboards/group:\(group)/week/snapshots"] {
+                let first = try await client.send(.get, path, key: harness.readKey)
+                #expect(first.status == .ok)
+                let etag = try #require(first.headers[.eTag], "\(path)")
+                let again = try await client.send(.get, path, key: harness.readKey, headers: [.ifNoneMatch: etag])
+                #expect(again.status == .notModified, "\(path)")
+                #expect(again.body.readableBytes == 0)
+                let stale = try await client.send(.get, path, key: harness.readKey, headers: [.ifNoneMatch: "\"stale\""])
+                #expect(stale.status == .ok, "\(path)")
+                #expect(stale.headers[.eTag] == etag)
+            }
+        }
+    }
+
     @Test func displayPageIsServedWithoutAKeyAndChecksItsBoard() async throws {
         var rules = GameRules()
         rules.boards = BoardCatalog(rules: BoardRule.defaults.filter { $0.scope != "group:*" } + [BoardRule(scope: "group:*", windows: [.all])])
