@@ -41,7 +41,7 @@ struct BatchUpserts {
         INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
                                       best_points, last_played_at)
         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::float8[], $7::float8[],
-                             $8::int[], $9::timestamptz[]) AS x(u, t, c, r, n, a, b, p, l)
+                             $8::bigint[], $9::timestamptz[]) AS x(u, t, c, r, n, a, b, p, l)
         ORDER BY 1, 2
         ON CONFLICT (user_id, topic) DO UPDATE SET
             completions = t.completions + EXCLUDED.completions,

@@ -211,4 +211,16 @@ struct CompletionStoreTests {
         #expect(groupRanks == ["week 2026-W48 #1"])
         #expect(profile.ranks.count == 9, "global and topic in four windows each, the class board in its one")
     }
+
+    @Test func pointsBeyond32BitsAreRecorded() async throws {
+        var rules = GameRules()
+        rules.points = PointsRules(perCorrectAnswer: PointsRules.maximumSetting)
+        let storage = try await StoreTestEnvironment.storage(now: now, rules: rules)
+        let user = StoreTestEnvironment.unique("big")
+        let item = try completion(id: "\(user)-c", user: user, topic: "t-\(user)", correct: 2500, total: 2500, now: now)
+        guard case .created(let response) = try await storage.writer.record(item) else { throw TestFailure("not created") }
+        #expect(response.pointsAwarded == 3 + 2_500_000_000)
+        let best = try await storage.postgres.query("SELECT best_points FROM user_topics WHERE user_id = $1", [user]).onlyInt("best_points")
+        #expect(best == 3 + 2_500_000_000)
+    }
 }
