@@ -33,7 +33,7 @@ struct CompletionsController {
         count(outcome)
         switch outcome {
         case .created(let response):
-            invalidate(response)
+            invalidate(response, of: item)
             return HTTPSupport.json(bytes: response.jsonBytes(), status: .created)
         case .replayed(let response):
             return HTTPSupport.json(bytes: response.jsonBytes(), status: .ok)
@@ -91,7 +91,7 @@ struct CompletionsController {
             count(outcome)
             switch outcome {
             case .created(let response):
-                invalidate(response)
+                invalidate(response, of: item)
                 answer.created += 1
                 answer.results.append(BatchItemResult(id: item.id, status: 201, result: response, problem: nil))
             case .replayed(let response):
@@ -118,8 +118,15 @@ struct CompletionsController {
         }
     }
 
-    private func invalidate(_ response: CompletionResponse) {
-        cache.invalidate(keys: response.ranks.map { RankingKeys.board($0.board, $0.window, $0.period) })
+    /// Drops this replica's cached pages of the board periods a new completion counted in: those it was
+    /// ranked on, or, when Redis was unreachable (no ranks, pages served from PostgreSQL), those it scored in.
+    private func invalidate(_ response: CompletionResponse, of item: ValidCompletion) {
+        if response.rankingsLive {
+            cache.invalidate(keys: response.ranks.map { RankingKeys.board($0.board, $0.window, $0.period) })
+        } else {
+            let periods = rules.boardPeriods(topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now()).open
+            cache.invalidate(keys: periods.map(RankingKeys.board))
+        }
     }
 }
 
