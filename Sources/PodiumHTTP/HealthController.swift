@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import PodiumStore
 import Prometheus
 
@@ -23,8 +24,8 @@ struct HealthController {
 
     /// Handles `GET /readyz`.
     @Sendable func ready(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        async let postgres = Self.check { try await storage.postgres.ping() }
-        async let redis = Self.check { try await storage.redis.ping() }
+        async let postgres = Self.check("PostgreSQL", logger: context.logger) { try await storage.postgres.ping() }
+        async let redis = Self.check("Redis", logger: context.logger) { try await storage.redis.ping() }
         let (postgresStatus, redisStatus) = await (postgres, redis)
         let ready = postgresStatus == "ok" && redisStatus == "ok"
         return try HTTPSupport.json(
@@ -46,12 +47,15 @@ struct HealthController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPIDocument.data())))
     }
 
-    private static func check(_ probe: () async throws -> Void) async -> String {
+    /// "ok" or "unavailable"; the cause goes to the log only, since the probe needs no key and libpq's
+    /// messages name hosts, ports, users and databases.
+    private static func check(_ server: String, logger: Logger, _ probe: () async throws -> Void) async -> String {
         do {
             try await probe()
             return "ok"
         } catch {
-            return "unavailable: \(error)"
+            logger.warning("readiness check failed", metadata: ["server": "\(server)", "error": "\(error)"])
+            return "unavailable"
         }
     }
 }

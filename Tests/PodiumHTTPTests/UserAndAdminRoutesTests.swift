@@ -150,6 +150,7 @@ struct UserAndAdminRoutesTests {
             let ready = try await client.send(.get, "/readyz", key: nil)
             #expect(ready.status == .serviceUnavailable)
             #expect(ready.json["redis"] as? String == "ok")
+            #expect(ready.json["postgres"] as? String == "unavailable", "the cause (hosts, users) is logged, not answered")
         }
     }
 
