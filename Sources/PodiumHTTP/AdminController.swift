@@ -50,7 +50,7 @@ struct AdminController {
 
     /// The `:day` parameter, which must be a real date `YYYY-MM-DD`.
     private func calendarDay(_ context: PodiumRequestContext) throws -> String {
-        let day = context.parameters.get("day") ?? ""
+        let day = HTTPSupport.pathParameter("day", in: context)
         guard Period.named(day, window: .day, timeZone: .gmt) != nil else {
             throw APIError.validation([FieldError(field: "day", message: "must be a date YYYY-MM-DD")])
         }
@@ -81,7 +81,7 @@ struct AdminController {
     /// Handles `DELETE /v1/admin/api-keys/:id`.
     @Sendable func revokeKey(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        let id = context.parameters.get("id") ?? ""
+        let id = HTTPSupport.pathParameter("id", in: context)
         guard id.count <= 64, try await storage.apiKeys.revoke(id: id, now: now()) else { throw APIError.notFound("no valid key \(id)") }
         keyCache.clear()
         return Response(status: .noContent)

@@ -78,9 +78,16 @@ enum HTTPSupport {
         return value
     }
 
+    /// Path parameter `name`, percent-decoded (clients encode `:` and `@` in path segments), "" when absent;
+    /// text that does not decode is returned as sent, for the caller's validation to refuse.
+    static func pathParameter(_ name: String, in context: PodiumRequestContext) -> String {
+        guard let raw = context.parameters.get(name) else { return "" }
+        return raw.removingPercentEncoding ?? raw
+    }
+
     /// A path parameter that must be a valid identifier (user ids); 400 otherwise.
     static func identifier(_ name: String, in context: PodiumRequestContext) throws -> String {
-        let value = context.parameters.get(name) ?? ""
+        let value = pathParameter(name, in: context)
         guard NameRules.isValidIdentifier(value) else {
             throw APIError.validation([FieldError(field: name, message: "must be 1-128 characters of A-Z a-z 0-9 . _ : @ -")])
         }

@@ -66,13 +66,13 @@ struct JobsController {
     /// Handles `POST /v1/admin/periods/:board/:window/:period/close?dry_run=true`: close an ended period now.
     @Sendable func closePeriod(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        guard let scope = BoardScope(id: context.parameters.get("board") ?? "") else {
+        guard let scope = BoardScope(id: HTTPSupport.pathParameter("board", in: context)) else {
             throw APIError.validation([FieldError(field: "board", message: "must be global, topic:<name> or group:<name>")])
         }
-        guard let window = LeaderboardWindow(rawValue: context.parameters.get("window") ?? ""), window != .all else {
+        guard let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)), window != .all else {
             throw APIError.validation([FieldError(field: "window", message: "must be one of day, week, month")])
         }
-        let periodName = context.parameters.get("period") ?? ""
+        let periodName = HTTPSupport.pathParameter("period", in: context)
         let board = rules.boards.definition(for: scope)
         guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
         guard Period.named(periodName, window: window, timeZone: board.timeZone) != nil else {
@@ -100,7 +100,7 @@ struct JobsController {
     }
 
     private func jobName(_ context: PodiumRequestContext) throws -> String {
-        let name = context.parameters.get("name") ?? ""
+        let name = HTTPSupport.pathParameter("name", in: context)
         guard scheduler.settings(of: name) != nil else { throw APIError.notFound("no job \(name)") }
         return name
     }

@@ -74,7 +74,7 @@ struct LeaderboardsController {
         if let around, !NameRules.isValidIdentifier(around) {
             errors.append(FieldError(field: "around", message: "must be a user id"))
         }
-        let csv = wantsCSV(request)
+        let csv = wantsCSV(request, errors: &errors)
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
 
         let slice: LeaderboardSlice = around.map { .around(userID: $0, radius: radius) } ?? .page(offset: offset, limit: limit)
@@ -195,8 +195,8 @@ struct LeaderboardsController {
 
     /// The board period a request addresses: 404 for a window the board does not keep, 400 for malformed parts.
     private func target(_ request: Request, context: PodiumRequestContext, errors: inout [FieldError]) throws -> Target? {
-        let boardID = context.parameters.get("board") ?? ""
-        let windowName = context.parameters.get("window") ?? ""
+        let boardID = HTTPSupport.pathParameter("board", in: context)
+        let windowName = HTTPSupport.pathParameter("window", in: context)
         guard let scope = BoardScope(id: boardID) else {
             errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>"))
             return nil
@@ -236,8 +236,12 @@ struct LeaderboardsController {
             live: entries.live, offset: entries.offset, entries: entries.entries)
     }
 
-    private func wantsCSV(_ request: Request) -> Bool {
-        if let format = request.uri.queryParameters.get("format") { return format == "csv" }
+    /// Whether the page is wanted as CSV: `format=csv`, or no `format` and `Accept: text/csv`; another `format` is a field error.
+    private func wantsCSV(_ request: Request, errors: inout [FieldError]) -> Bool {
+        if let format = request.uri.queryParameters.get("format") {
+            if !["json", "csv"].contains(format) { errors.append(FieldError(field: "format", message: "must be json or csv")) }
+            return format == "csv"
+        }
         return request.headers[.accept]?.contains("text/csv") ?? false
     }
 

@@ -36,8 +36,10 @@ struct WebhooksController {
         var errors: [FieldError] = []
         let url = body.url ?? ""
         let parsed = URL(string: url)
-        if url.count > 2000 || !["http", "https"].contains(parsed?.scheme?.lowercased() ?? "") || (parsed?.host ?? "").isEmpty {
-            errors.append(FieldError(field: "url", message: "must be an http or https URL with a host, at most 2000 characters"))
+        // Only printable ASCII: Foundation's URL may escape control characters and spaces itself, and a NUL would cut the stored text.
+        let printable = url.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+        if url.count > 2000 || !printable || !["http", "https"].contains(parsed?.scheme?.lowercased() ?? "") || (parsed?.host ?? "").isEmpty {
+            errors.append(FieldError(field: "url", message: "must be an http or https URL with a host, at most 2000 printable ASCII characters"))
         }
         let types = body.eventTypes ?? []
         if types.isEmpty || Set(types).count != types.count || !types.allSatisfy(Self.eventTypes.contains) {
@@ -83,7 +85,7 @@ struct WebhooksController {
     /// Handles `POST /v1/admin/webhooks/deliveries/:delivery/resend`: a dead delivery gets a fresh set of attempts (202).
     @Sendable func resend(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        let text = context.parameters.get("delivery") ?? ""
+        let text = HTTPSupport.pathParameter("delivery", in: context)
         guard let id = Int64(text), id > 0 else {
             throw APIError.validation([FieldError(field: "delivery", message: "must be a delivery id")])
         }

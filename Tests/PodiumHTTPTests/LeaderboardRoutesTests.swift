@@ -88,6 +88,23 @@ struct LeaderboardRoutesTests {
         }
     }
 
+    @Test func percentEncodedPathSegmentsAreDecoded() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let (group, users) = try await seedGroup(client, harness)
+            let plain = try await client.send(.get, "/v1/leaderboards/group:\(group)/week", key: harness.readKey)
+            let encoded = try await client.send(.get, "/v1/leaderboards/group%3A\(group)/week", key: harness.readKey)
+            #expect(encoded.status == .ok)
+            #expect(Data(buffer: encoded.body) == Data(buffer: plain.body))
+            let profile = try await client.send(.get, "/v1/users/" + users[0].replacingOccurrences(of: "-", with: "%2D"), key: harness.readKey)
+            #expect(profile.json["user_id"] as? String == users[0])
+            let broken = try await client.send(.get, "/v1/users/u%ZZ1", key: harness.readKey)
+            #expect(broken.status == .badRequest)
+            let xml = try await client.send(.get, "/v1/leaderboards/group:\(group)/week?format=xml", key: harness.readKey)
+            #expect(xml.errorFields == ["format"])
+        }
+    }
+
     @Test func aroundMeCompareCSVAndBadQueries() async throws {
         let harness = try await HTTPHarness()
         try await harness.run { client in

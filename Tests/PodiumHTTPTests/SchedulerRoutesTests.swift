@@ -231,6 +231,10 @@ struct SchedulerRoutesTests {
             let refused = try await client.send(.post, "/v1/admin/webhooks", key: HTTPHarness.adminKey, json: bad)
             #expect(refused.status == .badRequest)
             #expect(Set(refused.errorFields) == ["url", "event_types", "secret"])
+            for url in ["https://x.test/a\u{0}b", "https://x.test/a b", "https://x.test/\r\nHost: y"] {
+                let controlled: [String: any Sendable] = ["url": url, "event_types": types, "secret": "whsec_0123456789abcdef"]
+                #expect(try await client.send(.post, "/v1/admin/webhooks", key: HTTPHarness.adminKey, json: controlled).errorFields == ["url"])
+            }
             let resend = try await client.send(.post, "/v1/admin/webhooks/deliveries/999999999/resend", key: HTTPHarness.adminKey)
             #expect(resend.status == .conflict)
             #expect(try await client.send(.get, "/v1/admin/webhooks", key: harness.readKey).status == .forbidden)
