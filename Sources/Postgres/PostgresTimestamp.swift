@@ -6,9 +6,12 @@ import Foundation
 /// formats here are fixed, so plain civil-date arithmetic (Howard Hinnant's
 /// days-from-civil algorithm) is exact and cheap.
 enum PostgresTimestamp {
-    /// Formats `date` as RFC 3339 UTC with milliseconds, e.g. "2026-11-21T10:00:00.123Z".
+    /// Formats `date` as RFC 3339 UTC with milliseconds, e.g. "2026-11-21T10:00:00.123Z"; a date beyond
+    /// Int64 milliseconds (about ±292 million years, which no caller makes) as PostgreSQL's `infinity`/`-infinity`.
     static func format(_ date: Date) -> String {
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        guard let totalMillis = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
+            return date.timeIntervalSince1970 > 0 ? "infinity" : "-infinity"
+        }
         let (days, millisOfDay) = floorDivide(totalMillis, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let seconds = millisOfDay / 1000

@@ -62,3 +62,13 @@ struct PreparedStatementTests {
         #expect(after == 7)
     }
 }
+
+@Suite("Timestamp text")
+struct TimestampTextTests {
+    @Test("dates format as UTC with milliseconds; dates beyond Int64 milliseconds as infinity, without trapping")
+    func format() {
+        #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: 1_795_255_200.123)) == "2026-11-21T10:00:00.123Z")
+        #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: 1e18)) == "infinity")
+        #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: -1e18)) == "-infinity")
+    }
+}
