@@ -70,24 +70,29 @@ struct CompletionsController {
         // All or nothing on validation: a batch with a bad item changes nothing.
         guard errors.isEmpty else { throw APIError.validation(errors) }
         // An id repeated in the batch: the first occurrence is recorded, later ones answer as a
-        // replay of it (same body) or a conflict (another body), whatever the commit order.
+        // replay of it (same body) or a conflict (another body), whatever the commit order. When the
+        // first was not recorded (it conflicts with what is stored, or is too old), a later one with
+        // another body is answered against what is stored, as if posted on its own.
         var firstIndex: [String: Int] = [:]
         for (index, item) in items.enumerated() where firstIndex[item.id] == nil { firstIndex[item.id] = index }
         let distinct = items.indices.filter { firstIndex[items[$0].id] == $0 }.map { items[$0] }
         var firstOutcomes: [String: RecordOutcome] = [:]
         for (item, result) in zip(distinct, await writer.record(distinct)) { firstOutcomes[item.id] = try result.get() }
-        var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0)
-        for (index, item) in items.enumerated() {
-            guard let first = firstOutcomes[item.id] else { continue }
-            var outcome = first
-            if firstIndex[item.id] != index {
-                let original = items[firstIndex[item.id] ?? index]
-                outcome = switch first {
-                case .created(let response), .replayed(let response):
-                    original.fingerprint == item.fingerprint ? .replayed(response) : .conflict
-                case .conflict, .tooOld: first
-                }
+        var outcomes: [RecordOutcome?] = items.indices.map { index in
+            guard let first = firstOutcomes[items[index].id], let firstAt = firstIndex[items[index].id] else { return nil }
+            guard firstAt != index else { return first }
+            switch first {
+            case .created(let response), .replayed(let response):
+                return items[firstAt].fingerprint == items[index].fingerprint ? .replayed(response) : .conflict
+            case .conflict, .tooOld:
+                return items[firstAt].fingerprint == items[index].fingerprint ? first : nil
             }
+        }
+        let unanswered = outcomes.indices.filter { outcomes[$0] == nil }
+        for (index, result) in zip(unanswered, await writer.record(unanswered.map { items[$0] })) { outcomes[index] = try result.get() }
+        var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0)
+        for (item, outcome) in zip(items, outcomes) {
+            guard let outcome else { continue }
             count(outcome)
             switch outcome {
             case .created(let response):

@@ -171,6 +171,11 @@ struct CompletionRoutesTests {
             let repeated = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey,
                                                  json: ["completions": [twice, twice, other]])
             #expect((repeated.json["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int } == [201, 200, 409])
+            // The first occurrence conflicts with what is stored; a later one that matches it is a replay, as alone.
+            let after = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey,
+                                              json: ["completions": [other, twice, other]])
+            #expect((after.json["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int } == [409, 200, 409])
+            #expect(after.json["replayed"] as? Int == 1)
 
             let tooMany = (0..<501).map { completionBody(id: "\(topic)-m\($0)", user: user, topic: topic) }
             let large = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": tooMany])
