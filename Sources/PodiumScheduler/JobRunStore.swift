@@ -275,9 +275,13 @@ public struct JobRunStore: Sendable {
     }
 
     /// Deletes runs that finished before `cutoff` (with their attempts); returns how many.
+    ///
+    /// Each job's latest scheduled slot is kept whatever its age: planning starts from it, and without it
+    /// a job whose interval is longer than the retention would run its last slot again.
     public func prune(before cutoff: Date) async throws -> Int {
         try await postgres.query("""
-            DELETE FROM job_runs WHERE status IN ('succeeded', 'failed', 'missed') AND finished_at < $1
+            DELETE FROM job_runs r WHERE status IN ('succeeded', 'failed', 'missed') AND finished_at < $1
+              AND (trigger = 'manual' OR slot < (SELECT max(slot) FROM job_runs x WHERE x.job = r.job AND x.trigger <> 'manual'))
             """, [cutoff]).affectedRows
     }
 }

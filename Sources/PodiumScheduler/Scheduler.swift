@@ -146,11 +146,15 @@ public final class Scheduler: Sendable {
             let due = try await store.jobsWithDueRuns(now: at)
             for name in due.sorted() where !paused.contains(name) {
                 guard let settings = jobs[name]?.settings, reserve(name) else { continue }
-                if let claim = try await store.claimNext(job: name, replica: replica, lease: settings.lease, now: at) {
-                    claims.append(claim)
-                } else {
+                let claim: JobClaim?
+                do {
+                    claim = try await store.claimNext(job: name, replica: replica, lease: settings.lease, now: at)
+                } catch {
+                    // Not claimed: free the job for the next tick, or it would stay "running" here for good.
                     release(name)
+                    throw error
                 }
+                if let claim { claims.append(claim) } else { release(name) }
             }
         } catch {
             logger.warning("scheduler could not claim runs; retrying next tick", metadata: ["error": "\(error)"])

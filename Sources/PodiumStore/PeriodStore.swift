@@ -103,10 +103,7 @@ public struct PeriodStore: Sendable {
                 SELECT closed_at, final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3 FOR UPDATE
                 """, [key.board, key.window.rawValue, key.period]).rows[0]
             if let snapshot = state["final_snapshot_id"].flatMap(Int64.init) {
-                let players = try connection.query(Self.snapshotPlayers, [snapshot]).rows[0].int("players")
-                return PeriodCloseReport(
-                    board: key.board, window: key.window, period: key.period, outcome: "already-closed", players: players,
-                    medals: try Self.medals(of: snapshot, key: key, on: connection))
+                return try Self.alreadyClosed(key, snapshot: snapshot, on: connection)
             }
             let snapshot = try connection.query("""
                 INSERT INTO snapshots (board, board_window, period, kind, taken_at, players)
@@ -210,14 +207,29 @@ public struct PeriodStore: Sendable {
             """, [keys.map(\.board), keys.map(\.window.rawValue), keys.map(\.period), now])
     }
 
+    /// What closing would do; for a period already closed, what closing did (as a real close would answer).
     private func previewClose(_ key: BoardPeriodKey, awardsMedals: Bool) async throws -> PeriodCloseReport {
-        let players = try await postgres.query(
-            "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
-            [key.board, key.window.rawValue, key.period]).rows[0].int("n")
-        let medals: [MedalAward] = awardsMedals ? try await postgres.query("""
-            SELECT user_id, medal, rank, score FROM (\(Self.finalStandings)) standings WHERE medal IS NOT NULL ORDER BY position
-            """, [key.board, key.window.rawValue, key.period, true]).rows.map { try Self.medal($0, key: key) } : []
-        return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: "dry-run", players: players, medals: medals)
+        try await postgres.withConnection { connection in
+            let closed = try connection.query(
+                "SELECT final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3",
+                [key.board, key.window.rawValue, key.period]).rows.first?["final_snapshot_id"].flatMap(Int64.init)
+            if let closed { return try Self.alreadyClosed(key, snapshot: closed, on: connection) }
+            let players = try connection.query(
+                "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
+                [key.board, key.window.rawValue, key.period]).rows[0].int("n")
+            let medals: [MedalAward] = awardsMedals ? try connection.query("""
+                SELECT user_id, medal, rank, score FROM (\(Self.finalStandings)) standings WHERE medal IS NOT NULL ORDER BY position
+                """, [key.board, key.window.rawValue, key.period, true]).rows.map { try Self.medal($0, key: key) } : []
+            return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: "dry-run", players: players, medals: medals)
+        }
+    }
+
+    /// The report of a period closed before, from its final snapshot.
+    private static func alreadyClosed(_ key: BoardPeriodKey, snapshot: Int64, on connection: PostgresConnection) throws -> PeriodCloseReport {
+        let players = try connection.query(snapshotPlayers, [snapshot]).rows[0].int("players")
+        return PeriodCloseReport(
+            board: key.board, window: key.window, period: key.period, outcome: "already-closed", players: players,
+            medals: try medals(of: snapshot, key: key, on: connection))
     }
 
     /// Every player of board period ($1, $2, $3) in listing order with position, rank and medal: the final

@@ -109,6 +109,9 @@ struct SchedulerRoutesTests {
             let medals = (closed.json["medals"] as? [[String: Any]] ?? []).map { "\($0["user_id"] as? String ?? ""):\($0["medal"] as? String ?? "")" }
             #expect(medals == ["\(winner):gold", "\(second):silver"])
             #expect(try await client.send(.post, path, key: HTTPHarness.adminKey).json["outcome"] as? String == "already-closed")
+            let previewAfter = try await client.send(.post, path + "?dry_run=true", key: HTTPHarness.adminKey)
+            #expect(previewAfter.json["outcome"] as? String == "already-closed", "a dry run says what closing did, not a fresh preview")
+            #expect((previewAfter.json["medals"] as? [[String: Any]] ?? []).count == 2)
 
             let page = try await client.send(.get, "/v1/leaderboards/topic:\(topic)/week?period=2026-W47", key: harness.readKey)
             #expect(page.json["status"] as? String == "closed")

@@ -203,4 +203,45 @@ struct SchedulerTests {
             "2026-01-01T00:00:00.000Z": "succeeded", "2026-11-21T10:20:00.000Z": "succeeded",
         ])
     }
+
+    @Test("a claim that fails with a database error leaves the job free for the next tick")
+    func failedClaimIsRetriedNextTick() async throws {
+        let postgres = try await SchedulerTestEnvironment.postgres()
+        let store = JobRunStore(postgres: postgres)
+        let clock = TestClock(instant("2026-11-21T10:00:00Z"))
+        let job = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("claimfail"))
+        let scheduler = try makeScheduler(job, cron: "0 10 * * *", store: store, clock: clock, replica: "a")
+        // Only this job's claim (its row turning 'running') fails, so tests running alongside are untouched.
+        let trigger = "fail_claim_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        try await postgres.query("""
+            CREATE FUNCTION \(trigger)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF NEW.job = '\(job.name)' AND NEW.status = 'running' THEN RAISE EXCEPTION 'injected claim failure'; END IF;
+              RETURN NEW;
+            END $$
+            """)
+        try await postgres.query("CREATE TRIGGER \(trigger) BEFORE UPDATE ON job_runs FOR EACH ROW EXECUTE FUNCTION \(trigger)()")
+        let failed = await scheduler.tick()
+        try await postgres.query("DROP TRIGGER \(trigger) ON job_runs")
+        try await postgres.query("DROP FUNCTION \(trigger)()")
+        #expect(failed.isEmpty)
+        #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
+        #expect(job.slots == [instant("2026-11-21T10:00:00Z")])
+    }
+
+    @Test("prune keeps each job's latest scheduled run, so a job rarer than the retention does not run its last slot again")
+    func pruneKeepsTheLatestScheduledRun() async throws {
+        let store = JobRunStore(postgres: try await SchedulerTestEnvironment.postgres())
+        // Dated 2024, before every other test's runs: pruning is global, and this cutoff reaches none of theirs.
+        let clock = TestClock(instant("2024-12-01T00:00:00Z"))
+        let job = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("monthly"))
+        let scheduler = try makeScheduler(job, cron: "0 0 1 * *", store: store, clock: clock, replica: "a")
+        #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
+        clock.set(instant("2024-12-28T00:00:00Z"))
+        _ = try await store.prune(before: clock.now)
+        #expect(try await statuses(store, job.name) == ["2024-12-01T00:00:00.000Z": "succeeded"])
+        let restarted = try makeScheduler(job, cron: "0 0 1 * *", store: store, clock: clock, replica: "b")
+        #expect(await restarted.tick().isEmpty)
+        #expect(job.slots == [instant("2024-12-01T00:00:00Z")])
+    }
 }
