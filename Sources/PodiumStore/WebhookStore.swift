@@ -133,7 +133,8 @@ public struct WebhookStore: Sendable {
         try await postgres.query("DELETE FROM webhooks WHERE id = $1", [id]).affectedRows == 1
     }
 
-    /// Fans out new outbox events into deliveries for the enabled webhooks subscribed to their type; returns deliveries created.
+    /// Fans out new outbox events into deliveries for the enabled webhooks subscribed to their type; returns how
+    /// many events it read (`limit` means more may be waiting).
     ///
     /// One replica at a time (the cursor row is locked, others skip); at most `limit` events per call.
     public func dispatch(attemptLimit: Int, now: Date, limit: Int = 500) async throws -> Int {
@@ -146,7 +147,7 @@ public struct WebhookStore: Sendable {
             guard let last = positions.last else { return 0 }
             // FOR KEY SHARE: an event erased, or a webhook deleted, after this statement's snapshot is
             // skipped rather than failing the foreign keys.
-            let created = try connection.query("""
+            try connection.query("""
                 INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempt_limit, next_attempt_at, created_at)
                 SELECT w.id, e.id, 'pending', $2, $3, $3
                 FROM events e JOIN webhooks w ON w.enabled AND e.type = ANY(w.event_types)
@@ -154,10 +155,10 @@ public struct WebhookStore: Sendable {
                 ORDER BY e.tx, e.id, w.id
                 FOR KEY SHARE OF e, w
                 ON CONFLICT DO NOTHING
-                """, [positions.map(\.id), attemptLimit, now]).affectedRows
+                """, [positions.map(\.id), attemptLimit, now])
             try connection.query("UPDATE webhook_dispatch SET tx = $1::xid8, event_id = $2 WHERE name = 'outbox'",
                                  [String(last.transaction), last.id])
-            return created
+            return positions.count
         }
     }
 

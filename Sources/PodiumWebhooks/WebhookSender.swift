@@ -55,16 +55,37 @@ public final class WebhookSender: Sendable {
         self.logger = logger
     }
 
-    /// One pass: fan out new events, then send every claimed delivery concurrently; returns deliveries attempted.
+    /// An HTTP client for sending: redirects are not followed (a 3xx is a failed attempt, and a receiver cannot
+    /// point Podium at another address), and a receiver that stops sending times out after `settings.timeout`.
+    public static func makeHTTPClient(settings: WebhookSettings) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        let timeout = TimeAmount.milliseconds(Int64(settings.timeout * 1000))
+        configuration.timeout = .init(connect: timeout, read: timeout)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// One pass: fan out new events, then send every claimed delivery concurrently; returns the work done
+    /// (events fanned out plus deliveries attempted), so a busy outbox is drained without pauses.
     @discardableResult
     public func runOnce() async throws -> Int {
-        _ = try await store.dispatch(attemptLimit: settings.maxAttempts, now: now())
+        let fannedOut = try await store.dispatch(attemptLimit: settings.maxAttempts, now: now())
         // The lease outlives the timeout, so a live sender always finishes before a takeover.
         let claimed = try await store.claim(lease: settings.timeout + 30, now: now(), limit: settings.batchSize)
         await withTaskGroup(of: Void.self) { group in
             for delivery in claimed { group.addTask { await self.send(delivery) } }
         }
-        return claimed.count
+        return fannedOut + claimed.count
+    }
+
+    /// Runs `work` for at most `limit`, cancelling it then; its errors are dropped.
+    private static func within(_ limit: Duration, _ work: @escaping @Sendable () async throws -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await work() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// The signature header value for `body` sent at `timestamp` (unix seconds).
@@ -95,8 +116,9 @@ public final class WebhookSender: Sendable {
             request.body = .bytes(ByteBuffer(string: delivery.body))
             let response = try await http.execute(request, timeout: .milliseconds(Int64(settings.timeout * 1000)))
             statusCode = Int(response.status.code)
-            // Read (and drop) a little of the answer so the connection can be reused.
-            _ = try? await response.body.collect(upTo: 64 * 1024)
+            // Read (and drop) a little of the answer so the connection can be reused, for at most the timeout:
+            // a receiver that drips or stalls its body cannot hold the sender.
+            await Self.within(.milliseconds(Int64(settings.timeout * 1000))) { _ = try await response.body.collect(upTo: 64 * 1024) }
         } catch {
             failure = "\(error)"
         }

@@ -13,16 +13,16 @@ public struct WebhookService: Service {
         self.interval = interval
     }
 
-    /// Passes until shutdown; a pass that sent something is followed at once by the next.
+    /// Passes until shutdown; a pass that fanned out or sent something is followed at once by the next.
     public func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            var sent = 0
+            var work = 0
             do {
-                sent = try await sender.runOnce()
+                work = try await sender.runOnce()
             } catch {
                 sender.logger.warning("webhook pass failed; retrying", metadata: ["error": "\(error)"])
             }
-            if sent == 0 { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) } }
+            if work == 0 { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) } }
         }
     }
 }

@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
         let sync = RankingSyncService(sync: runtime.storage.rankingSync, interval: settings.syncInterval, logger: logger)
         let jobs = SchedulerService(scheduler: scheduler, interval: settings.schedulerTick)
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = WebhookSender.makeHTTPClient(settings: settings.webhooks)
         let sender = WebhookSender(
             store: runtime.storage.webhooks, http: http, settings: settings.webhooks, replica: scheduler.replica, now: { Date() },
             logger: logger)

@@ -13,7 +13,9 @@ import Testing
 
 /// A receiver on loopback that answers each delivery of one event as scripted, and records every request for it.
 final class Receiver: Sendable {
-    enum Answer: Sendable { case status(Int), hang(Duration) }
+    /// How the receiver answers one delivery: a status; a 200 after a delay; a 200 whose body stalls for a
+    /// while after its first bytes; a redirect to `/moved` (which answers 200 to anything).
+    enum Answer: Sendable { case status(Int), hang(Duration), stallBody(Duration), redirect }
     struct Received: Sendable {
         let eventID: String
         let signature: String
@@ -50,8 +52,19 @@ final class Receiver: Sendable {
             case .hang(let duration):
                 try await Task.sleep(for: duration)
                 return Response(status: .ok)
+            case .stallBody(let duration):
+                return Response(status: .ok, body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "{"))
+                    try await Task.sleep(for: duration)
+                    try await writer.write(ByteBuffer(string: "}"))
+                    try await writer.finish(nil)
+                })
+            case .redirect:
+                return Response(status: .found, headers: [.location: "/moved"])
             }
         }
+        router.get("/moved") { _, _ in Response(status: .ok) }
+        router.post("/moved") { _, _ in Response(status: .ok) }
         return router
     }
 }
@@ -91,7 +104,8 @@ struct WebhookDeliveryTests {
         try await Migrator(pool: postgres, logger: Self.logger).migrate(try Migration.bundled())
         let store = WebhookStore(postgres: postgres)
         let clock = ManualClock()
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let settings = WebhookSettings(maxAttempts: maxAttempts, timeout: 0.5, backoff: 1, batchSize: 100)
+        let http = WebhookSender.makeHTTPClient(settings: settings)
         let receiver = Receiver(script: script)
         let app = Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         do {
@@ -106,8 +120,7 @@ struct WebhookDeliveryTests {
                 }
                 receiver.eventID.withLock { $0 = "evt_\(event)" }
                 let sender = WebhookSender(
-                    store: store, http: http, settings: WebhookSettings(maxAttempts: maxAttempts, timeout: 0.5, backoff: 1, batchSize: 100),
-                    replica: "webhook-tests", now: { clock.now }, logger: Self.logger)
+                    store: store, http: http, settings: settings, replica: "webhook-tests", now: { clock.now }, logger: Self.logger)
                 try await body(receiver, store, sender, clock, webhook, event)
                 #expect(try await store.delete(id: webhook.id))
             }
@@ -173,6 +186,25 @@ struct WebhookDeliveryTests {
             #expect(json["id"] as? String == "evt_\(event)")
             #expect(json["type"] as? String == "period.closed")
             #expect((json["data"] as? [String: Any])?["board"] as? String == "webhook-test")
+        }
+    }
+
+    @Test("a receiver that stalls its answer's body cannot hold the sender")
+    func stalledBody() async throws {
+        try await withReceiver([.stallBody(.seconds(6))], maxAttempts: 5) { _, store, sender, _, webhook, event in
+            let started = ContinuousClock.now
+            let delivery = try await drive(sender, store, webhook, event, attempts: 1)
+            #expect(ContinuousClock.now - started < .seconds(4), "bounded by the 0.5 s timeout, not the receiver's 6 s stall")
+            #expect(delivery.status == "delivered", "the 200 came; the rest of the body does not matter")
+        }
+    }
+
+    @Test("a redirect is a failed attempt: it is not followed")
+    func redirectIsNotFollowed() async throws {
+        try await withReceiver([.redirect], maxAttempts: 5) { _, store, sender, _, webhook, event in
+            let delivery = try await drive(sender, store, webhook, event, attempts: 1)
+            #expect(delivery.status == "pending")
+            #expect(delivery.lastStatusCode == 302)
         }
     }
 
