@@ -41,14 +41,17 @@ public struct RankingWriter: Sendable {
 
     /// Writes `updates` and `displayNames` in one script call; returns each update's standing, in order.
     ///
-    /// `removals` (player to keys) run first on the same connection: the old entries of players erased
-    /// while Redis was unreachable, so a returning player starts from the new scores only.
+    /// `removals` (player to keys) run first on the same connection: the old entries and display name of
+    /// players erased while Redis was unreachable, so a returning player starts from the new scores only
+    /// (and shows a name only if this batch gives one).
     @discardableResult
     public func apply(
         _ updates: [ScoreUpdate], displayNames: [String: String] = [:], removals: [String: [String]] = [:]
     ) async throws -> [Standing] {
         guard !updates.isEmpty || !displayNames.isEmpty || !removals.isEmpty else { return [] }
-        let removing = removals.sorted { $0.key < $1.key }.flatMap { user, keys in keys.map { ["ZREM", $0, user] } }
+        let removing = removals.sorted { $0.key < $1.key }.flatMap { user, keys in
+            keys.map { ["ZREM", $0, user] } + [["HDEL", RankingKeys.displayNames, user]]
+        }
         var keys = updates.map(\.key)
         keys.append(RankingKeys.displayNames)
         keys.append(RankingKeys.readyMarker)

@@ -108,10 +108,12 @@ struct RankingSyncTests {
         try await storage.rankingSync.rebuild()
         // Simulate the stale entry an unreachable Redis kept (a restarted-with-data Redis).
         try await storage.redis.command(["ZADD", key, RankingKeys.storedValue(15), user])
+        try await storage.redis.command(["HSET", RankingKeys.displayNames, user, "Old name"])
         guard case .created(let response) = try await storage.writer.record(
             try completion(id: "\(topic)-new", user: user, topic: topic, difficulty: "easy", now: now)) else { throw TestFailure("not created") }
         #expect(response.totals.points == 2)
         #expect(try await redisBoard(storage.redis, key).map(\.1) == [2])
+        #expect(try await storage.redis.command(["HGET", RankingKeys.displayNames, user]) == .null, "the erased name went too")
         server.stop()
     }
 
