@@ -63,6 +63,11 @@ struct JobsCommand: AsyncParsableCommand {
                 } catch let error as RunRequestError {
                     throw ValidationError(error.description)
                 }
+                // A paused job's run waits for resume, as one requested over HTTP does.
+                if try await runtime.runs.pausedJobs().contains(name) {
+                    print("queued \(name) at \(requested.slot); the job is paused, so it runs after `podium jobs resume \(name)`")
+                    return
+                }
                 guard let lease = scheduler.settings(of: name)?.lease,
                       let claim = try await runtime.runs.claimNext(job: name, replica: scheduler.replica, lease: lease, now: Date())
                 else {
