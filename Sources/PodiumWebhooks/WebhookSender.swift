@@ -93,9 +93,10 @@ public final class WebhookSender: Sendable {
         "t=\(timestamp),v1=" + Hashing.hmacSHA256Hex(key: secret, "\(timestamp).\(body)")
     }
 
-    /// Wait after failed attempt `attempt` (1-based): backoff × 2^(attempt−1), ±20 % jitter, capped.
+    /// Wait after failed attempt `attempt` (1-based): backoff × 2^(attempt−1), ±20 % jitter, then capped.
     func retryDelay(afterAttempt attempt: Int) -> TimeInterval {
-        Backoff.delay(base: settings.backoff, afterAttempt: attempt, maximum: settings.maximumBackoff) * Double.random(in: 0.8...1.2)
+        min(Backoff.delay(base: settings.backoff, afterAttempt: attempt, maximum: settings.maximumBackoff) * Double.random(in: 0.8...1.2),
+            settings.maximumBackoff)
     }
 
     private func send(_ delivery: ClaimedDelivery) async {

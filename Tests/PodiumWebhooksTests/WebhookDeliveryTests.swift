@@ -189,6 +189,21 @@ struct WebhookDeliveryTests {
         }
     }
 
+    @Test("retry waits double from the backoff, with ±20 % jitter, and never pass the maximum")
+    func retryDelays() async throws {
+        let http = WebhookSender.makeHTTPClient(settings: WebhookSettings())
+        let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: Self.databaseURL, poolSize: 1), logger: Self.logger)
+        let sender = WebhookSender(
+            store: WebhookStore(postgres: postgres), http: http, settings: WebhookSettings(backoff: 2, maximumBackoff: 10),
+            replica: "webhook-tests", now: { Date() }, logger: Self.logger)
+        let first = (0..<100).map { _ in sender.retryDelay(afterAttempt: 1) }
+        let late = (0..<100).map { _ in sender.retryDelay(afterAttempt: 5) }
+        try await http.shutdown()
+        await postgres.close()
+        #expect(first.allSatisfy { (1.6...2.4).contains($0) })
+        #expect(late.allSatisfy { (8...10).contains($0) }, "\(late.max() ?? 0)")
+    }
+
     @Test("a receiver that stalls its answer's body cannot hold the sender")
     func stalledBody() async throws {
         try await withReceiver([.stallBody(.seconds(6))], maxAttempts: 5) { _, store, sender, _, webhook, event in
