@@ -142,14 +142,16 @@ public struct UserStore: Sendable {
 
     /// Erases the player everywhere: PostgreSQL rows (completions, topics, scores, snapshot entries and medals, events) and Redis entries.
     ///
-    /// Returns false if the player was unknown. The player's row is locked first, so a completion
+    /// Returns false if nothing of the player was left. The player's row is locked first, so a completion
     /// being recorded for the player finishes before (and its board keys are found) or starts after.
+    /// A player already erased is searched again: a period close or snapshot racing the first erasure
+    /// can have written an entry it could not see, and erasing again removes it.
     /// The Redis part is also queued for a minute: the ranking sync repeats it, so a ranking write
     /// of a completion that committed just before the erasure cannot bring the player back, and it
     /// finishes the job if Redis is unreachable now.
     public func erase(userID: String, now: Date) async throws -> Bool {
         let keys = try await postgres.withTransaction { connection -> [String]? in
-            guard !(try connection.query("SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.isEmpty) else { return nil }
+            let known = !(try connection.query("SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.isEmpty)
             let rows = try connection.query(
                 "DELETE FROM board_scores WHERE user_id = $1 RETURNING board, board_window, period", [userID]).rows
             let keys = Set(try rows.map { row in
@@ -157,17 +159,19 @@ public struct UserStore: Sendable {
                                   try row.string("period"))
             }).sorted()
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
-            try connection.query("DELETE FROM events WHERE user_id = $1", [userID])
+            let events = try connection.query("DELETE FROM events WHERE user_id = $1", [userID]).affectedRows
             // The erasure's own Redis part removes the name.
             try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID])
-            try connection.query("""
+            let snapshots = try connection.query("""
                 WITH gone AS (DELETE FROM snapshot_entries WHERE user_id = $1 RETURNING snapshot_id)
                 UPDATE snapshots s SET players = s.players - g.n
                 FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY snapshot_id) g WHERE s.id = g.snapshot_id
-                """, [userID])
+                """, [userID]).affectedRows
+            guard known || !rows.isEmpty || events > 0 || snapshots > 0 else { return nil }
             try connection.query("""
-                INSERT INTO pending_ranking_erasures (user_id, redis_keys, erased_at) VALUES ($1, $2, $3)
-                ON CONFLICT (user_id) DO UPDATE SET redis_keys = EXCLUDED.redis_keys, erased_at = EXCLUDED.erased_at
+                INSERT INTO pending_ranking_erasures AS p (user_id, redis_keys, erased_at) VALUES ($1, $2, $3)
+                ON CONFLICT (user_id) DO UPDATE SET erased_at = EXCLUDED.erased_at,
+                    redis_keys = ARRAY(SELECT DISTINCT k FROM unnest(p.redis_keys || EXCLUDED.redis_keys) AS k ORDER BY k)
                 """, [userID, keys, now])
             return keys
         }
