@@ -69,31 +69,3 @@ struct HealthStatus: Codable, Sendable {
     /// Redis check result (readiness only).
     var redis: String?
 }
-
-/// The OpenAPI 3.1 document shipped as a resource.
-public enum OpenAPIDocument {
-    /// The document's bytes.
-    public static func data() throws -> Data {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources") else {
-            throw APIError.internalError
-        }
-        return try Data(contentsOf: url)
-    }
-}
-
-/// The HTML leaderboard display shipped as a resource (`GET /display/{board}/{window}`).
-enum DisplayPage {
-    /// What the page may do: run its own inline script and style, and talk to this server only.
-    static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'"
-
-    private static let loaded: ByteBuffer? = Bundle.module.url(forResource: "display", withExtension: "html", subdirectory: "Resources")
-        .flatMap { try? Data(contentsOf: $0) }
-        .map { ByteBuffer(bytes: $0) }
-
-    /// The page's bytes, read once.
-    static func body() throws -> ByteBuffer {
-        guard let loaded else { throw APIError.internalError }
-        return loaded
-    }
-}

@@ -174,24 +174,24 @@ public struct LeaderboardStore: Sendable {
         }
     }
 
-    /// The PostgreSQL fallback of `standings`: one count of the players above per board period.
+    /// The PostgreSQL fallback of `standings`: every board period in one statement, each with a count of the
+    /// players above and of all players.
     private func ranksFromPostgres(userID: String, periods: [BoardPeriod]) async throws -> [BoardRank] {
-        var ranks: [BoardRank] = []
-        for period in periods {
-            let rows = try await postgres.query("""
-                SELECT s.score,
-                       (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                                                             AND x.period = s.period AND x.score > s.score) AS above,
-                       (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                                                             AND x.period = s.period) AS players
-                FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
-                """, [period.board.id, period.period.window.rawValue, period.period.key, userID]).rows
-            if let row = rows.first {
-                ranks.append(BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
-                                       rank: try row.int("above") + 1, score: try row.int64("score"), players: try row.int("players")))
-            }
+        let rows = try await postgres.query("""
+            SELECT x.i, s.score,
+                   (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
+                                                         AND c.period = s.period AND c.score > s.score) AS above,
+                   (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
+                                                         AND c.period = s.period) AS players
+            FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS x(b, w, p, i)
+            JOIN board_scores s ON s.board = x.b AND s.board_window = x.w AND s.period = x.p AND s.user_id = $4
+            ORDER BY x.i
+            """, [periods.map(\.board.id), periods.map(\.period.window.rawValue), periods.map(\.period.key), userID]).rows
+        return try rows.compactMap { row in
+            guard let period = periods[safe: try row.int("i") - 1] else { return nil }
+            return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
+                             rank: try row.int("above") + 1, score: try row.int64("score"), players: try row.int("players"))
         }
-        return ranks
     }
 
     private static let malformed = RedisError(kind: .protocolError, message: "unexpected script reply", operation: "leaderboard script")

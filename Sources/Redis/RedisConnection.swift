@@ -79,9 +79,7 @@ public final class RedisConnection {
     public func pipeline(_ commands: [[String]]) throws -> [RedisReply] {
         // Checked before anything is queued: a command refused halfway would leave the earlier ones
         // in the output buffer, to be sent with (and answered for) the next borrower's command.
-        guard commands.allSatisfy({ !$0.isEmpty }) else {
-            throw RedisError(kind: .protocolError, message: "a command needs at least one argument", operation: "redisAppendCommandArgv")
-        }
+        guard commands.allSatisfy({ !$0.isEmpty }) else { throw Self.emptyCommand("redisAppendCommandArgv") }
         for arguments in commands {
             let operation = "redisAppendCommandArgv \(Self.name(of: arguments))"
             let status = try Self.withArgv(arguments, operation: operation) { argc, argv, argvlen in
@@ -143,6 +141,11 @@ public final class RedisConnection {
     /// strerror texts with which hiredis reports a timed-out socket.
     private static let timeoutMessages: Set<String> = Set([EAGAIN, EWOULDBLOCK, ETIMEDOUT].map { String(cString: strerror($0)) })
 
+    /// The error for a command without arguments (nothing is sent).
+    private static func emptyCommand(_ operation: String) -> RedisError {
+        RedisError(kind: .protocolError, message: "a command needs at least one argument", operation: operation)
+    }
+
     /// The command name for error messages (arguments may hold secrets, so only the first is used).
     private static func name(of arguments: [String]) -> String {
         arguments.first?.uppercased() ?? "(empty)"
@@ -159,9 +162,7 @@ public final class RedisConnection {
         _ arguments: [String], operation: String,
         _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> R
     ) throws -> R {
-        guard !arguments.isEmpty, let argc = Int32(exactly: arguments.count) else {
-            throw RedisError(kind: .protocolError, message: "a command needs at least one argument", operation: operation)
-        }
+        guard !arguments.isEmpty, let argc = Int32(exactly: arguments.count) else { throw emptyCommand(operation) }
         var bytes: [CChar] = []
         var lengths: [Int] = []
         lengths.reserveCapacity(arguments.count)

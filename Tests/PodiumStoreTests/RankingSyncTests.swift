@@ -10,11 +10,17 @@ import Testing
 struct RankingSyncTests {
     let now = instant("2026-11-25T12:00:00Z")
 
-    @Test func redisStoppedDuringIngestThenBackLosesNothing() async throws {
+    /// A Redis server of the test's own (started; the test stops it) and storage on it, rebuilt (ready marker set).
+    func storageOnOwnRedis() async throws -> (OwnRedisServer, PodiumStorage) {
         let server = OwnRedisServer()
         try server.start()
         let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
         try await storage.rankingSync.rebuild()
+        return (server, storage)
+    }
+
+    @Test func redisStoppedDuringIngestThenBackLosesNothing() async throws {
+        let (server, storage) = try await storageOnOwnRedis()
         let topic = StoreTestEnvironment.unique("outage")
         let users = (0..<5).map { "\(topic)-u\($0)" }
         func item(_ index: Int) throws -> ValidCompletion {
@@ -64,10 +70,7 @@ struct RankingSyncTests {
     }
 
     @Test func catchUpWritesPendingScoresWithoutARebuild() async throws {
-        let server = OwnRedisServer()
-        try server.start()
-        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
-        try await storage.rankingSync.rebuild()
+        let (server, storage) = try await storageOnOwnRedis()
         let topic = StoreTestEnvironment.unique("pending")
         let user = "\(topic)-u"
         server.stop()
@@ -90,10 +93,7 @@ struct RankingSyncTests {
     }
 
     @Test func playerErasedWhileRedisWasDownComesBackWithOnlyNewScores() async throws {
-        let server = OwnRedisServer()
-        try server.start()
-        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
-        try await storage.rankingSync.rebuild()
+        let (server, storage) = try await storageOnOwnRedis()
         let topic = StoreTestEnvironment.unique("reerase")
         let user = "\(topic)-u"
         for index in 0..<3 {
@@ -118,10 +118,7 @@ struct RankingSyncTests {
     }
 
     @Test func nameChangesRedisMissedAreAppliedByTheSync() async throws {
-        let server = OwnRedisServer()
-        try server.start()
-        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
-        try await storage.rankingSync.rebuild()
+        let (server, storage) = try await storageOnOwnRedis()
         let topic = StoreTestEnvironment.unique("names")
         let (clearer, renamer) = ("\(topic)-clear", "\(topic)-rename")
         for user in [clearer, renamer] {
