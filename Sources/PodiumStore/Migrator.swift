@@ -63,7 +63,8 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
 /// Applies migrations once each, in order, recorded with checksums in `schema_migrations`.
 ///
 /// Runs under a session advisory lock, so several replicas starting at once apply each
-/// migration exactly once: the others wait, then find nothing left to do.
+/// migration exactly once: the others wait, then find nothing left to do. Neither that wait
+/// nor a migration's statements are cut off by the pool's statement timeout.
 public struct Migrator: Sendable {
     /// Advisory lock key shared by every replica ("podium" in ASCII).
     static let lockKey: Int64 = 0x706F_6469_756D
@@ -86,6 +87,11 @@ public struct Migrator: Sendable {
             throw MigrationError.duplicateVersion(duplicate.key)
         }
         let applied = try await pool.withConnection { connection -> [Int] in
+            // Waiting for the lock and rewriting a large table may both outlast the pool's statement
+            // timeout; the connection gets its own setting back before it returns to the pool.
+            let poolTimeout = try connection.query("SELECT current_setting('statement_timeout') AS timeout").rows[0].string("timeout")
+            try connection.execute("SET statement_timeout = 0")
+            defer { _ = try? connection.query("SELECT set_config('statement_timeout', $1, false)", [poolTimeout]) }
             try connection.query("SELECT pg_advisory_lock($1)", [Migrator.lockKey])
             defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Migrator.lockKey]) }
             try connection.execute("""

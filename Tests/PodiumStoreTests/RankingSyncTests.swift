@@ -286,4 +286,34 @@ struct KeysAndMigrationsTests {
         for pool in pools { await pool.close() }
         try await admin.query("DROP DATABASE \(name)")
     }
+
+    @Test func migrationsOutlastThePoolsStatementTimeout() async throws {
+        let admin = try await StoreTestEnvironment.postgres()
+        let name = "podium_migrate_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.query("CREATE DATABASE \(name)")
+        let url = StoreTestEnvironment.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)")
+        let holder = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: nil),
+                                  logger: StoreTestEnvironment.logger)
+        let replica = PostgresPool(
+            configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: .milliseconds(300)),
+            logger: StoreTestEnvironment.logger)
+        // Another replica holds the migration lock ("podium" in ASCII) for 1.5 s, five times the timeout.
+        let holding = Task {
+            try await holder.query("SELECT pg_advisory_lock($1), pg_sleep(1.5), pg_advisory_unlock($1)", [Int64(0x706F_6469_756D)])
+        }
+        while try await admin.query("""
+            SELECT count(*) AS held FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+            WHERE l.locktype = 'advisory' AND l.granted AND d.datname = $1
+            """, [name]).rows[0].int("held") == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let slow = Migration(version: 1, name: "001_slow.sql", sql: "CREATE TABLE slow (x integer); SELECT pg_sleep(0.6);")
+        #expect(try await Migrator(pool: replica, logger: StoreTestEnvironment.logger).migrate([slow]) == [1])
+        _ = try await holding.value
+        #expect(try await replica.query("SELECT to_regclass('slow') IS NOT NULL AS made").rows[0].bool("made"))
+        #expect(try await replica.query("SHOW statement_timeout").rows[0].string("statement_timeout") == "300ms")
+        await holder.close()
+        await replica.close()
+        try await admin.query("DROP DATABASE \(name)")
+    }
 }
