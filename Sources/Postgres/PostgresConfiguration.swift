@@ -1,3 +1,5 @@
+import CLibPQ
+
 /// Connection settings for a ``PostgresPool``.
 ///
 /// The connection string is handed to libpq unchanged (key/value conninfo or a
@@ -40,5 +42,27 @@ extension Duration {
         let (seconds, attoseconds) = components
         let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return attoseconds % 1_000_000_000_000_000 > 0 ? millis + 1 : millis
+    }
+}
+
+extension PostgresConfiguration {
+    /// Whether libpq can read `connectionString` as a conninfo string (`key=value …`), a `postgres://`
+    /// URI or a bare database name.
+    ///
+    /// libpq's own parse and connection errors quote the text they could not read, which may hold a
+    /// password; a caller that checks first can refuse the setting without echoing it. A bare name
+    /// with `:`, `/` or `@` in it is refused too: it is almost always a mistyped URI, which libpq would
+    /// otherwise try as a database name and quote whole in its error.
+    public static func isReadable(connectionString text: String) -> Bool {
+        guard text.contains("=") || text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
+            return !text.isEmpty && !text.contains(where: { ":/@".contains($0) })
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(text, &error) else {
+            if let error { PQfreemem(error) }
+            return false
+        }
+        PQconninfoFree(options)
+        return true
     }
 }

@@ -51,11 +51,24 @@ struct Settings {
             return number
         }
         databaseURL = value("PODIUM_DATABASE_URL") ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium"
+        guard PostgresConfiguration.isReadable(connectionString: databaseURL) else {
+            // Not quoted: it may hold a password.
+            throw SettingsError(message: "PODIUM_DATABASE_URL is neither a libpq conninfo string (host=… dbname=…) nor a postgres:// URI")
+        }
         redisURL = value("PODIUM_REDIS_URL") ?? "redis://127.0.0.1:6379/0"
+        let port = try integer("PODIUM_PORT", 8080)
+        guard (1...65535).contains(port) else { throw SettingsError(message: "PODIUM_PORT must be 1 to 65535, got \(port)") }
+        let publicLeaderboards: Bool
+        switch value("PODIUM_PUBLIC_LEADERBOARDS")?.lowercased() {
+        case nil, "0", "false", "no": publicLeaderboards = false
+        case "1", "true", "yes": publicLeaderboards = true
+        case let text?: throw SettingsError(message: "PODIUM_PUBLIC_LEADERBOARDS must be true or false, got \(text)")
+        }
         http = HTTPSettings(
-            host: value("PODIUM_HOST") ?? "127.0.0.1", port: try integer("PODIUM_PORT", 8080),
-            bootstrapAdminKey: value("PODIUM_ADMIN_KEY"),
-            publicLeaderboards: ["1", "true", "yes"].contains(value("PODIUM_PUBLIC_LEADERBOARDS")?.lowercased() ?? ""),
+            host: value("PODIUM_HOST") ?? "127.0.0.1", port: port,
+            // A key read from a secret file often ends in a newline; presented keys are trimmed too.
+            bootstrapAdminKey: value("PODIUM_ADMIN_KEY").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 },
+            publicLeaderboards: publicLeaderboards,
             leaderboardCacheLifetime: .milliseconds(try integer("PODIUM_LEADERBOARD_CACHE_MS", 1000)))
         rulesFile = value("PODIUM_RULES_FILE")
         postgresPoolSize = max(2, try integer("PODIUM_PG_POOL_SIZE", 16))

@@ -213,3 +213,21 @@ struct PoolTests {
         #expect(idle == "42")
     }
 }
+
+@Suite("Reading connection strings")
+struct ConnectionStringTests {
+    @Test func readableConnectionStrings() {
+        for text in ["host=db user=app password=S3cret dbname=podium", "postgres://app:S3cret@db:5432/podium",
+                     "postgresql://app@db/podium?sslmode=disable", "podium"] {
+            #expect(PostgresConfiguration.isReadable(connectionString: text), "\(text)")
+        }
+    }
+
+    /// Each of these makes libpq quote part of the password in its error.
+    @Test func unreadableConnectionStrings() {
+        for text in ["postgres://app:50%off@db/podium", "postgresql:/app:S3cret@db:5432/podium", "host=db password=S3 cret",
+                     "host=db nonsense=1", ""] {
+            #expect(!PostgresConfiguration.isReadable(connectionString: text), "\(text)")
+        }
+    }
+}
