@@ -37,7 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
         let webhooks = WebhookService(sender: sender, interval: .milliseconds(500))
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: app), .init(service: sync), .init(service: jobs), .init(service: webhooks)],
+                // Shut down in reverse order: the HTTP server stops taking requests and drains first,
+                // while the background loops and both pools still serve it.
+                services: [.init(service: sync), .init(service: jobs), .init(service: webhooks), .init(service: app)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         logger.notice("podium listening", metadata: [
@@ -81,7 +83,7 @@ struct RankingSyncService: Service {
             } catch {
                 logger.warning("could not count pending ranking updates", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: interval)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 }
