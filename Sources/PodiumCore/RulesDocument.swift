@@ -37,7 +37,33 @@ public struct RulesDocument: Sendable, Codable {
         } catch {
             throw RulesError(problems: ["not a valid rules file: \(error)"])
         }
+        let unused = unusedKeys(given: try JSONSerialization.jsonObject(with: data),
+                                kept: try JSONSerialization.jsonObject(with: PodiumJSON.encoder().encode(document)), path: "")
+        guard unused.isEmpty else { throw RulesError(problems: unused) }
         return try document.rules()
+    }
+
+    /// The keys of the file that the decoded document does not hold, found by comparing the file with
+    /// the document encoded again: a misspelt key (`perfect_bonus`) or one its neighbours make unused
+    /// would otherwise leave the default in force without a word.
+    private static func unusedKeys(given: Any, kept: Any?, path: String) -> [String] {
+        switch given {
+        case let object as [String: Any]:
+            let keptObject = kept as? [String: Any] ?? [:]
+            return object.keys.sorted().flatMap { key -> [String] in
+                let place = path.isEmpty ? key : "\(path).\(key)"
+                guard let value = object[key], !(value is NSNull) else { return [] }
+                guard let keptValue = keptObject[key] else { return ["\(place): unknown key"] }
+                return unusedKeys(given: value, kept: keptValue, path: place)
+            }
+        case let array as [Any]:
+            let keptArray = kept as? [Any] ?? []
+            return array.indices.flatMap { index in
+                unusedKeys(given: array[index], kept: keptArray.indices.contains(index) ? keptArray[index] : nil, path: "\(path)[\(index)]")
+            }
+        default:
+            return []
+        }
     }
 
     /// The rules this document describes.

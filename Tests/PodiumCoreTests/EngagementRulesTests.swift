@@ -102,6 +102,42 @@ struct AchievementRuleTests {
         #expect(try medals("topic:chess") == [.day])
     }
 
+    @Test("every key of a full rules file is used, and a misspelt or unused key is refused by name")
+    func unknownKeys() throws {
+        // The README's example, which lists every key.
+        let full = try RulesDocument.rules(from: Data("""
+            {
+              "points": { "easy": 2, "medium": 3, "hard": 5, "per_correct_answer": 0, "perfect_score_bonus": 0, "minimum_accuracy": 0 },
+              "levels": { "first_threshold": 10, "factor": 2 },
+              "boards": [
+                { "scope": "global", "time_zone": "Europe/Paris", "medal_windows": ["week", "month"] },
+                { "scope": "topic:*", "windows": ["all", "week"] },
+                { "scope": "group:*", "metric": "completions" }
+              ],
+              "close_grace_minutes": 15, "future_skew_minutes": 5, "maximum_age_days": 30,
+              "achievements": [ { "id": "first-quiz", "name": "First quiz", "kind": "completions", "threshold": 1 } ],
+              "scheduler": {
+                "jobs": [ { "name": "snapshot-leaderboards", "cron": "0 */2 * * *", "time_zone": "Europe/Paris",
+                            "misfire": "run-latest", "retry_limit": 3, "lease_seconds": 60, "backoff_seconds": 5 } ],
+                "retention": { "run_history_days": 30, "snapshot_days": 90, "event_days": 90, "closed_ranking_days": 2 },
+                "snapshot_top": 100
+              }
+            }
+            """.utf8))
+        #expect(full.scheduler.jobs.first { $0.name == "snapshot-leaderboards" }?.lease == 60)
+        let error = #expect(throws: RulesError.self) {
+            try RulesDocument.rules(from: Data("""
+                { "points": { "perfect_bonus": 10 }, "close_grace_minute": 60, "levels": { "first_treshold": 5 },
+                  "boards": [ { "scope": "global", "medal_window": ["day"] } ],
+                  "scheduler": { "jobs": [ { "name": "close-periods", "lease": 30 } ] } }
+                """.utf8))
+        }
+        #expect(error?.problems == [
+            "boards[0].medal_window: unknown key", "close_grace_minute: unknown key", "levels.first_treshold: unknown key",
+            "points.perfect_bonus: unknown key", "scheduler.jobs[0].lease: unknown key",
+        ])
+    }
+
     @Test("a rules file replaces the achievements and is checked")
     func rulesFile() throws {
         let rules = try RulesDocument.rules(from: Data("""
