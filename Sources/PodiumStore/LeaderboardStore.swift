@@ -136,21 +136,25 @@ public struct LeaderboardStore: Sendable {
             return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: entries, live: true, found: true)
         } catch let error as RedisError {
             fallbackWarning.note("leaderboard compare", error: error)
+            // The LEFT JOIN keeps the board's size when none of the players is on it.
             let rows = try await fallbacks.run { try await postgres.query("""
-                SELECT s.user_id, s.score, u.display_name,
-                       (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
-                                                             AND x.score > s.score) AS above,
-                       (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3) AS players
-                FROM board_scores s JOIN users u USING (user_id)
-                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4)
-                ORDER BY s.score DESC, s.user_id COLLATE "C"
+                WITH counts AS (
+                    SELECT count(*) AS players FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3),
+                listed AS (
+                    SELECT s.user_id, s.score, u.display_name,
+                           (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
+                                                                 AND x.score > s.score) AS above
+                    FROM board_scores s JOIN users u USING (user_id)
+                    WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4))
+                SELECT c.players, l.user_id, l.score, l.display_name, l.above
+                FROM counts c LEFT JOIN listed l ON true
+                ORDER BY l.score DESC, l.user_id COLLATE "C"
                 """, [board, window.rawValue, period, userIDs]).rows }
-            let entries = try rows.map {
+            let entries = try rows.filter { $0["user_id"] != nil }.map {
                 LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
                                  score: try $0.int64("score"))
             }
-            let players = try rows.first?.int("players") ?? 0
-            return RankedEntries(players: players, offset: 0, entries: entries, live: false, found: true)
+            return RankedEntries(players: try rows[0].int("players"), offset: 0, entries: entries, live: false, found: true)
         }
     }
 

@@ -149,23 +149,27 @@ public struct PeriodStore: Sendable {
     /// A slice of a closed period's final board, with medals.
     public func readFinal(snapshot: Int64, slice: LeaderboardSlice) async throws -> RankedEntries {
         let players = try await postgres.query(Self.snapshotPlayers, [snapshot]).rows[0].int("players")
+        // Offsets count entries, as the live board's do; positions may have gaps where players were erased.
         let rows: [PostgresRow]
+        let offset: Int
         switch slice {
-        case .page(let offset, let limit):
-            rows = try await postgres.query(Self.finalEntries + " ORDER BY e.position OFFSET $2 LIMIT $3", [snapshot, offset, limit]).rows
+        case .page(let pageOffset, let limit):
+            rows = try await postgres.query(Self.finalEntries + " ORDER BY e.position OFFSET $2 LIMIT $3", [snapshot, pageOffset, limit]).rows
+            offset = pageOffset
         case .around(let userID, let radius):
-            guard let position = try await postgres.query(
-                "SELECT position FROM snapshot_entries WHERE user_id = $1 AND snapshot_id = $2", [userID, snapshot]).rows.first
+            guard let position = try await postgres.query("""
+                SELECT e.position, (SELECT count(*) FROM snapshot_entries x WHERE x.snapshot_id = e.snapshot_id AND x.position < e.position) AS before
+                FROM snapshot_entries e WHERE e.user_id = $1 AND e.snapshot_id = $2
+                """, [userID, snapshot]).rows.first
             else { return RankedEntries(players: players, offset: 0, entries: [], live: true, found: false) }
             let at = try position.int("position")
             rows = try await postgres.query("""
                 (\(Self.finalEntries) AND e.position < $2 ORDER BY e.position DESC LIMIT $3)
                 UNION ALL (\(Self.finalEntries) AND e.position >= $2 ORDER BY e.position LIMIT $3 + 1) ORDER BY position
                 """, [snapshot, at, radius]).rows
+            offset = try position.int("before") - rows.count { try $0.int("position") < at }
         }
-        let entries = try rows.map(Self.entry)
-        let offset = try rows.first?.int("position") ?? 0
-        return RankedEntries(players: players, offset: offset, entries: entries, live: true, found: true)
+        return RankedEntries(players: players, offset: offset, entries: try rows.map(Self.entry), live: true, found: true)
     }
 
     /// The given players' final standings on a closed period (friends view).

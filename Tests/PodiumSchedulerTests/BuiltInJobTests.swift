@@ -151,6 +151,12 @@ struct BuiltInJobTests {
         let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
         #expect(board.entries.map { "\($0.rank):\($0.userId):\($0.medal ?? "-")" } == ["2:\(stays):silver"])
         #expect(board.players == 1)
+        // Offsets count the entries left, whatever positions the erased player leaves empty.
+        #expect(board.offset == 0)
+        let around = try await storage.periods.readFinal(snapshot: snapshot, slice: .around(userID: stays, radius: 2))
+        #expect(around.offset == 0 && around.entries.map(\.userId) == [stays])
+        let pastTheEnd = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 5, limit: 10))
+        #expect(pastTheEnd.offset == 5 && pastTheEnd.entries.isEmpty)
         let events = try await storage.postgres.query(
             "SELECT count(*) AS n FROM events WHERE user_id = $1 OR payload->>'user_id' = $1", [gone]).rows[0].int("n")
         #expect(events == 0)

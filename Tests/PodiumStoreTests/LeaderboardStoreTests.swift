@@ -104,6 +104,7 @@ struct LeaderboardStoreTests {
         for reader in [storage.leaderboards, dead.leaderboards] {
             for offset in stride(from: 0, to: 40, by: 7) {
                 let page = try await reader.read(board: board, window: .all, period: "all", slice: .page(offset: offset, limit: 7))
+                #expect(page.entries.count == min(7, 40 - offset))
                 for entry in page.entries { #expect(entry.rank == reference[entry.userId], "page at \(offset), live \(page.live)") }
             }
             for user in users.shuffled(using: &generator).prefix(8) {
@@ -115,6 +116,8 @@ struct LeaderboardStoreTests {
             let compared = try await reader.compare(board: board, window: .all, period: "all", userIDs: friends)
             #expect(compared.entries.count == 6)
             for entry in compared.entries { #expect(entry.rank == reference[entry.userId]) }
+            let strangers = try await reader.compare(board: board, window: .all, period: "all", userIDs: ["stranger"])
+            #expect(strangers.entries.isEmpty && strangers.players == 40, "live \(strangers.live)")
         }
         // PostgreSQL answers exactly as Redis does: same entries in the same order, offset, size and found.
         let slices: [LeaderboardSlice] = [.page(offset: 0, limit: 5), .page(offset: 13, limit: 9), .page(offset: 38, limit: 10),
