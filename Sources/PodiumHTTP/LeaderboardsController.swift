@@ -246,15 +246,21 @@ struct LeaderboardsController {
     }
 
     /// The page as CSV: a header row, then rank, user id, display name, score, medal.
+    ///
+    /// Text fields are quoted. A display name whose first character (Unicode scalar, so a combining
+    /// mark cannot hide it) is `= + - @` could run as a formula in a spreadsheet, so it gets a leading
+    /// `'`. User ids are left as they are, for joining back: their character set (letters, digits,
+    /// `. _ : @ -`) cannot spell a formula call.
     static func csv(_ page: LeaderboardPage) -> Data {
-        func field(_ text: String) -> String {
-            // Quote every text field; a leading = + - @ could run as a formula in a spreadsheet, so prefix it.
-            let safe = text.first.map { "=+-@".contains($0) } == true ? "'" + text : text
-            return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        func name(_ text: String) -> String {
+            quoted(text.unicodeScalars.first.map { "=+-@".unicodeScalars.contains($0) } == true ? "'" + text : text)
         }
         var lines = ["rank,user_id,display_name,score,medal"]
         for entry in page.entries {
-            lines.append([String(entry.rank), field(entry.userId), field(entry.displayName ?? ""), String(entry.score), entry.medal ?? ""]
+            lines.append([String(entry.rank), quoted(entry.userId), name(entry.displayName ?? ""), String(entry.score), entry.medal ?? ""]
                 .joined(separator: ","))
         }
         return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)

@@ -105,6 +105,19 @@ struct LeaderboardRoutesTests {
         }
     }
 
+    @Test("CSV prefixes a name that starts a formula, even behind a combining mark, and keeps user ids as they are")
+    func csvFormulaGuard() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let group = unique("csv")
+            let posted = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: completionBody(
+                id: "\(group)-1", user: "@\(group)", topic: "lb", difficulty: "hard", groups: [group], displayName: "=\u{301}SUM(1)"))
+            #expect(posted.status == .created)
+            let csv = try await client.send(.get, "/v1/leaderboards/group:\(group)/all?format=csv", key: harness.readKey)
+            #expect(String(buffer: csv.body) == "rank,user_id,display_name,score,medal\r\n1,\"@\(group)\",\"'=\u{301}SUM(1)\",5,\r\n")
+        }
+    }
+
     @Test func aroundMeCompareCSVAndBadQueries() async throws {
         let harness = try await HTTPHarness()
         try await harness.run { client in
