@@ -25,6 +25,9 @@ public final class PostgresPool: Sendable {
         threadPool.start()
     }
 
+    /// How many callers are waiting for a connection (tests use it to queue waiters in a known order).
+    var waiterCount: Int { state.withLockedValue { $0.waiters.count } }
+
     deinit {
         // close() was never awaited: stop the threads; idle connections finish in their own deinit.
         if !state.withLockedValue({ $0.isClosed }) {

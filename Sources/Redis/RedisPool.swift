@@ -21,6 +21,9 @@ public final class RedisPool: Sendable {
     private let scripts = ScriptCache()
     private let state = Mutex(State())
 
+    /// How many callers are waiting for a connection (tests use it to queue waiters in a known order).
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     /// Creates the pool and starts its threads; connections are opened lazily, on first use.
     public init(configuration: RedisConfiguration, logger: Logger) {
         _ = Self.ignoreSIGPIPE

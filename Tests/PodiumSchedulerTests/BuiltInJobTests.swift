@@ -45,6 +45,9 @@ struct BuiltInJobTests {
         let topic = SchedulerTestEnvironment.uniqueJob("close")
         let lonely = SchedulerTestEnvironment.uniqueJob("lonely")
         let (a, b, c, e, zero) = ("\(topic)-a", "\(topic)-b", "\(topic)-c", "\(topic)-e", "\(topic)-z")
+        // Week 2026-W45 and its days: this is the only test whose close-periods job reaches them, and its job
+        // (at 2026-11-09) closes no period another test closes or expects open.
+        clock.set(instant("2026-11-04T12:00:00Z"))
         try await record(user: a, topic: topic)
         try await record(user: b, topic: topic)
         try await record(user: c, topic: topic, difficulty: "medium")
@@ -52,10 +55,10 @@ struct BuiltInJobTests {
         try await record(user: a, topic: lonely)
         try await record(user: zero, topic: lonely, correct: 1)
 
-        clock.set(instant("2026-11-23T00:14:59Z"))
-        let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W47")
+        clock.set(instant("2026-11-09T00:14:59Z"))
+        let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W45")
         #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).map(\.key).contains(week) == false, "grace not over")
-        clock.set(instant("2026-11-23T00:15:00Z"))
+        clock.set(instant("2026-11-09T00:15:00Z"))
         #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).map(\.key).contains(week))
 
         let preview = try await storage.periods.close(week, now: clock.now, dryRun: true)
@@ -65,18 +68,23 @@ struct BuiltInJobTests {
 
         let counts = try await ClosePeriodsJob(periods: storage.periods).run(context(slot: clock.now))
         #expect((counts["closed"] ?? 0) >= 4, "the day and the week of both topic boards, at least")
+        for board in ["topic:\(topic)", "topic:\(lonely)"] {
+            for (window, period) in [(LeaderboardWindow.day, "2026-11-04"), (.week, "2026-W45")] {
+                #expect(try await storage.periods.finalSnapshot(BoardPeriodKey(board: board, window: window, period: period)) != nil)
+            }
+        }
         let again = try await storage.periods.close(week, now: clock.now, dryRun: false)
         #expect(again.outcome == "already-closed")
         #expect(again.players == 4)
         #expect(again.medals.map { "\($0.userId):\($0.medal)" } == ["\(a):gold", "\(b):gold", "\(c):bronze"])
 
         let lonelyWeek = try await storage.periods.close(
-            BoardPeriodKey(board: "topic:\(lonely)", window: .week, period: "2026-W47"), now: clock.now, dryRun: false)
+            BoardPeriodKey(board: "topic:\(lonely)", window: .week, period: "2026-W45"), now: clock.now, dryRun: false)
         #expect(lonelyWeek.medals.map { "\($0.userId):\($0.medal)" } == ["\(a):gold"], "the zero score gets no silver")
 
         // Day windows award no medals by default, but they close with a final board.
         let day = try await storage.periods.close(
-            BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-18"), now: clock.now, dryRun: false)
+            BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-04"), now: clock.now, dryRun: false)
         #expect(day.outcome == "already-closed")
         #expect(day.medals.isEmpty)
 
@@ -95,7 +103,7 @@ struct BuiltInJobTests {
             "topic:\(topic):week:gold", "topic:\(lonely):week:gold",
         ])
         let medalEvents = try await storage.postgres.query("""
-            SELECT count(*) AS n FROM events WHERE type = 'medal.awarded' AND payload->>'board' = $1 AND payload->>'period' = '2026-W47'
+            SELECT count(*) AS n FROM events WHERE type = 'medal.awarded' AND payload->>'board' = $1 AND payload->>'period' = '2026-W45'
             """, ["topic:\(topic)"]).rows[0].int("n")
         #expect(medalEvents == 3, "one event per medal, never repeated")
         let closedEvents = try await storage.postgres.query("""
@@ -226,9 +234,11 @@ struct BuiltInJobTests {
             SELECT $1, 'day', '2000-01-' || lpad(g::text, 2, '0') || '-' || g, timestamptz '2000-02-01' + g * interval '1 minute'
             FROM generate_series(1, 150) g
             """, ["nope:\(gone)"])
+        // Dated 2025, so its close-periods job closes no 2026 period that other tests close themselves.
+        clock.set(instant("2025-06-10T12:00:00Z"))
         try await record(user: "\(topic)-u", topic: topic)
-        clock.set(instant("2026-11-19T01:00:00Z"))
-        let day = BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-18")
+        clock.set(instant("2025-06-11T01:00:00Z"))
+        let day = BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2025-06-10")
 
         let counts = try await ClosePeriodsJob(periods: storage.periods).run(context(slot: clock.now))
         try await storage.postgres.query("DELETE FROM board_periods WHERE board = $1", ["nope:\(gone)"])

@@ -33,7 +33,7 @@ struct MultiProcessTests {
         let pruned = try await waitForRun(postgres, job: "prune", slot: slot, status: "succeeded")
         #expect(pruned.attempts == 1)
 
-        // 2. A slow run (the snapshot job sleeps 4 s first; its lease is 2 s): kill whoever runs it.
+        // 2. A slow run (the snapshot job sleeps 4 s first; its lease of 6 s is renewed every 2 s): kill whoever runs it.
         let slow = "2026-01-02T03:04:06.000Z"
         #expect(try await replicas.post(1, "/v1/admin/jobs/snapshot-leaderboards/run", body: "{\"slot\": \"\(slow)\"}") == 202)
         let running = try await waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "running")
@@ -102,7 +102,7 @@ final class ReplicaGroup: @unchecked Sendable {
         databaseURL = base + " dbname=\(database)"
         let rules = FileManager.default.temporaryDirectory.appendingPathComponent("\(database)-rules.json")
         try Data("""
-            {"scheduler": {"jobs": [{"name": "snapshot-leaderboards", "lease_seconds": 2, "backoff_seconds": 1}]}}
+            {"scheduler": {"jobs": [{"name": "snapshot-leaderboards", "lease_seconds": 6, "backoff_seconds": 1}]}}
             """.utf8).write(to: rules)
         let firstPort = Int.random(in: 20_000...31_000)
         ports = (0..<count).map { firstPort + $0 }

@@ -104,7 +104,7 @@ struct WebhookDeliveryTests {
         try await Migrator(pool: postgres, logger: Self.logger).migrate(try Migration.bundled())
         let store = WebhookStore(postgres: postgres)
         let clock = ManualClock()
-        let settings = WebhookSettings(maxAttempts: maxAttempts, timeout: 0.5, backoff: 1, batchSize: 100)
+        let settings = WebhookSettings(maxAttempts: maxAttempts, timeout: 2, backoff: 1, batchSize: 100)
         let http = WebhookSender.makeHTTPClient(settings: settings)
         let receiver = Receiver(script: script)
         let app = Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -157,7 +157,7 @@ struct WebhookDeliveryTests {
 
     @Test("a receiver that fails, then times out, then succeeds gets the event delivered once, signed")
     func failTimeoutSucceed() async throws {
-        try await withReceiver([.status(500), .hang(.seconds(2))], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
+        try await withReceiver([.status(500), .hang(.seconds(5))], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
             var delivery = try await drive(sender, store, webhook, event, attempts: 1)
             #expect(delivery.status == "pending")
             #expect(delivery.lastStatusCode == 500)
@@ -206,10 +206,10 @@ struct WebhookDeliveryTests {
 
     @Test("a receiver that stalls its answer's body cannot hold the sender")
     func stalledBody() async throws {
-        try await withReceiver([.stallBody(.seconds(6))], maxAttempts: 5) { _, store, sender, _, webhook, event in
+        try await withReceiver([.stallBody(.seconds(12))], maxAttempts: 5) { _, store, sender, _, webhook, event in
             let started = ContinuousClock.now
             let delivery = try await drive(sender, store, webhook, event, attempts: 1)
-            #expect(ContinuousClock.now - started < .seconds(4), "bounded by the 0.5 s timeout, not the receiver's 6 s stall")
+            #expect(ContinuousClock.now - started < .seconds(8), "bounded by the 2 s timeout, not the receiver's 12 s stall")
             #expect(delivery.status == "delivered", "the 200 came; the rest of the body does not matter")
         }
     }
@@ -228,7 +228,7 @@ struct WebhookDeliveryTests {
         try await withReceiver([], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
             let others = ["replica-b", "replica-c"].map { name in
                 WebhookSender(
-                    store: store, http: sender.http, settings: WebhookSettings(maxAttempts: 5, timeout: 0.5, backoff: 1, batchSize: 100),
+                    store: store, http: sender.http, settings: WebhookSettings(maxAttempts: 5, timeout: 2, backoff: 1, batchSize: 100),
                     replica: name, now: { clock.now }, logger: Self.logger)
             }
             for _ in 0..<5 {

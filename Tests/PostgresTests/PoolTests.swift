@@ -85,10 +85,12 @@ struct PoolTests {
     func fifo() async throws {
         let order = try await TestDatabase.withPool(poolSize: 1) { pool in
             let (started, signal) = AsyncStream.makeStream(of: Void.self)
+            // The only connection stays taken until every waiter has queued, however slow the machine.
+            let release = DispatchSemaphore(value: 0)
             let holder = Task {
-                try await pool.withConnection { connection in
+                try await pool.withConnection { _ in
                     signal.yield()
-                    try connection.query("SELECT pg_sleep(0.3)")
+                    release.wait()
                 }
             }
             _ = await started.first { _ in true }
@@ -98,8 +100,9 @@ struct PoolTests {
                     let row = try await pool.query("SELECT clock_timestamp() AS t").rows[0]
                     return (index, try row.date("t"))
                 })
-                try await Task.sleep(for: .milliseconds(50))
+                while pool.waiterCount < index + 1 { try await Task.sleep(for: .milliseconds(1)) }
             }
+            release.signal()
             try await holder.value
             var runs: [(index: Int, ranAt: Date)] = []
             for waiter in waiters { runs.append(try await waiter.value) }

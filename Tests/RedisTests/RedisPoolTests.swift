@@ -1,5 +1,5 @@
 import Foundation
-import Redis
+@testable import Redis
 import Testing
 
 @Suite("RedisPool")
@@ -70,7 +70,7 @@ struct RedisPoolTests {
             var waiters: [Task<RedisReply, any Error>] = []
             for index in 0..<5 {
                 waiters.append(Task { try await pool.command(["RPUSH", list, String(index)]) })
-                try await Task.sleep(for: .milliseconds(20))
+                while pool.waiterCount < index + 1 { try await Task.sleep(for: .milliseconds(1)) }
             }
             release.signal()
             for waiter in waiters {
