@@ -7,6 +7,10 @@ import Synchronization
 ///
 /// Entries are grouped by the board period's Redis key: a completion recorded through this
 /// replica drops that key's entries at once; other replicas' writes show within `lifetime`.
+///
+/// A read that began before such a drop must not store what it read afterwards, or the page from
+/// before the write would be served for a whole lifetime. Readers take a `ticket()` before reading
+/// and hand it to `store`, which refuses it when the key was dropped since.
 final class LeaderboardCache: Sendable {
     /// A rendered answer.
     struct Entry: Sendable {
@@ -17,9 +21,26 @@ final class LeaderboardCache: Sendable {
         let expires: ContinuousClock.Instant
     }
 
+    /// When a read began, in invalidations counted so far.
+    struct Ticket: Sendable {
+        fileprivate let epoch: UInt64
+    }
+
     private struct State {
         var boards: [String: [String: Entry]] = [:]
         var count = 0
+        /// Invalidations so far.
+        var epoch: UInt64 = 0
+        /// The epoch of each key's latest invalidation since `floor`.
+        var invalidated: [String: UInt64] = [:]
+        /// Reads that began before this epoch may not store (everything was dropped then, or the
+        /// record of which keys were dropped was cleared to bound it).
+        var floor: UInt64 = 0
+
+        /// Whether an answer read since `ticket` may be stored for `key`.
+        func accepts(_ ticket: Ticket, for key: String) -> Bool {
+            ticket.epoch >= floor && ticket.epoch >= invalidated[key, default: 0]
+        }
     }
 
     private let state = Mutex(State())
@@ -40,12 +61,19 @@ final class LeaderboardCache: Sendable {
         }
     }
 
-    /// Stores an answer (the whole cache is dropped when full: simple and bounded).
-    func store(key: String, request: String, body: ByteBuffer, contentType: String, etag: String) {
+    /// Taken before reading an answer to `store`.
+    func ticket() -> Ticket {
+        state.withLock { Ticket(epoch: $0.epoch) }
+    }
+
+    /// Stores an answer read since `ticket`, unless its board period was dropped meanwhile (the whole
+    /// cache is dropped when full: simple and bounded).
+    func store(key: String, request: String, body: ByteBuffer, contentType: String, etag: String, readSince ticket: Ticket) {
         guard lifetime > .zero else { return }
         let entry = Entry(body: body, contentType: contentType, etag: etag, expires: .now + lifetime)
         state.withLock { state in
-            if state.count >= capacity { state = State() }
+            guard state.accepts(ticket, for: key) else { return }
+            if state.count >= capacity { (state.boards, state.count) = ([:], 0) }
             if state.boards[key, default: [:]].updateValue(entry, forKey: request) == nil { state.count += 1 }
         }
     }
@@ -53,15 +81,21 @@ final class LeaderboardCache: Sendable {
     /// Drops every answer of the board periods in `keys`.
     func invalidate(keys: some Sequence<String>) {
         state.withLock { state in
+            state.epoch += 1
             for key in keys {
                 if let removed = state.boards.removeValue(forKey: key) { state.count -= removed.count }
+                state.invalidated[key] = state.epoch
             }
+            if state.invalidated.count > capacity { (state.invalidated, state.floor) = ([:], state.epoch) }
         }
     }
 
     /// Drops everything (a display name changed or a player was erased: any board may show them).
     func invalidateAll() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            state.epoch += 1
+            (state.boards, state.count, state.invalidated, state.floor) = ([:], 0, [:], state.epoch)
+        }
     }
 
     /// A strong ETag for `body`: FNV-1a 64 of its bytes.

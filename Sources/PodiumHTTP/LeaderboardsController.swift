@@ -87,6 +87,7 @@ struct LeaderboardsController {
         if let cacheKey, let entry = cache.lookup(key: target.key, request: cacheKey) {
             cached = entry
         } else {
+            let ticket = cache.ticket()
             // A closed period is read from its final snapshot (with medals): later writes cannot change it.
             let snapshot = try await finalSnapshot(target)
             let entries = if let snapshot {
@@ -104,7 +105,7 @@ struct LeaderboardsController {
             // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
             // polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
             if let cacheKey {
-                cache.store(key: target.key, request: cacheKey, body: body, contentType: contentType, etag: etag)
+                cache.store(key: target.key, request: cacheKey, body: body, contentType: contentType, etag: etag, readSince: ticket)
             }
             cached = LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
         }

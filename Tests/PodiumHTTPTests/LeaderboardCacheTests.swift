@@ -1,0 +1,44 @@
+import NIOCore
+@testable import PodiumHTTP
+import Testing
+
+@Suite("Leaderboard answer cache")
+struct LeaderboardCacheTests {
+    let cache = LeaderboardCache(lifetime: .seconds(60), capacity: 4)
+
+    func store(_ key: String, _ text: String, since ticket: LeaderboardCache.Ticket) {
+        cache.store(key: key, request: "top", body: ByteBuffer(string: text), contentType: "text/plain", etag: "\"\(text)\"",
+                    readSince: ticket)
+    }
+
+    func cached(_ key: String) -> String? {
+        cache.lookup(key: key, request: "top").map { String(buffer: $0.body) }
+    }
+
+    @Test("a read that began before its board was dropped does not store what it read")
+    func readRacingAWriteIsNotStored() {
+        let before = cache.ticket()
+        cache.invalidate(keys: ["week"])
+        store("week", "stale", since: before)
+        store("month", "other board", since: before)
+        #expect(cached("week") == nil)
+        #expect(cached("month") == "other board")
+        store("week", "fresh", since: cache.ticket())
+        #expect(cached("week") == "fresh")
+    }
+
+    @Test("after everything is dropped, or the record of dropped keys is cleared, earlier reads store nothing")
+    func earlierReadsStoreNothingAfterAClear() {
+        let beforeAll = cache.ticket()
+        cache.invalidateAll()
+        store("week", "stale", since: beforeAll)
+        #expect(cached("week") == nil)
+
+        let beforeMany = cache.ticket()
+        cache.invalidate(keys: ["a", "b", "c", "d", "e"])  // more keys than the capacity of 4: the record is cleared
+        store("untouched", "stale?", since: beforeMany)
+        #expect(cached("untouched") == nil, "the cleared record cannot say this key was untouched")
+        store("untouched", "fresh", since: cache.ticket())
+        #expect(cached("untouched") == "fresh")
+    }
+}
