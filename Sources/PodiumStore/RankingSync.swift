@@ -164,6 +164,10 @@ public struct RankingSync: Sendable {
         }
     }
 
+    /// How long the rebuild lease lasts unless renewed. A rebuild renews it after every chunk, so a
+    /// rebuild that was killed (Ctrl-C on `podium rankings rebuild`) holds up the next one at most this long.
+    static let rebuildLease: TimeInterval = 60
+
     /// Takes the rebuild lease in PostgreSQL unless another run holds an unexpired one.
     private func acquireRebuildLease(_ run: String) async throws -> Bool {
         let now = Date()
@@ -172,7 +176,16 @@ public struct RankingSync: Sendable {
             ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
             WHERE maintenance_leases.expires_at < $3
             RETURNING holder
-            """, [run, now.addingTimeInterval(600), now]).rows.isEmpty
+            """, [run, now.addingTimeInterval(Self.rebuildLease), now]).rows.isEmpty
+    }
+
+    /// Extends the lease; throws `RebuildInProgress` when another run has taken it (this one stalled
+    /// past its lease), so two rebuilds never go on side by side.
+    private func renewRebuildLease(_ run: String) async throws {
+        let held = try await postgres.query("""
+            UPDATE maintenance_leases SET expires_at = $2 WHERE name = 'rankings-rebuild' AND holder = $1 RETURNING holder
+            """, [run, Date().addingTimeInterval(Self.rebuildLease)]).rows
+        guard !held.isEmpty else { throw RebuildInProgress() }
     }
 
     private func releaseRebuildLease(_ run: String) async throws {
@@ -224,13 +237,16 @@ public struct RankingSync: Sendable {
             }
             if let current { flush(current) }
             try await send(commands)
+            try await renewRebuildLease(run)
             progress(report.entries, total)
         }
         if let current { try await send([["RENAME", "\(current):rebuild:\(run)", current]]) }
         try await send(staleKeys.map { ["DEL", $0] })
         try await rebuildDisplayNames()
+        try await renewRebuildLease(run)
         try await rewriteChanged(since: started)
         try await applyPendingErasures(now: Date())
+        try await renewRebuildLease(run)
         try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(Date())])
         return report
     }

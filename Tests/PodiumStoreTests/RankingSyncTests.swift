@@ -170,6 +170,21 @@ struct RankingSyncTests {
         #expect(try left.onlyInt("n") == 0)
     }
 
+    @Test("a rebuild whose lease another run took stops instead of going on alongside it")
+    func rebuildStopsWhenItsLeaseIsTaken() async throws {
+        let (server, storage) = try await storageOnOwnRedis()
+        // Writes wait a second on this Redis: the lease is taken while the rebuild sends its first chunk.
+        try await storage.redis.command(["CLIENT", "PAUSE", "1000", "WRITE"])
+        let rebuilding = Task { try await storage.rankingSync.rebuild() }
+        let held = "SELECT count(*) AS n FROM maintenance_leases WHERE name = 'rankings-rebuild' AND holder <> 'thief'"
+        while try await storage.postgres.query(held).onlyInt("n") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await storage.postgres.query("UPDATE maintenance_leases SET holder = 'thief' WHERE name = 'rankings-rebuild'")
+        await #expect(throws: RebuildInProgress.self) { try await rebuilding.value }
+        let thief = try await storage.postgres.query("DELETE FROM maintenance_leases WHERE holder = 'thief' RETURNING expires_at").rows
+        #expect(thief.count == 1, "the stopped rebuild leaves the other run's lease alone")
+        server.stop()
+    }
+
     @Test func rebuiltBoardsEqualLiveBoards() async throws {
         let storage = try await StoreTestEnvironment.storage(now: now)
         let topic = StoreTestEnvironment.unique("rebuild")
