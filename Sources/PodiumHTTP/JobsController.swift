@@ -66,21 +66,19 @@ struct JobsController {
     /// Handles `POST /v1/admin/periods/:board/:window/:period/close?dry_run=true`: close an ended period now.
     @Sendable func closePeriod(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        guard let scope = BoardScope(id: HTTPSupport.pathParameter("board", in: context)) else {
-            throw APIError.validation([FieldError(field: "board", message: "must be global, topic:<name> or group:<name>")])
-        }
-        guard let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)), window != .all else {
-            throw APIError.validation([FieldError(field: "window", message: "must be one of day, week, month")])
-        }
+        var errors: [FieldError] = []
+        let scope = BoardScope(id: HTTPSupport.pathParameter("board", in: context))
+        if scope == nil { errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>")) }
+        let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)).flatMap { $0 == .all ? nil : $0 }
+        if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month")) }
+        let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
+        if !["true", "false"].contains(dryRunText) { errors.append(FieldError(field: "dry_run", message: "must be true or false")) }
+        guard errors.isEmpty, let scope, let window else { throw APIError.validation(errors) }
         let periodName = HTTPSupport.pathParameter("period", in: context)
         let board = rules.boards.definition(for: scope)
         guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
         guard Period.named(periodName, window: window, timeZone: board.timeZone) != nil else {
             throw APIError.validation([FieldError(field: "period", message: "is not a \(window.rawValue) period name")])
-        }
-        let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
-        guard ["true", "false"].contains(dryRunText) else {
-            throw APIError.validation([FieldError(field: "dry_run", message: "must be true or false")])
         }
         do {
             let key = BoardPeriodKey(board: board.id, window: window, period: periodName)

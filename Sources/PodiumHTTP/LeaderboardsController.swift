@@ -67,17 +67,20 @@ struct LeaderboardsController {
         try context.requireLeaderboardRead()
         var errors: [FieldError] = []
         let target = try target(request, context: context, errors: &errors)
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
-        let offset = HTTPSupport.integer("offset", in: request, range: 0...10_000_000, fallback: 0, errors: &errors)
-        let radius = HTTPSupport.integer("radius", in: request, range: 0...50, fallback: 5, errors: &errors)
-        let around = request.uri.queryParameters.get("around")
-        if let around, !NameRules.isValidIdentifier(around) {
-            errors.append(FieldError(field: "around", message: "must be a user id"))
+        // `around` answers by `radius`; `limit` and `offset` are ignored with it, as the document says, and so not checked.
+        let slice: LeaderboardSlice
+        if let around = request.uri.queryParameters.get("around") {
+            if !NameRules.isValidIdentifier(around) { errors.append(FieldError(field: "around", message: "must be a user id")) }
+            let radius = HTTPSupport.integer("radius", in: request, range: 0...50, fallback: 5, errors: &errors)
+            slice = .around(userID: String(around), radius: radius)
+        } else {
+            let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
+            let offset = HTTPSupport.integer("offset", in: request, range: 0...10_000_000, fallback: 0, errors: &errors)
+            slice = .page(offset: offset, limit: limit)
         }
         let csv = wantsCSV(request, errors: &errors)
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
 
-        let slice: LeaderboardSlice = around.map { .around(userID: $0, radius: radius) } ?? .page(offset: offset, limit: limit)
         // Around-me answers are per player: caching them would only push the shared top pages out.
         let cacheKey: String? = switch slice {
         case .page(let offset, let limit): "\(offset)|\(limit)|\(csv)"
@@ -198,14 +201,11 @@ struct LeaderboardsController {
     private func target(_ request: Request, context: PodiumRequestContext, errors: inout [FieldError]) throws -> Target? {
         let boardID = HTTPSupport.pathParameter("board", in: context)
         let windowName = HTTPSupport.pathParameter("window", in: context)
-        guard let scope = BoardScope(id: boardID) else {
-            errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>"))
-            return nil
-        }
-        guard let window = LeaderboardWindow(rawValue: windowName) else {
-            errors.append(FieldError(field: "window", message: "must be one of all, day, week, month"))
-            return nil
-        }
+        let scope = BoardScope(id: boardID)
+        if scope == nil { errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>")) }
+        let window = LeaderboardWindow(rawValue: windowName)
+        if window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month")) }
+        guard let scope, let window else { return nil }
         let board = rules.boards.definition(for: scope)
         guard board.windows.contains(window) else { throw APIError.notFound("board \(boardID) has no \(windowName) window") }
         if let name = request.uri.queryParameters.get("period") {

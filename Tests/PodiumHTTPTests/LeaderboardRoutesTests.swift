@@ -139,6 +139,17 @@ struct LeaderboardRoutesTests {
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(String(buffer: csv.body) == "rank,user_id,display_name,score,medal\r\n1,\"\(users[0])\",\"Player 0\",25,\r\n2,\"\(users[1])\",\"Player 1\",20,\r\n")
 
+            let bothBad = try await client.send(.get, "/v1/leaderboards/team:x/year", key: harness.readKey)
+            #expect(bothBad.errorFields == ["board", "window"])
+            #expect(try await client.send(.get, "\(base)?around=\(users[0])&radius=51", key: harness.readKey).errorFields == ["radius"])
+            #expect(try await client.send(.get, "\(base)?around=bad%20id", key: harness.readKey).errorFields == ["around"])
+            let aroundIgnoresLimit = try await client.send(.get, "\(base)?around=\(users[4])&radius=0&limit=500&offset=-1", key: harness.readKey)
+            #expect((aroundIgnoresLimit.json["entries"] as? [[String: Any]] ?? []).map { $0["user_id"] as? String } == [users[4]])
+            for (body, field) in [([String: any Sendable](), "user_ids"), (["user_ids": [String]()], "user_ids"),
+                                  (["user_ids": (0...100).map { "u\($0)" }], "user_ids"), (["user_ids": ["ok", "bad id"]], "user_ids[1]")] {
+                #expect(try await client.send(.post, "\(base)/compare", key: harness.readKey, json: body).errorFields == [field])
+            }
+
             let badWindow = try await client.send(.get, "/v1/leaderboards/global/year", key: harness.readKey)
             #expect(badWindow.errorFields == ["window"])
             let badBoard = try await client.send(.get, "/v1/leaderboards/team:x/all", key: harness.readKey)
@@ -198,7 +209,7 @@ struct LeaderboardRoutesTests {
             #expect(try await client.send(.get, "/display/group:class-1/week", key: nil).status == .notFound)
             let bad = try await client.send(.get, "/display/planet:mars/decade", key: nil)
             #expect(bad.status == .badRequest)
-            #expect(bad.errorFields == ["board"])
+            #expect(bad.errorFields == ["board", "window"])
             let badPeriod = try await client.send(.get, "/display/global/week?period=2026-11", key: nil)
             #expect(badPeriod.errorFields == ["period"])
         }

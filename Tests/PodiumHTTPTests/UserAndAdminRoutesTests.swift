@@ -48,6 +48,10 @@ struct UserAndAdminRoutesTests {
             #expect((math.json["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == ["\(user)-2", "\(user)-0"])
             let badCursor = try await client.send(.get, "/v1/users/\(user)/completions?cursor=nonsense", key: harness.readKey)
             #expect(badCursor.errorFields == ["cursor"])
+            let badFilters = try await client.send(.get, "/v1/users/\(user)/completions?topic=Bad%20Topic&limit=0", key: harness.readKey)
+            #expect(Set(badFilters.errorFields) == ["topic", "limit"])
+            let badHistory = try await client.send(.get, "/v1/users/\(user)/rank-history?limit=0&board=team:x&window=year", key: harness.readKey)
+            #expect(badHistory.errorFields == ["limit", "board", "window"])
 
             let topics = try await client.send(.get, "/v1/users/\(user)/topics", key: harness.readKey)
             let list = topics.json["topics"] as? [[String: Any]] ?? []
@@ -62,6 +66,9 @@ struct UserAndAdminRoutesTests {
             let badPrefs = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey,
                                                  json: ["time_zone": "Mars/Olympus"])
             #expect(badPrefs.errorFields == ["time_zone"])
+            let longName = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey,
+                                                 json: ["display_name": String(repeating: "n", count: 65)])
+            #expect(longName.errorFields == ["display_name"])
             let board = try await client.send(.get, "/v1/leaderboards/topic:art/all?around=\(user)&radius=0", key: harness.readKey)
             #expect((board.json["entries"] as? [[String: Any]])?.first?["display_name"] as? String == "Zoë")
 
@@ -71,6 +78,23 @@ struct UserAndAdminRoutesTests {
             #expect(try await client.send(.delete, "/v1/users/\(user)", key: HTTPHarness.adminKey).status == .notFound)
             let invalid = try await client.send(.get, "/v1/users/bad%20id", key: harness.readKey)
             #expect(invalid.status == .badRequest)
+        }
+    }
+
+    @Test("admin requests with bad fields name each of them and change nothing")
+    func adminFieldErrors() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let admin = HTTPHarness.adminKey
+            let close = try await client.send(.post, "/v1/admin/periods/team:x/all/2026-W47/close?dry_run=maybe", key: admin)
+            #expect(close.errorFields == ["board", "window", "dry_run"])
+            #expect(try await client.send(.get, "/v1/admin/jobs/prune/runs?limit=0", key: admin).errorFields == ["limit"])
+            #expect(try await client.send(.get, "/v1/admin/webhooks/1/deliveries?limit=501", key: admin).errorFields == ["limit"])
+            #expect(try await client.send(.post, "/v1/admin/webhooks/deliveries/abc/resend", key: admin).errorFields == ["delivery"])
+            #expect(try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: [String: String]()).errorFields
+                == ["completions"])
+            #expect(try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": [String]()])
+                .errorFields == ["completions"])
         }
     }
 
