@@ -125,6 +125,8 @@ struct LeaderboardRoutesTests {
             let base = "/v1/leaderboards/group:\(group)/all"
             let top = try await client.send(.get, "\(base)?around=\(users[0])&radius=1", key: harness.readKey)
             #expect((top.json["entries"] as? [[String: Any]] ?? []).map { $0["user_id"] as? String } == [users[0], users[1]])
+            #expect((top.json["entries"] as? [[String: Any]] ?? []).map { $0["rank"] as? Int } == [1, 2])
+            #expect(top.json["offset"] as? Int == 0)
             let bottom = try await client.send(.get, "\(base)?around=\(users[4])&radius=2", key: harness.readKey)
             #expect((bottom.json["entries"] as? [[String: Any]] ?? []).map { $0["rank"] as? Int } == [3, 4, 5])
             #expect(bottom.json["offset"] as? Int == 2)
@@ -179,16 +181,22 @@ struct LeaderboardRoutesTests {
             #expect(stale.status == .ok)
             #expect(stale.headers[.eTag] == etag)
             // The board list grows whenever a test running in parallel scores a new board: unchanged, it is a 304;
-            // changed, a 200 with another ETag.
-            let list = try await client.send(.get, "/v1/leaderboards", key: harness.readKey)
-            let listTag = try #require(list.headers[.eTag])
-            let revalidated = try await client.send(.get, "/v1/leaderboards", key: harness.readKey, headers: [.ifNoneMatch: listTag])
-            if revalidated.status == .notModified {
-                #expect(revalidated.body.readableBytes == 0)
-            } else {
-                #expect(revalidated.status == .ok)
-                #expect(revalidated.headers[.eTag] != listTag)
+            // changed, a 200 with another ETag. Other tests end, so a quiet moment comes within a few tries.
+            var revalidations: [HTTPResponse.Status] = []
+            for _ in 0..<50 where revalidations.last != .notModified {
+                let list = try await client.send(.get, "/v1/leaderboards", key: harness.readKey)
+                let listTag = try #require(list.headers[.eTag])
+                let revalidated = try await client.send(.get, "/v1/leaderboards", key: harness.readKey, headers: [.ifNoneMatch: listTag])
+                if revalidated.status == .notModified {
+                    #expect(revalidated.body.readableBytes == 0)
+                } else {
+                    #expect(revalidated.status == .ok)
+                    #expect(revalidated.headers[.eTag] != listTag)
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                revalidations.append(revalidated.status)
             }
+            #expect(revalidations.last == .notModified, "\(revalidations)")
         }
     }
 

@@ -130,9 +130,13 @@ struct SchedulerRoutesTests {
             #expect((after.json["entries"] as? [[String: Any]] ?? []).map { $0["score"] as? Int } == [5, 2], "the closed board did not change")
 
             let profile = try await client.send(.get, "/v1/users/\(winner)", key: harness.readKey)
-            #expect((profile.json["medals"] as? [[String: Any]] ?? []).contains { $0["board"] as? String == "topic:\(topic)" })
+            func topicMedals(_ answer: TestResponse) -> [String] {
+                (answer.json["medals"] as? [[String: Any]] ?? []).filter { $0["board"] as? String == "topic:\(topic)" }
+                    .map { "\($0["window"] as? String ?? "")/\($0["period"] as? String ?? "")/\($0["medal"] as? String ?? "")" }
+            }
+            #expect(topicMedals(profile) == ["week/2026-W47/gold"], "the week's gold; days award none, the month is open")
             let list = try await client.send(.get, "/v1/users/\(winner)/medals", key: harness.readKey)
-            #expect((list.json["medals"] as? [[String: Any]] ?? []).map { $0["medal"] as? String }.contains("gold"))
+            #expect(topicMedals(list) == ["week/2026-W47/gold"])
 
             let open = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/month/2026-11/close", key: HTTPHarness.adminKey)
             #expect(open.status == .conflict, "November has not ended")

@@ -57,7 +57,8 @@ struct RankingSyncTests {
             let period = Period.containing(now, window: window, timeZone: .gmt).key
             let truth = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: window, period: period)
             let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", window, period))
-            #expect(truth.count == 5)
+            // Completion i is user i % 5's, easy (2 points) when i is even, hard (5) when odd.
+            #expect(truth.map { "\($0.0.dropFirst(topic.count + 1))=\($0.1)" } == ["u1=26", "u0=23", "u2=21", "u3=21", "u4=21"])
             #expect(live.map(\.0) == truth.map(\.0))
             #expect(live.map(\.1) == truth.map(\.1))
         }
@@ -66,6 +67,46 @@ struct RankingSyncTests {
         #expect(left == 0)
         let total = try await storage.postgres.query("SELECT sum(points) AS n FROM users WHERE user_id = ANY($1)", [users]).onlyInt("n")
         #expect(total == 16 * 2 + 16 * 5)
+        server.stop()
+    }
+
+    @Test("Redis killed while eight writers are recording: every completion is acknowledged, and ranked exactly once Redis is back")
+    func redisKilledMidIngestLosesNothing() async throws {
+        let (server, storage) = try await storageOnOwnRedis()
+        let topic = StoreTestEnvironment.unique("midstop")
+        let users = (0..<8).map { "\(topic)-u\($0)" }
+        let acknowledged = SharedCount()
+        let now = now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (writer, user) in users.enumerated() {
+                group.addTask {
+                    for index in 0..<25 {
+                        let item = try completion(id: "\(topic)-\(writer)-\(index)", user: user, topic: topic, now: now)
+                        guard case .created = try await storage.writer.record(item) else { throw TestFailure("not created") }
+                        acknowledged.increment()
+                    }
+                }
+            }
+            // Killed while the writers are mid-way: some batches are in flight to Redis when it dies.
+            while acknowledged.current < 40 { try await Task.sleep(for: .milliseconds(1)) }
+            server.stop()
+            try await group.waitForAll()
+        }
+        #expect(acknowledged.current == 200)
+        try server.start()
+        try await storage.rankingSync.synchronize(now: now.addingTimeInterval(60))
+        for window in LeaderboardWindow.allCases {
+            let period = Period.containing(now, window: window, timeZone: .gmt).key
+            let truth = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: window, period: period)
+            let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", window, period))
+            // 25 medium completions (3 points each) per player; ties in user id order.
+            let expected = (0..<8).map { "u\($0)=75" }
+            #expect(truth.map { "\($0.0.dropFirst(topic.count + 1))=\($0.1)" } == expected, "\(window)")
+            #expect(live.map { "\($0.0.dropFirst(topic.count + 1))=\($0.1)" } == expected, "\(window)")
+        }
+        let left = try await storage.postgres.query(
+            "SELECT count(*) AS n FROM completions WHERE NOT ranked AND topic = $1", [topic]).onlyInt("n")
+        #expect(left == 0)
         server.stop()
     }
 

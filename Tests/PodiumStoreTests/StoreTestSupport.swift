@@ -4,6 +4,7 @@ import PodiumCore
 import PodiumStore
 import Postgres
 import Redis
+import Synchronization
 import Testing
 
 /// Real PostgreSQL and Redis for store tests (started by ops/test.sh); tests fail, never skip, without them.
@@ -75,6 +76,17 @@ func postgresBoard(_ postgres: PostgresPool, board: String, window: LeaderboardW
         SELECT user_id, score FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
         ORDER BY score DESC, user_id COLLATE "C"
         """, [board, window.rawValue, period]).rows.map { (try $0.string("user_id"), try $0.int64("score")) }
+}
+
+/// A count shared by concurrent test tasks.
+final class SharedCount: Sendable {
+    private let value = Mutex(0)
+
+    /// Adds one.
+    func increment() { value.withLock { $0 += 1 } }
+
+    /// The count now.
+    var current: Int { value.withLock { $0 } }
 }
 
 /// A redis-server of the test's own on a free loopback port, to stop and start at will.
