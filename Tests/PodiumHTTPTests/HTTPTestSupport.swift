@@ -38,10 +38,10 @@ struct HTTPHarness: @unchecked Sendable {
 
     init(
         now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false,
-        redisURL: String = Self.redisURL
+        redisURL: String = Self.redisURL, databaseURL: String = Self.databaseURL
     ) async throws {
         let logger = Logger(label: "podium-http-tests")
-        let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: Self.databaseURL, poolSize: 8), logger: logger)
+        let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 8), logger: logger)
         try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
         let redis = RedisPool(configuration: try RedisConfiguration(url: redisURL), logger: logger)
         // Every test writes both stores, so the shared test Redis holds complete rankings (another URL is a dead one).

@@ -98,6 +98,39 @@ struct UserAndAdminRoutesTests {
         }
     }
 
+    @Test("rankings rebuild over HTTP answers what it wrote, and 409 while another rebuild holds the lease")
+    func rebuildRoute() async throws {
+        // A database and Redis of its own: a rebuild rewrites every board, and its lease would turn other tests' rebuilds away.
+        let shared = PostgresPool(configuration: PostgresConfiguration(connectionString: HTTPHarness.databaseURL, poolSize: 1),
+                                  logger: Logger(label: "podium-http-tests"))
+        let name = "podium_rebuild_\(UUID().uuidString.prefix(8).lowercased())"
+        try await shared.query("CREATE DATABASE \(name)")
+        let harness = try await HTTPHarness(
+            redisURL: HTTPHarness.redisURL.replacingOccurrences(of: "/15", with: "/13"),
+            databaseURL: HTTPHarness.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)"))
+        try await harness.storage.redis.command(["FLUSHDB"])
+        try await harness.run { client in
+            let body = completionBody(id: "rebuild-1", user: "rebuild-u", topic: "math", difficulty: "hard")
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            let rebuilt = try await client.send(.post, "/v1/admin/rankings/rebuild", key: HTTPHarness.adminKey)
+            #expect(rebuilt.status == .ok)
+            #expect(rebuilt.json["boards"] as? Int == 8, "global and topic:math, four windows each")
+            #expect(rebuilt.json["entries"] as? Int == 8)
+            let key = RankingKeys.board("topic:math", .all, "all")
+            #expect(try await harness.storage.redis.command(["ZCARD", key]) == .integer(1))
+
+            try await harness.storage.postgres.query("""
+                INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', 'other-replica', now() + interval '1 minute')
+                """)
+            let busy = try await client.send(.post, "/v1/admin/rankings/rebuild", key: HTTPHarness.adminKey)
+            #expect(busy.status == .conflict)
+        }
+        try await harness.storage.redis.command(["FLUSHDB"])
+        await harness.storage.postgres.close()
+        try await shared.query("DROP DATABASE \(name) WITH (FORCE)")
+        await shared.close()
+    }
+
     @Test func adminManagesKeys() async throws {
         let harness = try await HTTPHarness()
         try await harness.run { client in
