@@ -72,7 +72,7 @@ struct Bench: Sendable {
                     let items = range.map { completionJSON(id: "seed-\(run)-\($0)", player: $0) }
                     let body = Data(#"{"completions":["#.utf8) + Data(items.joined(separator: ",").utf8) + Data("]}".utf8)
                     let status = try await send(.POST, "/v1/completions/batch", body: body).status
-                    guard status.code == 200 else { throw ValidationError("seed batch answered \(status)") }
+                    guard status.code == 200 else { throw CommandFailure("seed batch answered \(status)") }
                 }
             }
             for _ in 0..<4 { addNext() }
@@ -102,7 +102,7 @@ struct Bench: Sendable {
         let page = "/v1/leaderboards/topic:\(topic)/all?limit=10"
         let first = try await send(.GET, page)
         guard first.status.code == 200, let etag = first.headers.first(name: "etag") else {
-            throw ValidationError("top page answered \(first.status) without an ETag")
+            throw CommandFailure("top page answered \(first.status) without an ETag")
         }
         let kinds: [(name: String, expected: UInt, request: @Sendable () async throws -> HTTPClientResponse)] = [
             ("healthz", 200, { try await send(.GET, "/healthz") }),

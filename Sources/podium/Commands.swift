@@ -22,10 +22,16 @@ struct KeysCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a key; its secret is printed once.")
         @Option(help: "What the key is for.") var name: String
-        @Option(help: "ingest, read or admin.") var role: String
+        @Option(help: "ingest, read or admin.") var role: Role
+
+        /// The same rule as `POST /v1/admin/api-keys` (a tab would also break `keys list`'s columns).
+        func validate() throws {
+            guard !name.isEmpty, NameRules.isFreeText(name, maxLength: 100) else {
+                throw ValidationError("name must be 1-100 characters without control characters")
+            }
+        }
 
         func run() async throws {
-            guard let role = Role(rawValue: role) else { throw ValidationError("role must be one of ingest, read, admin") }
             let created = try await Runtime.with { try await $0.storage.apiKeys.create(name: name, role: role, now: Date()) }
             print("id:     \(created.key.id)\nrole:   \(created.key.role.rawValue)\nsecret: \(created.secret)")
         }
@@ -51,7 +57,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard try await Runtime.with({ try await $0.storage.apiKeys.revoke(id: id, now: Date()) }) else {
-                throw ValidationError("no valid key \(id)")
+                throw CommandFailure("no valid key \(id)")
             }
             print("revoked \(id)")
         }
@@ -92,9 +98,21 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard try await Runtime.with({ try await $0.storage.users.erase(userID: id, now: Date()) }) else {
-                throw ValidationError("no user \(id)")
+                throw CommandFailure("no user \(id)")
             }
             print("erased \(id)")
         }
     }
+}
+
+extension Role: ExpressibleByArgument {}
+
+/// A command that ran but could not do what was asked (exit status 1, without the usage text a
+/// `ValidationError` of the arguments brings).
+struct CommandFailure: Error, CustomStringConvertible {
+    /// What went wrong, for the `Error:` line.
+    let description: String
+
+    /// Creates a failure with its message.
+    init(_ description: String) { self.description = description }
 }

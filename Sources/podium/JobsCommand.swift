@@ -61,7 +61,7 @@ struct JobsCommand: AsyncParsableCommand {
                 do {
                     requested = try await scheduler.requestRun(name, slot: slot)
                 } catch let error as RunRequestError {
-                    throw ValidationError(error.description)
+                    throw CommandFailure(error.description)
                 }
                 // A paused job's run waits for resume, as one requested over HTTP does.
                 if try await runtime.runs.pausedJobs().contains(name) {
@@ -124,7 +124,7 @@ struct PeriodsCommand: AsyncParsableCommand {
                     return try await runtime.storage.periods.close(
                         BoardPeriodKey(board: board, window: window, period: period), now: Date(), dryRun: dryRun)
                 } catch let error as PeriodCloseError {
-                    throw ValidationError(error.description)
+                    throw CommandFailure(error.description)
                 }
             }
             print("\(report.board) \(report.window.rawValue) \(report.period): \(report.outcome), \(report.players) players")
