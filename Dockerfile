@@ -11,10 +11,11 @@
 #   docker build -t podium .
 #   docker run --rm -p 8080:8080 -e PODIUM_DATABASE_URL=... -e PODIUM_REDIS_URL=... podium
 #
-# The local toolchain is Swift 6.3; the package needs tools 6.1 or newer. Pick
-# another builder with --build-arg SWIFT_IMAGE=swift:6.x-bookworm (keep it on
-# bookworm: the runtime stage's libpq5 / libhiredis0.14 are Debian 12's).
-ARG SWIFT_IMAGE=swift:6.1-bookworm
+# The local toolchain is Swift 6.3; the package and its dependencies (Hummingbird,
+# swift-log, swift-service-lifecycle, …) need tools 6.2 or newer. Pick another
+# builder with --build-arg SWIFT_IMAGE=swift:6.x-bookworm (keep it on bookworm:
+# the runtime stage's libpq5 / libhiredis0.14 are Debian 12's).
+ARG SWIFT_IMAGE=swift:6.3-bookworm
 
 # ---- build ------------------------------------------------------------------
 FROM ${SWIFT_IMAGE} AS build

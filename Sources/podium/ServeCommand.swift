@@ -35,13 +35,15 @@ struct ServeCommand: AsyncParsableCommand {
             store: runtime.storage.webhooks, http: http, settings: settings.webhooks, replica: scheduler.replica, now: { Date() },
             logger: logger)
         let webhooks = WebhookService(sender: sender, interval: .milliseconds(500))
-        let group = ServiceGroup(
-            configuration: .init(
-                // Shut down in reverse order: the HTTP server stops taking requests and drains first,
-                // while the background loops and both pools still serve it.
-                services: [.init(service: sync), .init(service: jobs), .init(service: webhooks), .init(service: app)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+        var configuration = ServiceGroupConfiguration(
+            // Shut down in reverse order: the HTTP server stops taking requests and drains first,
+            // while the background loops and both pools still serve it.
+            services: [.init(service: sync), .init(service: jobs), .init(service: webhooks), .init(service: app)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        // Then whatever still runs (a long job, a rebuild) is cancelled: its lease lets another replica take over.
+        configuration.maximumGracefulShutdownDuration = .seconds(50)
+        let group = ServiceGroup(configuration: configuration)
         logger.notice("podium listening", metadata: [
             "url": "http://\(settings.http.host):\(settings.http.port)", "replica": "\(scheduler.replica)"])
         do {
