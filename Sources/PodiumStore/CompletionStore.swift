@@ -260,9 +260,10 @@ extension CompletionStore {
         for plan in plans where batch.outcomes[plan.item.id] == nil {
             if let error = plan.item.replayOnly { batch.outcomes[plan.item.id] = .tooOld(error) }
         }
-        // Same lock order in every transaction (player, then id) so concurrent batches cannot deadlock on players.
+        // Same lock order in every transaction (by player) so concurrent batches cannot deadlock on players;
+        // a player's completions in the order they were played, so totals, streaks and unlocks follow play.
         let fresh = plans.filter { batch.outcomes[$0.item.id] == nil }
-            .sorted { ($0.item.userID, $0.item.id) < ($1.item.userID, $1.item.id) }
+            .sorted { ($0.item.userID, $0.item.completedAt, $0.item.id) < ($1.item.userID, $1.item.completedAt, $1.item.id) }
         guard !fresh.isEmpty else {
             try connection.execute("COMMIT")
             return batch

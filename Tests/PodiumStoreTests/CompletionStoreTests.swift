@@ -151,9 +151,10 @@ struct CompletionStoreTests {
             ("hard", 10, "2026-11-23T09:00:00Z"), ("hard", 5, "2026-11-24T09:00:00Z"),
             ("medium", 5, "2026-11-24T18:00:00Z"), ("hard", 5, "2026-11-25T09:00:00Z"),
         ]
+        // Ids sort against the order of play (d, c, b, a): the transaction follows the times, not the ids.
         func items(_ user: String) throws -> [ValidCompletion] {
             try plays.enumerated().map { index, play in
-                try completion(id: "\(user)-c\(index)", user: user, topic: "\(user)-t", difficulty: play.difficulty,
+                try completion(id: "\(user)-\(["d", "c", "b", "a"][index])", user: user, topic: "\(user)-t", difficulty: play.difficulty,
                                correct: play.correct, completedAt: play.at, displayName: "Name \(index)", now: now)
             }
         }
