@@ -116,13 +116,19 @@ public struct UserStore: Sendable {
         let zone = TimeZone(identifier: timeZone) ?? .gmt
         let next = reminders?.schedule(playerZone: zone)?.next(after: now)
         let stored = try reminders.map { try PodiumJSON.string($0) }
-        try await postgres.query("""
-            INSERT INTO users (user_id, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
-            VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)
-            ON CONFLICT (user_id) DO UPDATE SET display_name = EXCLUDED.display_name, time_zone = EXCLUDED.time_zone,
-                                                reminders = EXCLUDED.reminders, next_reminder_at = EXCLUDED.next_reminder_at,
-                                                updated_at = EXCLUDED.updated_at
-            """, [userID, displayName, timeZone, stored, next, now])
+        try await postgres.withTransaction { connection in
+            // The player's row first, as completion batches lock it, so the two cannot deadlock.
+            let previous = try connection.query("SELECT time_zone FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first?
+                .string("time_zone")
+            try connection.query("""
+                INSERT INTO users (user_id, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
+                VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)
+                ON CONFLICT (user_id) DO UPDATE SET display_name = EXCLUDED.display_name, time_zone = EXCLUDED.time_zone,
+                                                    reminders = EXCLUDED.reminders, next_reminder_at = EXCLUDED.next_reminder_at,
+                                                    updated_at = EXCLUDED.updated_at
+                """, [userID, displayName, timeZone, stored, next, now])
+            if let previous, previous != timeZone { try Self.recountDays(userID: userID, zone: zone, on: connection) }
+        }
         do {
             if let displayName {
                 try await rankings.apply([], displayNames: [userID: displayName])
@@ -138,6 +144,16 @@ public struct UserStore: Sendable {
         }
         return PreferencesResponse(
             userId: userID, displayName: displayName, timeZone: timeZone, reminders: reminders, nextReminderAt: next.map(RFC3339.format))
+    }
+
+    /// Streak days are local days in the player's zone, stored as each completion is recorded: a new
+    /// zone counts them again from the completions, so streaks never mix two zones' days.
+    private static func recountDays(userID: String, zone: TimeZone, on connection: PostgresConnection) throws {
+        let times = try connection.query("SELECT completed_at FROM completions WHERE user_id = $1", [userID]).rows
+            .map { try $0.date("completed_at") }
+        let days = Set(times.map { Streak.localDay(of: $0, in: zone) }).sorted()
+        try connection.query("DELETE FROM user_days WHERE user_id = $1", [userID])
+        try connection.query("INSERT INTO user_days (user_id, day) SELECT $1, unnest($2::int[])", [userID, days])
     }
 
     /// Erases the player everywhere: PostgreSQL rows (completions, topics, scores, snapshot entries and medals, events) and Redis entries.

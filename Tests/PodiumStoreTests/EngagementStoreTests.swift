@@ -42,6 +42,28 @@ struct EngagementStoreTests {
         #expect(later.streak == Streak(current: 0, longest: 4), "March 31 passed without a quiz")
     }
 
+    @Test("a new time zone counts the player's days again, so a streak never mixes two zones' days")
+    func newTimeZoneRecountsDays() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: instant("2026-06-02T12:00:00Z"))
+        let user = StoreTestEnvironment.unique("tokyo")
+        let topic = StoreTestEnvironment.unique("t")
+        // Before the app sends preferences the player is on UTC: 08:00 in Tokyo on June 1 is May 31 there.
+        try await record(storage, user: user, topic: topic, at: "2026-05-31T23:00:00Z")
+        _ = try await storage.users.setPreferences(userID: user, displayName: nil, timeZone: "Asia/Tokyo", now: instant("2026-05-31T23:05:00Z"))
+        let sameDay = try await record(storage, user: user, topic: topic, at: "2026-06-01T11:00:00Z")
+        #expect(sameDay.streak == Streak(current: 1, longest: 1), "both on June 1 in Tokyo")
+        let next = try await record(storage, user: user, topic: topic, at: "2026-06-02T11:00:00Z")
+        #expect(next.streak == Streak(current: 2, longest: 2))
+        #expect(next.achievementsUnlocked.isEmpty, "two Tokyo days are not a 3-day streak")
+        let days = try await storage.postgres.query("SELECT day FROM user_days WHERE user_id = $1 ORDER BY day", [user]).rows
+            .map { try $0.int("day") }
+        #expect(days.map { Period.dayKey(dayNumber: $0) } == ["2026-06-01", "2026-06-02"])
+        // Another zone counts them again.
+        _ = try await storage.users.setPreferences(userID: user, displayName: nil, timeZone: "America/Los_Angeles", now: instant("2026-06-02T11:30:00Z"))
+        let profile = try #require(try await storage.users.profile(userID: user, now: instant("2026-06-02T12:00:00Z")))
+        #expect(profile.streak == Streak(current: 3, longest: 3), "in Los Angeles the three fall on May 31, June 1 and June 2")
+    }
+
     @Test("achievements unlock once each, with an event, and show on the profile")
     func achievementsUnlockOnce() async throws {
         let storage = try await StoreTestEnvironment.storage(now: instant("2026-11-25T12:00:00Z"))
