@@ -69,24 +69,46 @@ public struct ReminderStore: Sendable {
             let at: Date
             let day: Int
             let remindedDay: Int?
+
+            /// Where the reminder's local day and the one before it start, and where the day ends.
+            var bounds: (before: Date, start: Date, end: Date) {
+                let today = Period.named(Period.dayKey(dayNumber: day), window: .day, timeZone: zone)
+                let yesterday = Period.named(Period.dayKey(dayNumber: day - 1), window: .day, timeZone: zone)
+                let start = today?.start ?? at
+                return (yesterday?.start ?? start, start, today?.end ?? at)
+            }
         }
         let due = try rows.map { row -> Due in
             let zone = TimeZone(identifier: try row.string("time_zone")) ?? .gmt
             let reminders = try row["reminders"].map { try decoder.decode(ReminderPreferences.self, from: Data($0.utf8)) }
             let schedule = reminders?.schedule(playerZone: zone)
-            let at = try row.date("next_reminder_at")
+            var at = try row.date("next_reminder_at")
+            // After the job was down for more than a cycle, the latest reminder time that has passed is the
+            // one to check (its day may still be on); the ones before it belong to days already over.
+            if let latest = schedule?.latest(atOrBefore: now), latest > at { at = latest }
             let scheduleZone = schedule?.timeZone ?? zone
             return Due(user: try row.string("user_id"), zone: scheduleZone, schedule: schedule, at: at,
                        day: Streak.localDay(of: at, in: scheduleZone), remindedDay: try row.optionalInt("reminded_day"))
         }
-        // One query for the facts every check needs: closed days, and which players played that day or the day before.
+        // One query for the facts every check needs: closed days, and whether each player played on the
+        // reminder's local day and the day before. Days are the reminders' zone's, which may differ from the
+        // player's own (in which the streak days of `user_days` are counted), so completions are looked up by time.
         let closed = Set(try connection.query("""
             SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY($1::date[])
             """, [due.map { Period.dayKey(dayNumber: $0.day) }]).rows.map { try $0.int("n") })
-        let played = Set(try connection.query("""
-            SELECT user_id || ':' || day AS k FROM user_days d
-            JOIN unnest($1::text[], $2::int[]) AS x(u, day0) ON d.user_id = x.u AND d.day IN (x.day0, x.day0 - 1)
-            """, [due.map(\.user), due.map(\.day)]).rows.map { try $0.string("k") })
+        let bounds = due.map(\.bounds)
+        let playedRows = try connection.query("""
+            SELECT x.i,
+                   EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.u AND c.completed_at >= x.s AND c.completed_at < x.e) AS today,
+                   EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.u AND c.completed_at >= x.b AND c.completed_at < x.s) AS before
+            FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS x(u, b, s, e, i)
+            """, [due.map(\.user), bounds.map(\.before), bounds.map(\.start), bounds.map(\.end)]).rows
+        var played: Set<String> = []
+        for row in playedRows {
+            let item = due[try row.int("i") - 1]
+            if try row.bool("today") { played.insert("\(item.user):\(item.day)") }
+            if try row.bool("before") { played.insert("\(item.user):\(item.day - 1)") }
+        }
 
         var report = ReminderReport()
         var events: [(user: String, payload: String)] = []

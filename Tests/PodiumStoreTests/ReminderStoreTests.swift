@@ -80,6 +80,33 @@ struct ReminderStoreTests {
         #expect(try await storage.reminders.openDay("2030-02-04") == false)
     }
 
+    @Test("reminders in another zone than the player's are judged on the reminders' local day")
+    func reminderZoneDiffersFromPlayersZone() async throws {
+        // The player's zone is UTC; the reminders are at 20:00 in New York (01:00 UTC the next day).
+        let user = "\(prefix)-split"
+        _ = try await storage.users.setPreferences(
+            userID: user, displayName: nil, timeZone: "UTC",
+            reminders: ReminderPreferences(enabled: true, time: "20:00", days: ReminderPreferences.weekdays, timeZone: "America/New_York"),
+            now: instant("2030-01-07T12:00:00Z"))
+        // Monday 19:30 in New York, already Tuesday in UTC: Monday's reminder is not due.
+        try await play(user, at: "2030-01-08T00:30:00Z")
+        _ = try await storage.reminders.emitDue(now: instant("2030-01-08T01:00:00Z"))
+        #expect(try await reminders().isEmpty)
+        // Tuesday in New York without a quiz, after playing on Monday there: reminded, streak at risk.
+        _ = try await storage.reminders.emitDue(now: instant("2030-01-09T01:00:00Z"))
+        #expect(try await reminders() == ["split 2030-01-08 true"])
+    }
+
+    @Test("after the job was down for days, the reminder whose time passed today is still sent, once")
+    func jobDownForDaysStillRemindsToday() async throws {
+        // Weekdays at 18:00 in Paris, set on Sunday 2030-01-13: first due Monday 17:00 UTC.
+        _ = try await player("paused", zone: "Europe/Paris", time: "18:00", at: "2030-01-13T12:00:00Z")
+        // The job first runs again on Wednesday at 18:30 Paris time.
+        _ = try await storage.reminders.emitDue(now: instant("2030-01-16T17:30:00Z"))
+        _ = try await storage.reminders.emitDue(now: instant("2030-01-16T17:31:00Z"))
+        #expect(try await reminders() == ["paused 2030-01-16 false"])
+    }
+
     @Test("on a spring-forward day a reminder in the gap comes when the gap ends, once")
     func dstGap() async throws {
         // Europe/Paris skips 02:00-03:00 on Sunday 2030-03-31 (01:00 UTC).
