@@ -61,8 +61,9 @@ public indirect enum JSONValue: Sendable, Codable, Equatable {
 public struct EventPage: Sendable, Codable, Equatable {
     /// Events in outbox order.
     public var events: [OutboxEvent]
-    /// Where the next poll continues: the last event's cursor, or the `after` given when nothing new.
-    public var nextCursor: String?
+    /// Where the next poll continues: the last event's cursor when the page is full, else a position past
+    /// every event the page considered (never before the `after` given).
+    public var nextCursor: String
 }
 
 /// Position in the outbox: the writing transaction's id and the event id (`<tx>-<id>`).
@@ -71,7 +72,7 @@ public struct EventPage: Sendable, Codable, Equatable {
 /// smaller ids than events already visible. Ordering by (transaction id, event id) and showing
 /// only transactions older than every transaction still running (`pg_snapshot_xmin`) makes the
 /// visible prefix final: nothing can later appear before a cursor already handed out.
-public struct EventCursor: Sendable, Equatable {
+public struct EventCursor: Sendable, Comparable {
     /// Transaction id (xid8) of the event.
     public let transaction: UInt64
     /// Event id.
@@ -92,6 +93,11 @@ public struct EventCursor: Sendable, Equatable {
 
     /// The cursor as text.
     public var text: String { "\(transaction)-\(id)" }
+
+    /// Feed order: by transaction id, then event id.
+    public static func < (lhs: EventCursor, rhs: EventCursor) -> Bool {
+        (lhs.transaction, lhs.id) < (rhs.transaction, rhs.id)
+    }
 }
 
 /// The outbox: events written in the transaction of the change they report, read as a gap-free feed.
@@ -113,46 +119,55 @@ public struct EventStore: Sendable {
     }
 
     /// Up to `limit` events after `cursor` (from the start when nil), optionally of one type.
+    ///
+    /// A short page has shown every matching event below the visibility horizon, so its next cursor is
+    /// the horizon itself: a poll filtered to a rare type moves past the others instead of reading
+    /// them again every time, and a first poll of an empty feed gets a cursor too.
     public func feed(after cursor: EventCursor?, limit: Int, type: String?) async throws -> EventPage {
-        let events = try await postgres.withConnection { connection in
+        let (events, horizon) = try await postgres.withConnection { connection in
             try Self.page(after: cursor, limit: limit, type: type, on: connection)
         }
-        return EventPage(events: events, nextCursor: events.last?.cursor ?? cursor?.text)
+        let next = if events.count == limit, let last = events.last { last.cursor } else { max(cursor ?? horizon, horizon).text }
+        return EventPage(events: events, nextCursor: next)
     }
 
-    /// Up to `limit` events after `cursor` in feed order, read on `connection`.
+    /// Up to `limit` events after `cursor` in feed order, and the horizon they were read below, read on `connection`.
     static func page(after cursor: EventCursor?, limit: Int, type: String?, on connection: PostgresConnection) throws
-        -> [OutboxEvent] {
+        -> (events: [OutboxEvent], horizon: EventCursor) {
         let rows = try connection.query(
             feedQuery(columns: "id, tx::text AS tx_text, type, occurred_at, payload::text AS payload"),
             feedParameters(after: cursor, limit: limit, type: type)).rows
         let decoder = JSONDecoder()
-        return try rows.map { row in
+        let events = try rows.filter { $0["id"] != nil }.map { row in
             let cursor = try position(of: row)
             return OutboxEvent(
                 id: "evt_\(cursor.id)", type: try row.string("type"), occurredAt: RFC3339.format(try row.date("occurred_at")),
                 data: try decoder.decode(JSONValue.self, from: Data(try row.string("payload").utf8)), cursor: cursor.text)
         }
+        return (events, EventCursor(transaction: UInt64(try rows[0].string("horizon_text")) ?? 0, id: 0))
     }
 
     /// The positions of up to `limit` events after `cursor` in feed order (webhook dispatch: no payloads).
     static func positions(after cursor: EventCursor?, limit: Int, on connection: PostgresConnection) throws -> [EventCursor] {
         try connection.query(
             feedQuery(columns: "id, tx::text AS tx_text"), feedParameters(after: cursor, limit: limit, type: nil)
-        ).rows.map(position(of:))
+        ).rows.filter { $0["id"] != nil }.map(position(of:))
     }
 
-    /// The feed's one query: what is visible and in which order, selecting `columns`.
+    /// The feed's one query: what is visible and in which order, selecting `columns`, and on every row
+    /// (one row with NULL columns when no event is visible) the horizon, `horizon_text`.
     ///
-    /// The order is by the `xid8` column itself: the transaction id is selected as text under another
-    /// name, because ordering by text would put transaction 1000 before 999 and skip events.
+    /// Only transactions older than every one still running are shown (`pg_snapshot_xmin`), so nothing
+    /// can later appear behind a cursor. The order is by the `xid8` column itself: the transaction id is
+    /// selected as text under another name, because ordering by text would put 1000 before 999.
     private static func feedQuery(columns: String) -> String {
         """
-        SELECT \(columns) FROM events
-        WHERE (tx, id) > ($1::xid8, $2::bigint)
-          AND tx < pg_snapshot_xmin(pg_current_snapshot())
-          AND ($3::text IS NULL OR type = $3)
-        ORDER BY events.tx, events.id LIMIT $4
+        WITH visible AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
+        SELECT v.horizon::text AS horizon_text, e.* FROM visible v LEFT JOIN LATERAL (
+            SELECT tx, \(columns) FROM events
+            WHERE (tx, id) > ($1::xid8, $2::bigint) AND tx < v.horizon AND ($3::text IS NULL OR type = $3)
+            ORDER BY events.tx, events.id LIMIT $4) e ON true
+        ORDER BY e.tx, e.id
         """
     }
 

@@ -35,7 +35,7 @@ struct EventFeedTests {
                 seen += page.events.filter { event in
                     if case .object(let data) = event.data { data["marker"] == .string(marker) } else { false }
                 }.map(\.id)
-                after = page.nextCursor.flatMap(EventCursor.init(text:)) ?? after
+                after = EventCursor(text: page.nextCursor) ?? after
                 if page.events.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             }
             return seen
@@ -67,6 +67,41 @@ struct EventFeedTests {
         #expect(Set(written.1).count == written.1.count, "no repeats")
     }
 
+    @Test("a poll filtered to one type moves past the other types, and still sees the next event of its type")
+    func filteredPollMovesPastOtherTypes() async throws {
+        let postgres = try await StoreTestEnvironment.postgres()
+        let events = EventStore(postgres: postgres)
+        let (rare, common) = (StoreTestEnvironment.unique("test.rare"), StoreTestEnvironment.unique("test.common"))
+        let start = try await events.feed(after: nil, limit: 10, type: rare)
+        #expect(start.events.isEmpty)
+        let origin = try #require(EventCursor(text: start.nextCursor), "an empty first poll gets a cursor too")
+        let commons = try await postgres.query("""
+            INSERT INTO events (type, occurred_at, payload) SELECT $1, now(), '{}' FROM generate_series(1, 3) RETURNING tx::text AS tx_text, id
+            """, [common]).rows.map { EventCursor(transaction: UInt64(try $0.string("tx_text")) ?? 0, id: try $0.int64("id")) }.sorted()
+        // Polls filtered to the rare type pass the common events once the horizon does (other tests' open transactions may hold it back a moment).
+        var cursor = origin
+        let deadline = Date().addingTimeInterval(10)
+        while cursor <= commons.max()!, Date() < deadline {
+            let page = try await events.feed(after: cursor, limit: 10, type: rare)
+            #expect(page.events.isEmpty)
+            cursor = try #require(EventCursor(text: page.nextCursor))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(cursor > commons.max()!)
+        let unfiltered = try await events.feed(after: origin, limit: 1000, type: common)
+        #expect(unfiltered.events.map(\.cursor) == commons.map(\.text), "the other types are still there for their own readers")
+        let rareID = try await postgres.query("INSERT INTO events (type, occurred_at, payload) VALUES ($1, now(), '{}') RETURNING id", [rare])
+            .rows[0].int64("id")
+        var seen: [String] = []
+        while seen.isEmpty, Date() < deadline.addingTimeInterval(10) {
+            let page = try await events.feed(after: cursor, limit: 10, type: rare)
+            seen += page.events.map(\.id)
+            cursor = try #require(EventCursor(text: page.nextCursor))
+        }
+        #expect(seen == ["evt_\(rareID)"])
+        try await postgres.query("DELETE FROM events WHERE type = ANY($1)", [[rare, common]])
+    }
+
     @Test("transaction ids of different lengths page in numeric order (999 before 1000, 9 before 10)")
     func transactionIdsOrderAsNumbers() async throws {
         let postgres = try await StoreTestEnvironment.postgres()
@@ -85,7 +120,7 @@ struct EventFeedTests {
         for _ in 0..<3 {
             let page = try await events.feed(after: cursor, limit: 1, type: type)
             paged += page.events.map(\.id)
-            cursor = try #require(page.nextCursor.flatMap(EventCursor.init(text:)))
+            cursor = try #require(EventCursor(text: page.nextCursor))
         }
         #expect(paged == ["evt_\(ids[1])", "evt_\(ids[0])"])
         try await postgres.query("DELETE FROM events WHERE type = $1", [type])
