@@ -157,12 +157,13 @@ public struct EventStore: Sendable {
     /// The feed's one query: what is visible and in which order, selecting `columns`, and on every row
     /// (one row with NULL columns when no event is visible) the horizon, `horizon_text`.
     ///
-    /// Only transactions older than every one still running are shown (`pg_snapshot_xmin`), so nothing
+    /// Only transactions older than every one still running are shown (`pg_snapshot_xmin`, computed once:
+    /// the CTE is materialized, so the rows and the horizon handed out are the same value), so nothing
     /// can later appear behind a cursor. The order is by the `xid8` column itself: the transaction id is
     /// selected as text under another name, because ordering by text would put 1000 before 999.
     private static func feedQuery(columns: String) -> String {
         """
-        WITH visible AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
+        WITH visible AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
         SELECT v.horizon::text AS horizon_text, e.* FROM visible v LEFT JOIN LATERAL (
             SELECT tx, \(columns) FROM events
             WHERE (tx, id) > ($1::xid8, $2::bigint) AND tx < v.horizon AND ($3::text IS NULL OR type = $3)
