@@ -14,7 +14,7 @@ import Redis
 /// | `PODIUM_DATABASE_URL` | `host=127.0.0.1 port=5432 user=postgres dbname=podium` |
 /// | `PODIUM_REDIS_URL` | `redis://127.0.0.1:6379/0` |
 /// | `PODIUM_HOST`, `PODIUM_PORT` | `127.0.0.1`, `8080` |
-/// | `PODIUM_ADMIN_KEY` | none (bootstrap admin key, not stored) |
+/// | `PODIUM_ADMIN_KEY` or `PODIUM_ADMIN_KEY_FILE` | none (bootstrap admin key, not stored; or the file holding it) |
 /// | `PODIUM_PUBLIC_LEADERBOARDS` | `false` |
 /// | `PODIUM_RULES_FILE` | none (spec defaults) |
 /// | `PODIUM_PG_POOL_SIZE`, `PODIUM_REDIS_POOL_SIZE` | `16`, `16` |
@@ -64,10 +64,18 @@ struct Settings {
         case "1", "true", "yes": publicLeaderboards = true
         case let text?: throw SettingsError(message: "PODIUM_PUBLIC_LEADERBOARDS must be true or false, got \(text)")
         }
+        var adminKey = value("PODIUM_ADMIN_KEY")
+        if let path = value("PODIUM_ADMIN_KEY_FILE") {
+            guard adminKey == nil else { throw SettingsError(message: "set PODIUM_ADMIN_KEY or PODIUM_ADMIN_KEY_FILE, not both") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw SettingsError(message: "PODIUM_ADMIN_KEY_FILE \(path) cannot be read")
+            }
+            adminKey = String(decoding: data, as: UTF8.self)
+        }
         http = HTTPSettings(
             host: value("PODIUM_HOST") ?? "127.0.0.1", port: port,
             // A key read from a secret file often ends in a newline; presented keys are trimmed too.
-            bootstrapAdminKey: value("PODIUM_ADMIN_KEY").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 },
+            bootstrapAdminKey: adminKey.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 },
             publicLeaderboards: publicLeaderboards,
             leaderboardCacheLifetime: .milliseconds(try integer("PODIUM_LEADERBOARD_CACHE_MS", 1000)))
         rulesFile = value("PODIUM_RULES_FILE")
