@@ -159,13 +159,15 @@ public struct RankingSync: Sendable {
             try await releaseRebuildLease(run)
             return report
         } catch {
+            try? await discardTemporaryBoards(run)
             try? await releaseRebuildLease(run)
             throw error
         }
     }
 
-    /// How long the rebuild lease lasts unless renewed. A rebuild renews it after every chunk, so a
-    /// rebuild that was killed (Ctrl-C on `podium rankings rebuild`) holds up the next one at most this long.
+    /// How long the rebuild lease lasts unless renewed. A rebuild renews it before every write that
+    /// replaces or deletes a live board, so a rebuild that was killed (Ctrl-C on `podium rankings
+    /// rebuild`) holds up the next one at most this long, and one that stalled past it writes nothing more.
     static let rebuildLease: TimeInterval = 60
 
     /// Takes the rebuild lease in PostgreSQL unless another run holds an unexpired one.
@@ -236,14 +238,15 @@ public struct RankingSync: Sendable {
                 report.entries += 1
             }
             if let current { flush(current) }
-            try await send(commands)
             try await renewRebuildLease(run)
+            try await send(commands)
             progress(report.entries, total)
         }
+        try await renewRebuildLease(run)
         if let current { try await send([["RENAME", "\(current):rebuild:\(run)", current]]) }
         try await send(staleKeys.map { ["DEL", $0] })
+        // From here on every write is an absolute value from PostgreSQL: harmless even from a run that stalled.
         try await rebuildDisplayNames()
-        try await renewRebuildLease(run)
         try await rewriteChanged(since: started)
         try await applyPendingErasures(now: Date())
         try await renewRebuildLease(run)
@@ -261,14 +264,25 @@ public struct RankingSync: Sendable {
         """
 
     /// Sorted-set keys Redis holds now (boards absent from PostgreSQL are deleted by a rebuild).
+    /// Deletes the temporary board a failed or stopped rebuild `run` was writing (a rebuild writes one at a time).
+    private func discardTemporaryBoards(_ run: String) async throws {
+        try await send(try await keys(matching: "podium:lb:*:rebuild:\(run)").map { ["DEL", $0] })
+    }
+
+    /// The live board keys (not the temporary ones of a rebuild).
     private func boardKeys() async throws -> Set<String> {
-        var keys = Set<String>()
+        Set(try await keys(matching: "podium:lb:*").filter { !$0.contains(":rebuild:") })
+    }
+
+    /// Every key matching `pattern`, by `SCAN` (never blocking Redis as `KEYS` would).
+    private func keys(matching pattern: String) async throws -> [String] {
+        var keys: [String] = []
         var cursor = "0"
         repeat {
-            let reply = try await redis.command(["SCAN", cursor, "MATCH", "podium:lb:*", "COUNT", "1000"])
+            let reply = try await redis.command(["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"])
             guard let parts = reply.array, parts.count == 2 else { break }
             cursor = parts[0].string ?? "0"
-            for key in parts[1].array ?? [] { if let key = key.string, !key.contains(":rebuild:") { keys.insert(key) } }
+            keys += (parts[1].array ?? []).compactMap(\.string)
         } while cursor != "0"
         return keys
     }
