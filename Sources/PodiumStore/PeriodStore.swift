@@ -157,15 +157,11 @@ public struct PeriodStore: Sendable {
             rows = try await postgres.query(Self.finalEntries + " ORDER BY e.position OFFSET $2 LIMIT $3", [snapshot, pageOffset, limit]).rows
             offset = pageOffset
         case .around(let userID, let radius):
-            // Without gaps (the snapshot still counts one player per position) the position is the count
-            // before it; only a snapshot an erasure left gaps in pays for counting.
+            // The entries before a position: the position less the gaps erasures left below it (few), never a count of entries.
             guard let position = try await postgres.query("""
                 SELECT e.position,
-                       CASE WHEN (SELECT max(m.position) + 1 FROM snapshot_entries m WHERE m.snapshot_id = e.snapshot_id) = s.players
-                            THEN e.position
-                            ELSE (SELECT count(*) FROM snapshot_entries x WHERE x.snapshot_id = e.snapshot_id AND x.position < e.position)
-                       END AS before
-                FROM snapshot_entries e JOIN snapshots s ON s.id = e.snapshot_id WHERE e.user_id = $1 AND e.snapshot_id = $2
+                       e.position - (SELECT count(*) FROM snapshot_gaps g WHERE g.snapshot_id = e.snapshot_id AND g.position < e.position) AS before
+                FROM snapshot_entries e WHERE e.user_id = $1 AND e.snapshot_id = $2
                 """, [userID, snapshot]).rows.first
             else { return RankedEntries(players: players, offset: 0, entries: [], live: true, found: false) }
             let at = try position.int("position")

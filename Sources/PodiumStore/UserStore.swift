@@ -179,7 +179,8 @@ public struct UserStore: Sendable {
             // The erasure's own Redis part removes the name.
             try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID])
             let snapshots = try connection.query("""
-                WITH gone AS (DELETE FROM snapshot_entries WHERE user_id = $1 RETURNING snapshot_id)
+                WITH gone AS (DELETE FROM snapshot_entries WHERE user_id = $1 RETURNING snapshot_id, position),
+                gaps AS (INSERT INTO snapshot_gaps (snapshot_id, position) SELECT snapshot_id, position FROM gone)
                 UPDATE snapshots s SET players = s.players - g.n
                 FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY snapshot_id) g WHERE s.id = g.snapshot_id
                 """, [userID]).affectedRows

@@ -345,6 +345,32 @@ struct KeysAndMigrationsTests {
         try await admin.query("DROP DATABASE \(name)")
     }
 
+    @Test("migration 009 records the gaps earlier erasures left in final snapshots, and only those")
+    func snapshotGapsAreBackfilled() async throws {
+        let admin = try await StoreTestEnvironment.postgres()
+        let name = "podium_migrate_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.query("CREATE DATABASE \(name)")
+        let url = StoreTestEnvironment.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)")
+        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1), logger: StoreTestEnvironment.logger)
+        let migrations = try Migration.bundled()
+        try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version < 9 })
+        // A final snapshot missing position 2 (an erased player), a whole one, and a scheduled (top N) one missing 1.
+        try await pool.query("""
+            INSERT INTO snapshots (id, board, board_window, period, kind, taken_at, players) VALUES
+                (1, 'global', 'week', '2026-W40', 'final', now(), 3), (2, 'global', 'week', '2026-W41', 'final', now(), 2),
+                (3, 'global', 'week', '2026-W42', 'scheduled', now(), 9)
+            """)
+        try await pool.query("""
+            INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
+            SELECT s, p, 'u' || s || '-' || p, 10 - p, p + 1 FROM (VALUES (1, 0), (1, 1), (1, 3), (2, 0), (2, 1), (3, 0), (3, 2)) v(s, p)
+            """)
+        #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) == [9])
+        let gaps = try await pool.query("SELECT snapshot_id || ':' || position AS g FROM snapshot_gaps ORDER BY 1").rows.map { try $0.string("g") }
+        #expect(gaps == ["1:2"])
+        await pool.close()
+        try await admin.query("DROP DATABASE \(name)")
+    }
+
     @Test func migrationsOutlastThePoolsStatementTimeout() async throws {
         let admin = try await StoreTestEnvironment.postgres()
         let name = "podium_migrate_\(UUID().uuidString.prefix(8).lowercased())"
