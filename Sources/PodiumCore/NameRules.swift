@@ -24,6 +24,12 @@ public enum NameRules {
         s.count <= maxLength && !s.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
+    /// An API key's name: 1...100 characters, none of them a control character (a tab would also break
+    /// `podium keys list`'s columns).
+    public static func isValidKeyName(_ s: String) -> Bool {
+        !s.isEmpty && isFreeText(s, maxLength: 100)
+    }
+
     /// A time zone: an IANA identifier this machine knows, at most 64 characters (e.g. `Europe/Paris`).
     public static func isValidTimeZone(_ s: String) -> Bool {
         s.count <= 64 && TimeZone(identifier: s) != nil

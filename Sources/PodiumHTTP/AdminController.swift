@@ -69,7 +69,7 @@ struct AdminController {
         let body = try await HTTPSupport.decode(CreateKeyRequest.self, from: request, context: context)
         var errors: [FieldError] = []
         let name = body.name ?? ""
-        if name.isEmpty || !NameRules.isFreeText(name, maxLength: 100) {
+        if !NameRules.isValidKeyName(name) {
             errors.append(FieldError(field: "name", message: "must be 1-100 characters without control characters"))
         }
         let role = body.role.flatMap(Role.init(rawValue:))

@@ -9,12 +9,12 @@ import Postgres
 /// after the whole batch; what each completion saw right after itself is worked back from them
 /// by taking off what the player's later completions in the batch added.
 struct BatchUpserts {
-    /// The batch's new completions, in lock order (player, then id).
+    /// The batch's new completions, in lock order (player, then time played, then id).
     let plans: [CompletionPlan]
     /// Each completion's day in its player's time zone (the streak's unit), by index of `plans`.
     let localDays: [Int]
 
-    /// Sums `plans` (sorted by player, then id); `zones` holds the players' time zones (UTC if absent).
+    /// Sums `plans` (sorted by player, then time played, then id); `zones` holds the players' time zones (UTC if absent).
     init(_ plans: [CompletionPlan], zones: [String: TimeZone]) {
         self.plans = plans
         localDays = plans.map { Streak.localDay(of: $0.item.completedAt, in: zones[$0.item.userID] ?? .gmt) }

@@ -4,7 +4,7 @@ import Postgres
 
 /// A day ops closed: no reminders on it.
 public struct ClosedDay: Sendable, Codable, Equatable {
-    /// The date, `YYYY-MM-DD`, in each player's own zone.
+    /// The date, `YYYY-MM-DD`, in the zone of each player's reminders (the player's own unless set apart).
     public var day: String
     /// Why it is closed (a holiday's name).
     public var note: String

@@ -24,9 +24,9 @@ struct KeysCommand: AsyncParsableCommand {
         @Option(help: "What the key is for.") var name: String
         @Option(help: "ingest, read or admin.") var role: Role
 
-        /// The same rule as `POST /v1/admin/api-keys` (a tab would also break `keys list`'s columns).
+        /// The same rule as `POST /v1/admin/api-keys`.
         func validate() throws {
-            guard !name.isEmpty, NameRules.isFreeText(name, maxLength: 100) else {
+            guard NameRules.isValidKeyName(name) else {
                 throw ValidationError("name must be 1-100 characters without control characters")
             }
         }

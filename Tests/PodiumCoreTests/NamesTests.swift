@@ -79,6 +79,12 @@ struct NamesTests {
         #expect(!NameRules.isValidDisplayName(s))
     }
 
+    @Test("API key names: 1 to 100 characters without control characters")
+    func keyNames() {
+        #expect(["frontend", "Quiz app (staging)", "é", String(repeating: "k", count: 100)].allSatisfy(NameRules.isValidKeyName))
+        #expect(!["", "tab\tname", "line\nbreak", "\u{0}", String(repeating: "k", count: 101)].contains(where: NameRules.isValidKeyName))
+    }
+
     @Test("field errors carry field and message and encode as such")
     func fieldError() throws {
         let error = FieldError(field: "correct", message: "must not exceed total")

@@ -37,6 +37,7 @@ struct HostileInputTests {
         return bodies
     }
 
+    /// Expects `response` (to the request `what` describes) below 500, and a problem document when it is an error.
     func check(_ response: TestResponse, _ what: String) {
         #expect(response.status.code < 500, "\(what) answered \(response.status)")
         if response.status.code >= 400 {

@@ -4,13 +4,16 @@ import Testing
 
 @Suite("Leaderboard answer cache")
 struct LeaderboardCacheTests {
+    /// A cache whose entries outlive the test, holding the dropped boards of at most 4 keys.
     let cache = LeaderboardCache(lifetime: .seconds(60), capacity: 4)
 
+    /// Stores `text` as the top page of `key`, read since `ticket`.
     func store(_ key: String, _ text: String, since ticket: LeaderboardCache.Ticket) {
         cache.store(key: key, request: "top", body: ByteBuffer(string: text), contentType: "text/plain", etag: "\"\(text)\"",
                     readSince: ticket)
     }
 
+    /// The cached top page of `key`, if any.
     func cached(_ key: String) -> String? {
         cache.lookup(key: key, request: "top").map { String(buffer: $0.body) }
     }

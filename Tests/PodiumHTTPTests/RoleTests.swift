@@ -9,14 +9,19 @@ import Testing
 struct RoleTests {
     /// An operation of the document with the role its description names (nil: no key needed).
     struct Operation: CustomStringConvertible {
+        /// The HTTP method.
         let method: HTTPRequest.Method
+        /// The path, with sample values in place of its parameters.
         let path: String
+        /// The role its description names.
         let role: String?
         /// Whether leaderboards being public lets anyone through (its security allows no key).
         let publicWhenConfigured: Bool
+        /// `METHOD /path`, for failure messages.
         var description: String { "\(method) \(path)" }
     }
 
+    /// Every operation of openapi.json, in path order.
     static func operations() throws -> [Operation] {
         let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data()) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])

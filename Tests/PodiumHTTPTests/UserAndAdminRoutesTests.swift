@@ -105,9 +105,13 @@ struct UserAndAdminRoutesTests {
                                   logger: Logger(label: "podium-http-tests"))
         let name = "podium_rebuild_\(UUID().uuidString.prefix(8).lowercased())"
         try await shared.query("CREATE DATABASE \(name)")
-        let harness = try await HTTPHarness(
-            redisURL: HTTPHarness.redisURL.replacingOccurrences(of: "/15", with: "/13"),
-            databaseURL: HTTPHarness.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)"))
+        // libpq takes the last dbname given; the Redis URL must name another database than the shared one, or nothing is flushed.
+        var redis = try #require(URLComponents(string: HTTPHarness.redisURL))
+        redis.path = "/13"
+        let redisURL = try #require(redis.string)
+        try #require(redisURL != HTTPHarness.redisURL && !HTTPHarness.databaseURL.contains("://"),
+                     "this test needs a conninfo database URL and a Redis URL it can move to db 13")
+        let harness = try await HTTPHarness(redisURL: redisURL, databaseURL: HTTPHarness.databaseURL + " dbname=\(name)")
         try await harness.storage.redis.command(["FLUSHDB"])
         try await harness.run { client in
             let body = completionBody(id: "rebuild-1", user: "rebuild-u", topic: "math", difficulty: "hard")
