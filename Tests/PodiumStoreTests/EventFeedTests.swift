@@ -69,60 +69,75 @@ struct EventFeedTests {
 
     @Test("a poll filtered to one type moves past the other types, and still sees the next event of its type")
     func filteredPollMovesPastOtherTypes() async throws {
-        let postgres = try await StoreTestEnvironment.postgres()
-        let events = EventStore(postgres: postgres)
-        let (rare, common) = (StoreTestEnvironment.unique("test.rare"), StoreTestEnvironment.unique("test.common"))
-        let start = try await events.feed(after: nil, limit: 10, type: rare)
-        #expect(start.events.isEmpty)
-        let origin = try #require(EventCursor(text: start.nextCursor), "an empty first poll gets a cursor too")
-        let commons = try await postgres.query("""
-            INSERT INTO events (type, occurred_at, payload) SELECT $1, now(), '{}' FROM generate_series(1, 3) RETURNING tx::text AS tx_text, id
-            """, [common]).rows.map { EventCursor(transaction: UInt64(try $0.string("tx_text")) ?? 0, id: try $0.int64("id")) }.sorted()
-        // Polls filtered to the rare type pass the common events once the horizon does (other tests' open transactions may hold it back a moment).
-        var cursor = origin
-        let deadline = Date().addingTimeInterval(10)
-        while cursor <= commons.max()!, Date() < deadline {
-            let page = try await events.feed(after: cursor, limit: 10, type: rare)
-            #expect(page.events.isEmpty)
-            cursor = try #require(EventCursor(text: page.nextCursor))
-            try await Task.sleep(for: .milliseconds(10))
+        try await withOwnFeed { events, postgres in
+            let (rare, common) = ("test.rare", "test.common")
+            let start = try await events.feed(after: nil, limit: 10, type: rare)
+            #expect(start.events.isEmpty)
+            let origin = try #require(EventCursor(text: start.nextCursor), "an empty first poll gets a cursor too")
+            let commons = try await postgres.query("""
+                INSERT INTO events (type, occurred_at, payload) SELECT $1, now(), '{}' FROM generate_series(1, 3) RETURNING tx::text AS tx_text, id
+                """, [common]).rows.map { EventCursor(transaction: UInt64(try $0.string("tx_text")) ?? 0, id: try $0.int64("id")) }.sorted()
+            // Polls filtered to the rare type pass the common events once the horizon does (other tests' open transactions may hold it back a moment).
+            var cursor = origin
+            let deadline = Date().addingTimeInterval(10)
+            while cursor <= commons.max()!, Date() < deadline {
+                let page = try await events.feed(after: cursor, limit: 10, type: rare)
+                #expect(page.events.isEmpty)
+                cursor = try #require(EventCursor(text: page.nextCursor))
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(cursor > commons.max()!)
+            let unfiltered = try await events.feed(after: origin, limit: 1000, type: common)
+            #expect(unfiltered.events.map(\.cursor) == commons.map(\.text), "the other types are still there for their own readers")
+            let rareID = try await postgres.query("INSERT INTO events (type, occurred_at, payload) VALUES ($1, now(), '{}') RETURNING id", [rare])
+                .rows[0].int64("id")
+            var seen: [String] = []
+            while seen.isEmpty, Date() < deadline.addingTimeInterval(10) {
+                let page = try await events.feed(after: cursor, limit: 10, type: rare)
+                seen += page.events.map(\.id)
+                cursor = try #require(EventCursor(text: page.nextCursor))
+            }
+            #expect(seen == ["evt_\(rareID)"])
         }
-        #expect(cursor > commons.max()!)
-        let unfiltered = try await events.feed(after: origin, limit: 1000, type: common)
-        #expect(unfiltered.events.map(\.cursor) == commons.map(\.text), "the other types are still there for their own readers")
-        let rareID = try await postgres.query("INSERT INTO events (type, occurred_at, payload) VALUES ($1, now(), '{}') RETURNING id", [rare])
-            .rows[0].int64("id")
-        var seen: [String] = []
-        while seen.isEmpty, Date() < deadline.addingTimeInterval(10) {
-            let page = try await events.feed(after: cursor, limit: 10, type: rare)
-            seen += page.events.map(\.id)
-            cursor = try #require(EventCursor(text: page.nextCursor))
-        }
-        #expect(seen == ["evt_\(rareID)"])
-        try await postgres.query("DELETE FROM events WHERE type = ANY($1)", [[rare, common]])
     }
 
     @Test("transaction ids of different lengths page in numeric order (999 before 1000, 9 before 10)")
     func transactionIdsOrderAsNumbers() async throws {
-        let postgres = try await StoreTestEnvironment.postgres()
-        let events = EventStore(postgres: postgres)
-        let type = StoreTestEnvironment.unique("test.order")
-        // Transactions 9 and 10 ended long before any running one, so both are visible in the feed.
-        let ids = try await postgres.query("""
-            INSERT INTO events (tx, type, occurred_at, payload)
-            VALUES ('10'::xid8, $1, now(), '{}'), ('9'::xid8, $1, now(), '{}') RETURNING id
-            """, [type]).rows.map { try $0.int64("id") }
+        try await withOwnFeed { events, postgres in
+            let type = "test.order"
+            // Transactions 9 and 10 ended long before any running one, so both are visible in the feed.
+            let ids = try await postgres.query("""
+                INSERT INTO events (tx, type, occurred_at, payload)
+                VALUES ('10'::xid8, $1, now(), '{}'), ('9'::xid8, $1, now(), '{}') RETURNING id
+                """, [type]).rows.map { try $0.int64("id") }
 
-        let both = try await events.feed(after: EventCursor(transaction: 8, id: 0), limit: 2, type: type)
-        #expect(both.events.map(\.cursor) == ["9-\(ids[1])", "10-\(ids[0])"])
-        var cursor = EventCursor(transaction: 8, id: 0)
-        var paged: [String] = []
-        for _ in 0..<3 {
-            let page = try await events.feed(after: cursor, limit: 1, type: type)
-            paged += page.events.map(\.id)
-            cursor = try #require(EventCursor(text: page.nextCursor))
+            let both = try await events.feed(after: EventCursor(transaction: 8, id: 0), limit: 2, type: type)
+            #expect(both.events.map(\.cursor) == ["9-\(ids[1])", "10-\(ids[0])"])
+            var cursor = EventCursor(transaction: 8, id: 0)
+            var paged: [String] = []
+            for _ in 0..<3 {
+                let page = try await events.feed(after: cursor, limit: 1, type: type)
+                paged += page.events.map(\.id)
+                cursor = try #require(EventCursor(text: page.nextCursor))
+            }
+            #expect(paged == ["evt_\(ids[1])", "evt_\(ids[0])"])
         }
-        #expect(paged == ["evt_\(ids[1])", "evt_\(ids[0])"])
-        try await postgres.query("DELETE FROM events WHERE type = $1", [type])
+    }
+
+    /// Runs `body` with an event store on a migrated database of its own: events of made-up types must
+    /// not reach the shared test database's feed, which other tests read whole against the API's types.
+    func withOwnFeed(_ body: (EventStore, PostgresPool) async throws -> Void) async throws {
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2),
+                                        logger: StoreTestEnvironment.logger)
+            do {
+                try await Migrator(pool: postgres, logger: StoreTestEnvironment.logger).migrate(try Migration.bundled())
+                try await body(EventStore(postgres: postgres), postgres)
+                await postgres.close()
+            } catch {
+                await postgres.close()
+                throw error
+            }
+        }
     }
 }

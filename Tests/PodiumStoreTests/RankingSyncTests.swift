@@ -322,82 +322,73 @@ struct KeysAndMigrationsTests {
     }
 
     @Test func migrationsApplyOnceEvenFromConcurrentReplicasAndRefuseEditedFiles() async throws {
-        let admin = try await StoreTestEnvironment.postgres()
-        let name = "podium_migrate_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.query("CREATE DATABASE \(name)")
-        let url = StoreTestEnvironment.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)")
-        let pools = (0..<3).map { _ in PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2),
-                                                     logger: StoreTestEnvironment.logger) }
-        let migrations = try Migration.bundled()
-        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
-            for pool in pools { group.addTask { try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) } }
-            return try await group.reduce(into: [Int]()) { $0 += $1 }
-        }
-        #expect(applied.sorted() == migrations.map(\.version))
-        #expect(try await Migrator(pool: pools[0], logger: StoreTestEnvironment.logger).migrate(migrations).isEmpty)
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let pools = (0..<3).map { _ in PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2),
+                                                         logger: StoreTestEnvironment.logger) }
+            let migrations = try Migration.bundled()
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for pool in pools { group.addTask { try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) } }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+            #expect(applied.sorted() == migrations.map(\.version))
+            #expect(try await Migrator(pool: pools[0], logger: StoreTestEnvironment.logger).migrate(migrations).isEmpty)
 
-        var edited = migrations
-        edited[0] = Migration(version: edited[0].version, name: edited[0].name, sql: edited[0].sql + "\n-- edited")
-        await #expect(throws: MigrationError.checksumMismatch(version: edited[0].version, name: edited[0].name)) {
-            try await Migrator(pool: pools[0], logger: StoreTestEnvironment.logger).migrate(edited)
+            var edited = migrations
+            edited[0] = Migration(version: edited[0].version, name: edited[0].name, sql: edited[0].sql + "\n-- edited")
+            await #expect(throws: MigrationError.checksumMismatch(version: edited[0].version, name: edited[0].name)) {
+                try await Migrator(pool: pools[0], logger: StoreTestEnvironment.logger).migrate(edited)
+            }
+            for pool in pools { await pool.close() }
         }
-        for pool in pools { await pool.close() }
-        try await admin.query("DROP DATABASE \(name)")
     }
 
     @Test("migration 009 records the gaps earlier erasures left in final snapshots, and only those")
     func snapshotGapsAreBackfilled() async throws {
-        let admin = try await StoreTestEnvironment.postgres()
-        let name = "podium_migrate_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.query("CREATE DATABASE \(name)")
-        let url = StoreTestEnvironment.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)")
-        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1), logger: StoreTestEnvironment.logger)
-        let migrations = try Migration.bundled()
-        try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version < 9 })
-        // A final snapshot missing position 2 (an erased player), a whole one, and a scheduled (top N) one missing 1.
-        try await pool.query("""
-            INSERT INTO snapshots (id, board, board_window, period, kind, taken_at, players) VALUES
-                (1, 'global', 'week', '2026-W40', 'final', now(), 3), (2, 'global', 'week', '2026-W41', 'final', now(), 2),
-                (3, 'global', 'week', '2026-W42', 'scheduled', now(), 9)
-            """)
-        try await pool.query("""
-            INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
-            SELECT s, p, 'u' || s || '-' || p, 10 - p, p + 1 FROM (VALUES (1, 0), (1, 1), (1, 3), (2, 0), (2, 1), (3, 0), (3, 2)) v(s, p)
-            """)
-        #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) == [9])
-        let gaps = try await pool.query("SELECT snapshot_id || ':' || position AS g FROM snapshot_gaps ORDER BY 1").rows.map { try $0.string("g") }
-        #expect(gaps == ["1:2"])
-        await pool.close()
-        try await admin.query("DROP DATABASE \(name)")
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1), logger: StoreTestEnvironment.logger)
+            let migrations = try Migration.bundled()
+            try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version < 9 })
+            // A final snapshot missing position 2 (an erased player), a whole one, and a scheduled (top N) one missing 1.
+            try await pool.query("""
+                INSERT INTO snapshots (id, board, board_window, period, kind, taken_at, players) VALUES
+                    (1, 'global', 'week', '2026-W40', 'final', now(), 3), (2, 'global', 'week', '2026-W41', 'final', now(), 2),
+                    (3, 'global', 'week', '2026-W42', 'scheduled', now(), 9)
+                """)
+            try await pool.query("""
+                INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
+                SELECT s, p, 'u' || s || '-' || p, 10 - p, p + 1 FROM (VALUES (1, 0), (1, 1), (1, 3), (2, 0), (2, 1), (3, 0), (3, 2)) v(s, p)
+                """)
+            #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) == [9])
+            let gaps = try await pool.query("SELECT snapshot_id || ':' || position AS g FROM snapshot_gaps ORDER BY 1").rows.map { try $0.string("g") }
+            #expect(gaps == ["1:2"])
+            await pool.close()
+        }
     }
 
     @Test func migrationsOutlastThePoolsStatementTimeout() async throws {
-        let admin = try await StoreTestEnvironment.postgres()
-        let name = "podium_migrate_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.query("CREATE DATABASE \(name)")
-        let url = StoreTestEnvironment.databaseURL.replacingOccurrences(of: "dbname=podium_test", with: "dbname=\(name)")
-        let holder = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: nil),
-                                  logger: StoreTestEnvironment.logger)
-        let replica = PostgresPool(
-            configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: .milliseconds(300)),
-            logger: StoreTestEnvironment.logger)
-        // Another replica holds the migration lock ("podium" in ASCII) for 1.5 s, five times the timeout.
-        let holding = Task {
-            try await holder.query("SELECT pg_advisory_lock($1), pg_sleep(1.5), pg_advisory_unlock($1)", [Int64(0x706F_6469_756D)])
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let holder = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: nil),
+                                      logger: StoreTestEnvironment.logger)
+            let replica = PostgresPool(
+                configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: .milliseconds(300)),
+                logger: StoreTestEnvironment.logger)
+            // Another replica holds the migration lock ("podium" in ASCII) for 1.5 s, five times the timeout.
+            let holding = Task {
+                try await holder.query("SELECT pg_advisory_lock($1), pg_sleep(1.5), pg_advisory_unlock($1)", [Int64(0x706F_6469_756D)])
+            }
+            while try await replica.query("""
+                SELECT count(*) AS held FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+                WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()
+                """).rows[0].int("held") == 0 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let slow = Migration(version: 1, name: "001_slow.sql", sql: "CREATE TABLE slow (x integer); SELECT pg_sleep(0.6);")
+            #expect(try await Migrator(pool: replica, logger: StoreTestEnvironment.logger).migrate([slow]) == [1])
+            _ = try await holding.value
+            #expect(try await replica.query("SELECT to_regclass('slow') IS NOT NULL AS made").rows[0].bool("made"))
+            #expect(try await replica.query("SHOW statement_timeout").rows[0].string("statement_timeout") == "300ms")
+            await holder.close()
+            await replica.close()
         }
-        while try await admin.query("""
-            SELECT count(*) AS held FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-            WHERE l.locktype = 'advisory' AND l.granted AND d.datname = $1
-            """, [name]).rows[0].int("held") == 0 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let slow = Migration(version: 1, name: "001_slow.sql", sql: "CREATE TABLE slow (x integer); SELECT pg_sleep(0.6);")
-        #expect(try await Migrator(pool: replica, logger: StoreTestEnvironment.logger).migrate([slow]) == [1])
-        _ = try await holding.value
-        #expect(try await replica.query("SELECT to_regclass('slow') IS NOT NULL AS made").rows[0].bool("made"))
-        #expect(try await replica.query("SHOW statement_timeout").rows[0].string("statement_timeout") == "300ms")
-        await holder.close()
-        await replica.close()
-        try await admin.query("DROP DATABASE \(name)")
     }
 }
