@@ -68,6 +68,15 @@ enum HTTPSupport {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// The board scope `id` names; a field error on `field` (and nil) when it names none.
+    static func boardScope(_ id: String, field: String = "board", errors: inout [FieldError]) -> BoardScope? {
+        guard let scope = BoardScope(id: id) else {
+            errors.append(FieldError(field: field, message: "must be global, topic:<name> or group:<name>"))
+            return nil
+        }
+        return scope
+    }
+
     /// An integer query parameter within `range`, `fallback` when absent; a field error otherwise.
     static func integer(_ name: String, in request: Request, range: ClosedRange<Int>, fallback: Int, errors: inout [FieldError]) -> Int {
         guard let text = request.uri.queryParameters.get(name) else { return fallback }

@@ -67,8 +67,7 @@ struct JobsController {
     @Sendable func closePeriod(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         var errors: [FieldError] = []
-        let scope = BoardScope(id: HTTPSupport.pathParameter("board", in: context))
-        if scope == nil { errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>")) }
+        let scope = HTTPSupport.boardScope(HTTPSupport.pathParameter("board", in: context), errors: &errors)
         let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)).flatMap { $0 == .all ? nil : $0 }
         if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month")) }
         let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"

@@ -201,8 +201,7 @@ struct LeaderboardsController {
     private func target(_ request: Request, context: PodiumRequestContext, errors: inout [FieldError]) throws -> Target? {
         let boardID = HTTPSupport.pathParameter("board", in: context)
         let windowName = HTTPSupport.pathParameter("window", in: context)
-        let scope = BoardScope(id: boardID)
-        if scope == nil { errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>")) }
+        let scope = HTTPSupport.boardScope(boardID, errors: &errors)
         let window = LeaderboardWindow(rawValue: windowName)
         if window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month")) }
         guard let scope, let window else { return nil }

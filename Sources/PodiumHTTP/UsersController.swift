@@ -71,9 +71,7 @@ struct UsersController {
         var errors: [FieldError] = []
         let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 100, errors: &errors)
         let board = request.uri.queryParameters.get("board").map { String($0) }
-        if let board, BoardScope(id: board) == nil {
-            errors.append(FieldError(field: "board", message: "must be global, topic:<name> or group:<name>"))
-        }
+        if let board { _ = HTTPSupport.boardScope(board, errors: &errors) }
         let windowName = request.uri.queryParameters.get("window")
         let window = windowName.flatMap { LeaderboardWindow(rawValue: String($0)) }
         if windowName != nil && window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month")) }

@@ -90,36 +90,32 @@ public struct ReminderStore: Sendable {
             return Due(user: try row.string("user_id"), zone: scheduleZone, schedule: schedule, at: at,
                        day: Streak.localDay(of: at, in: scheduleZone), remindedDay: try row.optionalInt("reminded_day"))
         }
-        // One query for the facts every check needs: closed days, and whether each player played on the
+        // The facts every check needs, a query each: closed days, and whether each player played on the
         // reminder's local day and the day before. Days are the reminders' zone's, which may differ from the
         // player's own (in which the streak days of `user_days` are counted), so completions are looked up by time.
         let closed = Set(try connection.query("""
             SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY($1::date[])
             """, [due.map { Period.dayKey(dayNumber: $0.day) }]).rows.map { try $0.int("n") })
         let bounds = due.map(\.bounds)
-        let playedRows = try connection.query("""
-            SELECT x.i,
-                   EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.u AND c.completed_at >= x.s AND c.completed_at < x.e) AS today,
+        // One row per due check, in `due`'s order.
+        let played = try connection.query("""
+            SELECT EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.u AND c.completed_at >= x.s AND c.completed_at < x.e) AS today,
                    EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.u AND c.completed_at >= x.b AND c.completed_at < x.s) AS before
             FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS x(u, b, s, e, i)
+            ORDER BY x.i
             """, [due.map(\.user), bounds.map(\.before), bounds.map(\.start), bounds.map(\.end)]).rows
-        var played: Set<String> = []
-        for row in playedRows {
-            let item = due[try row.int("i") - 1]
-            if try row.bool("today") { played.insert("\(item.user):\(item.day)") }
-            if try row.bool("before") { played.insert("\(item.user):\(item.day - 1)") }
-        }
+            .map { (today: try $0.bool("today"), before: try $0.bool("before")) }
 
         var report = ReminderReport()
         var events: [(user: String, payload: String)] = []
         var updates: [(user: String, next: Date?, reminded: Int?)] = []
-        for item in due {
+        for (item, played) in zip(due, played) {
             // Checks that come after the local day ended (the job was down) are dropped, not sent late.
             let stillThatDay = Streak.localDay(of: now, in: item.zone) == item.day
             let remind = item.schedule != nil && stillThatDay && item.remindedDay != item.day && !closed.contains(item.day)
-                && !played.contains("\(item.user):\(item.day)")
+                && !played.today
             if remind {
-                let atRisk = played.contains("\(item.user):\(item.day - 1)")
+                let atRisk = played.before
                 let payload = try PodiumJSON.string(ReminderDueEvent(
                     userId: item.user, localDate: Period.dayKey(dayNumber: item.day), timeZone: item.zone.identifier, streakAtRisk: atRisk))
                 events.append((item.user, payload))
