@@ -119,6 +119,7 @@ struct WebhookDeliveryTests {
                     return try connection.query("SELECT currval('events_id_seq') AS id").rows[0].int64("id")
                 }
                 receiver.eventID.withLock { $0 = "evt_\(event)" }
+                try await waitUntilInFeed(event: event, postgres: postgres)
                 let sender = WebhookSender(
                     store: store, http: http, settings: settings, replica: "webhook-tests", now: { clock.now }, logger: Self.logger)
                 try await body(receiver, store, sender, clock, webhook, event)
@@ -130,6 +131,18 @@ struct WebhookDeliveryTests {
         }
         try await http.shutdown()
         await postgres.close()
+    }
+
+    /// Waits until `event` is below the feed's horizon: other tests' transactions, still open when it
+    /// committed, keep it out of the feed (and so from senders) until they end.
+    func waitUntilInFeed(event: Int64, postgres: PostgresPool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await !postgres.query(
+            "SELECT tx < pg_snapshot_xmin(pg_current_snapshot()) AS visible FROM events WHERE id = $1", [event]
+        ).rows[0].bool("visible") {
+            guard ContinuousClock.now < deadline else { throw WebhookTestFailure("event \(event) never reached the feed") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// This test's delivery (other tests' events of the same type reach this webhook too).
