@@ -31,6 +31,7 @@ let package = Package(
         ]),
         .target(name: "Redis", dependencies: [
             "CHiredis",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -11,7 +11,6 @@ import Darwin
 /// One connection. Not Sendable; used only inside pool closures, on a blocking thread.
 public final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
-    private let scripts: ScriptCache
 
     /// True once hiredis saw an I/O, EOF, timeout or protocol error; such a connection is never reused.
     var isBroken: Bool { context.pointee.err != 0 }
@@ -25,9 +24,8 @@ public final class RedisConnection {
         return poll(&descriptor, 1, 0) == 0
     }
 
-    private init(context: UnsafeMutablePointer<redisContext>, scripts: ScriptCache) {
+    private init(context: UnsafeMutablePointer<redisContext>) {
         self.context = context
-        self.scripts = scripts
     }
 
     deinit {
@@ -35,7 +33,7 @@ public final class RedisConnection {
     }
 
     /// Connects, sets the command timeout, then sends AUTH and SELECT as configured. Blocks.
-    static func connect(_ configuration: RedisConfiguration, scripts: ScriptCache) throws -> RedisConnection {
+    static func connect(_ configuration: RedisConfiguration) throws -> RedisConnection {
         let operation = "redisConnectWithTimeout"
         guard let port = Int32(exactly: configuration.port) else {
             throw RedisError(kind: .configuration, message: "port \(configuration.port) is out of range", operation: operation)
@@ -44,7 +42,7 @@ public final class RedisConnection {
             throw RedisError(kind: .connection, message: "could not allocate a hiredis context", operation: operation)
         }
         // From here on the connection owns the context: it is freed when `connection` goes away, also on error.
-        let connection = RedisConnection(context: context, scripts: scripts)
+        let connection = RedisConnection(context: context)
         if connection.isBroken {
             throw connection.contextError(operation)
         }
@@ -99,24 +97,27 @@ public final class RedisConnection {
         return replies
     }
 
-    /// Runs a script: EVALSHA sha numkeys keys... args...; on a NOSCRIPT error, SCRIPT LOAD then EVALSHA again. The sha1 is whatever SCRIPT LOAD returns, cached per pool by source.
+    /// Runs a script by name (`EVALSHA`); on NOSCRIPT, sends it whole (`EVAL`, which caches it on the server).
+    /// A top-level error reply is thrown, as by `command(_:)`.
     public func evaluate(_ script: RedisScript, keys: [String], arguments: [String]) throws -> RedisReply {
-        func evalsha(_ sha: String) throws -> RedisReply {
-            try command(["EVALSHA", sha, String(keys.count)] + keys + arguments)
+        let call = RedisScriptCall(script, keys: keys, arguments: arguments)
+        do {
+            return try command(call.byName)
+        } catch let error as RedisError where error.kind == .server && error.message.hasPrefix("NOSCRIPT") {
+            return try command(call.whole)
         }
-        if let sha = scripts.sha(for: script.source) {
-            do {
-                return try evalsha(sha)
-            } catch let error as RedisError where error.kind == .server && error.message.hasPrefix("NOSCRIPT") {
-                // The server lost its script cache (restart or SCRIPT FLUSH): load again below.
-            }
+    }
+
+    /// Several script runs in one round trip, by name (`EVALSHA`); the runs the server answered NOSCRIPT
+    /// go again whole (`EVAL`), in one more round trip. Error replies come back as `.error`, as in `pipeline(_:)`.
+    public func evaluateAll(_ calls: [RedisScriptCall]) throws -> [RedisReply] {
+        var replies = try pipeline(calls.map(\.byName))
+        let missing = replies.indices.filter { replies[$0].isNoScript }
+        guard !missing.isEmpty else { return replies }
+        for (index, reply) in zip(missing, try pipeline(missing.map { calls[$0].whole })) {
+            replies[index] = reply
         }
-        let loaded = try command(["SCRIPT", "LOAD", script.source])
-        guard let sha = loaded.string else {
-            throw RedisError(kind: .protocolError, message: "SCRIPT LOAD returned \(loaded), not a SHA1", operation: "redisCommandArgv SCRIPT")
-        }
-        scripts.store(sha, for: script.source)
-        return try evalsha(sha)
+        return replies
     }
 
     /// The error hiredis recorded in the context (`err`/`errstr`), as a `RedisError`.
@@ -163,20 +164,19 @@ public final class RedisConnection {
         _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> R
     ) throws -> R {
         guard !arguments.isEmpty, let argc = Int32(exactly: arguments.count) else { throw emptyCommand(operation) }
-        var bytes: [CChar] = []
-        var lengths: [Int] = []
-        lengths.reserveCapacity(arguments.count)
+        let lengths = arguments.map(\.utf8.count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lengths.reduce(1, +))
         for argument in arguments {
-            let utf8 = argument.utf8
-            bytes.append(contentsOf: utf8.map { CChar(bitPattern: $0) })
-            lengths.append(utf8.count)
+            bytes.append(contentsOf: argument.utf8)
         }
         bytes.append(0)  // never empty, so there is always a base address, even for only empty arguments
-        return bytes.withUnsafeBufferPointer { buffer in
+        return bytes.withUnsafeBytes { buffer in
+            let base = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
             var offset = 0
             var pointers: [UnsafePointer<CChar>?] = lengths.map { length in
                 defer { offset += length }
-                return buffer.baseAddress! + offset
+                return UnsafePointer(base + offset)
             }
             return pointers.withUnsafeMutableBufferPointer { argv in
                 lengths.withUnsafeBufferPointer { argvlen in

@@ -18,7 +18,6 @@ public final class RedisPool: Sendable {
     private let configuration: RedisConfiguration
     private let logger: Logger
     private let threads: NIOThreadPool
-    private let scripts = ScriptCache()
     private let state = Mutex(State())
 
     /// How many callers are waiting for a connection (tests use it to queue waiters in a known order).
@@ -73,6 +72,11 @@ public final class RedisPool: Sendable {
     /// Runs a Lua script on a pooled connection; see `RedisConnection.evaluate(_:keys:arguments:)`.
     public func evaluate(_ script: RedisScript, keys: [String], arguments: [String]) async throws -> RedisReply {
         try await withConnection { try $0.evaluate(script, keys: keys, arguments: arguments) }
+    }
+
+    /// Runs several Lua scripts in one round trip on a pooled connection; see `RedisConnection.evaluateAll(_:)`.
+    public func evaluateAll(_ calls: [RedisScriptCall]) async throws -> [RedisReply] {
+        try await withConnection { try $0.evaluateAll(calls) }
     }
 
     /// PING; throws if the server does not answer PONG.
@@ -184,7 +188,7 @@ public final class RedisPool: Sendable {
             state.withLock { $0.connections -= 1 }
             logger.info("replacing a Redis connection the server closed")
         }
-        let connection = try RedisConnection.connect(configuration, scripts: scripts)
+        let connection = try RedisConnection.connect(configuration)
         slot.connection = connection
         state.withLock { $0.connections += 1 }
         logger.debug("Redis connection opened", metadata: ["redis.host": "\(configuration.host)", "redis.port": "\(configuration.port)"])

@@ -153,27 +153,71 @@ struct RedisCommandTests {
     }
 
     @Test func luaScriptSurvivesScriptFlush() async throws {
-        try await withTestPool { pool, prefix in
+        try await withOwnServerPool { pool in
             let script = RedisScript("return redis.call('INCRBY', KEYS[1], ARGV[1])")
-            let key = prefix + "lua counter"
+            let key = "lua counter"
             #expect(try await pool.evaluate(script, keys: [key], arguments: ["5"]) == .integer(5))
             #expect(try await pool.evaluate(script, keys: [key], arguments: ["2"]) == .integer(7))
 
+            #expect(try await pool.command(["SCRIPT", "LOAD", script.source]) == .string(script.sha1), "the name is the server's")
+
             try await pool.command(["SCRIPT", "FLUSH"])
-            // The cached SHA1 is now unknown to the server: NOSCRIPT, SCRIPT LOAD, EVALSHA again.
+            // The server no longer knows the script by name: NOSCRIPT, then EVAL with the source, run once.
             #expect(try await pool.evaluate(script, keys: [key], arguments: ["3"]) == .integer(10))
             #expect(try await pool.command(["GET", key]) == .string("10"))
+            #expect(try await pool.command(["SCRIPT", "EXISTS", script.sha1]) == .array([.integer(1)]), "EVAL cached it again")
 
             let table = RedisScript("return {KEYS[1], ARGV[1], 3, redis.error_reply('inner'), false}")
             #expect(try await pool.evaluate(table, keys: [key], arguments: ["x y"]) == .array([
                 .string(key), .string("x y"), .integer(3), .error("ERR inner"), .null,
             ]))
 
+            // A new script's first run goes whole, later ones by name; a script's error reply is thrown either way.
             let failing = RedisScript("return redis.error_reply('boom')")
-            let error = await #expect(throws: RedisError.self) { try await pool.evaluate(failing, keys: [], arguments: []) }
-            #expect(error?.kind == .server)
-            #expect(error?.message == "ERR boom")
-            #expect(error?.operation == "redisCommandArgv EVALSHA")
+            for operation in ["redisCommandArgv EVAL", "redisCommandArgv EVALSHA"] {
+                let error = await #expect(throws: RedisError.self) { try await pool.evaluate(failing, keys: [], arguments: []) }
+                #expect(error?.kind == .server)
+                #expect(error?.message == "ERR boom")
+                #expect(error?.operation == operation)
+            }
         }
+    }
+
+    @Test("scripts run together in one pipeline; those the server lacks go again whole, each run once")
+    func scriptsRunTogetherAndSurviveScriptFlush() async throws {
+        try await withOwnServerPool { pool in
+            let add = RedisScript("return redis.call('INCRBY', KEYS[1], ARGV[1])")
+            let echo = RedisScript("return ARGV[1] .. '!'")
+            let failing = RedisScript("return redis.error_reply(ARGV[1])")
+            let key = "pipelined counter"
+            let calls = [
+                RedisScriptCall(add, keys: [key], arguments: ["4"]), RedisScriptCall(echo, keys: [], arguments: ["hi"]),
+                RedisScriptCall(failing, keys: [], arguments: ["luck"]), RedisScriptCall(add, keys: [key], arguments: ["1"]),
+            ]
+            let expected: [RedisReply] = [.integer(4), .string("hi!"), .error("ERR luck"), .integer(5)]
+            try await pool.command(["SCRIPT", "FLUSH"])
+            #expect(try await pool.evaluateAll(calls) == expected)
+            #expect(try await pool.command(["SCRIPT", "EXISTS", add.sha1, echo.sha1, failing.sha1])
+                == .array([.integer(1), .integer(1), .integer(1)]))
+            #expect(try await pool.evaluateAll(calls) == [.integer(9), .string("hi!"), .error("ERR luck"), .integer(10)])
+            #expect(try await pool.command(["GET", key]) == .string("10"), "no run counted twice")
+            #expect(try await pool.evaluateAll([]) == [])
+        }
+    }
+
+    /// Runs `body` with a pool on a redis-server of its own: `SCRIPT FLUSH` empties a whole server's
+    /// script cache, and the tests count which runs go by name and which whole.
+    func withOwnServerPool(_ body: (RedisPool) async throws -> Void) async throws {
+        let server = try await LocalRedisServer()
+        let pool = RedisPool(configuration: server.configuration(), logger: TestRedis.logger)
+        do {
+            try await body(pool)
+        } catch {
+            await pool.close()
+            server.stop()
+            throw error
+        }
+        await pool.close()
+        server.stop()
     }
 }
