@@ -136,7 +136,12 @@ struct LeaderboardsController {
         try context.requireLeaderboardRead()
         var errors: [FieldError] = []
         let target = try target(request, context: context, errors: &errors)
-        let body = try await HTTPSupport.decode(CompareRequest.self, from: request, context: context)
+        let body: CompareRequest
+        do {
+            body = try await HTTPSupport.decode(CompareRequest.self, from: request, context: context)
+        } catch let error as APIError where error.code == "validation-failed" {
+            throw APIError.validation(errors + error.errors)  // a bad board or period is reported with the body's fields
+        }
         let users = body.userIds ?? []
         if body.userIds == nil { errors.append(FieldError(field: "user_ids", message: "is required")) }
         else if !(1...100).contains(users.count) { errors.append(FieldError(field: "user_ids", message: "must hold 1 to 100 user ids")) }

@@ -151,6 +151,11 @@ struct LeaderboardRoutesTests {
                                   (["user_ids": (0...100).map { "u\($0)" }], "user_ids"), (["user_ids": ["ok", "bad id"]], "user_ids[1]")] {
                 #expect(try await client.send(.post, "\(base)/compare", key: harness.readKey, json: body).errorFields == [field])
             }
+            // A bad board is listed with the body's bad fields, whether the body decoded or not.
+            for (body, field) in [(["user_ids": "u1"] as [String: any Sendable], "user_ids"), (["user_ids": ["bad id"]], "user_ids[0]")] {
+                #expect(try await client.send(.post, "/v1/leaderboards/team:x/all/compare", key: harness.readKey, json: body).errorFields
+                    == ["board", field])
+            }
 
             let badWindow = try await client.send(.get, "/v1/leaderboards/global/year", key: harness.readKey)
             #expect(badWindow.errorFields == ["window"])
