@@ -11,6 +11,8 @@ public struct JobClaim: Sendable, Equatable {
     public let slot: Date
     /// Attempt number (1 for the first).
     public let attempt: Int
+    /// Attempt number since the run was last re-run by hand (the same as `attempt` when it never was): retries back off by it.
+    public let attemptOfRequest: Int
     /// The replica holding the lease.
     public let replica: String
 }
@@ -136,7 +138,7 @@ public struct JobRunStore: Sendable {
                 FROM exhausted e WHERE a.job = e.job AND a.slot = e.slot AND a.attempt = e.attempt AND a.outcome IS NULL
                 """, [job, now])
             let rows = try connection.query("""
-                SELECT slot, attempt, status FROM job_runs
+                SELECT slot, attempt, attempts_before, status FROM job_runs
                 WHERE job = $1 AND status IN ('pending', 'running')
                   AND ((status = 'pending' AND next_attempt_at <= $2) OR (status = 'running' AND lease_expires_at < $2))
                 ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED
@@ -158,7 +160,8 @@ public struct JobRunStore: Sendable {
             try connection.query("""
                 INSERT INTO job_attempts (job, slot, attempt, replica, started_at) VALUES ($1, $2, $3, $4, $5)
                 """, [job, slot, previous + 1, replica, now])
-            return JobClaim(job: job, slot: slot, attempt: previous + 1, replica: replica)
+            return JobClaim(job: job, slot: slot, attempt: previous + 1, attemptOfRequest: previous + 1 - (try row.int("attempts_before")),
+                            replica: replica)
         }
     }
 
@@ -210,7 +213,7 @@ public struct JobRunStore: Sendable {
             INSERT INTO job_runs AS r (job, slot, trigger, status, attempt_limit, next_attempt_at, created_at)
             VALUES ($1, $2, 'manual', 'pending', $3, $4, $4)
             ON CONFLICT (job, slot) DO UPDATE SET status = 'pending', trigger = 'manual', next_attempt_at = $4, finished_at = NULL,
-                error = NULL, attempt_limit = r.attempt + $3
+                error = NULL, attempt_limit = r.attempt + $3, attempts_before = r.attempt
             WHERE r.status IN ('failed', 'missed')
             RETURNING \(Self.runColumns)
             """, [job, slot, attemptLimit, now]).rows)

@@ -196,7 +196,7 @@ public final class Scheduler: Sendable {
                     Counter(label: "podium_job_items_total", dimensions: [("job", claim.job), ("item", name)]).increment(by: value)
                 }
             case .failed(let error):
-                let held = try await store.fail(claim, error: error, retryDelay: settings.retryDelay(afterAttempt: claim.attempt), now: now())
+                let held = try await store.fail(claim, error: error, retryDelay: settings.retryDelay(afterAttempt: claim.attemptOfRequest), now: now())
                 outcome = JobOutcome(claim: claim, outcome: held ? "failed" : "lease-lost", error: error)
                 logger.warning("job attempt failed", metadata: ["error": "\(error)"])
             case .leaseLost:

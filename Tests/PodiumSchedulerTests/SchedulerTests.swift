@@ -82,6 +82,16 @@ struct SchedulerTests {
         clock.advance(3600)
         #expect(await scheduler.tick().isEmpty, "no attempt after the limit")
         #expect(job.slots.isEmpty)
+
+        // Re-run by hand: a fresh set of attempts, backing off from the first delay again (10 s, not 80 s).
+        _ = try await store.requestRun(job: job.name, slot: instant("2026-11-21T10:00:00Z"), attemptLimit: 3, now: clock.now)
+        #expect(await scheduler.tick().map(\.claim.attempt) == [4])
+        run = try #require(try await store.runs(job: job.name, limit: 1).first)
+        #expect(run.nextAttemptAt.flatMap(RFC3339.parse) == clock.now.addingTimeInterval(10))
+        clock.advance(10)
+        #expect(await scheduler.tick().map(\.claim.attemptOfRequest) == [2])
+        run = try #require(try await store.runs(job: job.name, limit: 1).first)
+        #expect(run.nextAttemptAt.flatMap(RFC3339.parse) == clock.now.addingTimeInterval(20))
     }
 
     @Test("a job that fails once succeeds on its retry")

@@ -358,7 +358,7 @@ struct KeysAndMigrationsTests {
                 INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
                 SELECT s, p, 'u' || s || '-' || p, 10 - p, p + 1 FROM (VALUES (1, 0), (1, 1), (1, 3), (2, 0), (2, 1), (3, 0), (3, 2)) v(s, p)
                 """)
-            #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) == [9])
+            #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version <= 9 }) == [9])
             let gaps = try await pool.query("SELECT snapshot_id || ':' || position AS g FROM snapshot_gaps ORDER BY 1").rows.map { try $0.string("g") }
             #expect(gaps == ["1:2"])
             await pool.close()
