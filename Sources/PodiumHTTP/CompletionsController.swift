@@ -3,6 +3,7 @@ import Hummingbird
 import Metrics
 import PodiumCore
 import PodiumStore
+import Postgres
 
 /// `POST /v1/completions` and `POST /v1/completions/batch`.
 struct CompletionsController {
@@ -76,23 +77,29 @@ struct CompletionsController {
         var firstIndex: [String: Int] = [:]
         for (index, item) in items.enumerated() where firstIndex[item.id] == nil { firstIndex[item.id] = index }
         let distinct = items.indices.filter { firstIndex[items[$0].id] == $0 }.map { items[$0] }
-        var firstOutcomes: [String: RecordOutcome] = [:]
-        for (item, result) in zip(distinct, await writer.record(distinct)) { firstOutcomes[item.id] = try result.get() }
-        var outcomes: [RecordOutcome?] = items.indices.map { index in
+        var firstOutcomes: [String: ItemOutcome] = [:]
+        for (item, result) in zip(distinct, await writer.record(distinct)) { firstOutcomes[item.id] = try ItemOutcome(result, context: context) }
+        var outcomes: [ItemOutcome?] = items.indices.map { index in
             guard let first = firstOutcomes[items[index].id], let firstAt = firstIndex[items[index].id] else { return nil }
             guard firstAt != index else { return first }
+            let sameBody = items[firstAt].fingerprint == items[index].fingerprint
             switch first {
-            case .created(let response), .replayed(let response):
-                return items[firstAt].fingerprint == items[index].fingerprint ? .replayed(response) : .conflict
-            case .conflict, .tooOld:
-                return items[firstAt].fingerprint == items[index].fingerprint ? first : nil
+            case .recorded(.created(let response)), .recorded(.replayed(let response)):
+                return .recorded(sameBody ? .replayed(response) : .conflict)
+            case .recorded(.conflict), .recorded(.tooOld), .refused:
+                return sameBody ? first : nil
             }
         }
         let unanswered = outcomes.indices.filter { outcomes[$0] == nil }
-        for (index, result) in zip(unanswered, await writer.record(unanswered.map { items[$0] })) { outcomes[index] = try result.get() }
+        for (index, result) in zip(unanswered, await writer.record(unanswered.map { items[$0] })) {
+            outcomes[index] = try ItemOutcome(result, context: context)
+        }
         var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0)
-        for (item, outcome) in zip(items, outcomes) {
-            guard let outcome else { continue }
+        for (item, itemOutcome) in zip(items, outcomes) {
+            guard case .recorded(let outcome) = itemOutcome else {
+                answer.results.append(BatchItemResult(id: item.id, status: 500, result: nil, problem: APIError.internalError.problem))
+                continue
+            }
             count(outcome)
             switch outcome {
             case .created(let response):
@@ -112,6 +119,26 @@ struct CompletionsController {
             }
         }
         return try HTTPSupport.json(answer)
+    }
+
+    /// A batch item's outcome: recorded (or answered from what is stored), or refused by PostgreSQL on its own.
+    private enum ItemOutcome {
+        case recorded(RecordOutcome)
+        /// PostgreSQL refused this completion alone (the writer retries a refused batch item by item):
+        /// answered 500 in its place while the others stand. Any other failure fails the whole request.
+        case refused
+
+        init(_ result: Result<RecordOutcome, any Error>, context: PodiumRequestContext) throws {
+            switch result {
+            case .success(let outcome):
+                self = .recorded(outcome)
+            case .failure(let error as PostgresError) where error.kind == .query:
+                context.logger.error("completion refused by PostgreSQL", metadata: ["error": "\(error)"])
+                self = .refused
+            case .failure(let error):
+                throw error
+            }
+        }
     }
 
     private func count(_ outcome: RecordOutcome) {

@@ -22,15 +22,18 @@ struct HealthController {
         try HTTPSupport.json(HealthStatus(status: "ok", postgres: nil, redis: nil))
     }
 
-    /// Handles `GET /readyz`.
+    /// Handles `GET /readyz`: 503 only when PostgreSQL does not answer.
+    ///
+    /// Without Redis the replica still records completions and serves leaderboards from PostgreSQL,
+    /// so it stays in rotation, `degraded`: a probe that took every replica out while Redis is down
+    /// would turn that degraded service into an outage.
     @Sendable func ready(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         async let postgres = Self.check("PostgreSQL", logger: context.logger) { try await storage.postgres.ping() }
         async let redis = Self.check("Redis", logger: context.logger) { try await storage.redis.ping() }
         let (postgresStatus, redisStatus) = await (postgres, redis)
-        let ready = postgresStatus == "ok" && redisStatus == "ok"
+        let status = postgresStatus != "ok" ? "not ready" : redisStatus != "ok" ? "degraded" : "ready"
         return try HTTPSupport.json(
-            HealthStatus(status: ready ? "ready" : "not ready", postgres: postgresStatus, redis: redisStatus),
-            status: ready ? .ok : .serviceUnavailable)
+            HealthStatus(status: status, postgres: postgresStatus, redis: redisStatus), status: postgresStatus == "ok" ? .ok : .serviceUnavailable)
     }
 
     /// Handles `GET /metrics`.

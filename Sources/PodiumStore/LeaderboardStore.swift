@@ -20,7 +20,7 @@ public struct RankedEntries: Sendable, Equatable {
     public var offset: Int
     /// Entries, best first, ties by user id.
     public var entries: [LeaderboardEntry]
-    /// True when read from Redis, false when served from PostgreSQL because Redis failed.
+    /// False when served from PostgreSQL because Redis failed (degraded); true from Redis or a final snapshot.
     public var live: Bool
     /// For `.around`: false when the player is not on the board period.
     public var found: Bool

@@ -92,7 +92,7 @@ struct CompletionRoutesTests {
             let empty = try await client.send(.post, "/v1/completions", key: harness.ingestKey, raw: "")
             #expect(empty.status == .badRequest)
             let huge = try await client.send(.post, "/v1/completions", key: harness.ingestKey,
-                                             raw: "{\"id\":\"" + String(repeating: "a", count: 1_100_000) + "\"}")
+                                             raw: "{\"id\":\"" + String(repeating: "a", count: 2_200_000) + "\"}")
             #expect(huge.status == .contentTooLarge)
             #expect(huge.json["code"] as? String == "body-too-large")
             let future = try await client.send(.post, "/v1/completions", key: harness.ingestKey,
@@ -184,5 +184,74 @@ struct CompletionRoutesTests {
         }
         let count = try await harness.storage.postgres.query("SELECT completions FROM users WHERE user_id = $1", [user]).rows.first?.int("completions")
         #expect(count == 5)
+    }
+
+    @Test("a full batch with every field at its longest fits the body limit")
+    func longestBatchFitsTheBodyLimit() async throws {
+        let harness = try await HTTPHarness()
+        func text(_ length: Int, _ seed: String) -> String { String((seed + String(repeating: "x", count: length)).prefix(length)) }
+        let groups = (0..<20).map { "\"\(text(64, "g\($0)-"))\"" }.joined(separator: ",")
+        let name = String(repeating: "\\uD83D\\uDE00", count: 64)  // 64 emoji, each escaped as a surrogate pair
+        // Every item has a bad difficulty, so the batch is read whole and refused without writing anything.
+        let items = (0..<500).map { index in
+            """
+            {"id": "\(text(128, "c\(index)-"))", "user_id": "\(text(128, "u\(index)-"))", "quiz_id": "\(text(128, "q-"))", \
+            "topic": "\(text(64, "t-"))", "difficulty": "impossible", "correct": 10, "total": 10, "duration_ms": 30000, \
+            "completed_at": "2026-11-25T11:59:59.999+00:00", "groups": [\(groups)], "display_name": "\(name)"}
+            """
+        }
+        let body = "{\"completions\": [\(items.joined(separator: ", "))]}"
+        #expect(body.utf8.count > 1 << 20, "beyond the earlier 1 MiB limit")
+        try await harness.run { client in
+            let answer = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, raw: body,
+                                               headers: [.contentType: "application/json"])
+            #expect(answer.status == .badRequest)
+            #expect(answer.errorFields == (0..<500).map { "completions[\($0)].difficulty" })
+        }
+    }
+
+    @Test("a batch item PostgreSQL refuses on its own answers 500 in its place; the others are recorded")
+    func refusedItemDoesNotSinkTheBatch() async throws {
+        let harness = try await HTTPHarness()
+        let postgres = harness.storage.postgres
+        let topic = unique("refused")
+        let user = unique("u")
+        let items = (0..<3).map { completionBody(id: "\(topic)-\($0)", user: user, topic: topic) }
+        // Only this test's middle completion is refused (other tests share the table).
+        let trigger = "refuse_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        try await postgres.query("""
+            CREATE FUNCTION \(trigger)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF NEW.id = '\(topic)-1' THEN RAISE EXCEPTION 'injected refusal'; END IF;
+              RETURN NEW;
+            END $$
+            """)
+        try await postgres.query("CREATE TRIGGER \(trigger) BEFORE INSERT ON completions FOR EACH ROW EXECUTE FUNCTION \(trigger)()")
+        do {
+            try await harness.run { client in
+                let answer = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": items])
+                #expect(answer.status == .ok)
+                let results = answer.json["results"] as? [[String: Any]] ?? []
+                #expect(results.map { $0["status"] as? Int } == [201, 500, 201])
+                let refused = results.count == 3 ? results[1] : [:]
+                #expect((refused["problem"] as? [String: Any])?["code"] as? String == "internal-error")
+                #expect(refused["result"] == nil)
+                #expect(answer.json["created"] as? Int == 2)
+                let alone = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: items[1])
+                #expect(alone.status == .internalServerError)
+            }
+        } catch {
+            try await postgres.query("DROP TRIGGER \(trigger) ON completions")
+            try await postgres.query("DROP FUNCTION \(trigger)()")
+            throw error
+        }
+        try await postgres.query("DROP TRIGGER \(trigger) ON completions")
+        try await postgres.query("DROP FUNCTION \(trigger)()")
+        try await harness.run { client in
+            let resent = try await client.send(.post, "/v1/completions/batch", key: harness.ingestKey, json: ["completions": items])
+            #expect((resent.json["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int } == [200, 201, 200])
+        }
+        let count = try await postgres.query("SELECT completions FROM users WHERE user_id = $1", [user]).rows.first?.int("completions")
+        #expect(count == 3)
     }
 }

@@ -219,6 +219,37 @@ struct UserAndAdminRoutesTests {
         }
     }
 
+    @Test("with Redis unreachable a replica stays ready, degraded, and still records completions")
+    func unreachableRedisLeavesTheReplicaReadyButDegraded() async throws {
+        let logger = Logger(label: "podium-http-tests")
+        let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: HTTPHarness.databaseURL, poolSize: 2), logger: logger)
+        let deadRedis = RedisPool(configuration: RedisConfiguration(port: 1, connectTimeout: .milliseconds(200)), logger: logger)
+        let now = instant("2026-11-25T12:00:00Z")
+        let storage = PodiumStorage(postgres: postgres, redis: deadRedis, rules: GameRules(), logger: logger, now: { now })
+        let runs = JobRunStore(postgres: postgres)
+        let scheduler = Scheduler(
+            store: runs, settings: SchedulerSettings(), jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "no-redis",
+            now: { now }, logger: logger)
+        let router = PodiumApplication.router(
+            storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey),
+            registry: HTTPHarness.registry, now: { now })
+        let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
+        try await Application(router: router).test(.router) { raw in
+            let client = APIClient(client: raw, contract: contract)
+            let ready = try await client.send(.get, "/readyz", key: nil)
+            #expect(ready.status == .ok)
+            #expect(ready.json["status"] as? String == "degraded")
+            #expect(ready.json["postgres"] as? String == "ok")
+            #expect(ready.json["redis"] as? String == "unavailable")
+            let body = completionBody(id: unique("c"), user: unique("u"), topic: "no-redis")
+            let posted = try await client.send(.post, "/v1/completions", key: HTTPHarness.adminKey, json: body)
+            #expect(posted.status == .created)
+            #expect(posted.json["rankings_live"] as? Bool == false)
+        }
+        await postgres.close()
+        await deadRedis.close()
+    }
+
     @Test func everyRouteIsInTheOpenAPIDocument() async throws {
         let harness = try await HTTPHarness()
         let routes = Set(harness.router.routes.map { route in
