@@ -191,29 +191,18 @@ struct UserAndAdminRoutesTests {
     }
 
     @Test func unreachableDatabaseAnswers503AndReadinessSaysSo() async throws {
-        let logger = Logger(label: "podium-http-tests")
         let deadPostgres = PostgresPool(
             configuration: PostgresConfiguration(connectionString: "host=127.0.0.1 port=1 user=postgres dbname=none", poolSize: 2),
-            logger: logger)
-        let redis = RedisPool(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: logger)
-        let now = instant("2026-11-25T12:00:00Z")
-        let storage = PodiumStorage(postgres: deadPostgres, redis: redis, rules: GameRules(), logger: logger, now: { now })
-        let runs = JobRunStore(postgres: deadPostgres)
-        let scheduler = Scheduler(
-            store: runs, settings: SchedulerSettings(), jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "dead",
-            now: { now }, logger: logger)
-        let router = PodiumApplication.router(
-            storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey),
-            registry: HTTPHarness.registry, now: { now })
-        let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
-        try await Application(router: router).test(.router) { raw in
-            let client = APIClient(client: raw, contract: contract)
+            logger: Self.logger)
+        let redis = RedisPool(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: Self.logger)
+        try await withReplica(postgres: deadPostgres, redis: redis) { client in
             let body = completionBody(id: unique("c"), user: unique("u"), topic: "outage")
             let posted = try await client.send(.post, "/v1/completions", key: HTTPHarness.adminKey, json: body)
             #expect(posted.status == .serviceUnavailable)
             #expect(posted.json["code"] as? String == "unavailable")
             let ready = try await client.send(.get, "/readyz", key: nil)
             #expect(ready.status == .serviceUnavailable)
+            #expect(ready.json["status"] as? String == "not ready")
             #expect(ready.json["redis"] as? String == "ok")
             #expect(ready.json["postgres"] as? String == "unavailable", "the cause (hosts, users) is logged, not answered")
         }
@@ -221,21 +210,10 @@ struct UserAndAdminRoutesTests {
 
     @Test("with Redis unreachable a replica stays ready, degraded, and still records completions")
     func unreachableRedisLeavesTheReplicaReadyButDegraded() async throws {
-        let logger = Logger(label: "podium-http-tests")
-        let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: HTTPHarness.databaseURL, poolSize: 2), logger: logger)
-        let deadRedis = RedisPool(configuration: RedisConfiguration(port: 1, connectTimeout: .milliseconds(200)), logger: logger)
-        let now = instant("2026-11-25T12:00:00Z")
-        let storage = PodiumStorage(postgres: postgres, redis: deadRedis, rules: GameRules(), logger: logger, now: { now })
-        let runs = JobRunStore(postgres: postgres)
-        let scheduler = Scheduler(
-            store: runs, settings: SchedulerSettings(), jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "no-redis",
-            now: { now }, logger: logger)
-        let router = PodiumApplication.router(
-            storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey),
-            registry: HTTPHarness.registry, now: { now })
-        let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
-        try await Application(router: router).test(.router) { raw in
-            let client = APIClient(client: raw, contract: contract)
+        let postgres = PostgresPool(
+            configuration: PostgresConfiguration(connectionString: HTTPHarness.databaseURL, poolSize: 2), logger: Self.logger)
+        let deadRedis = RedisPool(configuration: RedisConfiguration(port: 1, connectTimeout: .milliseconds(200)), logger: Self.logger)
+        try await withReplica(postgres: postgres, redis: deadRedis) { client in
             let ready = try await client.send(.get, "/readyz", key: nil)
             #expect(ready.status == .ok)
             #expect(ready.json["status"] as? String == "degraded")
@@ -246,8 +224,31 @@ struct UserAndAdminRoutesTests {
             #expect(posted.status == .created)
             #expect(posted.json["rankings_live"] as? Bool == false)
         }
+    }
+
+    static let logger = Logger(label: "podium-http-tests")
+
+    /// Runs `body` against a replica on the given pools (one of them pointing at a server that does not answer), then closes them.
+    func withReplica(postgres: PostgresPool, redis: RedisPool, _ body: @Sendable (APIClient) async throws -> Void) async throws {
+        let now = instant("2026-11-25T12:00:00Z")
+        let storage = PodiumStorage(postgres: postgres, redis: redis, rules: GameRules(), logger: Self.logger, now: { now })
+        let runs = JobRunStore(postgres: postgres)
+        let scheduler = Scheduler(
+            store: runs, settings: SchedulerSettings(), jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "degraded",
+            now: { now }, logger: Self.logger)
+        let router = PodiumApplication.router(
+            storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey),
+            registry: HTTPHarness.registry, now: { now })
+        let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
+        do {
+            try await Application(router: router).test(.router) { try await body(APIClient(client: $0, contract: contract)) }
+        } catch {
+            await postgres.close()
+            await redis.close()
+            throw error
+        }
         await postgres.close()
-        await deadRedis.close()
+        await redis.close()
     }
 
     @Test func everyRouteIsInTheOpenAPIDocument() async throws {
