@@ -156,7 +156,9 @@ struct LeaderboardsController {
             try await leaderboards.compare(
                 board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
         }
-        return try HTTPSupport.json(makePage(target, entries, closed: snapshot != nil))
+        // An ETag and 304 as on every leaderboard answer (SPEC): a friends view polls too. RFC 9110 would
+        // answer a conditional POST with 412; compare is a read that only needs a body for its list.
+        return try Self.revalidatedJSON(request, makePage(target, entries, closed: snapshot != nil))
     }
 
     /// Handles `GET /v1/leaderboards/:board/:window/snapshots`: snapshots of a period (current by default), newest first.

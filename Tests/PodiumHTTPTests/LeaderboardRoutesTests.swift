@@ -136,6 +136,13 @@ struct LeaderboardRoutesTests {
             let compare = try await client.send(.post, "\(base)/compare", key: harness.readKey,
                                                 json: ["user_ids": [users[3], users[1], "stranger"]])
             #expect((compare.json["entries"] as? [[String: Any]] ?? []).map { $0["rank"] as? Int } == [2, 4])
+            let etag = try #require(compare.headers[.eTag])
+            let unchanged = try await client.send(.post, "\(base)/compare", key: harness.readKey,
+                                                  json: ["user_ids": [users[3], users[1], "stranger"]], headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
+            let others = try await client.send(.post, "\(base)/compare", key: harness.readKey,
+                                               json: ["user_ids": [users[3]]], headers: [.ifNoneMatch: etag])
+            #expect(others.status == .ok, "another list is another answer")
 
             let csv = try await client.send(.get, "\(base)?limit=2&format=csv", key: harness.readKey)
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
