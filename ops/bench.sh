@@ -7,10 +7,13 @@
 #
 # Prints, side by side:
 #   - ingest: Podium's completions/s at 64 clients vs pgbench running the same
-#     one-completion transaction on the same PostgreSQL (target: Podium >= pgbench,
-#     p99 <= 50 ms, printed beside pgbench's own p99); the two take turns in slices of about two seconds, so drift on
-#     a shared machine hits both alike, and each pgbench slice's first second (its
-#     new sessions preparing their statements) is left out;
+#     one-completion transaction on the same PostgreSQL (target: Podium >= pgbench);
+#     the two take turns in slices of about two seconds, so drift on a shared machine
+#     hits both alike, and each pgbench slice's first second (its new sessions
+#     preparing their statements) is left out;
+#   - ingest p99 at that load: both paced at the rate pgbench reached, latency
+#     counted from each request's due time (target: Podium's p99 <= 50 ms, printed
+#     beside pgbench's own);
 #   - reads: top-10 page, 304 revalidation and around-me vs the same server's /healthz
 #     (targets 0.8x, >= top-10, 0.5x), also in turns;
 #   - scale: the same at 1,000,000 players, `rankings rebuild` time, Redis bytes per entry;
@@ -119,32 +122,65 @@ start_server
 # Slices of about two seconds, alternating, so drift on a shared machine hits both alike.
 rounds=$(( duration / 2 )); [ "$rounds" -ge 1 ] || rounds=1
 slice=$(( duration / rounds )); [ "$slice" -ge 1 ] || slice=1
-: > "$work/ingest.txt"
-for _ in $(seq "$rounds"); do
-    # One second longer, and its first second left out: pgbench's 64 new sessions prepare and plan
-    # their statements then, while Podium's server is already warm.
+
+# One pgbench slice, appending a line "pgbench <tps> <average latency>" per second and then
+# "pgbench-p99 <ms>" to the file $1; further arguments go to pgbench (-R <rate> paces it).
+# It runs one second longer, and that first second is left out: pgbench's 64 new sessions
+# prepare and plan their statements then, while Podium's server is already warm.
+pgbench_slice() {
+    local out="$1"; shift
     rm -f "$work"/pgbench-tx.*
-    pgbench -h 127.0.0.1 -p "$pg_port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$((slice + 1))" -P 1 \
+    pgbench -h 127.0.0.1 -p "$pg_port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$((slice + 1))" -P 1 "$@" \
         -l --log-prefix="$work/pgbench-tx" -f "$work/completion.sql" podium_bench 2>&1 \
-        | awk '/^progress:/ && ++k > 1 { print "pgbench", $4, $7 }' >> "$work/ingest.txt"
-    # pgbench's own p99 over the same seconds (its per-transaction log: latency in µs, then the
-    # epoch second it ended), so Podium's p99 can be read against PostgreSQL's alone.
+        | awk '/^progress:/ && ++k > 1 { print "pgbench", $4, $7 }' >> "$out"
+    # pgbench's own p99 over the same seconds (its per-transaction log: latency in µs, counted
+    # from the scheduled start when paced, then the epoch second it ended).
     cat "$work"/pgbench-tx.* | awk '
         { second[NR] = $5; latency[NR] = $3 / 1000; if (NR == 1 || $5 < first) first = $5 }
         END { for (i = 1; i <= NR; i++) if (second[i] > first) print latency[i] }' \
-        | sort -n | awk '{ l[NR] = $1 } END { print "pgbench-p99", l[int(NR * 0.99)] }' >> "$work/ingest.txt"
+        | sort -n | awk '{ l[NR] = $1 } END { print "pgbench-p99", l[int(NR * 0.99)] }' >> "$out"
+}
+
+# Totals of the slices in file $1: pgbench's lines as above, Podium's as `podium bench` prints them;
+# with a second argument "paced", without the ratio of rates (both ran at the same one).
+summarise_ingest() {
+    awk -v paced="${2:-}" '
+        $1 == "pgbench" { pg_n += $2; pg_s += 1; pg_lat += $2 * $3 }
+        $1 == "pgbench-p99" { if ($2 > pg_p99) pg_p99 = $2 }
+        $1 == "ingest" || $1 == "ingest:" {
+            gsub(/[()]/, "")
+            for (i = 1; i < NF; i++) {
+                if ($i == "req/s") { n += $(i + 1); s += $(i + 3) }
+                if ($i == "p99" && $(i + 1) > p99) p99 = $(i + 1)
+            }
+        }
+        END {
+            printf "pgbench: %.0f tps over %.0f s, latency average %.1f ms, worst slice p99 %.1f ms\n", pg_n / pg_s, pg_s, pg_lat / pg_n, pg_p99
+            printf "podium ingest: %.0f completions/s over %.1f s, worst slice p99 %.1f ms (target <= 50)\n", n / s, s, p99
+            if (paced != "paced") printf "ratio podium/pgbench: %.2f (target >= 1.0)\n", (n / s) / (pg_n / pg_s)
+        }' "$1"
+}
+
+: > "$work/ingest.txt"
+for _ in $(seq "$rounds"); do
+    pgbench_slice "$work/ingest.txt"
     "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$slice" --topic bench \
         --phases ingest | tee -a "$work/ingest.txt"
 done
-awk '
-    $1 == "pgbench" { pg_n += $2; pg_s += 1; pg_lat += $2 * $3 }
-    $1 == "pgbench-p99" { if ($2 > pg_p99) pg_p99 = $2 }
-    $1 == "ingest:" { gsub(/[()]/, ""); n += $4; s += $6; if ($15 > p99) p99 = $15 }
-    END {
-        printf "pgbench: %.0f tps over %.0f s, latency average %.1f ms, worst slice p99 %.1f ms\n", pg_n / pg_s, pg_s, pg_lat / pg_n, pg_p99
-        printf "podium ingest: %.0f completions/s over %.1f s, worst slice p99 %.1f ms (target <= 50)\n", n / s, s, p99
-        printf "ratio podium/pgbench: %.2f (target >= 1.0)\n", (n / s) / (pg_n / pg_s)
-    }' "$work/ingest.txt"
+summarise_ingest "$work/ingest.txt"
+
+# The p99 target at the load pgbench sustains: both offered pgbench's completions per second,
+# evenly spaced, from the same clients; latency counts from when each request was due.
+rate="$(awk '$1 == "pgbench" { n += $2; s += 1 } END { printf "%.0f", n / s }' "$work/ingest.txt")"
+echo
+echo "== Ingest paced at pgbench's $rate/s, $clients clients (latency from each request's due time): pgbench and Podium take turns"
+: > "$work/paced.txt"
+for _ in $(seq "$rounds"); do
+    pgbench_slice "$work/paced.txt" -R "$rate"
+    "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$slice" --topic bench \
+        --phases ingest --rate "$rate" | tee -a "$work/paced.txt"
+done
+summarise_ingest "$work/paced.txt" paced
 "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$duration" --topic bench --phases reads
 echo "podium peak resident memory: $(peak_memory)"
 stop_server

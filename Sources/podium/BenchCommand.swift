@@ -9,8 +9,9 @@ import Synchronization
 /// `podium bench`: a load generator against a running Podium, printing throughput and latency.
 ///
 /// Phases (each `--duration` seconds at `--concurrency` clients): ingest (POST /v1/completions
-/// with random players), then reads of the same server: `/healthz` (the ceiling), a top-10
-/// page, 304 revalidations of it, and around-me pages. `ops/bench.sh` runs it beside pgbench.
+/// with random players, as fast as the clients go or paced by `--rate`), then reads of the same
+/// server: `/healthz` (the ceiling), a top-10 page, 304 revalidations of it, and around-me pages.
+/// `ops/bench.sh` runs it beside pgbench.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Load-test a running Podium and print figures.")
 
@@ -21,12 +22,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds per phase.") var duration = 10.0
     @Option(help: "Phases to run, comma-separated: seed, ingest, reads.") var phases = "seed,ingest,reads"
     @Option(help: "Topic the benchmark's completions use.") var topic = "bench"
+    @Option(help: "Ingest at this many completions per second in all (an open loop: latency counts from each request's scheduled start) instead of as fast as the clients go.")
+    var rate: Double?
 
     func run() async throws {
         // The server's own rule; its characters need no escaping in the hand-written request bodies.
         guard NameRules.isValidScopeName(topic) else {
             throw ValidationError("--topic takes 1 to 64 of a-z, 0-9, '.', '_' and '-'")
         }
+        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate takes a positive number") }
         guard let key = key ?? ProcessInfo.processInfo.environment["PODIUM_ADMIN_KEY"] else {
             throw ValidationError("pass --key or set PODIUM_ADMIN_KEY")
         }
@@ -35,7 +39,7 @@ struct BenchCommand: AsyncParsableCommand {
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let bench = Bench(client: client, base: url, key: key, players: players, concurrency: concurrency,
-                          duration: duration, topic: topic)
+                          duration: duration, topic: topic, rate: rate)
         do {
             let wanted = Set(phases.split(separator: ",").map(String.init))
             if wanted.contains("seed") { try await bench.seed() }
@@ -58,6 +62,8 @@ struct Bench: Sendable {
     let concurrency: Int
     let duration: Double
     let topic: String
+    /// Completions per second the ingest phase offers in all, or nil for as fast as the clients go.
+    let rate: Double?
     let run = UUID().uuidString.prefix(8)
 
     /// One completion per player (batches of 500), so every board has `players` entries.
@@ -81,10 +87,11 @@ struct Bench: Sendable {
         print(String(format: "seed: %d players in %.1f s", players, Date().timeIntervalSince(started)))
     }
 
-    /// Completions from random players at full concurrency.
+    /// Completions from random players: at full concurrency, or at `rate` per second in all.
     func ingest() async throws {
         let counter = FailureCount()
-        let result = try await load(name: "ingest", seconds: duration) { worker, index in
+        let name = rate.map { String(format: "ingest at %.0f/s", $0) } ?? "ingest"
+        let result = try await load(name: name, seconds: duration, rate: rate) { worker, index in
             let body = Data(completionJSON(id: "bench-\(run)-\(worker)-\(index)", player: Int.random(in: 0..<players)).utf8)
             let response = try await send(.POST, "/v1/completions", body: body)
             if response.status.code != 201 { counter.add() }
@@ -155,21 +162,32 @@ struct Bench: Sendable {
     }
 
     /// Runs `operation` from `concurrency` workers for `seconds`; returns rate and latency percentiles.
+    ///
+    /// Without `rate` each worker starts its next request when its last one ends (a closed loop).
+    /// With `rate` the requests are due at even intervals, `rate` per second in all, and a free
+    /// worker takes the next one due; its latency counts from when it was due, so a request that
+    /// waited for a free worker shows that wait (no coordinated omission).
     private func load(
-        name: String, seconds: Double, _ operation: @escaping @Sendable (Int, Int) async throws -> Void
+        name: String, seconds: Double, rate: Double? = nil, _ operation: @escaping @Sendable (Int, Int) async throws -> Void
     ) async throws -> LoadResult {
-        let deadline = Date().addingTimeInterval(seconds)
-        let started = Date()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let deadline = started + .seconds(seconds)
+        let tickets = TicketDispenser()
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for worker in 0..<concurrency {
                 group.addTask {
                     var samples: [Double] = []
                     var index = 0
-                    while Date() < deadline {
-                        let start = ContinuousClock.now
+                    while true {
+                        var due = clock.now
+                        if let rate {
+                            due = started + .seconds(Double(tickets.take()) / rate)
+                            if due < deadline { try await clock.sleep(until: due) }
+                        }
+                        guard due < deadline else { break }
                         try await operation(worker, index)
-                        let elapsed = (ContinuousClock.now - start).components
-                        samples.append(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)
+                        samples.append((clock.now - due).inSeconds * 1000)
                         index += 1
                     }
                     return samples
@@ -177,7 +195,7 @@ struct Bench: Sendable {
             }
             return try await group.reduce(into: [Double]()) { $0 += $1 }.sorted()
         }
-        return LoadResult(name: name, count: latencies.count, seconds: Date().timeIntervalSince(started), sortedLatencies: latencies)
+        return LoadResult(name: name, count: latencies.count, seconds: (clock.now - started).inSeconds, sortedLatencies: latencies)
     }
 }
 
@@ -208,6 +226,14 @@ struct LoadResult {
         name + String(format: ": %.0f req/s (%d in %.1f s), latency ms p50 %.2f p90 %.2f p99 %.2f max %.2f", rate, count, seconds,
                percentile(0.5), percentile(0.9), percentile(0.99), sortedLatencies.last ?? 0)
     }
+}
+
+/// Hands out 0, 1, 2, … to concurrent workers: the numbers of the paced requests due next.
+final class TicketDispenser: Sendable {
+    private let next = Atomic(0)
+
+    /// The next number, never handed out before.
+    func take() -> Int { next.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
 /// A thread-safe count of failed requests.

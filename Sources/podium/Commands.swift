@@ -80,8 +80,7 @@ struct RankingsCommand: AsyncParsableCommand {
                     print("rebuilt \(done) of \(total) entries")
                 }
             }
-            let elapsed = (ContinuousClock.now - started).components
-            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            let seconds = (ContinuousClock.now - started).inSeconds
             print("rebuilt \(report.boards) board periods, \(report.entries) entries in \(String(format: "%.2f", seconds)) s")
         }
     }
@@ -115,4 +114,9 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// Creates a failure with its message.
     init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    /// This duration in seconds, fractions included.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
