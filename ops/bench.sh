@@ -201,6 +201,13 @@ SQL
     entries="$(redis-cli -p "$redis_port" -n 2 ZCARD 'podium:lb:topic:scale:all:all')"
     bytes="$(redis-cli -p "$redis_port" -n 2 MEMORY USAGE 'podium:lb:topic:scale:all:all' SAMPLES 0)"
     awk -v b="$bytes" -v n="$entries" 'BEGIN { printf "redis: %d entries, %.1f bytes per entry (target <= 100)\n", n, b / n }'
+    # Once per player, not per board period: the hashes that translate members (member to user id and back, names).
+    players="$(redis-cli -p "$redis_port" -n 2 HLEN 'podium:member:users')"
+    hashes=0
+    for hash in podium:member:users podium:user:members podium:member:names; do
+        hashes=$((hashes + $(redis-cli -p "$redis_port" -n 2 MEMORY USAGE "$hash" SAMPLES 0)))
+    done
+    awk -v b="$hashes" -v n="$players" 'BEGIN { printf "redis: %d players in the member hashes, %.1f bytes per player\n", n, b / n }'
     start_server
     "$bin" bench --url "http://127.0.0.1:$port" --players 1000000 --concurrency "$clients" --duration "$duration" \
         --topic scale --phases ingest,reads

@@ -226,7 +226,7 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     public var live: Bool
     /// Position of the first entry (0-based).
     public var offset: Int
-    /// Entries, best first; ties ordered by user id.
+    /// Entries, best first; ties in the order the players first came to Podium (earliest first).
     public var entries: [LeaderboardEntry]
 
     /// Creates a page.

@@ -33,7 +33,7 @@ struct BatchUpserts {
             correct_answers = u.correct_answers + EXCLUDED.correct_answers,
             total_answers = u.total_answers + EXCLUDED.total_answers,
             updated_at = EXCLUDED.updated_at
-        RETURNING user_id, points, completions, correct_answers, total_answers, display_name
+        RETURNING user_id, handle, points, completions, correct_answers, total_answers, display_name
         """
 
     /// Each (player, topic) summed: counts and sums added, bests and last play kept at the maximum.
@@ -123,12 +123,14 @@ struct BatchUpserts {
         guard results.count == 4 else { throw BatchUpsertError.missingResult }
         var totals: [String: PlayerTotals] = [:]
         var displayNames: [String: String] = [:]
+        var members: [String: String] = [:]
         for row in results[0].rows {
             let user = try row.string("user_id")
             totals[user] = PlayerTotals(
                 points: try row.int64("points"), completions: try row.int64("completions"),
                 correctAnswers: try row.int64("correct_answers"), totalAnswers: try row.int64("total_answers"))
             displayNames[user] = row["display_name"]
+            members[user] = try row.member()
         }
         var topicCompletions: [TopicKey: Int64] = [:]
         for row in results[1].rows {
@@ -155,7 +157,9 @@ struct BatchUpserts {
         for plan in plans.reversed() {
             let item = plan.item
             let topic = TopicKey(user: item.userID, topic: item.topic)
-            guard let after = totals[item.userID], let topicCount = topicCompletions[topic] else { throw BatchUpsertError.missingResult }
+            guard let after = totals[item.userID], let topicCount = topicCompletions[topic], let member = members[item.userID] else {
+                throw BatchUpsertError.missingResult
+            }
             var stored: [(BoardPeriod, ScoreUpdate)] = []
             var closedEarly: [BoardPeriod] = []
             for (period, increment) in zip(plan.open, plan.increments) {
@@ -164,12 +168,13 @@ struct BatchUpserts {
                     closedEarly.append(period)
                     continue
                 }
-                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), userID: item.userID, score: score)))
+                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, score: score)))
                 scores[key] = score - increment
             }
             states.append(CompletionState(
                 totals: after, topicCompletions: topicCount, activeDays: [], heldAchievements: achievements[item.userID] ?? [],
-                periods: stored.map(\.0), scores: stored.map(\.1), closedEarly: closedEarly, displayName: displayNames[item.userID]))
+                periods: stored.map(\.0), scores: stored.map(\.1), closedEarly: closedEarly, member: member,
+                displayName: displayNames[item.userID]))
             totals[item.userID] = PlayerTotals(
                 points: after.points - Int64(plan.points), completions: after.completions - 1,
                 correctAnswers: after.correctAnswers - Int64(item.correct), totalAnswers: after.totalAnswers - Int64(item.total))
@@ -201,6 +206,8 @@ struct CompletionState {
     var scores: [ScoreUpdate]
     /// Open periods an admin closed early: the completion missed them.
     var closedEarly: [BoardPeriod]
+    /// The player's ranking member (`RankingMember` of `users.handle`).
+    var member: String
     /// The player's display name as stored after the batch.
     var displayName: String?
 }

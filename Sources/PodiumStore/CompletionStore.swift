@@ -99,7 +99,8 @@ public struct CompletionStore: Sendable {
         let created = written.created
         let updates = created.flatMap(\.scores)
         do {
-            let standings = try await rankings.apply(updates, displayNames: written.displayNames, removals: written.erasures)
+            let standings = try await rankings.apply(
+                updates, players: Array(written.players.values), erasures: written.erasures.values.sorted { $0.userID < $1.userID })
             var offset = 0
             var result: [String: CompletionResponse] = [:]
             for completion in created {
@@ -150,9 +151,10 @@ struct CreatedCompletion: Sendable {
 struct WrittenBatch: Sendable {
     var outcomes: [String: RecordOutcome] = [:]
     var created: [CreatedCompletion] = []
-    var displayNames: [String: String] = [:]
-    /// Players of this batch erased while Redis was down: the Redis keys still holding their old entries.
-    var erasures: [String: [String]] = [:]
+    /// The batch's players by user id, for the ranking hashes; a display name only where a completion brought one.
+    var players: [String: RankedPlayer] = [:]
+    /// Players of this batch erased while Redis was down, with the members and Redis keys of their old entries.
+    var erasures: [String: RankingErasure] = [:]
     /// The completions to insert (not replays), in lock order.
     var fresh: [CompletionPlan] = []
     /// Achievements they unlocked.
@@ -234,7 +236,10 @@ extension CompletionStore {
              FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest($1::text[]) AS id ORDER BY k) ids
              """, [plans.map(\.item.id)]),
             ("SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY($1)", [plans.map(\.item.id)]),
-            ("SELECT user_id, array_to_string(redis_keys, ' ') AS keys FROM pending_ranking_erasures WHERE user_id = ANY($1)",
+            ("""
+             SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
+             FROM pending_ranking_erasures WHERE user_id = ANY($1)
+             """,
              [players]),
             ("SELECT user_id, time_zone FROM users WHERE user_id = ANY($1)", [players]),
         ])
@@ -243,7 +248,8 @@ extension CompletionStore {
             zones[try row.string("user_id")] = TimeZone(identifier: try row.string("time_zone"))
         }
         for row in opening[3].rows {
-            batch.erasures[try row.string("user_id")] = try row.string("keys").split(separator: " ").map(String.init)
+            let erasure = try RankingSync.erasure(row)
+            batch.erasures[erasure.userID] = erasure
         }
         let decoder = PodiumJSON.decoder()
         for row in opening[2].rows {
@@ -307,7 +313,8 @@ extension CompletionStore {
             unlocks += unlocked.map { (plan.item.userID, $0, plan.item.id) }
             batch.created.append(CreatedCompletion(response: response, periods: state.periods, scores: state.scores))
             batch.outcomes[plan.item.id] = .created(response)
-            if plan.item.displayName != nil, let name = state.displayName { batch.displayNames[plan.item.userID] = name }
+            let name = plan.item.displayName != nil ? state.displayName : batch.players[plan.item.userID]?.displayName
+            batch.players[plan.item.userID] = RankedPlayer(member: state.member, userID: plan.item.userID, displayName: name)
         }
 
         batch.unlocks = unlocks

@@ -18,7 +18,7 @@ public struct RankedEntries: Sendable, Equatable {
     public var players: Int
     /// Position of the first entry (0-based).
     public var offset: Int
-    /// Entries, best first, ties by user id.
+    /// Entries, best first, ties by handle (first come, first listed).
     public var entries: [LeaderboardEntry]
     /// False when served from PostgreSQL because Redis failed (degraded); true from Redis or a final snapshot.
     public var live: Bool
@@ -48,13 +48,19 @@ public struct LeaderboardStore: Sendable {
 
     // Every script first checks the ready marker: an empty Redis (restarted, rebuild not finished)
     // answers with an error, and the read falls back to PostgreSQL instead of showing empty boards.
+    // Boards hold members (`RankingMember`); the scripts translate to and from user ids with the hashes.
+
+    /// KEYS: the board, the member-to-user, user-to-member and name hashes, the ready marker. ARGV: `page`,
+    /// offset, limit, or `around`, user id, radius. Returns the board's size, the first position (-1: the player
+    /// is not on it), the (member, stored value) pairs, the players above the first, their names and user ids.
     static let sliceScript = RedisScript("""
-        if redis.call('EXISTS', KEYS[3]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
+        if redis.call('EXISTS', KEYS[5]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local card = redis.call('ZCARD', KEYS[1])
         local start, stop
         if ARGV[1] == 'around' then
-          local pos = redis.call('ZRANK', KEYS[1], ARGV[2])
-          if not pos then return {card, -1, {}, 0, {}} end
+          local member = redis.call('HGET', KEYS[3], ARGV[2])
+          local pos = member and redis.call('ZRANK', KEYS[1], member)
+          if not pos then return {card, -1, {}, 0, {}, {}} end
           start = math.max(pos - tonumber(ARGV[3]), 0)
           stop = pos + tonumber(ARGV[3])
         else
@@ -63,39 +69,45 @@ public struct LeaderboardStore: Sendable {
         end
         local page = redis.call('ZRANGE', KEYS[1], start, stop, 'WITHSCORES')
         local above = 0
-        local names = {}
+        local names, users = {}, {}
         if #page > 0 then
           above = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. page[2])
-          local ids = {}
-          for i = 1, #page, 2 do ids[#ids + 1] = page[i] end
-          names = redis.call('HMGET', KEYS[2], unpack(ids))
+          local members = {}
+          for i = 1, #page, 2 do members[#members + 1] = page[i] end
+          names = redis.call('HMGET', KEYS[4], unpack(members))
+          users = redis.call('HMGET', KEYS[2], unpack(members))
         end
-        return {card, start, page, above, names}
+        return {card, start, page, above, names, users}
         """)
 
+    /// KEYS: the board, the user-to-member and name hashes, the ready marker. ARGV: user ids. Returns the board's
+    /// size, (user id, stored value, players above, member) for each player on it, and their names.
     static let compareScript = RedisScript("""
-        if redis.call('EXISTS', KEYS[3]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
+        if redis.call('EXISTS', KEYS[4]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local found = {}
-        local ids = {}
+        local members = {}
         for i, id in ipairs(ARGV) do
-          local s = redis.call('ZSCORE', KEYS[1], id)
+          local member = redis.call('HGET', KEYS[2], id)
+          local s = member and redis.call('ZSCORE', KEYS[1], member)
           if s then
-            found[#found + 1] = {id, s, redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. s)}
-            ids[#ids + 1] = id
+            found[#found + 1] = {id, s, redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. s), member}
+            members[#members + 1] = member
           end
         end
         local names = {}
-        if #ids > 0 then names = redis.call('HMGET', KEYS[2], unpack(ids)) end
+        if #members > 0 then names = redis.call('HMGET', KEYS[3], unpack(members)) end
         return {redis.call('ZCARD', KEYS[1]), found, names}
         """)
 
-    /// KEYS: the board periods, then the ready marker.
+    /// KEYS: the board periods, then the user-to-member hash and the ready marker. ARGV: the user id.
     static let standingsScript = RedisScript("""
         if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local out = {}
-        for i = 1, #KEYS - 1 do
+        local member = redis.call('HGET', KEYS[#KEYS - 1], ARGV[1])
+        if not member then return out end
+        for i = 1, #KEYS - 2 do
           local key = KEYS[i]
-          local s = redis.call('ZSCORE', key, ARGV[1])
+          local s = redis.call('ZSCORE', key, member)
           if s then
             out[#out + 1] = {i, s, redis.call('ZCOUNT', key, '-inf', '(' .. s), redis.call('ZCARD', key)}
           end
@@ -111,7 +123,8 @@ public struct LeaderboardStore: Sendable {
         case .around(let userID, let radius): ["around", userID, String(radius)]
         }
         do {
-            let reply = try await reads.evaluate(Self.sliceScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: arguments)
+            let keys = [key, RankingKeys.memberUsers, RankingKeys.userMembers, RankingKeys.displayNames, RankingKeys.readyMarker]
+            let reply = try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments)
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
             fallbackWarning.note("leaderboard read", error: error)
@@ -123,17 +136,21 @@ public struct LeaderboardStore: Sendable {
     public func compare(board: String, window: LeaderboardWindow, period: String, userIDs: [String]) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
         do {
-            let reply = try await reads.evaluate(Self.compareScript, keys: [key, RankingKeys.displayNames, RankingKeys.readyMarker], arguments: userIDs)
+            let keys = [key, RankingKeys.userMembers, RankingKeys.displayNames, RankingKeys.readyMarker]
+            let reply = try await reads.evaluate(Self.compareScript, keys: keys, arguments: userIDs)
             guard let parts = reply.array, parts.count == 3 else { throw Self.malformed }
             let names = parts[2].array ?? []
-            var entries: [LeaderboardEntry] = []
+            var listed: [(entry: LeaderboardEntry, member: String)] = []
             for (index, item) in (parts[1].array ?? []).enumerated() {
-                guard let fields = item.array, fields.count == 3, let user = fields[0].string, let stored = fields[1].string,
-                      let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer else { throw Self.malformed }
-                entries.append(LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: names[safe: index]?.string, score: score))
+                guard let fields = item.array, fields.count == 4, let user = fields[0].string, let stored = fields[1].string,
+                      let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let member = fields[3].string
+                else { throw Self.malformed }
+                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: names[safe: index]?.string, score: score)
+                listed.append((entry, member))
             }
-            entries.sort { ($0.rank, $0.userId) < ($1.rank, $1.userId) }
-            return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: entries, live: true, found: true)
+            // Listing order, as on a page: rank, then member (handle order) within a tie.
+            listed.sort { ($0.entry.rank, $0.member) < ($1.entry.rank, $1.member) }
+            return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: listed.map(\.entry), live: true, found: true)
         } catch let error as RedisError {
             fallbackWarning.note("leaderboard compare", error: error)
             // The LEFT JOIN keeps the board's size when none of the players is on it.
@@ -141,14 +158,14 @@ public struct LeaderboardStore: Sendable {
                 WITH counts AS (
                     SELECT count(*) AS players FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3),
                 listed AS (
-                    SELECT s.user_id, s.score, u.display_name,
+                    SELECT s.user_id, s.score, u.display_name, u.handle,
                            (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
                                                                  AND x.score > s.score) AS above
                     FROM board_scores s JOIN users u USING (user_id)
                     WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4))
                 SELECT c.players, l.user_id, l.score, l.display_name, l.above
                 FROM counts c LEFT JOIN listed l ON true
-                ORDER BY l.score DESC, l.user_id COLLATE "C"
+                ORDER BY l.score DESC, l.handle
                 """, [board, window.rawValue, period, userIDs]).rows }
             let entries = try rows.filter { $0["user_id"] != nil }.map {
                 LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
@@ -163,7 +180,8 @@ public struct LeaderboardStore: Sendable {
         guard !periods.isEmpty else { return ([], true) }
         do {
             let reply = try await reads.evaluate(
-                Self.standingsScript, keys: periods.map(RankingKeys.board) + [RankingKeys.readyMarker], arguments: [userID])
+                Self.standingsScript, keys: periods.map(RankingKeys.board) + [RankingKeys.userMembers, RankingKeys.readyMarker],
+                arguments: [userID])
             let ranks = try (reply.array ?? []).map { item -> BoardRank in
                 guard let fields = item.array, fields.count == 4, let index = fields[0].integer, let stored = fields[1].string,
                       let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let card = fields[3].integer,
@@ -201,14 +219,17 @@ public struct LeaderboardStore: Sendable {
     private static let malformed = RedisError(kind: .protocolError, message: "unexpected script reply", operation: "leaderboard script")
 
     static func decodeSlice(_ reply: RedisReply) throws -> RankedEntries {
-        guard let parts = reply.array, parts.count == 5, let card = parts[0].integer, let start = parts[1].integer else { throw malformed }
+        guard let parts = reply.array, parts.count == 6, let card = parts[0].integer, let start = parts[1].integer else { throw malformed }
         if start < 0 { return RankedEntries(players: Int(card), offset: 0, entries: [], live: true, found: false) }
         let flat = parts[2].array ?? []
         let names = parts[4].array ?? []
+        let userIDs = parts[5].array ?? []
         var users: [String] = []
         var scores: [Int64] = []
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
-            guard let user = flat[index].string, let stored = flat[index + 1].string, let score = RankingKeys.score(fromStored: stored)
+            // A member without a user id (hashes out of step with the board) is not guessed at: the read falls back.
+            guard let user = userIDs[safe: index / 2]?.string, let stored = flat[index + 1].string,
+                  let score = RankingKeys.score(fromStored: stored)
             else { throw malformed }
             users.append(user)
             scores.append(score)
@@ -233,8 +254,12 @@ public struct LeaderboardStore: Sendable {
         case .around(let userID, let radius):
             let rows = try await postgres.query("""
                 SELECT (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                          AND x.period = s.period AND (x.score > s.score OR (x.score = s.score AND x.user_id < s.user_id COLLATE "C"))) AS position
-                FROM board_scores s WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
+                          AND x.period = s.period AND x.score > s.score)
+                     + (SELECT count(*) FROM board_scores x JOIN users xu USING (user_id) WHERE x.board = s.board
+                          AND x.board_window = s.board_window AND x.period = s.period AND x.score = s.score AND xu.handle < u.handle)
+                       AS position
+                FROM board_scores s JOIN users u USING (user_id)
+                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
                 """, [board, window.rawValue, period, userID]).rows
             // Not on the board: an empty page (limit 0) still brings the board's size.
             if let position = try rows.first?.int("position") {
@@ -248,14 +273,15 @@ public struct LeaderboardStore: Sendable {
         // counts row when the page is empty.
         let rows = try await postgres.query("""
             WITH page AS MATERIALIZED (
-                SELECT user_id, score FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
-                ORDER BY score DESC, user_id COLLATE "C" LIMIT $4 OFFSET $5),
+                SELECT s.user_id, s.score, u.handle, u.display_name FROM board_scores s JOIN users u USING (user_id)
+                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3
+                ORDER BY s.score DESC, u.handle LIMIT $4 OFFSET $5),
             counts AS (
                 SELECT count(*) AS players, count(*) FILTER (WHERE score > (SELECT max(score) FROM page)) AS above
                 FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3)
-            SELECT c.players, c.above, p.user_id, p.score, u.display_name
-            FROM counts c LEFT JOIN (page p JOIN users u USING (user_id)) ON true
-            ORDER BY p.score DESC, p.user_id COLLATE "C"
+            SELECT c.players, c.above, p.user_id, p.score, p.display_name
+            FROM counts c LEFT JOIN page p ON true
+            ORDER BY p.score DESC, p.handle
             """, [board, window.rawValue, period, limit, offset]).rows
         let counts = rows[0]
         let page = rows.filter { $0["user_id"] != nil }

@@ -245,8 +245,8 @@ public struct PeriodStore: Sendable {
                CASE WHEN $4 AND score > 0 THEN
                    CASE rank() OVER ranking WHEN 1 THEN 'gold' WHEN 2 THEN 'silver' WHEN 3 THEN 'bronze' END
                END AS medal
-        FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
-        WINDOW listing AS (ORDER BY score DESC, user_id COLLATE "C"), ranking AS (ORDER BY score DESC)
+        FROM board_scores JOIN users USING (user_id) WHERE board = $1 AND board_window = $2 AND period = $3
+        WINDOW listing AS (ORDER BY score DESC, handle), ranking AS (ORDER BY score DESC)
         """
 
     private static let snapshotPlayers = "SELECT players FROM snapshots WHERE id = $1"

@@ -2,16 +2,30 @@ import PodiumCore
 
 /// Redis key names for the live rankings.
 ///
-/// A board period is one sorted set whose members are user ids and whose scores are the
-/// NEGATED board scores: ascending order is then best score first and, within a tie,
-/// user id ascending (Redis orders equal scores by member), which is Podium's documented
-/// listing order. Scores only grow, so writes use `ZADD … LT` with absolute values: a
-/// stale or replayed write can never lower a player's score.
+/// A board period is one sorted set whose members are players' `RankingMember`s (six
+/// characters each, whatever the user ids look like) and whose scores are the NEGATED board
+/// scores: ascending order is then best score first and, within a tie, member ascending,
+/// which is handle order (the player who came to Podium first lists first), Podium's
+/// documented listing order. Scores only grow, so writes use `ZADD … LT` with absolute
+/// values: a stale or replayed write can never lower a player's score.
+///
+/// Three hashes translate: member to user id, user id to member, member to display name.
+/// They hold one field each per player, where the boards hold one entry per player per
+/// board period.
 public enum RankingKeys {
-    /// Hash of user id to display name, read with each page.
-    public static let displayNames = "podium:names"
+    /// Hash of member to user id, read with each page.
+    public static let memberUsers = "podium:member:users"
+    /// Hash of user id to member, read by around-me, compare and profile ranks.
+    public static let userMembers = "podium:user:members"
+    /// Hash of member to display name, read with each page.
+    public static let displayNames = "podium:member:names"
     /// Set while Redis holds a complete copy of the rankings; missing after Redis lost its data.
-    public static let readyMarker = "podium:rankings:ready"
+    ///
+    /// Its name carries the members' format: Redis filled by a Podium from before migration 011
+    /// (members were user ids) has no such key, so the first replica of this version rebuilds.
+    public static let readyMarker = "podium:rankings:ready:members"
+    /// The display-name hash of Podium before migration 011 (user id to name); a rebuild deletes it.
+    static let legacyDisplayNames = "podium:names"
 
     /// The sorted set of one board period.
     public static func board(_ board: String, _ window: LeaderboardWindow, _ period: String) -> String {

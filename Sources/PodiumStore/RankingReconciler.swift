@@ -27,9 +27,10 @@ public struct ReconcileReport: Sendable, Equatable {
 
 /// Compares Redis sorted sets with `board_scores` and repairs every difference (drift).
 ///
-/// PostgreSQL is read a page at a time by user id and Redis answers with `ZMSCORE`, so memory
-/// stays bounded on large boards. A difference is confirmed against a fresh PostgreSQL read
-/// before it is repaired, so a completion committed during the comparison is not undone.
+/// PostgreSQL is read a page at a time by user id and Redis answers with `ZMSCORE` for the players'
+/// members, so memory stays bounded on large boards. A difference is confirmed against a fresh
+/// PostgreSQL read before it is repaired, so a completion committed during the comparison is not
+/// undone. An entry it adds also gets its player's hash fields (member, user id, display name).
 public struct RankingReconciler: Sendable {
     let postgres: PostgresPool
     let redis: RedisPool
@@ -57,20 +58,21 @@ public struct RankingReconciler: Sendable {
         var matched = 0
         while true {
             let rows = try await postgres.query("""
-                SELECT user_id, score FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3 AND user_id > $4
-                ORDER BY user_id LIMIT 5000
+                SELECT s.user_id, u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
+                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id > $4
+                ORDER BY s.user_id LIMIT 5000
                 """, [period.board, period.window.rawValue, period.period, after]).rows
             guard let last = rows.last else { break }
             after = try last.string("user_id")
-            let users = try rows.map { try $0.string("user_id") }
-            let stored = try await redis.command(["ZMSCORE", key] + users).array ?? []
+            let members = try rows.map { try $0.member() }
+            let stored = try await redis.command(["ZMSCORE", key] + members).array ?? []
             for (index, row) in rows.enumerated() {
                 let score = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
-                if score == (try row.int64("score")) { matched += 1 } else { suspects.append(users[index]) }
+                if score == (try row.int64("score")) { matched += 1 } else { suspects.append(members[index]) }
             }
             report.entries += rows.count
         }
-        try await repair(key: key, period: period, users: suspects, into: &report)
+        try await repair(key: key, period: period, members: suspects, into: &report)
         let cardinality = Int(try await redis.command(["ZCARD", key]).integer ?? 0)
         if cardinality > matched + suspects.count {
             try await removeExtras(key: key, period: period, into: &report)
@@ -78,18 +80,24 @@ public struct RankingReconciler: Sendable {
     }
 
     /// Sets each suspect's Redis score to the PostgreSQL score read now.
-    private func repair(key: String, period: BoardPeriodKey, users: [String], into report: inout ReconcileReport) async throws {
-        for chunk in stride(from: 0, to: users.count, by: 5000).map({ Array(users[$0..<min($0 + 5000, users.count)]) }) {
-            let fresh = try await scores(period, users: chunk)
+    private func repair(key: String, period: BoardPeriodKey, members: [String], into report: inout ReconcileReport) async throws {
+        for chunk in stride(from: 0, to: members.count, by: 5000).map({ Array(members[$0..<min($0 + 5000, members.count)]) }) {
+            let fresh = try await scores(period, members: chunk)
             let stored = try await redis.command(["ZMSCORE", key] + chunk).array ?? []
             var commands: [[String]] = []
-            for (index, user) in chunk.enumerated() {
+            var added: [RankedPlayer] = []
+            for (index, member) in chunk.enumerated() {
                 let current = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
-                guard let truth = fresh[user], current != truth else { continue }
-                commands.append(["ZADD", key, RankingKeys.storedValue(truth), user])
-                if current == nil { report.added += 1 } else { report.corrected += 1 }
+                guard let truth = fresh[member], current != truth.score else { continue }
+                commands.append(["ZADD", key, RankingKeys.storedValue(truth.score), member])
+                if current == nil {
+                    report.added += 1
+                    added.append(truth.player)
+                } else {
+                    report.corrected += 1
+                }
             }
-            try await send(commands)
+            try await send(commands + RankingWriter.playerCommands(added))
         }
     }
 
@@ -103,7 +111,7 @@ public struct RankingReconciler: Sendable {
             let flat = parts[1].array ?? []
             let members = stride(from: 0, to: flat.count, by: 2).compactMap { flat[$0].string }
             guard !members.isEmpty else { continue }
-            let present = try await scores(period, users: members)
+            let present = try await scores(period, members: members)
             let extras = members.filter { present[$0] == nil }
             if !extras.isEmpty {
                 try await send([["ZREM", key] + extras])
@@ -112,12 +120,17 @@ public struct RankingReconciler: Sendable {
         } while cursor != "0"
     }
 
-    private func scores(_ period: BoardPeriodKey, users: [String]) async throws -> [String: Int64] {
-        var result: [String: Int64] = [:]
+    /// The PostgreSQL scores of `members` on `period`, with their players, by member; a member that is no
+    /// handle's (not one Podium writes) is simply absent.
+    private func scores(_ period: BoardPeriodKey, members: [String]) async throws -> [String: (score: Int64, player: RankedPlayer)] {
+        var result: [String: (score: Int64, player: RankedPlayer)] = [:]
         for row in try await postgres.query("""
-            SELECT user_id, score FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3 AND user_id = ANY($4)
-            """, [period.board, period.window.rawValue, period.period, users]).rows {
-            result[try row.string("user_id")] = try row.int64("score")
+            SELECT u.user_id, u.handle, u.display_name, s.score FROM board_scores s JOIN users u USING (user_id)
+            WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND u.handle = ANY($4)
+            """, [period.board, period.window.rawValue, period.period, members.compactMap(RankingMember.decode)]).rows {
+            let member = try row.member()
+            result[member] = (try row.int64("score"),
+                              RankedPlayer(member: member, userID: try row.string("user_id"), displayName: row["display_name"]))
         }
         return result
     }

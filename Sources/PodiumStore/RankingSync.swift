@@ -91,21 +91,21 @@ public struct RankingSync: Sendable {
         }
         let tuples = Array(wanted)
         let scores = try await postgres.query("""
-            SELECT s.board, s.board_window, s.period, s.user_id, s.score, u.display_name
+            SELECT s.board, s.board_window, s.period, s.user_id, u.handle, s.score, u.display_name
             FROM board_scores s JOIN users u USING (user_id)
             JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(b, win, p, usr)
               ON s.board = w.b AND s.board_window = w.win AND s.period = w.p AND s.user_id = w.usr
             """, [tuples.map { $0[0] }, tuples.map { $0[1] }, tuples.map { $0[2] }, tuples.map { $0[3] }]).rows
         var updates: [ScoreUpdate] = []
-        var names: [String: String] = [:]
+        var players: [String: RankedPlayer] = [:]
         for row in scores {
             let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
-            let user = try row.string("user_id")
+            let member = try row.member()
             updates.append(ScoreUpdate(
-                key: RankingKeys.board(try row.string("board"), window, try row.string("period")), userID: user, score: try row.int64("score")))
-            if let name = row["display_name"] { names[user] = name }
+                key: RankingKeys.board(try row.string("board"), window, try row.string("period")), member: member, score: try row.int64("score")))
+            players[member] = RankedPlayer(member: member, userID: try row.string("user_id"), displayName: row["display_name"])
         }
-        try await rankings.write(updates, displayNames: names)
+        try await rankings.write(updates, players: Array(players.values))
         try await postgres.query("UPDATE completions SET ranked = true WHERE id = ANY($1)", [try rows.map { try $0.string("id") }])
         logger.info("caught up rankings", metadata: ["completions": "\(rows.count)", "entries": "\(updates.count)"])
         return rows.count
@@ -116,11 +116,13 @@ public struct RankingSync: Sendable {
 
     /// Removes erased players from Redis again; an erasure older than `erasureRetention` is applied a last time and dropped.
     public func applyPendingErasures(now: Date) async throws {
-        let rows = try await postgres.query(
-            "SELECT user_id, array_to_string(redis_keys, ' ') AS keys, erased_at FROM pending_ranking_erasures").rows
+        let rows = try await postgres.query("""
+            SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys, erased_at
+            FROM pending_ranking_erasures
+            """).rows
         for row in rows {
             let user = try row.string("user_id")
-            try await rankings.remove(userID: user, keys: try row.string("keys").split(separator: " ").map(String.init))
+            try await rankings.erase(try Self.erasure(row))
             if try row.date("erased_at") < now.addingTimeInterval(-Self.erasureRetention) {
                 try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1 AND erased_at = $2",
                                          [user, try row.date("erased_at")])
@@ -128,23 +130,31 @@ public struct RankingSync: Sendable {
         }
     }
 
+    /// The erasure in a `pending_ranking_erasures` row read with `user_id`, and `members` and `keys` as space-separated text.
+    static func erasure(_ row: PostgresRow) throws -> RankingErasure {
+        RankingErasure(
+            userID: try row.string("user_id"), members: (row["members"] ?? "").split(separator: " ").map(String.init),
+            keys: (row["keys"] ?? "").split(separator: " ").map(String.init))
+    }
+
     /// Brings Redis to the stored display names of players whose name change missed it, then forgets them.
     ///
     /// A row queued again while this ran (its `queued_at` moved) is kept for the next pass.
     public func applyPendingDisplayNames() async throws {
         let rows = try await postgres.query("""
-            SELECT p.user_id, p.queued_at, u.display_name FROM pending_display_names p LEFT JOIN users u USING (user_id)
+            SELECT p.user_id, p.queued_at, u.handle, u.display_name FROM pending_display_names p LEFT JOIN users u USING (user_id)
             ORDER BY p.user_id LIMIT 10000
             """).rows
         guard !rows.isEmpty else { return }
-        try await send(try Self.displayNameCommands(rows))
+        // A player erased since has no row left; the erasure removed the name.
+        try await send(RankingWriter.playerCommands(try Self.players(rows.filter { $0["handle"] != nil }), clearNames: true))
         try await postgres.query("""
             DELETE FROM pending_display_names p USING unnest($1::text[], $2::timestamptz[]) AS x(u, q)
             WHERE p.user_id = x.u AND p.queued_at = x.q
             """, [try rows.map { try $0.string("user_id") }, try rows.map { try $0.date("queued_at") }])
     }
 
-    /// Rebuilds every board period and the display names from PostgreSQL.
+    /// Rebuilds every board period and the ranking hashes (members, display names) from PostgreSQL.
     ///
     /// Each board is written to a temporary key and renamed over the live one, so readers never
     /// see a half-built board; scores that changed while it ran are written again at the end,
@@ -206,9 +216,9 @@ public struct RankingSync: Sendable {
         var after: [String] = ["", "", "", ""]
         while true {
             let rows = try await postgres.query("""
-                SELECT board, board_window, period, user_id, score FROM board_scores s
-                WHERE (board, board_window, period, user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
-                ORDER BY board, board_window, period, user_id LIMIT 20000
+                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
+                WHERE (s.board, s.board_window, s.period, s.user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
+                ORDER BY s.board, s.board_window, s.period, s.user_id LIMIT 20000
                 """, after.map { $0 as (any PostgresBindable)? }).rows
             guard let last = rows.last else { break }
             after = [try last.string("board"), try last.string("board_window"), try last.string("period"), try last.string("user_id")]
@@ -233,7 +243,7 @@ public struct RankingSync: Sendable {
                     report.boards += 1
                 }
                 members.append(RankingKeys.storedValue(try row.int64("score")))
-                members.append(try row.string("user_id"))
+                members.append(try row.member())
                 if members.count >= 2_000 { flush(key) }
                 report.entries += 1
             }
@@ -246,7 +256,7 @@ public struct RankingSync: Sendable {
         if let current { try await send([["RENAME", "\(current):rebuild:\(run)", current]]) }
         try await send(staleKeys.map { ["DEL", $0] })
         // From here on every write is an absolute value from PostgreSQL: harmless even from a run that stalled.
-        try await rebuildDisplayNames()
+        try await rebuildPlayers()
         try await rewriteChanged(since: started)
         try await applyPendingErasures(now: Date())
         try await renewRebuildLease(run)
@@ -293,30 +303,26 @@ public struct RankingSync: Sendable {
         try replies.throwFirstError(operation: "rebuild pipeline")
     }
 
-    /// Writes every player's display name into the live hash, and removes the names of players who have
-    /// none (cleared while Redis kept the old one), a page of players at a time (bounded memory); erasure
-    /// removes the rest, so no temporary hash is needed.
-    private func rebuildDisplayNames() async throws {
-        var after = ""
+    /// Writes every player's members and display name into the live hashes, and removes the names of
+    /// players who have none (cleared while Redis kept the old one), a page of players at a time (bounded
+    /// memory); erasure removes the rest, so no temporary hash is needed. The user-id-keyed name hash of
+    /// Podium before migration 011 goes.
+    private func rebuildPlayers() async throws {
+        try await send([["DEL", RankingKeys.legacyDisplayNames]])
+        var after: Int64 = 0
         while true {
             let rows = try await postgres.query("""
-                SELECT user_id, display_name FROM users WHERE user_id > $1 ORDER BY user_id LIMIT 20000
+                SELECT user_id, handle, display_name FROM users WHERE handle > $1 ORDER BY handle LIMIT 20000
                 """, [after]).rows
             guard let last = rows.last else { return }
-            after = try last.string("user_id")
-            try await send(try Self.displayNameCommands(rows))
+            after = try last.int64("handle")
+            try await send(RankingWriter.playerCommands(try Self.players(rows), clearNames: true))
         }
     }
 
-    /// `HSET` of the names in `rows` (`user_id`, `display_name`) and `HDEL` of the players without one.
-    private static func displayNameCommands(_ rows: [PostgresRow]) throws -> [[String]] {
-        var set = ["HSET", RankingKeys.displayNames]
-        var clear = ["HDEL", RankingKeys.displayNames]
-        for row in rows {
-            let user = try row.string("user_id")
-            if let name = row["display_name"] { set += [user, name] } else { clear.append(user) }
-        }
-        return [set, clear].filter { $0.count > 2 }
+    /// The players of `rows` (`user_id`, `handle`, `display_name`).
+    private static func players(_ rows: [PostgresRow]) throws -> [RankedPlayer] {
+        try rows.map { RankedPlayer(member: try $0.member(), userID: try $0.string("user_id"), displayName: $0["display_name"]) }
     }
 
     /// Writes again every score changed since `since`, a page at a time.
@@ -324,9 +330,9 @@ public struct RankingSync: Sendable {
         var after: [String] = ["", "", "", ""]
         while true {
             let rows = try await postgres.query("""
-                SELECT board, board_window, period, user_id, score FROM board_scores s
-                WHERE updated_at >= $5 AND (board, board_window, period, user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
-                ORDER BY board, board_window, period, user_id LIMIT 20000
+                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
+                WHERE s.updated_at >= $5 AND (s.board, s.board_window, s.period, s.user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
+                ORDER BY s.board, s.board_window, s.period, s.user_id LIMIT 20000
                 """, after.map { $0 as (any PostgresBindable)? } + [since]).rows
             guard let last = rows.last else { return }
             after = [try last.string("board"), try last.string("board_window"), try last.string("period"), try last.string("user_id")]
@@ -334,7 +340,7 @@ public struct RankingSync: Sendable {
                 ScoreUpdate(
                     key: RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                                            try row.string("period")),
-                    userID: try row.string("user_id"), score: try row.int64("score"))
+                    member: try row.member(), score: try row.int64("score"))
             })
         }
     }

@@ -1,21 +1,56 @@
 import Logging
 import PodiumCore
+import Postgres
 import Redis
 
 /// One player's absolute score on one board period.
 public struct ScoreUpdate: Sendable, Hashable {
     /// The board period's sorted set (`RankingKeys.board`).
     public let key: String
-    /// The player.
-    public let userID: String
+    /// The player's member there (`RankingMember`).
+    public let member: String
     /// The player's score there, as PostgreSQL holds it.
     public let score: Int64
 
     /// Creates an update.
-    public init(key: String, userID: String, score: Int64) {
+    public init(key: String, member: String, score: Int64) {
         self.key = key
-        self.userID = userID
+        self.member = member
         self.score = score
+    }
+}
+
+/// A player as the ranking hashes know them: member, user id, and the display name boards show.
+public struct RankedPlayer: Sendable, Hashable {
+    /// The player's member on every board (`RankingMember`).
+    public let member: String
+    /// The player's user id.
+    public let userID: String
+    /// The display name to show; nil leaves the stored one as it is.
+    public let displayName: String?
+
+    /// Creates a player.
+    public init(member: String, userID: String, displayName: String? = nil) {
+        self.member = member
+        self.userID = userID
+        self.displayName = displayName
+    }
+}
+
+/// What Redis must forget of an erased player: the boards it was on and the members it had.
+public struct RankingErasure: Sendable, Equatable {
+    /// The erased user id.
+    public let userID: String
+    /// The members the player went by (more than one if the player was erased, came back and was erased again).
+    public let members: [String]
+    /// The board periods to remove the members from.
+    public let keys: [String]
+
+    /// Creates an erasure.
+    public init(userID: String, members: [String], keys: [String]) {
+        self.userID = userID
+        self.members = members
+        self.keys = keys
     }
 }
 
@@ -39,34 +74,29 @@ public struct RankingWriter: Sendable {
         self.redis = redis
     }
 
-    /// Writes `updates` and `displayNames` in one script call; returns each update's standing, in order.
+    /// Writes `updates` and `players` (their members and names) in one script call; returns each update's
+    /// standing, in order.
     ///
-    /// `removals` (player to keys) run first on the same connection: the old entries and display name of
-    /// players erased while Redis was unreachable, so a returning player starts from the new scores only
-    /// (and shows a name only if this batch gives one).
+    /// `erasures` run first on the same connection: the old entries and names of players erased while
+    /// Redis was unreachable, so a returning player starts from the new scores only (and shows a name
+    /// only if this batch gives one).
     @discardableResult
-    public func apply(
-        _ updates: [ScoreUpdate], displayNames: [String: String] = [:], removals: [String: [String]] = [:]
-    ) async throws -> [Standing] {
-        guard !updates.isEmpty || !displayNames.isEmpty || !removals.isEmpty else { return [] }
-        let removing = removals.sorted { $0.key < $1.key }.flatMap { user, keys in
-            keys.map { ["ZREM", $0, user] } + [["HDEL", RankingKeys.displayNames, user]]
-        }
+    public func apply(_ updates: [ScoreUpdate], players: [RankedPlayer] = [], erasures: [RankingErasure] = []) async throws -> [Standing] {
+        guard !updates.isEmpty || !players.isEmpty || !erasures.isEmpty else { return [] }
         var keys = updates.map(\.key)
-        keys.append(RankingKeys.displayNames)
-        keys.append(RankingKeys.readyMarker)
+        keys += [RankingKeys.memberUsers, RankingKeys.userMembers, RankingKeys.displayNames, RankingKeys.readyMarker]
         var arguments: [String] = []
-        arguments.reserveCapacity(updates.count * 2 + displayNames.count * 2)
+        arguments.reserveCapacity(updates.count * 2 + players.count * 3)
         for update in updates {
             arguments.append(RankingKeys.storedValue(update.score))
-            arguments.append(update.userID)
+            arguments.append(update.member)
         }
-        for (user, name) in displayNames.sorted(by: { $0.key < $1.key }) {
-            arguments.append(user)
-            arguments.append(name)
+        for player in players.sorted(by: { $0.member < $1.member }) {
+            arguments += [player.member, player.userID, player.displayName ?? ""]
         }
+        let erasing = erasures.map(Self.erasureCall)
         let reply = try await redis.withConnection { [keys, arguments] connection in
-            if !removing.isEmpty { try connection.pipeline(removing).throwFirstError(operation: "ranking erase pipeline") }
+            for call in erasing { _ = try connection.evaluate(call.script, keys: call.keys, arguments: call.arguments) }
             return try connection.evaluate(Self.updateScript, keys: keys, arguments: arguments)
         }
         guard case .array(let counts) = reply, counts.count == updates.count * 2 else {
@@ -78,7 +108,7 @@ public struct RankingWriter: Sendable {
     }
 
     /// One call for a whole batch: per update `ZADD … LT`, then the other players above the written
-    /// score and the board's size; then the display names. A script rather than three commands per
+    /// score and the board's size; then the players' hash fields. A script rather than three commands per
     /// update, because building, sending and parsing those cost more of the server's CPU than Redis spends.
     ///
     /// When the write changed nothing (`CH` counts 0), Redis may already hold a better score of the
@@ -89,11 +119,12 @@ public struct RankingWriter: Sendable {
     /// without the ready marker the script writes nothing and fails: the completions are recorded as
     /// not ranked, answer without ranks, and the ranking sync brings them in after the rebuild.
     ///
-    /// KEYS: the boards of the n updates, the display-name hash, the ready marker. ARGV: n (stored value,
-    /// player) pairs, then (player, display name) pairs. Returns n (players above, players) pairs.
+    /// KEYS: the boards of the n updates, the member-to-user, user-to-member and name hashes, the ready
+    /// marker. ARGV: n (stored value, member) pairs, then (member, user id, display name or "") triples; an
+    /// empty name leaves the stored one (display names are never empty). Returns n (players above, players) pairs.
     static let updateScript = RedisScript("""
         if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
-        local n = #KEYS - 2
+        local n = #KEYS - 4
         local standings = {}
         for i = 1, n do
           local value, member = ARGV[2 * i - 1], ARGV[2 * i]
@@ -103,35 +134,86 @@ public struct RankingWriter: Sendable {
           standings[2 * i - 1] = above
           standings[2 * i] = redis.call('ZCARD', KEYS[i])
         end
-        for j = 2 * n + 1, #ARGV, 2 do
+        for j = 2 * n + 1, #ARGV, 3 do
           redis.call('HSET', KEYS[n + 1], ARGV[j], ARGV[j + 1])
+          redis.call('HSET', KEYS[n + 2], ARGV[j + 1], ARGV[j])
+          if ARGV[j + 2] ~= '' then redis.call('HSET', KEYS[n + 3], ARGV[j], ARGV[j + 2]) end
         end
         return standings
         """)
 
-    /// Writes absolute scores without reading standings back (catch-up and rebuild), in pipelines of
-    /// at most 10,000 commands so memory stays bounded however many there are.
-    public func write(_ updates: [ScoreUpdate], displayNames: [String: String] = [:]) async throws {
-        var commands = updates.map { ["ZADD", $0.key, "LT", RankingKeys.storedValue($0.score), $0.userID] }
-        if let names = Self.namesCommand(displayNames) { commands.append(names) }
+    /// Removes an erased player's members from boards and hashes. The user-to-member field goes only
+    /// while it still names one of these members: a player who came back has a new member, which stays.
+    ///
+    /// KEYS: the boards, then the member-to-user, user-to-member and name hashes. ARGV: the user id, then the members.
+    static let eraseScript = RedisScript("""
+        local n = #KEYS - 3
+        if #ARGV < 2 then return 0 end
+        local members = {unpack(ARGV, 2)}
+        for i = 1, n do redis.call('ZREM', KEYS[i], unpack(members)) end
+        redis.call('HDEL', KEYS[n + 1], unpack(members))
+        redis.call('HDEL', KEYS[n + 3], unpack(members))
+        local current = redis.call('HGET', KEYS[n + 2], ARGV[1])
+        for _, member in ipairs(members) do
+          if current == member then redis.call('HDEL', KEYS[n + 2], ARGV[1]) end
+        end
+        return 1
+        """)
+
+    /// The call of `eraseScript` for `erasure`.
+    private static func erasureCall(_ erasure: RankingErasure) -> RedisScriptCall {
+        RedisScriptCall(
+            eraseScript, keys: erasure.keys + [RankingKeys.memberUsers, RankingKeys.userMembers, RankingKeys.displayNames],
+            arguments: [erasure.userID] + erasure.members)
+    }
+
+    /// Writes absolute scores and the players' hash fields without reading standings back (catch-up and
+    /// rebuild), in pipelines of at most 10,000 commands so memory stays bounded however many there are.
+    public func write(_ updates: [ScoreUpdate], players: [RankedPlayer] = []) async throws {
+        var commands = updates.map { ["ZADD", $0.key, "LT", RankingKeys.storedValue($0.score), $0.member] }
+        commands += Self.playerCommands(players)
         for start in stride(from: 0, to: commands.count, by: 10_000) {
             let replies = try await redis.pipeline(Array(commands[start..<min(start + 10_000, commands.count)]))
             try replies.throwFirstError(operation: "ranking write pipeline")
         }
     }
 
-    /// Removes a player from `keys` and from the display names.
-    public func remove(userID: String, keys: [String]) async throws {
-        var commands = keys.map { ["ZREM", $0, userID] }
-        commands.append(["HDEL", RankingKeys.displayNames, userID])
-        let replies = try await redis.pipeline(commands)
-        try replies.throwFirstError(operation: "ranking erase pipeline")
+    /// Removes an erased player from `erasure.keys` and from the hashes.
+    public func erase(_ erasure: RankingErasure) async throws {
+        let call = Self.erasureCall(erasure)
+        _ = try await redis.evaluate(call.script, keys: call.keys, arguments: call.arguments)
     }
 
-    /// `HSET` of the display names, nil when there are none.
-    private static func namesCommand(_ displayNames: [String: String]) -> [String]? {
-        guard !displayNames.isEmpty else { return nil }
-        return ["HSET", RankingKeys.displayNames] + displayNames.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+    /// Removes the display name of `member` (cleared by the player).
+    public func clearDisplayName(member: String) async throws {
+        try await redis.command(["HDEL", RankingKeys.displayNames, member])
+    }
+
+    /// `HSET`s of the players' members (both ways) and display names; `clearNames` also `HDEL`s the names of
+    /// players without one (a rebuild or a missed name change, where nil means "has none").
+    static func playerCommands(_ players: [RankedPlayer], clearNames: Bool = false) -> [[String]] {
+        guard !players.isEmpty else { return [] }
+        var members = ["HSET", RankingKeys.memberUsers]
+        var users = ["HSET", RankingKeys.userMembers]
+        var names = ["HSET", RankingKeys.displayNames]
+        var cleared = ["HDEL", RankingKeys.displayNames]
+        for player in players.sorted(by: { $0.member < $1.member }) {
+            members += [player.member, player.userID]
+            users += [player.userID, player.member]
+            if let name = player.displayName { names += [player.member, name] } else if clearNames { cleared.append(player.member) }
+        }
+        return [members, users, names, cleared].filter { $0.count > 2 }
+    }
+}
+
+extension PostgresRow {
+    /// The `RankingMember` of the handle in column `name`.
+    func member(_ name: String = "handle") throws -> String {
+        let handle = try int64(name)
+        guard let member = RankingMember.encode(handle) else {
+            throw PostgresError(kind: .decoding, message: "handle \(handle) is beyond what a ranking member holds", operation: name)
+        }
+        return member
     }
 }
 

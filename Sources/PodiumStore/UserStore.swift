@@ -116,24 +116,26 @@ public struct UserStore: Sendable {
         let zone = TimeZone(identifier: timeZone) ?? .gmt
         let next = reminders?.schedule(playerZone: zone)?.next(after: now)
         let stored = try reminders.map { try PodiumJSON.string($0) }
-        try await postgres.withTransaction { connection in
+        let member = try await postgres.withTransaction { connection -> String in
             // The player's row first, as completion batches lock it, so the two cannot deadlock.
             let previous = try connection.query("SELECT time_zone FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first?
                 .string("time_zone")
-            try connection.query("""
+            let member = try connection.query("""
                 INSERT INTO users (user_id, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
                 VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)
                 ON CONFLICT (user_id) DO UPDATE SET display_name = EXCLUDED.display_name, time_zone = EXCLUDED.time_zone,
                                                     reminders = EXCLUDED.reminders, next_reminder_at = EXCLUDED.next_reminder_at,
                                                     updated_at = EXCLUDED.updated_at
-                """, [userID, displayName, timeZone, stored, next, now])
+                RETURNING handle
+                """, [userID, displayName, timeZone, stored, next, now]).rows[0].member()
             if let previous, previous != timeZone { try Self.recountDays(userID: userID, zone: zone, on: connection) }
+            return member
         }
         do {
             if let displayName {
-                try await rankings.apply([], displayNames: [userID: displayName])
+                try await rankings.apply([], players: [RankedPlayer(member: member, userID: userID, displayName: displayName)])
             } else {
-                try await rankings.remove(userID: userID, keys: [])
+                try await rankings.clearDisplayName(member: member)
             }
         } catch {
             logger.warning("display name not updated in Redis; queued for the ranking sync", metadata: ["error": "\(error)"])
@@ -166,8 +168,9 @@ public struct UserStore: Sendable {
     /// of a completion that committed just before the erasure cannot bring the player back, and it
     /// finishes the job if Redis is unreachable now.
     public func erase(userID: String, now: Date) async throws -> Bool {
-        let keys = try await postgres.withTransaction { connection -> [String]? in
-            let known = !(try connection.query("SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.isEmpty)
+        let erasure = try await postgres.withTransaction { connection -> RankingErasure? in
+            let handle = try connection.query("SELECT handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
+            let members = try handle.map { [try $0.member()] } ?? []
             let rows = try connection.query(
                 "DELETE FROM board_scores WHERE user_id = $1 RETURNING board, board_window, period", [userID]).rows
             let keys = Set(try rows.map { row in
@@ -184,17 +187,19 @@ public struct UserStore: Sendable {
                 UPDATE snapshots s SET players = s.players - g.n
                 FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY snapshot_id) g WHERE s.id = g.snapshot_id
                 """, [userID]).affectedRows
-            guard known || !rows.isEmpty || events > 0 || snapshots > 0 else { return nil }
-            try connection.query("""
-                INSERT INTO pending_ranking_erasures AS p (user_id, redis_keys, erased_at) VALUES ($1, $2, $3)
+            guard handle != nil || !rows.isEmpty || events > 0 || snapshots > 0 else { return nil }
+            let queued = try connection.query("""
+                INSERT INTO pending_ranking_erasures AS p (user_id, redis_keys, members, erased_at) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (user_id) DO UPDATE SET erased_at = EXCLUDED.erased_at,
-                    redis_keys = ARRAY(SELECT DISTINCT k FROM unnest(p.redis_keys || EXCLUDED.redis_keys) AS k ORDER BY k)
-                """, [userID, keys, now])
-            return keys
+                    redis_keys = ARRAY(SELECT DISTINCT k FROM unnest(p.redis_keys || EXCLUDED.redis_keys) AS k ORDER BY k),
+                    members = ARRAY(SELECT DISTINCT m FROM unnest(p.members || EXCLUDED.members) AS m ORDER BY m)
+                RETURNING user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
+                """, [userID, keys, members, now]).rows[0]
+            return try RankingSync.erasure(queued)
         }
-        guard let keys else { return false }
+        guard let erasure else { return false }
         do {
-            try await rankings.remove(userID: userID, keys: keys)
+            try await rankings.erase(erasure)
         } catch {
             logger.warning("player erased from PostgreSQL; the Redis part is queued", metadata: ["error": "\(error)"])
         }

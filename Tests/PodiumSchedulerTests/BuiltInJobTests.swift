@@ -212,12 +212,19 @@ struct BuiltInJobTests {
         for user in [kept, lost, wrong] { try await record(user: user, topic: topic) }
         let period = BoardPeriodKey(board: "topic:\(topic)", window: .all, period: "all")
         let key = RankingKeys.board(period.board, period.window, period.period)
+        let members = try await storage.postgres.query(
+            "SELECT user_id, handle FROM users WHERE user_id = ANY($1)", [[lost, wrong]]).rows.reduce(into: [String: String]()) {
+                $0[try $1.string("user_id")] = RankingMember.encode(try $1.int64("handle"))
+            }
+        // Strays: a member no player has (the last handle, far beyond any test's), and text that is no member at all.
+        let stray = try #require(RankingMember.encode(RankingMember.maximumHandle))
         _ = try await storage.redis.pipeline([
-            ["ZREM", key, lost], ["ZADD", key, RankingKeys.storedValue(99), wrong], ["ZADD", key, "-7", "\(topic)-stray"],
+            ["ZREM", key, try #require(members[lost])], ["ZADD", key, RankingKeys.storedValue(99), try #require(members[wrong])],
+            ["ZADD", key, "-7", stray], ["ZADD", key, "-8", "\(topic)-stray"],
         ])
 
         let report = try await storage.reconciler.reconcile([period])
-        #expect(report.counts == ["periods": 1, "entries": 3, "added": 1, "corrected": 1, "removed": 1])
+        #expect(report.counts == ["periods": 1, "entries": 3, "added": 1, "corrected": 1, "removed": 2])
         let board = try await redisBoard(storage.redis, key)
         #expect(board.map { "\($0.0):\($0.1)" } == ["\(kept):5", "\(lost):5", "\(wrong):5"])
         let second = try await storage.reconciler.reconcile([period])

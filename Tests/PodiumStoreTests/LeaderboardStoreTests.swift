@@ -7,9 +7,11 @@ import Testing
 
 @Suite("Reading rankings from Redis and, when Redis fails, from PostgreSQL")
 struct LeaderboardStoreTests {
-    /// Writes the same board period to PostgreSQL and Redis: players `p00`… with the given scores.
-    func seed(_ scores: [Int64], board: String, storage: PodiumStorage) async throws -> [String] {
-        let users = scores.indices.map { String(format: "\(board)-p%02d", $0) }
+    /// Writes the same board period to PostgreSQL and Redis: players `p00`… with the given scores, created in that
+    /// order (so their handles, and the order of a tie, follow it). `descendingIDs` names them the other way round
+    /// (`p04`, `p03` … `p00`), so that arrival order and user-id order disagree.
+    func seed(_ scores: [Int64], board: String, storage: PodiumStorage, descendingIDs: Bool = false) async throws -> [String] {
+        let users = scores.indices.map { String(format: "\(board)-p%02d", descendingIDs ? scores.count - 1 - $0 : $0) }
         let now = Date()
         for (user, score) in zip(users, scores) {
             try await storage.postgres.query(
@@ -18,16 +20,18 @@ struct LeaderboardStoreTests {
                 INSERT INTO board_scores (board, board_window, period, user_id, score, updated_at) VALUES ($1, 'all', 'all', $2, $3, $4)
                 """, [board, user, score, now])
         }
+        var members: [String] = []
+        for user in users { members.append(try await member(of: user, in: storage.postgres)) }
         try await RankingWriter(redis: storage.redis).apply(
-            zip(users, scores).map { ScoreUpdate(key: RankingKeys.board(board, .all, "all"), userID: $0, score: $1) },
-            displayNames: Dictionary(uniqueKeysWithValues: users.map { ($0, "N \($0)") }))
+            zip(members, scores).map { ScoreUpdate(key: RankingKeys.board(board, .all, "all"), member: $0, score: $1) },
+            players: zip(members, users).map { RankedPlayer(member: $0, userID: $1, displayName: "N \($1)") })
         return users
     }
 
-    @Test func pageShowsCompetitionRanksWithTiesOrderedByUserID() async throws {
+    @Test func pageShowsCompetitionRanksWithTiesInArrivalOrder() async throws {
         let storage = try await StoreTestEnvironment.storage(now: Date())
         let board = "group:\(StoreTestEnvironment.unique("ties"))"
-        let users = try await seed([100, 90, 90, 80, 90], board: board, storage: storage)
+        let users = try await seed([100, 90, 90, 80, 90], board: board, storage: storage, descendingIDs: true)
         let page = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10))
         #expect(page.players == 5)
         #expect(page.live)
@@ -46,12 +50,13 @@ struct LeaderboardStoreTests {
         let storage = try await StoreTestEnvironment.storage(now: Date())
         let key = RankingKeys.board("group:\(StoreTestEnvironment.unique("late"))", .all, "all")
         let writer = RankingWriter(redis: storage.redis)
-        try await writer.apply([ScoreUpdate(key: key, userID: "other", score: 10), ScoreUpdate(key: key, userID: "player", score: 20)])
-        let late = try await writer.apply([ScoreUpdate(key: key, userID: "player", score: 5)])
+        let (other, player) = (RankingMember.encode(1)!, RankingMember.encode(2)!)
+        try await writer.apply([ScoreUpdate(key: key, member: other, score: 10), ScoreUpdate(key: key, member: player, score: 20)])
+        let late = try await writer.apply([ScoreUpdate(key: key, member: player, score: 5)])
         #expect(late.map { "\($0.rank)/\($0.players)" } == ["2/2"], "only `other` (10) is above 5; the player's own 20 is not")
-        let replay = try await writer.apply([ScoreUpdate(key: key, userID: "player", score: 20), ScoreUpdate(key: key, userID: "other", score: 10)])
+        let replay = try await writer.apply([ScoreUpdate(key: key, member: player, score: 20), ScoreUpdate(key: key, member: other, score: 10)])
         #expect(replay.map { "\($0.rank)/\($0.players)" } == ["1/2", "2/2"], "an equal replay ranks as before")
-        #expect(try await storage.redis.command(["ZSCORE", key, "player"]).string == "-20", "the better score stays")
+        #expect(try await storage.redis.command(["ZSCORE", key, player]).string == "-20", "the better score stays")
     }
 
     @Test func redisWithoutReadyMarkerIsNotTrustedAndPostgresAnswers() async throws {
@@ -96,7 +101,7 @@ struct LeaderboardStoreTests {
         let scores = (0..<40).map { _ in Int64.random(in: 0...8, using: &generator) }
         let storage = try await StoreTestEnvironment.storage(now: Date())
         let board = "group:\(StoreTestEnvironment.unique("prop"))"
-        let users = try await seed(scores, board: board, storage: storage)
+        let users = try await seed(scores, board: board, storage: storage, descendingIDs: value == 2)
         let reference = Dictionary(uniqueKeysWithValues: zip(users, CompetitionRanking.ranks(ofAll: scores)))
 
         let dead = PodiumStorage(postgres: storage.postgres, redis: try StoreTestEnvironment.redis(url: "redis://127.0.0.1:1/0"),

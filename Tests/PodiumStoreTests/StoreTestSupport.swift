@@ -86,18 +86,30 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The members and scores of a Redis sorted set, best first, as (user, score).
+/// A Redis sorted set, best first, as (user, score): members translated to user ids through the
+/// member hash (a member without one shows as `?<member>`, which no expected board holds).
 func redisBoard(_ redis: RedisPool, _ key: String) async throws -> [(String, Int64)] {
-    let reply = try await redis.command(["ZRANGE", key, "0", "-1", "WITHSCORES"])
-    let flat = reply.array ?? []
-    return stride(from: 0, to: flat.count, by: 2).map { (flat[$0].string ?? "", RankingKeys.score(fromStored: flat[$0 + 1].string ?? "0") ?? 0) }
+    let flat = try await redis.command(["ZRANGE", key, "0", "-1", "WITHSCORES"]).array ?? []
+    let members = stride(from: 0, to: flat.count, by: 2).map { flat[$0].string ?? "" }
+    guard !members.isEmpty else { return [] }
+    let users = try await redis.command(["HMGET", RankingKeys.memberUsers] + members).array ?? []
+    return members.indices.map {
+        (($0 < users.count ? users[$0].string : nil) ?? "?\(members[$0])", RankingKeys.score(fromStored: flat[2 * $0 + 1].string ?? "0") ?? 0)
+    }
 }
 
-/// The same board period as PostgreSQL holds it, best first, ties by user id.
+/// The ranking member of `user` (`RankingMember` of the stored handle); fails when the player has no row.
+func member(of user: String, in postgres: PostgresPool) async throws -> String {
+    let handle = try await postgres.query("SELECT handle FROM users WHERE user_id = $1", [user]).rows.first?.int64("handle")
+    guard let handle, let member = RankingMember.encode(handle) else { throw TestFailure("no handle for \(user)") }
+    return member
+}
+
+/// The same board period as PostgreSQL holds it, best first, ties by handle.
 func postgresBoard(_ postgres: PostgresPool, board: String, window: LeaderboardWindow, period: String) async throws -> [(String, Int64)] {
     try await postgres.query("""
-        SELECT user_id, score FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3
-        ORDER BY score DESC, user_id COLLATE "C"
+        SELECT user_id, score FROM board_scores JOIN users USING (user_id) WHERE board = $1 AND board_window = $2 AND period = $3
+        ORDER BY score DESC, handle
         """, [board, window.rawValue, period]).rows.map { (try $0.string("user_id"), try $0.int64("score")) }
 }
 
