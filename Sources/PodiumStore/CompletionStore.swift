@@ -151,7 +151,7 @@ struct CreatedCompletion: Sendable {
 struct WrittenBatch: Sendable {
     var outcomes: [String: RecordOutcome] = [:]
     var created: [CreatedCompletion] = []
-    /// The batch's players by user id, for the ranking hashes; a display name only where a completion brought one.
+    /// The batch's players by user id, for the ranking hashes, with their display names as stored after the batch.
     var players: [String: RankedPlayer] = [:]
     /// Players of this batch erased while Redis was down, with the members and Redis keys of their old entries.
     var erasures: [String: RankingErasure] = [:]
@@ -313,8 +313,7 @@ extension CompletionStore {
             unlocks += unlocked.map { (plan.item.userID, $0, plan.item.id) }
             batch.created.append(CreatedCompletion(response: response, periods: state.periods, scores: state.scores))
             batch.outcomes[plan.item.id] = .created(response)
-            let name = plan.item.displayName != nil ? state.displayName : batch.players[plan.item.userID]?.displayName
-            batch.players[plan.item.userID] = RankedPlayer(member: state.member, userID: plan.item.userID, displayName: name)
+            batch.players[plan.item.userID] = RankedPlayer(member: state.member, userID: plan.item.userID, displayName: state.displayName)
         }
 
         batch.unlocks = unlocks

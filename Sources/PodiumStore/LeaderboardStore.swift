@@ -50,17 +50,17 @@ public struct LeaderboardStore: Sendable {
     // answers with an error, and the read falls back to PostgreSQL instead of showing empty boards.
     // Boards hold members (`RankingMember`); the scripts translate to and from user ids with the hashes.
 
-    /// KEYS: the board, the member-to-user, user-to-member and name hashes, the ready marker. ARGV: `page`,
-    /// offset, limit, or `around`, user id, radius. Returns the board's size, the first position (-1: the player
-    /// is not on it), the (member, stored value) pairs, the players above the first, their names and user ids.
+    /// KEYS: the board, the player and user-to-member hashes, the ready marker. ARGV: `page`, offset, limit,
+    /// or `around`, user id, radius. Returns the board's size, the first position (-1: the player is not on
+    /// it), the (member, stored value) pairs, the players above the first, and the entries' player values.
     static let sliceScript = RedisScript("""
-        if redis.call('EXISTS', KEYS[5]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
+        if redis.call('EXISTS', KEYS[4]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local card = redis.call('ZCARD', KEYS[1])
         local start, stop
         if ARGV[1] == 'around' then
           local member = redis.call('HGET', KEYS[3], ARGV[2])
           local pos = member and redis.call('ZRANK', KEYS[1], member)
-          if not pos then return {card, -1, {}, 0, {}, {}} end
+          if not pos then return {card, -1, {}, 0, {}} end
           start = math.max(pos - tonumber(ARGV[3]), 0)
           stop = pos + tonumber(ARGV[3])
         else
@@ -69,19 +69,18 @@ public struct LeaderboardStore: Sendable {
         end
         local page = redis.call('ZRANGE', KEYS[1], start, stop, 'WITHSCORES')
         local above = 0
-        local names, users = {}, {}
+        local players = {}
         if #page > 0 then
           above = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. page[2])
           local members = {}
           for i = 1, #page, 2 do members[#members + 1] = page[i] end
-          names = redis.call('HMGET', KEYS[4], unpack(members))
-          users = redis.call('HMGET', KEYS[2], unpack(members))
+          players = redis.call('HMGET', KEYS[2], unpack(members))
         end
-        return {card, start, page, above, names, users}
+        return {card, start, page, above, players}
         """)
 
-    /// KEYS: the board, the user-to-member and name hashes, the ready marker. ARGV: user ids. Returns the board's
-    /// size, (user id, stored value, players above, member) for each player on it, and their names.
+    /// KEYS: the board, the user-to-member and player hashes, the ready marker. ARGV: user ids. Returns the board's
+    /// size, (user id, stored value, players above, member) for each player on it, and their player values.
     static let compareScript = RedisScript("""
         if redis.call('EXISTS', KEYS[4]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
         local found = {}
@@ -123,7 +122,7 @@ public struct LeaderboardStore: Sendable {
         case .around(let userID, let radius): ["around", userID, String(radius)]
         }
         do {
-            let keys = [key, RankingKeys.memberUsers, RankingKeys.userMembers, RankingKeys.displayNames, RankingKeys.readyMarker]
+            let keys = [key, RankingKeys.players, RankingKeys.userMembers, RankingKeys.readyMarker]
             let reply = try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments)
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
@@ -136,16 +135,17 @@ public struct LeaderboardStore: Sendable {
     public func compare(board: String, window: LeaderboardWindow, period: String, userIDs: [String]) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
         do {
-            let keys = [key, RankingKeys.userMembers, RankingKeys.displayNames, RankingKeys.readyMarker]
+            let keys = [key, RankingKeys.userMembers, RankingKeys.players, RankingKeys.readyMarker]
             let reply = try await reads.evaluate(Self.compareScript, keys: keys, arguments: userIDs)
             guard let parts = reply.array, parts.count == 3 else { throw Self.malformed }
-            let names = parts[2].array ?? []
+            let players = parts[2].array ?? []
             var listed: [(entry: LeaderboardEntry, member: String)] = []
             for (index, item) in (parts[1].array ?? []).enumerated() {
                 guard let fields = item.array, fields.count == 4, let user = fields[0].string, let stored = fields[1].string,
                       let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let member = fields[3].string
                 else { throw Self.malformed }
-                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: names[safe: index]?.string, score: score)
+                let name = players[safe: index]?.string.flatMap { RankingKeys.player(fromValue: $0).displayName }
+                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: name, score: score)
                 listed.append((entry, member))
             }
             // Listing order, as on a page: rank, then member (handle order) within a tie.
@@ -219,25 +219,24 @@ public struct LeaderboardStore: Sendable {
     private static let malformed = RedisError(kind: .protocolError, message: "unexpected script reply", operation: "leaderboard script")
 
     static func decodeSlice(_ reply: RedisReply) throws -> RankedEntries {
-        guard let parts = reply.array, parts.count == 6, let card = parts[0].integer, let start = parts[1].integer else { throw malformed }
+        guard let parts = reply.array, parts.count == 5, let card = parts[0].integer, let start = parts[1].integer else { throw malformed }
         if start < 0 { return RankedEntries(players: Int(card), offset: 0, entries: [], live: true, found: false) }
         let flat = parts[2].array ?? []
-        let names = parts[4].array ?? []
-        let userIDs = parts[5].array ?? []
-        var users: [String] = []
+        let values = parts[4].array ?? []
+        var players: [(userID: String, displayName: String?)] = []
         var scores: [Int64] = []
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
-            // A member without a user id (hashes out of step with the board) is not guessed at: the read falls back.
-            guard let user = userIDs[safe: index / 2]?.string, let stored = flat[index + 1].string,
+            // A member without a player (hashes out of step with the board) is not guessed at: the read falls back.
+            guard let value = values[safe: index / 2]?.string, let stored = flat[index + 1].string,
                   let score = RankingKeys.score(fromStored: stored)
             else { throw malformed }
-            users.append(user)
+            players.append(RankingKeys.player(fromValue: value))
             scores.append(score)
         }
         let firstRank = Int(parts[3].integer ?? 0) + 1
         let ranks = CompetitionRanking.ranks(scores: scores, pageOffset: Int(start), firstRank: firstRank)
-        let entries = users.indices.map {
-            LeaderboardEntry(rank: ranks[$0], userId: users[$0], displayName: names[safe: $0]?.string, score: scores[$0])
+        let entries = players.indices.map {
+            LeaderboardEntry(rank: ranks[$0], userId: players[$0].userID, displayName: players[$0].displayName, score: scores[$0])
         }
         return RankedEntries(players: Int(card), offset: Int(start), entries: entries, live: true, found: true)
     }

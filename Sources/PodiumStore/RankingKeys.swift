@@ -9,16 +9,14 @@ import PodiumCore
 /// documented listing order. Scores only grow, so writes use `ZADD … LT` with absolute
 /// values: a stale or replayed write can never lower a player's score.
 ///
-/// Three hashes translate: member to user id, user id to member, member to display name.
+/// Two hashes translate: member to player (user id and display name) and user id to member.
 /// They hold one field each per player, where the boards hold one entry per player per
 /// board period.
 public enum RankingKeys {
-    /// Hash of member to user id, read with each page.
-    public static let memberUsers = "podium:member:users"
+    /// Hash of member to player (`playerValue`: user id and display name), read with each page.
+    public static let players = "podium:member:players"
     /// Hash of user id to member, read by around-me, compare and profile ranks.
     public static let userMembers = "podium:user:members"
-    /// Hash of member to display name, read with each page.
-    public static let displayNames = "podium:member:names"
     /// Set while Redis holds a complete copy of the rankings; missing after Redis lost its data.
     ///
     /// Its name carries the members' format: Redis filled by a Podium from before migration 011
@@ -35,6 +33,19 @@ public enum RankingKeys {
     /// The sorted set of `entry`.
     public static func board(_ entry: BoardPeriod) -> String {
         board(entry.board.id, entry.period.window, entry.period.key)
+    }
+
+    /// A player's field in `players`: the user id, then a space and the display name when there is one.
+    /// User ids have no spaces, so the first space ends the id; one value (not a hash per part) keeps a
+    /// page to one `HMGET` and a player to one field.
+    public static func playerValue(userID: String, displayName: String?) -> String {
+        displayName.map { "\(userID) \($0)" } ?? userID
+    }
+
+    /// The user id and display name in a `players` field.
+    public static func player(fromValue value: String) -> (userID: String, displayName: String?) {
+        guard let space = value.firstIndex(of: " ") else { return (value, nil) }
+        return (String(value[..<space]), String(value[value.index(after: space)...]))
     }
 
     /// The stored value for `score` (negated; see the type's summary).

@@ -147,7 +147,7 @@ public struct RankingSync: Sendable {
             """).rows
         guard !rows.isEmpty else { return }
         // A player erased since has no row left; the erasure removed the name.
-        try await send(RankingWriter.playerCommands(try Self.players(rows.filter { $0["handle"] != nil }), clearNames: true))
+        try await send(RankingWriter.playerCommands(try Self.players(rows.filter { $0["handle"] != nil })))
         try await postgres.query("""
             DELETE FROM pending_display_names p USING unnest($1::text[], $2::timestamptz[]) AS x(u, q)
             WHERE p.user_id = x.u AND p.queued_at = x.q
@@ -303,10 +303,10 @@ public struct RankingSync: Sendable {
         try replies.throwFirstError(operation: "rebuild pipeline")
     }
 
-    /// Writes every player's members and display name into the live hashes, and removes the names of
-    /// players who have none (cleared while Redis kept the old one), a page of players at a time (bounded
-    /// memory); erasure removes the rest, so no temporary hash is needed. The user-id-keyed name hash of
-    /// Podium before migration 011 goes.
+    /// Writes every player's hash fields (member, user id, display name or none, so a name cleared while
+    /// Redis kept the old one goes) into the live hashes, a page of players at a time (bounded memory);
+    /// erasure removes the rest, so no temporary hash is needed. The user-id-keyed name hash of Podium
+    /// before migration 011 goes.
     private func rebuildPlayers() async throws {
         try await send([["DEL", RankingKeys.legacyDisplayNames]])
         var after: Int64 = 0
@@ -316,7 +316,7 @@ public struct RankingSync: Sendable {
                 """, [after]).rows
             guard let last = rows.last else { return }
             after = try last.int64("handle")
-            try await send(RankingWriter.playerCommands(try Self.players(rows), clearNames: true))
+            try await send(RankingWriter.playerCommands(try Self.players(rows)))
         }
     }
 

@@ -20,13 +20,14 @@ public struct ScoreUpdate: Sendable, Hashable {
     }
 }
 
-/// A player as the ranking hashes know them: member, user id, and the display name boards show.
+/// A player as the ranking hashes know them: member, user id, and the display name boards show, as
+/// PostgreSQL holds them.
 public struct RankedPlayer: Sendable, Hashable {
     /// The player's member on every board (`RankingMember`).
     public let member: String
     /// The player's user id.
     public let userID: String
-    /// The display name to show; nil leaves the stored one as it is.
+    /// The display name to show; nil when the player has none.
     public let displayName: String?
 
     /// Creates a player.
@@ -74,7 +75,7 @@ public struct RankingWriter: Sendable {
         self.redis = redis
     }
 
-    /// Writes `updates` and `players` (their members and names) in one script call; returns each update's
+    /// Writes `updates` and `players` (their hash fields) in one script call; returns each update's
     /// standing, in order.
     ///
     /// `erasures` run first on the same connection: the old entries and names of players erased while
@@ -84,7 +85,7 @@ public struct RankingWriter: Sendable {
     public func apply(_ updates: [ScoreUpdate], players: [RankedPlayer] = [], erasures: [RankingErasure] = []) async throws -> [Standing] {
         guard !updates.isEmpty || !players.isEmpty || !erasures.isEmpty else { return [] }
         var keys = updates.map(\.key)
-        keys += [RankingKeys.memberUsers, RankingKeys.userMembers, RankingKeys.displayNames, RankingKeys.readyMarker]
+        keys += [RankingKeys.players, RankingKeys.userMembers, RankingKeys.readyMarker]
         var arguments: [String] = []
         arguments.reserveCapacity(updates.count * 2 + players.count * 3)
         for update in updates {
@@ -92,7 +93,7 @@ public struct RankingWriter: Sendable {
             arguments.append(update.member)
         }
         for player in players.sorted(by: { $0.member < $1.member }) {
-            arguments += [player.member, player.userID, player.displayName ?? ""]
+            arguments += [player.member, player.userID, RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)]
         }
         let erasing = erasures.map(Self.erasureCall)
         let reply = try await redis.withConnection { [keys, arguments] connection in
@@ -119,12 +120,12 @@ public struct RankingWriter: Sendable {
     /// without the ready marker the script writes nothing and fails: the completions are recorded as
     /// not ranked, answer without ranks, and the ranking sync brings them in after the rebuild.
     ///
-    /// KEYS: the boards of the n updates, the member-to-user, user-to-member and name hashes, the ready
-    /// marker. ARGV: n (stored value, member) pairs, then (member, user id, display name or "") triples; an
-    /// empty name leaves the stored one (display names are never empty). Returns n (players above, players) pairs.
+    /// KEYS: the boards of the n updates, the player and user-to-member hashes, the ready marker. ARGV: n
+    /// (stored value, member) pairs, then (member, user id, player value) triples. Returns n (players above,
+    /// players) pairs.
     static let updateScript = RedisScript("""
         if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
-        local n = #KEYS - 4
+        local n = #KEYS - 3
         local standings = {}
         for i = 1, n do
           local value, member = ARGV[2 * i - 1], ARGV[2 * i]
@@ -135,9 +136,8 @@ public struct RankingWriter: Sendable {
           standings[2 * i] = redis.call('ZCARD', KEYS[i])
         end
         for j = 2 * n + 1, #ARGV, 3 do
-          redis.call('HSET', KEYS[n + 1], ARGV[j], ARGV[j + 1])
+          redis.call('HSET', KEYS[n + 1], ARGV[j], ARGV[j + 2])
           redis.call('HSET', KEYS[n + 2], ARGV[j + 1], ARGV[j])
-          if ARGV[j + 2] ~= '' then redis.call('HSET', KEYS[n + 3], ARGV[j], ARGV[j + 2]) end
         end
         return standings
         """)
@@ -145,14 +145,13 @@ public struct RankingWriter: Sendable {
     /// Removes an erased player's members from boards and hashes. The user-to-member field goes only
     /// while it still names one of these members: a player who came back has a new member, which stays.
     ///
-    /// KEYS: the boards, then the member-to-user, user-to-member and name hashes. ARGV: the user id, then the members.
+    /// KEYS: the boards, then the player and user-to-member hashes. ARGV: the user id, then the members.
     static let eraseScript = RedisScript("""
-        local n = #KEYS - 3
+        local n = #KEYS - 2
         if #ARGV < 2 then return 0 end
         local members = {unpack(ARGV, 2)}
         for i = 1, n do redis.call('ZREM', KEYS[i], unpack(members)) end
         redis.call('HDEL', KEYS[n + 1], unpack(members))
-        redis.call('HDEL', KEYS[n + 3], unpack(members))
         local current = redis.call('HGET', KEYS[n + 2], ARGV[1])
         for _, member in ipairs(members) do
           if current == member then redis.call('HDEL', KEYS[n + 2], ARGV[1]) end
@@ -163,7 +162,7 @@ public struct RankingWriter: Sendable {
     /// The call of `eraseScript` for `erasure`.
     private static func erasureCall(_ erasure: RankingErasure) -> RedisScriptCall {
         RedisScriptCall(
-            eraseScript, keys: erasure.keys + [RankingKeys.memberUsers, RankingKeys.userMembers, RankingKeys.displayNames],
+            eraseScript, keys: erasure.keys + [RankingKeys.players, RankingKeys.userMembers],
             arguments: [erasure.userID] + erasure.members)
     }
 
@@ -184,25 +183,16 @@ public struct RankingWriter: Sendable {
         _ = try await redis.evaluate(call.script, keys: call.keys, arguments: call.arguments)
     }
 
-    /// Removes the display name of `member` (cleared by the player).
-    public func clearDisplayName(member: String) async throws {
-        try await redis.command(["HDEL", RankingKeys.displayNames, member])
-    }
-
-    /// `HSET`s of the players' members (both ways) and display names; `clearNames` also `HDEL`s the names of
-    /// players without one (a rebuild or a missed name change, where nil means "has none").
-    static func playerCommands(_ players: [RankedPlayer], clearNames: Bool = false) -> [[String]] {
+    /// `HSET`s of the players' hash fields: member to player value, user id to member.
+    static func playerCommands(_ players: [RankedPlayer]) -> [[String]] {
         guard !players.isEmpty else { return [] }
-        var members = ["HSET", RankingKeys.memberUsers]
+        var values = ["HSET", RankingKeys.players]
         var users = ["HSET", RankingKeys.userMembers]
-        var names = ["HSET", RankingKeys.displayNames]
-        var cleared = ["HDEL", RankingKeys.displayNames]
         for player in players.sorted(by: { $0.member < $1.member }) {
-            members += [player.member, player.userID]
+            values += [player.member, RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)]
             users += [player.userID, player.member]
-            if let name = player.displayName { names += [player.member, name] } else if clearNames { cleared.append(player.member) }
         }
-        return [members, users, names, cleared].filter { $0.count > 2 }
+        return [values, users]
     }
 }
 

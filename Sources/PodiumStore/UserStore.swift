@@ -132,11 +132,7 @@ public struct UserStore: Sendable {
             return member
         }
         do {
-            if let displayName {
-                try await rankings.apply([], players: [RankedPlayer(member: member, userID: userID, displayName: displayName)])
-            } else {
-                try await rankings.clearDisplayName(member: member)
-            }
+            try await rankings.apply([], players: [RankedPlayer(member: member, userID: userID, displayName: displayName)])
         } catch {
             logger.warning("display name not updated in Redis; queued for the ranking sync", metadata: ["error": "\(error)"])
             try await postgres.query("""

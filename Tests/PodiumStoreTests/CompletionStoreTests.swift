@@ -41,7 +41,7 @@ struct CompletionStoreTests {
             #expect(inPostgres.map(\.0) == [user] && inPostgres.map(\.1) == [5])
             #expect(inRedis.map(\.0) == [user] && inRedis.map(\.1) == [5])
         }
-        let name = try await storage.redis.command(["HGET", RankingKeys.displayNames, try await member(of: user, in: storage.postgres)]).string
+        let name = try await redisDisplayName(of: user, storage: storage)
         #expect(name == "Ada")
         let ranked = try await storage.postgres.query("SELECT ranked FROM completions WHERE id = $1", [item.id]).onlyBool("ranked")
         #expect(ranked)

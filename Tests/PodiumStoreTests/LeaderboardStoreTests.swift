@@ -28,6 +28,14 @@ struct LeaderboardStoreTests {
         return users
     }
 
+    @Test("a player's hash field keeps the user id and any display name, spaces included", arguments: [
+        ("u1", nil), ("a.b:c@d-e_f", "Ada"), ("u2", " Ada  Lovelace "), ("u3", "Zoë 🦊"),
+    ] as [(String, String?)])
+    func playerValuesRoundTrip(user: String, name: String?) {
+        let value = RankingKeys.playerValue(userID: user, displayName: name)
+        #expect(RankingKeys.player(fromValue: value) == (user, name))
+    }
+
     @Test func pageShowsCompetitionRanksWithTiesInArrivalOrder() async throws {
         let storage = try await StoreTestEnvironment.storage(now: Date())
         let board = "group:\(StoreTestEnvironment.unique("ties"))"

@@ -151,8 +151,8 @@ struct RankingSyncTests {
         try await storage.rankingSync.rebuild()
         // Simulate the stale entry an unreachable Redis kept (a restarted-with-data Redis).
         try await storage.redis.pipeline([
-            ["ZADD", key, RankingKeys.storedValue(15), old], ["HSET", RankingKeys.displayNames, old, "Old name"],
-            ["HSET", RankingKeys.memberUsers, old, user], ["HSET", RankingKeys.userMembers, user, old],
+            ["ZADD", key, RankingKeys.storedValue(15), old], ["HSET", RankingKeys.players, old, "\(user) Old name"],
+            ["HSET", RankingKeys.userMembers, user, old],
         ])
         guard case .created(let response) = try await storage.writer.record(
             try completion(id: "\(topic)-new", user: user, topic: topic, difficulty: "easy", now: now)) else { throw TestFailure("not created") }
@@ -160,8 +160,8 @@ struct RankingSyncTests {
         let new = try await member(of: user, in: storage.postgres)
         #expect(new != old, "a player who comes back is a new member")
         #expect(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" } == ["\(user)=2"])
-        #expect(try await storage.redis.command(["HGET", RankingKeys.displayNames, old]) == .null, "the erased name went too")
-        #expect(try await storage.redis.command(["HGET", RankingKeys.memberUsers, old]) == .null)
+        #expect(try await storage.redis.command(["HGET", RankingKeys.players, old]) == .null, "the erased name went too")
+        #expect(try await redisDisplayName(of: user, storage: storage) == nil)
         #expect(try await storage.redis.command(["HGET", RankingKeys.userMembers, user]) == .string(new))
         // The sync repeats the queued erasure: it must not take the returning player's new member away.
         try await storage.rankingSync.applyPendingErasures(now: now)
@@ -177,10 +177,8 @@ struct RankingSyncTests {
         for user in [clearer, renamer] {
             _ = try await storage.users.setPreferences(userID: user, displayName: "Old \(user)", timeZone: "UTC", now: now)
         }
-        func name(_ user: String) async throws -> RedisReply {
-            try await storage.redis.command(["HGET", RankingKeys.displayNames, try await member(of: user, in: storage.postgres)])
-        }
-        #expect(try await name(clearer) == .string("Old \(clearer)"))
+        func name(_ user: String) async throws -> String? { try await redisDisplayName(of: user, storage: storage) }
+        #expect(try await name(clearer) == "Old \(clearer)")
 
         server.stop()
         _ = try await storage.users.setPreferences(userID: clearer, displayName: nil, timeZone: "UTC", now: now)
@@ -193,19 +191,20 @@ struct RankingSyncTests {
         try server.start()
         try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
         let (clearerMember, renamerMember) = (try await member(of: clearer, in: storage.postgres), try await member(of: renamer, in: storage.postgres))
-        try await storage.redis.command(["HSET", RankingKeys.displayNames, clearerMember, "Old \(clearer)", renamerMember, "Old \(renamer)"])
+        try await storage.redis.command(
+            ["HSET", RankingKeys.players, clearerMember, "\(clearer) Old \(clearer)", renamerMember, "\(renamer) Old \(renamer)"])
         try await storage.rankingSync.synchronize(now: now)
-        #expect(try await name(clearer) == .null)
-        #expect(try await name(renamer) == .string("New"))
+        #expect(try await name(clearer) == nil)
+        #expect(try await name(renamer) == "New")
         let left = try await storage.postgres.query(
             "SELECT count(*) AS n FROM pending_display_names WHERE user_id = ANY($1)", [[clearer, renamer]]).onlyInt("n")
         #expect(left == 0)
 
         // A rebuild also removes a name PostgreSQL no longer has.
-        try await storage.redis.command(["HSET", RankingKeys.displayNames, clearerMember, "Old \(clearer)"])
+        try await storage.redis.command(["HSET", RankingKeys.players, clearerMember, "\(clearer) Old \(clearer)"])
         try await storage.rankingSync.rebuild()
-        #expect(try await name(clearer) == .null)
-        #expect(try await name(renamer) == .string("New"))
+        #expect(try await name(clearer) == nil)
+        #expect(try await name(renamer) == "New")
         server.stop()
     }
 
@@ -261,8 +260,7 @@ struct RankingSyncTests {
         for key in keys { after.append(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" }) }
         #expect(after == before)
         #expect(before.allSatisfy { !$0.isEmpty })
-        let member3 = try await member(of: "\(topic)-u3", in: storage.postgres)
-        #expect(try await storage.redis.command(["HGET", RankingKeys.displayNames, member3]).string == "P3")
+        #expect(try await redisDisplayName(of: "\(topic)-u3", storage: storage) == "P3")
     }
 
     @Test func rebuildLeavesClosedPeriodsOut() async throws {
@@ -299,8 +297,7 @@ struct RankingSyncTests {
             let key = RankingKeys.board("topic:\(topic)", window, Period.containing(now, window: window, timeZone: .gmt).key)
             #expect(try await storage.redis.command(["ZSCORE", key, member]) == .null)
         }
-        #expect(try await storage.redis.command(["HGET", RankingKeys.displayNames, member]) == .null)
-        #expect(try await storage.redis.command(["HGET", RankingKeys.memberUsers, member]) == .null)
+        #expect(try await storage.redis.command(["HGET", RankingKeys.players, member]) == .null)
         #expect(try await storage.redis.command(["HGET", RankingKeys.userMembers, user]) == .null)
         #expect(try await storage.users.erase(userID: user, now: now) == false)
 
