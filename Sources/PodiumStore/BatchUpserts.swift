@@ -21,11 +21,20 @@ struct BatchUpserts {
     }
 
     /// Each player's summed completion: totals added, display name kept unless a new one came.
+    ///
+    /// A column default would draw a handle for every row proposed, conflicting or not, and so one per
+    /// player per batch: a known player brings its own handle instead, and only new players draw one
+    /// (in user-id order: the arrays come sorted, and the subquery, kept whole by `OFFSET 0`, hands its rows
+    /// over in that order, which is also the order the rows are locked in). The handles then last: 2^36
+    /// players, not 2^36 batches.
     static let upsertUsers = """
-        INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
-        SELECT x.u, NULLIF(x.n, ''), x.p, x.c, x.r, x.t, $7, $7
-        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) AS x(u, n, p, c, r, t)
-        ORDER BY x.u
+        INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+        SELECT x.u, COALESCE(x.known, nextval('users_handle_seq')), NULLIF(x.n, ''), x.p, x.c, x.r, x.t, $7, $7
+        FROM (SELECT x.*, known.handle AS known
+              FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
+                   WITH ORDINALITY AS x(u, n, p, c, r, t, i)
+              LEFT JOIN users known ON known.user_id = x.u
+              ORDER BY x.i OFFSET 0) x
         ON CONFLICT (user_id) DO UPDATE SET
             display_name = COALESCE(EXCLUDED.display_name, u.display_name),
             points = u.points + EXCLUDED.points,

@@ -121,8 +121,8 @@ public struct UserStore: Sendable {
             let previous = try connection.query("SELECT time_zone FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first?
                 .string("time_zone")
             let member = try connection.query("""
-                INSERT INTO users (user_id, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
-                VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)
+                INSERT INTO users (user_id, handle, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
+                VALUES ($1, COALESCE((SELECT handle FROM users WHERE user_id = $1), nextval('users_handle_seq')), $2, $3, $4::jsonb, $5, $6, $6)
                 ON CONFLICT (user_id) DO UPDATE SET display_name = EXCLUDED.display_name, time_zone = EXCLUDED.time_zone,
                                                     reminders = EXCLUDED.reminders, next_reminder_at = EXCLUDED.next_reminder_at,
                                                     updated_at = EXCLUDED.updated_at

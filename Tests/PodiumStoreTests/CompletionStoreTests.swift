@@ -10,6 +10,35 @@ struct CompletionStoreTests {
     // A Wednesday: the previous Sunday's day and ISO week (2026-W47) are closed, November is open.
     let now = instant("2026-11-25T12:00:00Z")
 
+    @Test("a player draws a handle once: later batches and preference changes take none, and a batch numbers its new players by id")
+    func handlesAreDrawnOncePerPlayer() async throws {
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2), logger: StoreTestEnvironment.logger)
+            try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(try Migration.bundled())
+            // Its own Redis: these handles (1, 2, 3 …) are other players' in the shared test database.
+            let server = OwnRedisServer()
+            try server.start()
+            let now = now
+            let storage = PodiumStorage(postgres: pool, redis: try StoreTestEnvironment.redis(url: server.url), rules: GameRules(),
+                                        logger: StoreTestEnvironment.logger, now: { now })
+            try await storage.rankingSync.rebuild()
+            for index in 0..<3 {
+                _ = try await storage.writer.record(try completion(id: "c\(index)", user: "mia", topic: "math", now: now))
+            }
+            _ = try await storage.users.setPreferences(userID: "mia", displayName: "Mia", timeZone: "UTC", now: now)
+            _ = try await storage.users.setPreferences(userID: "mia", displayName: nil, timeZone: "UTC", now: now)
+            let batch = try ["zoe", "mia", "ann"].enumerated().map { try completion(id: "b\($0.offset)", user: $0.element, topic: "math", now: now) }
+            #expect(await storage.writer.record(batch).allSatisfy { (try? $0.get()) != nil })
+            let handles = try await pool.query("SELECT user_id || '=' || handle AS h FROM users ORDER BY handle").rows.map { try $0.string("h") }
+            #expect(handles == ["mia=1", "ann=2", "zoe=3"])
+            #expect(try await pool.query("SELECT last_value FROM users_handle_seq").rows[0].int64("last_value") == 3)
+            let page = try await storage.leaderboards.read(board: "topic:math", window: .all, period: "all", slice: .page(offset: 0, limit: 5))
+            #expect(page.entries.map(\.userId) == ["mia", "ann", "zoe"], "mia leads; the tie lists ann, then zoe")
+            server.stop()
+            await pool.close()
+        }
+    }
+
     @Test func newCompletionUpdatesTotalsScoresAndRedis() async throws {
         let storage = try await StoreTestEnvironment.storage(now: now)
         let topic = StoreTestEnvironment.unique("math")
