@@ -201,10 +201,10 @@ SQL
     entries="$(redis-cli -p "$redis_port" -n 2 ZCARD 'podium:lb:topic:scale:all:all')"
     bytes="$(redis-cli -p "$redis_port" -n 2 MEMORY USAGE 'podium:lb:topic:scale:all:all' SAMPLES 0)"
     awk -v b="$bytes" -v n="$entries" 'BEGIN { printf "redis: %d entries, %.1f bytes per entry (target <= 100)\n", n, b / n }'
-    # Once per player, not per board period: the hashes that translate members (member to user id and back, names).
-    players="$(redis-cli -p "$redis_port" -n 2 HLEN 'podium:member:users')"
+    # Once per player, not per board period: the hashes that translate members (member to player, user id to member).
+    players="$(redis-cli -p "$redis_port" -n 2 HLEN 'podium:member:players')"
     hashes=0
-    for hash in podium:member:users podium:user:members podium:member:names; do
+    for hash in podium:member:players podium:user:members; do
         hashes=$((hashes + $(redis-cli -p "$redis_port" -n 2 MEMORY USAGE "$hash" SAMPLES 0)))
     done
     awk -v b="$hashes" -v n="$players" 'BEGIN { printf "redis: %d players in the member hashes, %.1f bytes per player\n", n, b / n }'
