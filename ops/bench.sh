@@ -65,7 +65,8 @@ stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/de
 peak_memory() { awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$server_pid/status"; }
 trap stop_server EXIT
 
-# The transaction Podium runs for one completion with one group (12 board periods,
+# The transaction Podium runs for one completion with one group (its player's row, taking a
+# handle only when new, 12 board periods,
 # 9 of them timed, its active day for streaks, its completion.recorded event, and the
 # answer it stores for replays: a real ~2 kB answer, built per transaction so it is parsed
 # and compressed every time as Podium's is; its colons before digits are written \x3a because
@@ -74,12 +75,13 @@ cat > "$work/completion.sql" <<'SQL'
 \set u random(1, 10000)
 \set c random(1, 9000000000000000)
 BEGIN;
-INSERT INTO users AS u (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
-VALUES ('pgb-' || :u, 'Player ' || :u, 3, 1, 7, 10, now(), now())
+INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+VALUES ('pgb-' || :u, COALESCE((SELECT handle FROM users WHERE user_id = 'pgb-' || :u), nextval('users_handle_seq')),
+        'Player ' || :u, 3, 1, 7, 10, now(), now())
 ON CONFLICT (user_id) DO UPDATE SET display_name = COALESCE(EXCLUDED.display_name, u.display_name), points = u.points + EXCLUDED.points,
   completions = u.completions + 1, correct_answers = u.correct_answers + EXCLUDED.correct_answers,
   total_answers = u.total_answers + EXCLUDED.total_answers, updated_at = EXCLUDED.updated_at
-RETURNING points, completions, correct_answers, total_answers, display_name;
+RETURNING handle, points, completions, correct_answers, total_answers, display_name;
 INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy, best_points, last_played_at)
 VALUES ('pgb-' || :u, 'pgbench', 1, 7, 10, 0.7, 0.7, 3, now())
 ON CONFLICT (user_id, topic) DO UPDATE SET completions = t.completions + 1, correct_answers = t.correct_answers + EXCLUDED.correct_answers,

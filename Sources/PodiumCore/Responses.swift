@@ -226,7 +226,8 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     public var live: Bool
     /// Position of the first entry (0-based).
     public var offset: Int
-    /// Entries, best first; ties in the order the players first came to Podium (earliest first).
+    /// Entries, best first; ties in the order the players first came to Podium (earliest first), except on
+    /// boards closed before migration 011 numbered the players, which keep the user-id order they closed with.
     public var entries: [LeaderboardEntry]
 
     /// Creates a page.

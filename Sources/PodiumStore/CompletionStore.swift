@@ -93,8 +93,9 @@ public struct CompletionStore: Sendable {
 
     /// Brings Redis to the new scores and puts the ranks into the answers; nil when Redis failed.
     ///
-    /// A player erased while Redis was unreachable and now playing again first loses the old
-    /// entries (`ZREM`), in the same pipeline, so `ZADD … LT` cannot keep an erased higher score.
+    /// A player erased while Redis was unreachable and now playing again has the old entries and
+    /// hash fields removed first (the queued erasure, on the same connection), so the erased
+    /// member's scores and name do not linger beside the player's new member.
     private func rank(_ written: WrittenBatch) async -> [String: CompletionResponse]? {
         let created = written.created
         let updates = created.flatMap(\.scores)

@@ -15,13 +15,15 @@ public struct ReconcileReport: Sendable, Equatable {
     public var corrected = 0
     /// Redis entries with no PostgreSQL row, removed.
     public var removed = 0
+    /// Players whose hash fields (member to user id and name, user id to member) were missing or wrong, rewritten.
+    public var players = 0
 
     /// An empty report.
     public init() {}
 
     /// The counts by name, for run history and metrics.
     public var counts: [String: Int] {
-        ["periods": periods, "entries": entries, "added": added, "corrected": corrected, "removed": removed]
+        ["periods": periods, "entries": entries, "added": added, "corrected": corrected, "removed": removed, "players": players]
     }
 }
 
@@ -30,7 +32,9 @@ public struct ReconcileReport: Sendable, Equatable {
 /// PostgreSQL is read a page at a time by user id and Redis answers with `ZMSCORE` for the players'
 /// members, so memory stays bounded on large boards. A difference is confirmed against a fresh
 /// PostgreSQL read before it is repaired, so a completion committed during the comparison is not
-/// undone. An entry it adds also gets its player's hash fields (member, user id, display name).
+/// undone. The players' hash fields, which every read translates members with, are compared and
+/// repaired the same way (confirmed first), so a field lost or overwritten cannot leave a player
+/// unlisted or misnamed.
 public struct RankingReconciler: Sendable {
     let postgres: PostgresPool
     let redis: RedisPool
@@ -54,28 +58,63 @@ public struct RankingReconciler: Sendable {
     private func reconcile(_ period: BoardPeriodKey, into report: inout ReconcileReport) async throws {
         let key = RankingKeys.board(period.board, period.window, period.period)
         var suspects: [String] = []
+        var playerSuspects: [String] = []
         var after = ""
         var matched = 0
         while true {
             let rows = try await postgres.query("""
-                SELECT s.user_id, u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
+                SELECT s.user_id, u.handle, u.display_name, s.score FROM board_scores s JOIN users u USING (user_id)
                 WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id > $4
                 ORDER BY s.user_id LIMIT 5000
                 """, [period.board, period.window.rawValue, period.period, after]).rows
             guard let last = rows.last else { break }
             after = try last.string("user_id")
-            let members = try rows.map { try $0.member() }
-            let stored = try await redis.command(["ZMSCORE", key] + members).array ?? []
+            let players = try Self.players(rows)
+            let stored = try await redis.command(["ZMSCORE", key] + players.map(\.member)).array ?? []
             for (index, row) in rows.enumerated() {
                 let score = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
-                if score == (try row.int64("score")) { matched += 1 } else { suspects.append(members[index]) }
+                if score == (try row.int64("score")) { matched += 1 } else { suspects.append(players[index].member) }
             }
+            playerSuspects += try await mismatched(players).map(\.userID)
             report.entries += rows.count
         }
         try await repair(key: key, period: period, members: suspects, into: &report)
+        try await repairPlayers(playerSuspects, into: &report)
         let cardinality = Int(try await redis.command(["ZCARD", key]).integer ?? 0)
         if cardinality > matched + suspects.count {
             try await removeExtras(key: key, period: period, into: &report)
+        }
+    }
+
+    /// The players of `rows` (`user_id`, `handle`, `display_name`).
+    private static func players(_ rows: [PostgresRow]) throws -> [RankedPlayer] {
+        try rows.map { RankedPlayer(member: try $0.member(), userID: try $0.string("user_id"), displayName: $0["display_name"]) }
+    }
+
+    /// Those of `players` whose hash fields in Redis differ from what they should hold.
+    private func mismatched(_ players: [RankedPlayer]) async throws -> [RankedPlayer] {
+        guard !players.isEmpty else { return [] }
+        let replies = try await redis.pipeline([
+            ["HMGET", RankingKeys.players] + players.map(\.member), ["HMGET", RankingKeys.userMembers] + players.map(\.userID),
+        ])
+        try replies.throwFirstError(operation: "reconcile players")
+        let values = replies[0].array ?? []
+        let members = replies[1].array ?? []
+        return players.indices.filter { index in
+            let player = players[index]
+            return values[safe: index]?.string != RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)
+                || members[safe: index]?.string != player.member
+        }.map { players[$0] }
+    }
+
+    /// Rewrites the hash fields of those `users` that are still wrong against a fresh PostgreSQL read.
+    private func repairPlayers(_ users: [String], into report: inout ReconcileReport) async throws {
+        for chunk in stride(from: 0, to: users.count, by: 5000).map({ Array(users[$0..<min($0 + 5000, users.count)]) }) {
+            let fresh = try Self.players(try await postgres.query(
+                "SELECT user_id, handle, display_name FROM users WHERE user_id = ANY($1)", [chunk]).rows)
+            let wrong = try await mismatched(fresh)
+            try await send(RankingWriter.playerCommands(wrong))
+            report.players += wrong.count
         }
     }
 
@@ -85,19 +124,13 @@ public struct RankingReconciler: Sendable {
             let fresh = try await scores(period, members: chunk)
             let stored = try await redis.command(["ZMSCORE", key] + chunk).array ?? []
             var commands: [[String]] = []
-            var added: [RankedPlayer] = []
             for (index, member) in chunk.enumerated() {
                 let current = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
-                guard let truth = fresh[member], current != truth.score else { continue }
-                commands.append(["ZADD", key, RankingKeys.storedValue(truth.score), member])
-                if current == nil {
-                    report.added += 1
-                    added.append(truth.player)
-                } else {
-                    report.corrected += 1
-                }
+                guard let truth = fresh[member], current != truth else { continue }
+                commands.append(["ZADD", key, RankingKeys.storedValue(truth), member])
+                if current == nil { report.added += 1 } else { report.corrected += 1 }
             }
-            try await send(commands + RankingWriter.playerCommands(added))
+            try await send(commands)
         }
     }
 
@@ -120,17 +153,15 @@ public struct RankingReconciler: Sendable {
         } while cursor != "0"
     }
 
-    /// The PostgreSQL scores of `members` on `period`, with their players, by member; a member that is no
-    /// handle's (not one Podium writes) is simply absent.
-    private func scores(_ period: BoardPeriodKey, members: [String]) async throws -> [String: (score: Int64, player: RankedPlayer)] {
-        var result: [String: (score: Int64, player: RankedPlayer)] = [:]
+    /// The PostgreSQL scores of `members` on `period`, by member; a member that is no handle's (not one
+    /// Podium writes) is simply absent.
+    private func scores(_ period: BoardPeriodKey, members: [String]) async throws -> [String: Int64] {
+        var result: [String: Int64] = [:]
         for row in try await postgres.query("""
-            SELECT u.user_id, u.handle, u.display_name, s.score FROM board_scores s JOIN users u USING (user_id)
+            SELECT u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
             WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND u.handle = ANY($4)
             """, [period.board, period.window.rawValue, period.period, members.compactMap(RankingMember.decode)]).rows {
-            let member = try row.member()
-            result[member] = (try row.int64("score"),
-                              RankedPlayer(member: member, userID: try row.string("user_id"), displayName: row["display_name"]))
+            result[try row.member()] = try row.int64("score")
         }
         return result
     }

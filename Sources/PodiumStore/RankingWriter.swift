@@ -78,9 +78,9 @@ public struct RankingWriter: Sendable {
     /// Writes `updates` and `players` (their hash fields) in one script call; returns each update's
     /// standing, in order.
     ///
-    /// `erasures` run first on the same connection: the old entries and names of players erased while
-    /// Redis was unreachable, so a returning player starts from the new scores only (and shows a name
-    /// only if this batch gives one).
+    /// `erasures` run first on the same connection: the old entries and hash fields of players erased
+    /// while Redis was unreachable, so nothing of an erased member lingers beside a returning player's
+    /// new one.
     @discardableResult
     public func apply(_ updates: [ScoreUpdate], players: [RankedPlayer] = [], erasures: [RankingErasure] = []) async throws -> [Standing] {
         guard !updates.isEmpty || !players.isEmpty || !erasures.isEmpty else { return [] }

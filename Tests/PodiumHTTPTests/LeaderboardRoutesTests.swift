@@ -54,7 +54,7 @@ struct LeaderboardRoutesTests {
             let changed = try await client.send(.get, path, key: harness.readKey, headers: [.ifNoneMatch: etag])
             #expect(changed.status == .ok)
             #expect(changed.headers[.eTag] != etag)
-            // u2 moved up to tie u1: both rank 2, listed by user id.
+            // u2 moved up to tie u1: both rank 2 (their listing order, by arrival, is tested in LeaderboardStoreTests).
             let moved = changed.json["entries"] as? [[String: Any]] ?? []
             #expect(moved.map { $0["rank"] as? Int } == [1, 2, 2])
             #expect(moved.map { $0["score"] as? Int } == [25, 20, 20])

@@ -48,8 +48,9 @@ struct BuiltInJobTests {
         // Week 2026-W45 and its days: this is the only test whose close-periods job reaches them, and its job
         // (at 2026-11-09) closes no period another test closes or expects open.
         clock.set(instant("2026-11-04T12:00:00Z"))
-        try await record(user: a, topic: topic)
+        // b plays before a: the tie lists b first (first come, first listed), not by user id.
         try await record(user: b, topic: topic)
+        try await record(user: a, topic: topic)
         try await record(user: c, topic: topic, difficulty: "medium")
         try await record(user: e, topic: topic, difficulty: "easy")
         try await record(user: a, topic: lonely)
@@ -63,7 +64,7 @@ struct BuiltInJobTests {
 
         let preview = try await storage.periods.close(week, now: clock.now, dryRun: true)
         #expect(preview.outcome == "dry-run")
-        #expect(preview.medals.map { "\($0.userId):\($0.medal):\($0.rank)" } == ["\(a):gold:1", "\(b):gold:1", "\(c):bronze:3"])
+        #expect(preview.medals.map { "\($0.userId):\($0.medal):\($0.rank)" } == ["\(b):gold:1", "\(a):gold:1", "\(c):bronze:3"])
         #expect(try await storage.periods.finalSnapshot(week) == nil, "a dry run writes nothing")
 
         let counts = try await ClosePeriodsJob(periods: storage.periods).run(context(slot: clock.now))
@@ -76,7 +77,7 @@ struct BuiltInJobTests {
         let again = try await storage.periods.close(week, now: clock.now, dryRun: false)
         #expect(again.outcome == "already-closed")
         #expect(again.players == 4)
-        #expect(again.medals.map { "\($0.userId):\($0.medal)" } == ["\(a):gold", "\(b):gold", "\(c):bronze"])
+        #expect(again.medals.map { "\($0.userId):\($0.medal)" } == ["\(b):gold", "\(a):gold", "\(c):bronze"])
 
         let lonelyWeek = try await storage.periods.close(
             BoardPeriodKey(board: "topic:\(lonely)", window: .week, period: "2026-W45"), now: clock.now, dryRun: false)
@@ -91,10 +92,10 @@ struct BuiltInJobTests {
         let snapshot = try #require(try await storage.periods.finalSnapshot(week))
         let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
         #expect(board.entries.map { "\($0.rank):\($0.userId):\($0.score):\($0.medal ?? "-")" } == [
-            "1:\(a):5:gold", "1:\(b):5:gold", "3:\(c):3:bronze", "4:\(e):2:-",
+            "1:\(b):5:gold", "1:\(a):5:gold", "3:\(c):3:bronze", "4:\(e):2:-",
         ])
         let around = try await storage.periods.readFinal(snapshot: snapshot, slice: .around(userID: c, radius: 1))
-        #expect(around.entries.map(\.userId) == [b, c, e])
+        #expect(around.entries.map(\.userId) == [a, c, e])
         #expect(around.offset == 1)
 
         // The month is still open: only the weeks have awarded medals.
@@ -205,7 +206,7 @@ struct BuiltInJobTests {
         #expect(outside.isEmpty, "not in the top 3: \(outside)")
     }
 
-    @Test("reconcile adds missing entries, corrects wrong scores and removes strays, and finds nothing the second time")
+    @Test("reconcile adds missing entries, corrects wrong scores, removes strays, rewrites lost or wrong player fields, and finds nothing the second time")
     func reconcileRepairsDrift() async throws {
         let topic = SchedulerTestEnvironment.uniqueJob("drift")
         let (kept, lost, wrong) = ("\(topic)-kept", "\(topic)-lost", "\(topic)-wrong")
@@ -213,22 +214,31 @@ struct BuiltInJobTests {
         let period = BoardPeriodKey(board: "topic:\(topic)", window: .all, period: "all")
         let key = RankingKeys.board(period.board, period.window, period.period)
         let members = try await storage.postgres.query(
-            "SELECT user_id, handle FROM users WHERE user_id = ANY($1)", [[lost, wrong]]).rows.reduce(into: [String: String]()) {
+            "SELECT user_id, handle FROM users WHERE user_id = ANY($1)", [[kept, lost, wrong]]).rows.reduce(into: [String: String]()) {
                 $0[try $1.string("user_id")] = RankingMember.encode(try $1.int64("handle"))
             }
         // Strays: a member no player has (the last handle, far beyond any test's), and text that is no member at all.
         let stray = try #require(RankingMember.encode(RankingMember.maximumHandle))
+        let (keptMember, lostMember, wrongMember) = (try #require(members[kept]), try #require(members[lost]), try #require(members[wrong]))
         _ = try await storage.redis.pipeline([
-            ["ZREM", key, try #require(members[lost])], ["ZADD", key, RankingKeys.storedValue(99), try #require(members[wrong])],
+            ["ZREM", key, lostMember], ["ZADD", key, RankingKeys.storedValue(99), wrongMember],
             ["ZADD", key, "-7", stray], ["ZADD", key, "-8", "\(topic)-stray"],
+            // The lost player's fields are gone too; the kept one shows a name it never had; `wrong` points at the stray.
+            ["HDEL", RankingKeys.players, lostMember], ["HDEL", RankingKeys.userMembers, lost],
+            ["HSET", RankingKeys.players, keptMember, "\(kept) Not my name"], ["HSET", RankingKeys.userMembers, wrong, stray],
         ])
 
         let report = try await storage.reconciler.reconcile([period])
-        #expect(report.counts == ["periods": 1, "entries": 3, "added": 1, "corrected": 1, "removed": 2])
+        #expect(report.counts == ["periods": 1, "entries": 3, "added": 1, "corrected": 1, "removed": 2, "players": 3])
         let board = try await redisBoard(storage.redis, key)
         #expect(board.map { "\($0.0):\($0.1)" } == ["\(kept):5", "\(lost):5", "\(wrong):5"])
+        let fields = try await storage.redis.pipeline([
+            ["HMGET", RankingKeys.players, keptMember, lostMember, wrongMember], ["HMGET", RankingKeys.userMembers, kept, lost, wrong],
+        ])
+        #expect(fields[0] == .array([.string(kept), .string(lost), .string(wrong)]))
+        #expect(fields[1] == .array([.string(keptMember), .string(lostMember), .string(wrongMember)]))
         let second = try await storage.reconciler.reconcile([period])
-        #expect(second.counts == ["periods": 1, "entries": 3, "added": 0, "corrected": 0, "removed": 0])
+        #expect(second.counts == ["periods": 1, "entries": 3, "added": 0, "corrected": 0, "removed": 0, "players": 0])
     }
 
     @Test("periods that can never close (their board left the configuration) do not hold up the others")

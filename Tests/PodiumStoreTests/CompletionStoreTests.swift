@@ -27,13 +27,15 @@ struct CompletionStoreTests {
             }
             _ = try await storage.users.setPreferences(userID: "mia", displayName: "Mia", timeZone: "UTC", now: now)
             _ = try await storage.users.setPreferences(userID: "mia", displayName: nil, timeZone: "UTC", now: now)
+            // One transaction (the store, not the writer's queue) with two new players and a known one.
             let batch = try ["zoe", "mia", "ann"].enumerated().map { try completion(id: "b\($0.offset)", user: $0.element, topic: "math", now: now) }
-            #expect(await storage.writer.record(batch).allSatisfy { (try? $0.get()) != nil })
+            #expect(try await storage.completions.record(batch, now: now).allSatisfy { $0.response != nil })
+            _ = try await storage.writer.record(try completion(id: "late", user: "bob", topic: "math", now: now))
             let handles = try await pool.query("SELECT user_id || '=' || handle AS h FROM users ORDER BY handle").rows.map { try $0.string("h") }
-            #expect(handles == ["mia=1", "ann=2", "zoe=3"])
-            #expect(try await pool.query("SELECT last_value FROM users_handle_seq").rows[0].int64("last_value") == 3)
+            #expect(handles == ["mia=1", "ann=2", "zoe=3", "bob=4"])
+            #expect(try await pool.query("SELECT last_value FROM users_handle_seq").rows[0].int64("last_value") == 4)
             let page = try await storage.leaderboards.read(board: "topic:math", window: .all, period: "all", slice: .page(offset: 0, limit: 5))
-            #expect(page.entries.map(\.userId) == ["mia", "ann", "zoe"], "mia leads; the tie lists ann, then zoe")
+            #expect(page.entries.map(\.userId) == ["mia", "ann", "zoe", "bob"], "mia leads; the tie lists by arrival, bob last")
             server.stop()
             await pool.close()
         }

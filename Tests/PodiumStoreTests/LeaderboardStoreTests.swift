@@ -146,6 +146,13 @@ struct LeaderboardStoreTests {
             #expect(fallback.players == live.players)
             #expect(fallback.found == live.found, "\(slice)")
         }
+        // Compare too, ties included: the same entries in the same order from both.
+        let friends = Array(users.shuffled(using: &generator).prefix(20)) + ["stranger"]
+        let liveCompare = try await storage.leaderboards.compare(board: board, window: .all, period: "all", userIDs: friends)
+        let fallbackCompare = try await dead.leaderboards.compare(board: board, window: .all, period: "all", userIDs: friends)
+        #expect(liveCompare.live && !fallbackCompare.live)
+        #expect(liveCompare.entries.count == 20)
+        #expect(fallbackCompare.entries == liveCompare.entries)
     }
 }
 

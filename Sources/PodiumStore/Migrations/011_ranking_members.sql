@@ -5,9 +5,9 @@
 ALTER TABLE users ADD COLUMN handle bigint;
 CREATE SEQUENCE users_handle_seq AS bigint MINVALUE 1 MAXVALUE 68719476735 OWNED BY users.handle;
 UPDATE users SET handle = n.handle
-FROM (SELECT user_id, nextval('users_handle_seq') AS handle
-      FROM (SELECT user_id FROM users ORDER BY created_at, user_id COLLATE "C") ordered) n
+FROM (SELECT user_id, row_number() OVER (ORDER BY created_at, user_id COLLATE "C") AS handle FROM users) n
 WHERE users.user_id = n.user_id;
+SELECT setval('users_handle_seq', max(handle)) FROM users HAVING count(*) > 0;
 ALTER TABLE users ALTER COLUMN handle SET DEFAULT nextval('users_handle_seq'),
                   ALTER COLUMN handle SET NOT NULL;
 CREATE UNIQUE INDEX users_handle ON users (handle);
