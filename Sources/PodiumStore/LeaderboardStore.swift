@@ -144,8 +144,10 @@ public struct LeaderboardStore: Sendable {
                 guard let fields = item.array, fields.count == 4, let user = fields[0].string, let stored = fields[1].string,
                       let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let member = fields[3].string
                 else { throw Self.malformed }
-                let name = players[safe: index]?.string.flatMap { RankingKeys.player(fromValue: $0).displayName }
-                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: name, score: score)
+                // A player without its field (hashes out of step with the board) is not guessed at, as on a page.
+                guard let value = players[safe: index]?.string, RankingKeys.player(fromValue: value).userID == user else { throw Self.malformed }
+                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: RankingKeys.player(fromValue: value).displayName,
+                                             score: score)
                 listed.append((entry, member))
             }
             // Listing order, as on a page: rank, then member (handle order) within a tie.

@@ -32,9 +32,11 @@ public struct ReconcileReport: Sendable, Equatable {
 /// PostgreSQL is read a page at a time by user id and Redis answers with `ZMSCORE` for the players'
 /// members, so memory stays bounded on large boards. A difference is confirmed against a fresh
 /// PostgreSQL read before it is repaired, so a completion committed during the comparison is not
-/// undone. The players' hash fields, which every read translates members with, are compared and
-/// repaired the same way (confirmed first), so a field lost or overwritten cannot leave a player
-/// unlisted or misnamed.
+/// undone. The players' hash fields, which every read translates members with, are compared too,
+/// once per player and run (a player is on a dozen periods), and repaired before the scores, under
+/// a share lock on the players' rows: a name change, an erasure or a completion of the same player
+/// then writes Redis after the repair, never before it, so a repair cannot bring back a stale name
+/// or an erased player's fields.
 public struct RankingReconciler: Sendable {
     let postgres: PostgresPool
     let redis: RedisPool
@@ -48,14 +50,15 @@ public struct RankingReconciler: Sendable {
     /// Reconciles each of `periods`.
     public func reconcile(_ periods: [BoardPeriodKey]) async throws -> ReconcileReport {
         var report = ReconcileReport()
+        var checked = HandleSet()
         for period in periods {
-            try await reconcile(period, into: &report)
+            try await reconcile(period, checked: &checked, into: &report)
             report.periods += 1
         }
         return report
     }
 
-    private func reconcile(_ period: BoardPeriodKey, into report: inout ReconcileReport) async throws {
+    private func reconcile(_ period: BoardPeriodKey, checked: inout HandleSet, into report: inout ReconcileReport) async throws {
         let key = RankingKeys.board(period.board, period.window, period.period)
         var suspects: [String] = []
         var playerSuspects: [String] = []
@@ -75,11 +78,13 @@ public struct RankingReconciler: Sendable {
                 let score = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
                 if score == (try row.int64("score")) { matched += 1 } else { suspects.append(players[index].member) }
             }
-            playerSuspects += try await mismatched(players).map(\.userID)
+            let unchecked = try rows.indices.filter { checked.insert(try rows[$0].int64("handle")) }.map { players[$0] }
+            playerSuspects += try await mismatched(unchecked).map(\.userID)
             report.entries += rows.count
         }
-        try await repair(key: key, period: period, members: suspects, into: &report)
+        // Fields first: an entry added before its player's fields would make pages showing it fall back.
         try await repairPlayers(playerSuspects, into: &report)
+        try await repair(key: key, period: period, members: suspects, into: &report)
         let cardinality = Int(try await redis.command(["ZCARD", key]).integer ?? 0)
         if cardinality > matched + suspects.count {
             try await removeExtras(key: key, period: period, into: &report)
@@ -107,14 +112,23 @@ public struct RankingReconciler: Sendable {
         }.map { players[$0] }
     }
 
-    /// Rewrites the hash fields of those `users` that are still wrong against a fresh PostgreSQL read.
+    /// Rewrites the hash fields of those `users` that are still wrong against a fresh PostgreSQL read, holding
+    /// a share lock on their rows (in user-id order, as completion batches lock them) until Redis is written.
+    /// A player erased meanwhile has no row to read, and so gets nothing back.
     private func repairPlayers(_ users: [String], into report: inout ReconcileReport) async throws {
-        for chunk in stride(from: 0, to: users.count, by: 5000).map({ Array(users[$0..<min($0 + 5000, users.count)]) }) {
-            let fresh = try Self.players(try await postgres.query(
-                "SELECT user_id, handle, display_name FROM users WHERE user_id = ANY($1)", [chunk]).rows)
-            let wrong = try await mismatched(fresh)
-            try await send(RankingWriter.playerCommands(wrong))
-            report.players += wrong.count
+        for chunk in stride(from: 0, to: users.count, by: 500).map({ Array(users[$0..<min($0 + 500, users.count)]) }) {
+            report.players += try await postgres.withSession { session in
+                let fresh = try await session.run { connection in
+                    try connection.execute("BEGIN")
+                    return try Self.players(try connection.query("""
+                        SELECT user_id, handle, display_name FROM users WHERE user_id = ANY($1) ORDER BY user_id FOR SHARE
+                        """, [chunk]).rows)
+                }
+                let wrong = try await mismatched(fresh)
+                try await send(RankingWriter.playerCommands(wrong))
+                try await session.run { try $0.execute("COMMIT") }
+                return wrong.count
+            }
         }
     }
 
@@ -175,5 +189,21 @@ public struct RankingReconciler: Sendable {
     public func dropRankings(_ periods: [BoardPeriodKey]) async throws {
         guard !periods.isEmpty else { return }
         try await send([["DEL"] + periods.map { RankingKeys.board($0.board, $0.window, $0.period) }])
+    }
+}
+
+/// Which handles a reconciliation has checked already: one bit per handle up to the largest seen
+/// (handles are dense, from one sequence), so a million players cost 125 kB however many periods
+/// they are on.
+struct HandleSet {
+    private var words: [UInt64] = []
+
+    /// Adds `handle`; false when it was there already.
+    mutating func insert(_ handle: Int64) -> Bool {
+        guard handle >= 0 else { return true }
+        let (word, bit) = (Int(handle >> 6), UInt64(1) << UInt64(handle & 63))
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
+        defer { words[word] |= bit }
+        return words[word] & bit == 0
     }
 }

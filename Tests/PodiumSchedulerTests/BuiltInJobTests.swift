@@ -25,10 +25,12 @@ struct BuiltInJobTests {
             now: { clock.now })
     }
 
-    /// Records one completion at the clock's time; returns its answer.
+    /// Records one completion at the clock's time (through `storage`, or `other`); returns its answer.
     @discardableResult
-    func record(user: String, topic: String, difficulty: String = "hard", correct: Int = 8, completedAt: String? = nil) async throws
-        -> CompletionResponse {
+    func record(
+        user: String, topic: String, difficulty: String = "hard", correct: Int = 8, completedAt: String? = nil, on other: PodiumStorage? = nil
+    ) async throws -> CompletionResponse {
+        let storage = other ?? storage
         let request = CompletionRequest(
             id: SchedulerTestEnvironment.uniqueJob("c"), userId: user, quizId: "q", topic: topic, difficulty: difficulty, correct: correct,
             total: 10, durationMs: nil, completedAt: completedAt, groups: nil, displayName: nil)
@@ -208,10 +210,22 @@ struct BuiltInJobTests {
 
     @Test("reconcile adds missing entries, corrects wrong scores, removes strays, rewrites lost or wrong player fields, and finds nothing the second time")
     func reconcileRepairsDrift() async throws {
+        // Redis db 12 of the test server, of its own: a rebuild another test runs on db 15 would rewrite the
+        // drift this test makes before it reconciles.
+        var url = try #require(URLComponents(string: SchedulerTestEnvironment.redisURL))
+        url.path = "/12"
+        let redis = RedisPool(configuration: try RedisConfiguration(url: try #require(url.string)), logger: SchedulerTestEnvironment.logger)
+        try #require(try #require(url.string) != SchedulerTestEnvironment.redisURL, "this test needs a Redis URL it can move to db 12")
+        try await redis.command(["FLUSHDB"])
+        try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        let clock = clock
+        let storage = PodiumStorage(postgres: storage.postgres, redis: redis, rules: Self.rules, logger: SchedulerTestEnvironment.logger,
+                                    now: { clock.now })
         let topic = SchedulerTestEnvironment.uniqueJob("drift")
         let (kept, lost, wrong) = ("\(topic)-kept", "\(topic)-lost", "\(topic)-wrong")
-        for user in [kept, lost, wrong] { try await record(user: user, topic: topic) }
+        for user in [kept, lost, wrong] { try await record(user: user, topic: topic, on: storage) }
         let period = BoardPeriodKey(board: "topic:\(topic)", window: .all, period: "all")
+        let day = BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-18")
         let key = RankingKeys.board(period.board, period.window, period.period)
         let members = try await storage.postgres.query(
             "SELECT user_id, handle FROM users WHERE user_id = ANY($1)", [[kept, lost, wrong]]).rows.reduce(into: [String: String]()) {
@@ -228,8 +242,9 @@ struct BuiltInJobTests {
             ["HSET", RankingKeys.players, keptMember, "\(kept) Not my name"], ["HSET", RankingKeys.userMembers, wrong, stray],
         ])
 
-        let report = try await storage.reconciler.reconcile([period])
-        #expect(report.counts == ["periods": 1, "entries": 3, "added": 1, "corrected": 1, "removed": 2, "players": 3])
+        // Two periods with the same players: their fields are repaired once.
+        let report = try await storage.reconciler.reconcile([period, day])
+        #expect(report.counts == ["periods": 2, "entries": 6, "added": 1, "corrected": 1, "removed": 2, "players": 3])
         let board = try await redisBoard(storage.redis, key)
         #expect(board.map { "\($0.0):\($0.1)" } == ["\(kept):5", "\(lost):5", "\(wrong):5"])
         let fields = try await storage.redis.pipeline([

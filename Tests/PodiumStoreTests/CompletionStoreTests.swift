@@ -35,6 +35,7 @@ struct CompletionStoreTests {
             #expect(handles == ["mia=1", "ann=2", "zoe=3", "bob=4"])
             #expect(try await pool.query("SELECT last_value FROM users_handle_seq").rows[0].int64("last_value") == 4)
             let page = try await storage.leaderboards.read(board: "topic:math", window: .all, period: "all", slice: .page(offset: 0, limit: 5))
+            #expect(page.live)
             #expect(page.entries.map(\.userId) == ["mia", "ann", "zoe", "bob"], "mia leads; the tie lists by arrival, bob last")
             server.stop()
             await pool.close()

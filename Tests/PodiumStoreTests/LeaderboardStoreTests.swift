@@ -153,6 +153,10 @@ struct LeaderboardStoreTests {
         #expect(liveCompare.live && !fallbackCompare.live)
         #expect(liveCompare.entries.count == 20)
         #expect(fallbackCompare.entries == liveCompare.entries)
+        // And that order is rank, then arrival (the order `seed` created the players in), whatever the ids.
+        let arrival = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1, $0) })
+        let expected = friends.dropLast().sorted { (reference[$0]!, arrival[$0]!) < (reference[$1]!, arrival[$1]!) }
+        #expect(liveCompare.entries.map(\.userId) == expected)
     }
 }
 
