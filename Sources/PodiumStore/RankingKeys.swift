@@ -43,9 +43,13 @@ public enum RankingKeys {
     }
 
     /// The user id and display name in a `players` field.
+    ///
+    /// Split at the first space *byte*: a name may begin with a combining mark, which would make the
+    /// space and the mark one `Character`, and a search by `Character` would miss the separator.
     public static func player(fromValue value: String) -> (userID: String, displayName: String?) {
-        guard let space = value.firstIndex(of: " ") else { return (value, nil) }
-        return (String(value[..<space]), String(value[value.index(after: space)...]))
+        let bytes = value.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return (value, nil) }
+        return (String(decoding: bytes[..<space], as: UTF8.self), String(decoding: bytes[bytes.index(after: space)...], as: UTF8.self))
     }
 
     /// The stored value for `score` (negated; see the type's summary).

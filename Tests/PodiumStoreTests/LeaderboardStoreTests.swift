@@ -30,6 +30,8 @@ struct LeaderboardStoreTests {
 
     @Test("a player's hash field keeps the user id and any display name, spaces included", arguments: [
         ("u1", nil), ("a.b:c@d-e_f", "Ada"), ("u2", " Ada  Lovelace "), ("u3", "Zoë 🦊"),
+        // A name that begins with a combining mark: with the separator it makes one Character.
+        ("u4", "\u{301}Ada"),
     ] as [(String, String?)])
     func playerValuesRoundTrip(user: String, name: String?) {
         let value = RankingKeys.playerValue(userID: user, displayName: name)
