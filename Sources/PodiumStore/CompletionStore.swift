@@ -249,7 +249,7 @@ extension CompletionStore {
             zones[try row.string("user_id")] = TimeZone(identifier: try row.string("time_zone"))
         }
         for row in opening[3].rows {
-            let erasure = try RankingSync.erasure(row)
+            let erasure = try RankingErasure(row: row)
             batch.erasures[erasure.userID] = erasure
         }
         let decoder = PodiumJSON.decoder()

@@ -145,9 +145,9 @@ public struct LeaderboardStore: Sendable {
                       let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let member = fields[3].string
                 else { throw Self.malformed }
                 // A player without its field (hashes out of step with the board) is not guessed at, as on a page.
-                guard let value = players[safe: index]?.string, RankingKeys.player(fromValue: value).userID == user else { throw Self.malformed }
-                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: RankingKeys.player(fromValue: value).displayName,
-                                             score: score)
+                guard let player = players[safe: index]?.string.map(RankingKeys.player(fromValue:)), player.userID == user
+                else { throw Self.malformed }
+                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: player.displayName, score: score)
                 listed.append((entry, member))
             }
             // Listing order, as on a page: rank, then member (handle order) within a tie.

@@ -72,7 +72,7 @@ public struct RankingReconciler: Sendable {
                 """, [period.board, period.window.rawValue, period.period, after]).rows
             guard let last = rows.last else { break }
             after = try last.string("user_id")
-            let players = try Self.players(rows)
+            let players = try rows.map(RankedPlayer.init(row:))
             let stored = try await redis.command(["ZMSCORE", key] + players.map(\.member)).array ?? []
             for (index, row) in rows.enumerated() {
                 let score = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
@@ -89,11 +89,6 @@ public struct RankingReconciler: Sendable {
         if cardinality > matched + suspects.count {
             try await removeExtras(key: key, period: period, into: &report)
         }
-    }
-
-    /// The players of `rows` (`user_id`, `handle`, `display_name`).
-    private static func players(_ rows: [PostgresRow]) throws -> [RankedPlayer] {
-        try rows.map { RankedPlayer(member: try $0.member(), userID: try $0.string("user_id"), displayName: $0["display_name"]) }
     }
 
     /// Those of `players` whose hash fields in Redis differ from what they should hold.
@@ -120,9 +115,9 @@ public struct RankingReconciler: Sendable {
             report.players += try await postgres.withSession { session in
                 let fresh = try await session.run { connection in
                     try connection.execute("BEGIN")
-                    return try Self.players(try connection.query("""
+                    return try connection.query("""
                         SELECT user_id, handle, display_name FROM users WHERE user_id = ANY($1) ORDER BY user_id FOR SHARE
-                        """, [chunk]).rows)
+                        """, [chunk]).rows.map(RankedPlayer.init(row:))
                 }
                 let wrong = try await mismatched(fresh)
                 try await send(RankingWriter.playerCommands(wrong))

@@ -122,19 +122,12 @@ public struct RankingSync: Sendable {
             """).rows
         for row in rows {
             let user = try row.string("user_id")
-            try await rankings.erase(try Self.erasure(row))
+            try await rankings.erase(try RankingErasure(row: row))
             if try row.date("erased_at") < now.addingTimeInterval(-Self.erasureRetention) {
                 try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1 AND erased_at = $2",
                                          [user, try row.date("erased_at")])
             }
         }
-    }
-
-    /// The erasure in a `pending_ranking_erasures` row read with `user_id`, and `members` and `keys` as space-separated text.
-    static func erasure(_ row: PostgresRow) throws -> RankingErasure {
-        RankingErasure(
-            userID: try row.string("user_id"), members: (row["members"] ?? "").split(separator: " ").map(String.init),
-            keys: (row["keys"] ?? "").split(separator: " ").map(String.init))
     }
 
     /// Brings Redis to the stored display names of players whose name change missed it, then forgets them.
@@ -147,7 +140,7 @@ public struct RankingSync: Sendable {
             """).rows
         guard !rows.isEmpty else { return }
         // A player erased since has no row left; the erasure removed the name.
-        try await send(RankingWriter.playerCommands(try Self.players(rows.filter { $0["handle"] != nil })))
+        try await send(RankingWriter.playerCommands(try rows.filter { $0["handle"] != nil }.map(RankedPlayer.init(row:))))
         try await postgres.query("""
             DELETE FROM pending_display_names p USING unnest($1::text[], $2::timestamptz[]) AS x(u, q)
             WHERE p.user_id = x.u AND p.queued_at = x.q
@@ -316,13 +309,8 @@ public struct RankingSync: Sendable {
                 """, [after]).rows
             guard let last = rows.last else { return }
             after = try last.int64("handle")
-            try await send(RankingWriter.playerCommands(try Self.players(rows)))
+            try await send(RankingWriter.playerCommands(try rows.map(RankedPlayer.init(row:))))
         }
-    }
-
-    /// The players of `rows` (`user_id`, `handle`, `display_name`).
-    private static func players(_ rows: [PostgresRow]) throws -> [RankedPlayer] {
-        try rows.map { RankedPlayer(member: try $0.member(), userID: try $0.string("user_id"), displayName: $0["display_name"]) }
     }
 
     /// Writes again every score changed since `since`, a page at a time.

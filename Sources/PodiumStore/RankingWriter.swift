@@ -196,6 +196,22 @@ public struct RankingWriter: Sendable {
     }
 }
 
+extension RankedPlayer {
+    /// The player in a row read with `user_id`, `handle` and `display_name`.
+    init(row: PostgresRow) throws {
+        self.init(member: try row.member(), userID: try row.string("user_id"), displayName: row["display_name"])
+    }
+}
+
+extension RankingErasure {
+    /// The erasure in a `pending_ranking_erasures` row read with `user_id`, and `members` and `keys` as space-separated text.
+    init(row: PostgresRow) throws {
+        self.init(
+            userID: try row.string("user_id"), members: (row["members"] ?? "").split(separator: " ").map(String.init),
+            keys: (row["keys"] ?? "").split(separator: " ").map(String.init))
+    }
+}
+
 extension PostgresRow {
     /// The `RankingMember` of the handle in column `name`.
     func member(_ name: String = "handle") throws -> String {

@@ -118,17 +118,19 @@ public struct UserStore: Sendable {
         let stored = try reminders.map { try PodiumJSON.string($0) }
         let member = try await postgres.withTransaction { connection -> String in
             // The player's row first, as completion batches lock it, so the two cannot deadlock.
-            let previous = try connection.query("SELECT time_zone FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first?
-                .string("time_zone")
+            let previous = try connection.query("SELECT time_zone, handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let member = try connection.query("""
                 INSERT INTO users (user_id, handle, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
-                VALUES ($1, COALESCE((SELECT handle FROM users WHERE user_id = $1), nextval('users_handle_seq')), $2, $3, $4::jsonb, $5, $6, $6)
+                VALUES ($1, COALESCE($7, nextval('users_handle_seq')), $2, $3, $4::jsonb, $5, $6, $6)
                 ON CONFLICT (user_id) DO UPDATE SET display_name = EXCLUDED.display_name, time_zone = EXCLUDED.time_zone,
                                                     reminders = EXCLUDED.reminders, next_reminder_at = EXCLUDED.next_reminder_at,
                                                     updated_at = EXCLUDED.updated_at
                 RETURNING handle
-                """, [userID, displayName, timeZone, stored, next, now]).rows[0].member()
-            if let previous, previous != timeZone { try Self.recountDays(userID: userID, zone: zone, on: connection) }
+                """, [userID, displayName, timeZone, stored, next, now, try previous?.int64("handle")]).rows[0].member()
+            // A known player keeps its handle (a column default would draw one for every upsert, conflicting or not).
+            if let previous = try previous?.string("time_zone"), previous != timeZone {
+                try Self.recountDays(userID: userID, zone: zone, on: connection)
+            }
             return member
         }
         do {
@@ -191,7 +193,7 @@ public struct UserStore: Sendable {
                     members = ARRAY(SELECT DISTINCT m FROM unnest(p.members || EXCLUDED.members) AS m ORDER BY m)
                 RETURNING user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
                 """, [userID, keys, members, now]).rows[0]
-            return try RankingSync.erasure(queued)
+            return try RankingErasure(row: queued)
         }
         guard let erasure else { return false }
         do {
