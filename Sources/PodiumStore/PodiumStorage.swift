@@ -58,6 +58,6 @@ public struct PodiumStorage: Sendable {
         users = UserStore(
             postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
-        rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger)
+        rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)
     }
 }

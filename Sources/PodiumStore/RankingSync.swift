@@ -30,15 +30,21 @@ public struct RankingSync: Sendable {
     let logger: Logger
     /// Completions younger than this are left to the writer that recorded them.
     let settle: TimeInterval
+    /// The clock a rebuild reads: its lease times, the erasures it repeats and its ready marker.
+    let now: @Sendable () -> Date
 
-    /// Creates the sync.
-    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, settle: TimeInterval = 5) {
+    /// Creates the sync; `now` is the clock a rebuild reads (the storage's clock).
+    public init(
+        postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, settle: TimeInterval = 5,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.postgres = postgres
         self.redis = redis
         self.rankings = RankingWriter(redis: redis)
         self.rules = rules
         self.logger = logger
         self.settle = settle
+        self.now = now
     }
 
     /// Completions whose scores are not yet confirmed in Redis.
@@ -175,13 +181,13 @@ public struct RankingSync: Sendable {
 
     /// Takes the rebuild lease in PostgreSQL unless another run holds an unexpired one.
     private func acquireRebuildLease(_ run: String) async throws -> Bool {
-        let now = Date()
+        let at = now()
         return try await !postgres.query("""
             INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', $1, $2)
             ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
             WHERE maintenance_leases.expires_at < $3
             RETURNING holder
-            """, [run, now.addingTimeInterval(Self.rebuildLease), now]).rows.isEmpty
+            """, [run, at.addingTimeInterval(Self.rebuildLease), at]).rows.isEmpty
     }
 
     /// Extends the lease; throws `RebuildInProgress` when another run has taken it (this one stalled
@@ -189,7 +195,7 @@ public struct RankingSync: Sendable {
     private func renewRebuildLease(_ run: String) async throws {
         let held = try await postgres.query("""
             UPDATE maintenance_leases SET expires_at = $2 WHERE name = 'rankings-rebuild' AND holder = $1 RETURNING holder
-            """, [run, Date().addingTimeInterval(Self.rebuildLease)]).rows
+            """, [run, now().addingTimeInterval(Self.rebuildLease)]).rows
         guard !held.isEmpty else { throw RebuildInProgress() }
     }
 
@@ -200,7 +206,7 @@ public struct RankingSync: Sendable {
     private func rebuild(run: String, progress: @escaping @Sendable (Int, Int) -> Void) async throws -> RebuildReport {
         // Scores written from well before the start are written again at the end (idempotent):
         // a batch that began earlier may commit after its board was copied.
-        let started = Date().addingTimeInterval(-300)
+        let started = now().addingTimeInterval(-300)
         let total = try await postgres.query("SELECT count(*) AS n FROM board_scores s WHERE \(Self.notClosed)").rows[0].int("n")
         var staleKeys = try await boardKeys()
         var report = RebuildReport(boards: 0, entries: 0)
@@ -251,9 +257,9 @@ public struct RankingSync: Sendable {
         // From here on every write is an absolute value from PostgreSQL: harmless even from a run that stalled.
         try await rebuildPlayers()
         try await rewriteChanged(since: started)
-        try await applyPendingErasures(now: Date())
+        try await applyPendingErasures(now: now())
         try await renewRebuildLease(run)
-        try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(Date())])
+        try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(now())])
         return report
     }
 

@@ -128,8 +128,8 @@ struct UserAndAdminRoutesTests {
             #expect(try await harness.storage.redis.command(["ZCARD", key]) == .integer(1))
 
             try await harness.storage.postgres.query("""
-                INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', 'other-replica', now() + interval '1 minute')
-                """)
+                INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', 'other-replica', $1)
+                """, [harness.now.addingTimeInterval(60)])
             let busy = try await client.send(.post, "/v1/admin/rankings/rebuild", key: HTTPHarness.adminKey)
             #expect(busy.status == .conflict)
         }

@@ -13,7 +13,7 @@ struct RankingSyncTests {
     /// A Redis server of the test's own (started; the test stops it) and storage on it, rebuilt (ready marker set).
     func storageOnOwnRedis() async throws -> (OwnRedisServer, PodiumStorage) {
         let server = OwnRedisServer()
-        try server.start()
+        try await server.start()
         let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
         try await storage.rankingSync.rebuild()
         return (server, storage)
@@ -42,7 +42,7 @@ struct RankingSyncTests {
 
         // Back, but empty (no persistence). Until the sync has rebuilt it, ranks would be read off partial
         // boards: completions are recorded unranked and answer without ranks, profiles rank from PostgreSQL.
-        try server.start()
+        try await server.start()
         for index in 30..<32 {
             guard case .created(let response) = try await storage.writer.record(try item(index)) else { throw TestFailure("not created") }
             #expect(!response.rankingsLive)
@@ -93,7 +93,7 @@ struct RankingSyncTests {
             try await group.waitForAll()
         }
         #expect(acknowledged.current == 200)
-        try server.start()
+        try await server.start()
         try await storage.rankingSync.synchronize(now: now.addingTimeInterval(60))
         for window in LeaderboardWindow.allCases {
             let period = Period.containing(now, window: window, timeZone: .gmt).key
@@ -118,7 +118,7 @@ struct RankingSyncTests {
         server.stop()
         guard case .created = try await storage.writer.record(try completion(id: "\(topic)-c", user: user, topic: topic, now: now))
         else { throw TestFailure("not created") }
-        try server.start()
+        try await server.start()
         try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
         func isRanked() async throws -> Bool {
             try await storage.postgres.query("SELECT ranked FROM completions WHERE id = $1", ["\(topic)-c"]).onlyBool("ranked")
@@ -146,7 +146,7 @@ struct RankingSyncTests {
         let old = try await member(of: user, in: storage.postgres)
         server.stop()
         #expect(try await storage.users.erase(userID: user, now: now))
-        try server.start()
+        try await server.start()
         try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
         try await storage.rankingSync.rebuild()
         // Simulate the stale entry an unreachable Redis kept (a restarted-with-data Redis).
@@ -188,7 +188,7 @@ struct RankingSyncTests {
         #expect(queued == [clearer, renamer])
 
         // Back with its data (simulated: the old names, as a Redis that kept them would have).
-        try server.start()
+        try await server.start()
         try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
         let (clearerMember, renamerMember) = (try await member(of: clearer, in: storage.postgres), try await member(of: renamer, in: storage.postgres))
         try await storage.redis.command(
@@ -213,10 +213,10 @@ struct RankingSyncTests {
         try await storage.postgres.query("""
             INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', 'other-replica', $1)
             ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-            """, [Date().addingTimeInterval(60)])
+            """, [now.addingTimeInterval(60)])
         await #expect(throws: RebuildInProgress.self) { try await storage.rankingSync.rebuild() }
         try await storage.postgres.query("UPDATE maintenance_leases SET expires_at = $1 WHERE name = 'rankings-rebuild'",
-                                         [Date().addingTimeInterval(-1)])
+                                         [now.addingTimeInterval(-1)])
         let report = try await storage.rankingSync.rebuild()
         #expect(report.boards > 0)
         let left = try await storage.postgres.query("SELECT count(*) AS n FROM maintenance_leases WHERE name = 'rankings-rebuild'")
@@ -405,7 +405,7 @@ struct KeysAndMigrationsTests {
 
             // Redis as Podium before 011 left it: members are user ids, the old marker and name hash.
             let server = OwnRedisServer()
-            try server.start()
+            try await server.start()
             let redis = try StoreTestEnvironment.redis(url: server.url)
             try await redis.pipeline([
                 ["SET", "podium:rankings:ready", "old"], ["ZADD", "podium:lb:global:all:all", "-5", "zed", "-5", "amy", "-7", "bob"],
