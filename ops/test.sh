@@ -16,6 +16,11 @@
 # PODIUM_TEST_DATABASE_URL / PODIUM_TEST_REDIS_URL, when set, are used as they
 # are and not reset; otherwise they point at the local services (ports from
 # PODIUM_PG_PORT / PODIUM_REDIS_PORT) and start from a clean slate.
+#
+# PODIUM_TEST_DATE_SHIFT=N (days) runs the tests, and the `podium` processes they
+# start, as if the wall clock were N days ahead (a small preload library,
+# ops/clock-shift/clock_shift.c, built with gcc); the build itself runs on the
+# real clock. ops/date-shift.sh uses it.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,14 +59,40 @@ else
     echo "PODIUM_TEST_REDIS_URL is set: using it as it is (not flushed)"
 fi
 
+# The wall clock as the tests see it: the real one, or shifted by whole days.
+shift_days="${PODIUM_TEST_DATE_SHIFT:-}"
+build_args=()
+test_prefix=()
+if [ -n "$shift_days" ]; then
+    case "$shift_days" in
+        *[!0-9]*) echo "PODIUM_TEST_DATE_SHIFT must be a whole number of days, not '$shift_days'" >&2; exit 2 ;;
+    esac
+    command -v gcc >/dev/null || {
+        sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+        $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null
+    }
+    mkdir -p .local
+    gcc -shared -fPIC -O2 -Wall -o .local/libclock_shift.so ops/clock-shift/clock_shift.c -ldl
+    # Tests are built on the real clock, then their binary runs shifted (not `swift test`,
+    # whose manifest compiler rejects its module cache under a shifted clock); monotonic
+    # clocks stay real, so timeouts and NIO's timers measure real durations.
+    build_args=(--build-tests)
+    test_prefix=(env PODIUM_CLOCK_SHIFT_DAYS="$shift_days" LD_PRELOAD="$root/.local/libclock_shift.so")
+fi
+
 mkdir -p .local
 log=".local/test-last.log"
 # The multi-process scheduler test starts the `podium` executable itself: build it first.
-echo "swift build"
+echo "swift build ${build_args[*]}"
 set +e
-swift build 2>&1 | tee "$log"
+swift build "${build_args[@]}" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-if [ "$status" -eq 0 ]; then
+if [ "$status" -eq 0 ] && [ -n "$shift_days" ]; then
+    tests="$(swift build --show-bin-path)/podiumPackageTests.xctest"
+    echo "${test_prefix[*]} $tests --testing-library swift-testing $*"
+    "${test_prefix[@]}" "$tests" --testing-library swift-testing "$@" 2>&1 | tee -a "$log"
+    status=${PIPESTATUS[0]}
+elif [ "$status" -eq 0 ]; then
     echo "swift test --disable-xctest $*"
     swift test --disable-xctest "$@" 2>&1 | tee -a "$log"
     status=${PIPESTATUS[0]}
@@ -91,4 +122,4 @@ case "$summary" in
     *" passed after "*) ;;
     *) echo "FAILED: $summary" >&2; exit 1 ;;
 esac
-echo "OK: all $count test(s) passed (${elapsed}s)"
+echo "OK: all $count test(s) passed (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

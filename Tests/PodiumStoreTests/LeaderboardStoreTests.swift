@@ -71,7 +71,7 @@ struct LeaderboardStoreTests {
 
     @Test func redisWithoutReadyMarkerIsNotTrustedAndPostgresAnswers() async throws {
         let server = OwnRedisServer()
-        try server.start()
+        try await server.start()
         let storage = try await StoreTestEnvironment.storage(now: Date(), redisURL: server.url)
         let board = "group:\(StoreTestEnvironment.unique("unready"))"
         // Entries but no marker: a rebuild that has not finished (writers refuse an unready Redis, so seed first).

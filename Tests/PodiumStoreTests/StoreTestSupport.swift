@@ -144,27 +144,29 @@ final class OwnRedisServer: @unchecked Sendable {
     var url: String { "redis://127.0.0.1:\(port)/0" }
 
     /// Starts the server (empty: no persistence) and waits until it answers.
-    func start() throws {
+    ///
+    /// Waits with `Task.sleep` and a pool's `PING`, never by blocking a thread: tests share a
+    /// cooperative pool of one thread per core, and a blocked one delays every other test's timers.
+    func start() async throws {
         let process = Process()
+        // The server keeps the real clock, like the shared PostgreSQL and Redis, when ops/date-shift.sh
+        // runs the tests with a preload library that shifts the clock.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         self.process = process
+        let pool = try StoreTestEnvironment.redis(url: url)
         for _ in 0..<100 {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            probe.arguments = ["redis-cli", "-h", "127.0.0.1", "-p", String(port), "ping"]
-            let output = Pipe()
-            probe.standardOutput = output
-            probe.standardError = FileHandle.nullDevice
-            try probe.run()
-            probe.waitUntilExit()
-            let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            // Ready only when a server answers PONG and it is ours (still running, not one that failed to bind).
-            if answer.trimmingCharacters(in: .whitespacesAndNewlines) == "PONG", process.isRunning { return }
-            Thread.sleep(forTimeInterval: 0.05)
+            // Ready only when a server answers and it is ours (still running, not one that failed to bind).
+            if (try? await pool.command(["PING"])) == .string("PONG"), process.isRunning {
+                await pool.close()
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(50))
         }
+        await pool.close()
         throw TestFailure("redis-server on port \(port) did not start")
     }
 

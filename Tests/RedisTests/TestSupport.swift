@@ -130,6 +130,9 @@ final class LocalRedisServer {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // The server keeps the real clock, like the shared PostgreSQL and Redis, when ops/date-shift.sh
+        // runs the tests with a preload library that shifts the clock.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
         try process.run()
         self.process = process
 

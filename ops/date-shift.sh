@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs the whole test suite as if it were later: the tests must pass on any date.
+#
+#   bash ops/date-shift.sh              the suite at +1, +40 and +400 days
+#   bash ops/date-shift.sh 7 3650       the suite at +7 and +3650 days
+#
+# Each run is `bash ops/test.sh` with PODIUM_TEST_DATE_SHIFT=<days>: a fresh test
+# database and Redis db, then the test binary with ops/clock-shift/clock_shift.c
+# preloaded, which moves the wall clock of the test process and of the
+# `podium` replicas it starts by whole days. Fixed instants in the tests stay
+# where they are, so a test that mixes one with the real clock breaks here.
+# PostgreSQL and Redis keep the real clock: Podium binds every time it stores
+# or compares from its injected clock and never reads the servers' clocks (no
+# `now()` in its SQL, no Redis expiry), which is what lets this check cover
+# the whole suite. More in ops/README.md, "Testing on other dates".
+#
+# Prints one line per shift and fails if any run failed; each run's output is
+# kept in .local/date-shift-<days>.log.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+shifts=("$@")
+[ ${#shifts[@]} -gt 0 ] || shifts=(1 40 400)
+
+mkdir -p .local
+results=()
+failed=0
+for days in "${shifts[@]}"; do
+    echo "== the suite with the clock $days days ahead"
+    PODIUM_TEST_DATE_SHIFT="$days" bash ops/test.sh </dev/null 2>&1 | tee ".local/date-shift-$days.log"
+    status=${PIPESTATUS[0]}
+    line="$(grep -aE '^(OK|FAILED)' ".local/date-shift-$days.log" | tail -n 1)"
+    results+=("+$days days: ${line:-no result (status $status)}")
+    [ "$status" -eq 0 ] || failed=1
+done
+echo "== date shift"
+printf '%s\n' "${results[@]}"
+exit "$failed"
