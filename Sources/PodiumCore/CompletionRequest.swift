@@ -103,6 +103,9 @@ extension CompletionRequest {
         }
         let id = identifier(id, "id")
         let userID = identifier(userId, "user_id")
+        if NameRules.isValidIdentifier(userID), !NameRules.isValidUserID(userID) {
+            fail("user_id", "must not be only dots, which cannot be a URL path segment")
+        }
         let quizID = identifier(quizId, "quiz_id")
 
         if topic == nil { fail("topic", "is required") }
@@ -142,9 +145,7 @@ extension CompletionRequest {
             else if !groups.contains(group) { groups.append(group) }
         }
         if groups.count > CompletionLimits.maximumGroups { fail("groups", "must have at most \(CompletionLimits.maximumGroups) entries") }
-        if let displayName, !NameRules.isValidDisplayName(displayName) {
-            fail("display_name", "must be 1-64 characters without control characters")
-        }
+        if let displayName, let problem = NameRules.displayNameProblem(displayName) { fail("display_name", problem) }
 
         guard errors.isEmpty || (errors.count == 1 && tooOld != nil), let difficulty, let topic, let correct, let total else {
             throw ValidationFailure(errors: errors)

@@ -11,12 +11,21 @@ public enum NameRules {
     public static let maximumScopeNameLength = 64
     /// The longest display name accepted, in Unicode scalars.
     public static let maximumDisplayNameLength = 64
+    /// The most combining marks (Mn, Me) one character of a display name may carry.
+    public static let maximumCombiningMarksPerCharacter = 4
 
     /// user_id, quiz_id, completion id: 1...128 characters of `[A-Za-z0-9._:@-]`.
     public static func isValidIdentifier(_ s: String) -> Bool {
         isMade(of: s, maxLength: maximumIdentifierLength) { byte in
             isASCIILetter(byte) || isASCIIDigit(byte) || ".-_:@".utf8.contains(byte)
         }
+    }
+
+    /// A user id: an identifier that is not only dots. `.` and `..` cannot be a URL path segment
+    /// (clients and proxies resolve `/v1/users/..` to `/v1`), so such a player could never be read
+    /// or erased; `...` is refused with them so the rule stays one line.
+    public static func isValidUserID(_ s: String) -> Bool {
+        isValidIdentifier(s) && s.utf8.contains { $0 != UInt8(ascii: ".") }
     }
 
     /// Free text such as a note or a secret: at most `maxLength` characters, none of them a control character.
@@ -44,22 +53,66 @@ public enum NameRules {
         }
     }
 
-    /// Display names: 1...64 Unicode scalars, no control or format characters (Cc/Cf), not only whitespace.
+    /// Display names: 1...64 Unicode scalars, not only whitespace, without control characters (Cc)
+    /// or format characters (Cf) other than the two joiners, and with at most 4 combining marks on
+    /// any one character.
     ///
-    /// Format characters (bidi overrides, zero-width joiners) are rejected because they let one
-    /// name impersonate another on a leaderboard.
+    /// Format characters (bidi overrides and isolates U+202A–U+202E and U+2066–U+2069, the marks
+    /// U+200E, U+200F and U+061C, zero-width spaces U+200B, U+2060 and U+FEFF, soft hyphens, tags)
+    /// are rejected because they are invisible or reorder text, so they let one name impersonate
+    /// another on a leaderboard or hide text in it. Tags also spell the flags of England, Scotland
+    /// and Wales, which are refused with them. ZERO WIDTH JOINER and NON-JOINER (U+200D, U+200C) are
+    /// accepted after a non-ASCII character, where real names need them (emoji sequences such as
+    /// 👩‍🏫, Persian and Indic spellings), and refused after an ASCII one, where they would only
+    /// hide in a Latin name (`A\u{200D}da` is not `Ada`). Variation selectors (the U+FE0F of ❤️)
+    /// are combining marks and count towards the limit, which refuses "zalgo" text: marks stacked
+    /// on a letter spill over the lines around it.
     public static func isValidDisplayName(_ s: String) -> Bool {
-        let scalars = s.unicodeScalars
-        guard (1...maximumDisplayNameLength).contains(scalars.count) else { return false }
+        displayNameProblem(s) == nil
+    }
+
+    /// Why `s` is not a valid display name (see `isValidDisplayName`), as a field error message; nil when it is one.
+    public static func displayNameProblem(_ s: String) -> String? {
+        let scalars = Array(s.unicodeScalars)
+        let general = "must be 1-64 characters without control characters"
+        guard (1...maximumDisplayNameLength).contains(scalars.count) else { return general }
         var hasVisible = false
-        for scalar in scalars {
+        for (index, scalar) in scalars.enumerated() {
             switch scalar.properties.generalCategory {
-            case .control, .format: return false
-            default: break
+            case .control:
+                return general
+            case .format:
+                guard isJoiner(scalar) else { return "must not contain invisible format characters (bidi controls, zero-width spaces)" }
+                guard index > 0, canPrecedeJoiner(scalars[index - 1]) else {
+                    return "must have zero-width joiners and non-joiners only after a non-ASCII character"
+                }
+            default:
+                break
             }
             if !scalar.properties.isWhitespace { hasVisible = true }
         }
-        return hasVisible
+        guard hasVisible else { return general }
+        for character in s where character.unicodeScalars.filter(isCombiningMark).count > maximumCombiningMarksPerCharacter {
+            return "must have at most \(maximumCombiningMarksPerCharacter) combining marks on one character"
+        }
+        return nil
+    }
+
+    /// ZERO WIDTH NON-JOINER (U+200C) or ZERO WIDTH JOINER (U+200D).
+    private static func isJoiner(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x200C || scalar.value == 0x200D
+    }
+
+    /// Whether a joiner may follow `scalar`: a visible non-ASCII character (a letter, a mark such as a
+    /// virama or a variation selector, an emoji), not a space or another joiner.
+    private static func canPrecedeJoiner(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.isASCII && !scalar.properties.isWhitespace && !isJoiner(scalar)
+    }
+
+    /// A nonspacing (Mn) or enclosing (Me) combining mark, the kinds that stack on a letter.
+    private static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        let category = scalar.properties.generalCategory
+        return category == .nonspacingMark || category == .enclosingMark
     }
 
     /// Whether `s` is 1...maxLength bytes, each accepted by `allowed` (so ASCII-only allows are exact).

@@ -4,22 +4,30 @@ import PodiumCore
 
 /// Body and query helpers shared by the controllers.
 enum HTTPSupport {
-    /// Reads and decodes a JSON body; malformed JSON or a wrongly typed field is a 400 naming the field.
+    /// Reads and decodes a JSON body; malformed JSON, a key repeated in one object (proxies and Podium
+    /// could read different values from it) or a wrongly typed field is a 400 naming the field.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: PodiumRequestContext) async throws -> T {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { throw APIError.malformedBody("the body is empty; send a JSON object") }
+        let data = Data(buffer: buffer)
+        if let key = DuplicateKeys.firstDuplicate(in: data) {
+            let message = "repeats a key of its object (compared unescaped, ignoring case and underscores)"
+            throw APIError.validation([FieldError(field: key, message: message)])
+        }
         do {
-            return try PodiumJSON.decoder().decode(T.self, from: Data(buffer: buffer))
+            return try PodiumJSON.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw decodingProblem(error)
         }
     }
 
-    /// A 400 that says which field did not decode and why.
+    /// A 400 that says which field did not decode and why; the field is `body` when the body as a whole
+    /// is the wrong type (`[]` where an object belongs).
     static func decodingProblem(_ error: DecodingError) -> APIError {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.reduce("") { text, key in
+            guard !codingPath.isEmpty else { return "body" }
+            return codingPath.reduce("") { text, key in
                 if let index = key.intValue { return "\(text)[\(index)]" }
                 let name = snakeCase(key.stringValue)
                 return text.isEmpty ? name : "\(text).\(name)"
@@ -94,11 +102,15 @@ enum HTTPSupport {
         return raw.removingPercentEncoding ?? raw
     }
 
-    /// A path parameter that must be a valid identifier (user ids); 400 otherwise.
+    /// A path parameter that must be a valid identifier (user ids) and not only dots (`%2E%2E` decodes
+    /// to `..`, and `PUT /v1/users/%2E%2E/preferences` would create a player no plain URL reaches); 400 otherwise.
     static func identifier(_ name: String, in context: PodiumRequestContext) throws -> String {
         let value = pathParameter(name, in: context)
         guard NameRules.isValidIdentifier(value) else {
             throw APIError.validation([FieldError(field: name, message: "must be 1-128 characters of A-Z a-z 0-9 . _ : @ -")])
+        }
+        guard NameRules.isValidUserID(value) else {
+            throw APIError.validation([FieldError(field: name, message: "must not be only dots, which cannot be a URL path segment")])
         }
         return value
     }
