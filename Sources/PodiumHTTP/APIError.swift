@@ -19,14 +19,19 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public let detail: String
     /// Field-level problems (validation).
     public let errors: [FieldError]
+    /// The methods the path answers, sent as `Allow` with a 405.
+    public let allow: String?
 
     /// Creates an error.
-    public init(_ status: HTTPResponse.Status, code: String, title: String, detail: String, errors: [FieldError] = []) {
+    public init(
+        _ status: HTTPResponse.Status, code: String, title: String, detail: String, errors: [FieldError] = [], allow: String? = nil
+    ) {
         self.status = status
         self.code = code
         self.title = title
         self.detail = detail
         self.errors = errors
+        self.allow = allow
     }
 
     /// 400: the body or query failed validation; `errors` lists each field.
@@ -40,13 +45,24 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         APIError(.badRequest, code: "malformed-body", title: "Malformed request body", detail: detail)
     }
 
-    /// 401: no valid API key.
+    /// 401: no credential.
     public static let unauthorized = APIError(
-        .unauthorized, code: "unauthorized", title: "Unauthorized", detail: "send a valid API key as 'Authorization: Bearer <key>'")
+        .unauthorized, code: "unauthorized", title: "Unauthorized",
+        detail: "send an API key or a player token as 'Authorization: Bearer <credential>'")
+
+    /// 401: the credential sent is not valid; `detail` says why (never echoing it).
+    public static func unauthorized(_ detail: String) -> APIError {
+        APIError(.unauthorized, code: "unauthorized", title: "Unauthorized", detail: detail)
+    }
 
     /// 403: the key's role may not do this.
     public static func forbidden(_ required: String) -> APIError {
         APIError(.forbidden, code: "forbidden", title: "Forbidden", detail: "this needs a key with the \(required) role")
+    }
+
+    /// 403: the credential is valid but does not reach this; `detail` says what it is limited to.
+    public static func denied(_ detail: String) -> APIError {
+        APIError(.forbidden, code: "forbidden", title: "Forbidden", detail: detail)
     }
 
     /// 404: no such resource.
@@ -79,6 +95,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let allow { headers[.allow] = allow }
+        // Every 503 says when to come back: what it waits for (a database, Redis) is usually back within seconds.
+        if status == .serviceUnavailable { headers[.retryAfter] = "2" }
         let body = (try? PodiumJSON.encoder().encode(problem)) ?? Data()
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

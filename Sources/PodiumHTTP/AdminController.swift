@@ -6,7 +6,7 @@ import PodiumStore
 /// `/v1/admin/…`: API keys, ranking rebuilds and the calendar of closed days.
 struct AdminController {
     let storage: PodiumStorage
-    let keyCache: KeyCache
+    let keyDirectory: KeyDirectory
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
@@ -73,9 +73,22 @@ struct AdminController {
             errors.append(FieldError(field: "name", message: "must be 1-100 characters without control characters"))
         }
         let role = body.role.flatMap(Role.init(rawValue:))
-        if role == nil { errors.append(FieldError(field: "role", message: "must be one of ingest, read, admin")) }
+        if role == nil { errors.append(FieldError(field: "role", message: "must be one of ingest, read, admin, display")) }
+        var scopes: [BoardPattern] = []
+        for (index, text) in (body.scopes ?? []).enumerated() {
+            if let pattern = BoardPattern(text) {
+                scopes.append(pattern)
+            } else {
+                errors.append(FieldError(field: "scopes[\(index)]", message: "must be global, topic:<name>, topic:*, group:<name> or group:*"))
+            }
+        }
+        if let role, errors.isEmpty, let problem = ApiKeyStore.scopeProblem(role: role, scopes: scopes) {
+            errors.append(FieldError(field: "scopes", message: problem))
+        }
         guard errors.isEmpty, let role else { throw APIError.validation(errors) }
-        return try HTTPSupport.json(try await storage.apiKeys.create(name: name, role: role, now: now()), status: .created)
+        let created = try await storage.apiKeys.create(name: name, role: role, scopes: scopes, now: now())
+        keyDirectory.invalidate()
+        return try HTTPSupport.json(created, status: .created)
     }
 
     /// Handles `DELETE /v1/admin/api-keys/:id`.
@@ -83,7 +96,7 @@ struct AdminController {
         try context.require(.admin)
         let id = HTTPSupport.pathParameter("id", in: context)
         guard id.count <= 64, try await storage.apiKeys.revoke(id: id, now: now()) else { throw APIError.notFound("no valid key \(id)") }
-        keyCache.clear()
+        keyDirectory.invalidate()
         return Response(status: .noContent)
     }
 
@@ -100,8 +113,10 @@ struct AdminController {
 struct CreateKeyRequest: Codable, Sendable {
     /// What the key is for.
     var name: String?
-    /// `ingest`, `read` or `admin`.
+    /// `ingest`, `read`, `admin` or `display`.
     var role: String?
+    /// Board patterns a read key is limited to, or a display key shows (required for display keys).
+    var scopes: [String]?
 }
 
 /// The answer to `GET /v1/admin/api-keys`.

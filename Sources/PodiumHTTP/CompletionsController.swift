@@ -27,9 +27,10 @@ struct CompletionsController {
 
     /// Handles `POST /v1/completions`.
     @Sendable func record(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.ingest)
+        try context.requireWriter()
         let body = try await HTTPSupport.decode(CompletionRequest.self, from: request, context: context)
         let item = try body.validated(now: now(), rules: rules)
+        try context.requirePlayerWrite(item.userID, groups: item.groups)
         let outcome = try await writer.record(item)
         count(outcome)
         switch outcome {
@@ -47,7 +48,7 @@ struct CompletionsController {
 
     /// Handles `POST /v1/completions/batch`.
     @Sendable func recordBatch(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.ingest)
+        try context.requireWriter()
         let body = try await HTTPSupport.decode(BatchRequest.self, from: request, context: context)
         guard let requests = body.completions else { throw APIError.validation([FieldError(field: "completions", message: "is required")]) }
         guard (1...Self.maximumBatch).contains(requests.count) else {
@@ -70,6 +71,8 @@ struct CompletionsController {
         }
         // All or nothing on validation: a batch with a bad item changes nothing.
         guard errors.isEmpty else { throw APIError.validation(errors) }
+        // And on access: a player token syncs its own player's completions only.
+        for item in items { try context.requirePlayerWrite(item.userID, groups: item.groups) }
         // An id repeated in the batch: the first occurrence is recorded, later ones answer as a
         // replay of it (same body) or a conflict (another body), whatever the commit order. When the
         // first was not recorded (it conflicts with what is stored, or is too old), a later one with

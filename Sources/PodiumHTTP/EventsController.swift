@@ -17,7 +17,7 @@ struct EventsController {
 
     /// Handles `GET /v1/events?after=&limit=&type=`: events after the cursor, in outbox order, with no gaps or repeats.
     @Sendable func feed(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.read)
+        try context.requireUnscopedRead()
         var errors: [FieldError] = []
         let limit = HTTPSupport.integer("limit", in: request, range: 1...1000, fallback: 100, errors: &errors)
         var cursor: EventCursor?

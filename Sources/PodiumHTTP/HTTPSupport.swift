@@ -4,13 +4,11 @@ import PodiumCore
 
 /// Body and query helpers shared by the controllers.
 enum HTTPSupport {
-    /// Reads and decodes a JSON body; malformed JSON, a key repeated in one object (proxies and Podium
+    /// Reads (within the replica's `BodyBudget`) and decodes a JSON body; malformed JSON, a key repeated in one object (proxies and Podium
     /// could read different values from it) or a wrongly typed field is a 400 naming the field.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: PodiumRequestContext) async throws -> T {
-        var request = request
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        guard buffer.readableBytes > 0 else { throw APIError.malformedBody("the body is empty; send a JSON object") }
-        let data = Data(buffer: buffer)
+        let data = try await BodyBudget.shared.withBody(of: request, limit: context.maxUploadSize) { Data(buffer: $0) }
+        guard !data.isEmpty else { throw APIError.malformedBody("the body is empty; send a JSON object") }
         if let key = DuplicateKeys.firstDuplicate(in: data) {
             let message = "repeats a key of its object (compared unescaped, ignoring case and underscores)"
             throw APIError.validation([FieldError(field: key, message: message)])

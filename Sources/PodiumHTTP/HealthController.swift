@@ -32,8 +32,10 @@ struct HealthController {
         async let redis = Self.check("Redis", logger: context.logger) { try await storage.redis.ping() }
         let (postgresStatus, redisStatus) = await (postgres, redis)
         let status = postgresStatus != "ok" ? "not ready" : redisStatus != "ok" ? "degraded" : "ready"
-        return try HTTPSupport.json(
+        var response = try HTTPSupport.json(
             HealthStatus(status: status, postgres: postgresStatus, redis: redisStatus), status: postgresStatus == "ok" ? .ok : .serviceUnavailable)
+        if postgresStatus != "ok" { response.headers[.retryAfter] = "2" }
+        return response
     }
 
     /// Handles `GET /metrics`.

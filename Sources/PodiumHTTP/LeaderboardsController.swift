@@ -20,6 +20,10 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards/:board/:window", use: page)
         router.post("/v1/leaderboards/:board/:window/compare", use: compare)
         router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
+    }
+
+    /// Registers the routes that need no credential (on a router without the auth middleware).
+    func addPublicRoutes(to router: some RouterMethods<PodiumRequestContext>) {
         router.get("/display/:board/:window", use: display)
     }
 
@@ -41,12 +45,12 @@ struct LeaderboardsController {
 
     /// Handles `GET /v1/leaderboards`.
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.requireLeaderboardRead()
+        let visible = try context.requireBoardList()
         let stored = try await postgres.query("SELECT board FROM boards ORDER BY board").rows.map { try $0.string("board") }
         let configured = rules.boards.rules.map(\.scope).filter { BoardScope(id: $0) != nil }
         let ids = Array(Set(stored + configured)).sorted()
         let at = now()
-        let boards = ids.compactMap(BoardScope.init(id:)).map { scope in
+        let boards = ids.compactMap(BoardScope.init(id:)).filter { visible?($0) ?? true }.map { scope in
             let board = rules.boards.definition(for: scope)
             return BoardSummary(
                 board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.identifier,
@@ -64,9 +68,11 @@ struct LeaderboardsController {
 
     /// Handles `GET /v1/leaderboards/:board/:window`.
     @Sendable func page(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.requireLeaderboardRead()
+        // Around-me picks a player out of the board: not for display keys.
+        let read: PodiumRequestContext.BoardRead = request.uri.queryParameters.get("around") == nil ? .page : .ranking
+        try context.requireBoardReader(read)
         var errors: [FieldError] = []
-        let target = try target(request, context: context, errors: &errors)
+        let target = try target(request, context: context, read: read, errors: &errors)
         // `around` answers by `radius`; `limit` and `offset` are ignored with it, as the document says, and so not checked.
         let slice: LeaderboardSlice
         if let around = request.uri.queryParameters.get("around") {
@@ -122,7 +128,7 @@ struct LeaderboardsController {
     /// fragment (`#key=…`, never sent to a server), or none when leaderboards are public.
     @Sendable func display(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         var errors: [FieldError] = []
-        let target = try target(request, context: context, errors: &errors)
+        let target = try target(request, context: context, read: nil, errors: &errors)
         guard errors.isEmpty, target != nil else { throw APIError.validation(errors) }
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -133,9 +139,9 @@ struct LeaderboardsController {
 
     /// Handles `POST /v1/leaderboards/:board/:window/compare`.
     @Sendable func compare(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.requireLeaderboardRead()
+        try context.requireBoardReader(.ranking)
         var errors: [FieldError] = []
-        let target = try target(request, context: context, errors: &errors)
+        let target = try target(request, context: context, read: .ranking, errors: &errors)
         let body: CompareRequest
         do {
             body = try await HTTPSupport.decode(CompareRequest.self, from: request, context: context)
@@ -163,9 +169,9 @@ struct LeaderboardsController {
 
     /// Handles `GET /v1/leaderboards/:board/:window/snapshots`: snapshots of a period (current by default), newest first.
     @Sendable func listSnapshots(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.requireLeaderboardRead()
+        try context.requireBoardReader(.ranking)
         var errors: [FieldError] = []
-        let target = try target(request, context: context, errors: &errors)
+        let target = try target(request, context: context, read: .ranking, errors: &errors)
         let limit = HTTPSupport.integer("limit", in: request, range: 1...200, fallback: 24, errors: &errors)
         let top = HTTPSupport.integer("top", in: request, range: 1...1000, fallback: 10, errors: &errors)
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
@@ -204,11 +210,15 @@ struct LeaderboardsController {
         }
     }
 
-    /// The board period a request addresses: 404 for a window the board does not keep, 400 for malformed parts.
-    private func target(_ request: Request, context: PodiumRequestContext, errors: inout [FieldError]) throws -> Target? {
+    /// The board period a request addresses: 404 for a window the board does not keep, 400 for malformed parts,
+    /// 403 when the caller may not `read` the board (nil: the public display page, which holds no data).
+    private func target(
+        _ request: Request, context: PodiumRequestContext, read: PodiumRequestContext.BoardRead?, errors: inout [FieldError]
+    ) throws -> Target? {
         let boardID = HTTPSupport.pathParameter("board", in: context)
         let windowName = HTTPSupport.pathParameter("window", in: context)
         let scope = HTTPSupport.boardScope(boardID, errors: &errors)
+        if let scope, let read { try context.requireBoardRead(scope, read) }
         let window = LeaderboardWindow(rawValue: windowName)
         if window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month")) }
         guard let scope, let window else { return nil }

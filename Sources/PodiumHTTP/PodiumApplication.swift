@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PodiumCore
 import PodiumScheduler
@@ -20,11 +21,19 @@ public struct HTTPSettings: Sendable {
     public var leaderboardCacheLifetime: Duration
     /// Attempts a resent dead webhook delivery gets.
     public var webhookAttempts: Int
+    /// How player tokens are verified (off without keys).
+    public var playerTokens: PlayerTokenSettings
+    /// Web origins allowed to call the API from a browser.
+    public var cors: CORSPolicy
+    /// Limits on connections: timeouts and how many at once.
+    public var connections: ConnectionLimits
 
     /// Creates settings; the defaults suit the quick start.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bootstrapAdminKey: String? = nil, publicLeaderboards: Bool = false,
-        leaderboardCacheLifetime: Duration = .milliseconds(1000), webhookAttempts: Int = 8
+        leaderboardCacheLifetime: Duration = .milliseconds(1000), webhookAttempts: Int = 8,
+        playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
+        connections: ConnectionLimits = ConnectionLimits()
     ) {
         self.host = host
         self.port = port
@@ -32,48 +41,66 @@ public struct HTTPSettings: Sendable {
         self.publicLeaderboards = publicLeaderboards
         self.leaderboardCacheLifetime = leaderboardCacheLifetime
         self.webhookAttempts = webhookAttempts
+        self.playerTokens = playerTokens
+        self.cors = cors
+        self.connections = connections
     }
 }
 
 /// Builds Podium's router and application.
 public enum PodiumApplication {
-    /// Every route with its middleware.
+    /// Every route with its middleware; throws when the player token keys cannot be used.
+    ///
+    /// Public routes (`/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/display/…`) are added before the auth
+    /// middleware, so they ignore `Authorization` whatever it holds.
     public static func router(
         storage: PodiumStorage, scheduler: Scheduler, runs: JobRunStore, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
-        now: @escaping @Sendable () -> Date
-    ) -> Router<PodiumRequestContext> {
-        let router = Router(context: PodiumRequestContext.self)
+        logger: Logger, now: @escaping @Sendable () -> Date
+    ) async throws -> Router<PodiumRequestContext> {
+        let router = Router(context: PodiumRequestContext.self, options: .autoGenerateHeadEndpoints)
         let cache = LeaderboardCache(lifetime: settings.leaderboardCacheLifetime)
-        let keyCache = KeyCache()
+        let keys = storage.apiKeys
+        let directory = KeyDirectory(logger: logger) { try await keys.validGrants() }
+        let playerTokens = settings.playerTokens.isEnabled ? try await PlayerTokens(settings: settings.playerTokens) : nil
+        router.add(middleware: CORSMiddleware(policy: settings.cors))
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ProblemMiddleware())
-        router.add(middleware: AuthMiddleware(
-            keys: storage.apiKeys, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash),
-            publicLeaderboards: settings.publicLeaderboards, cache: keyCache))
-        HealthController(storage: storage, registry: registry).addRoutes(to: router)
-        CompletionsController(writer: storage.writer, store: storage.completions, rules: storage.rules, cache: cache, now: now).addRoutes(to: router)
-        LeaderboardsController(
+        let routes = RouteTable()
+        router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
+        let leaderboards = LeaderboardsController(
             leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, postgres: storage.postgres,
-            rules: storage.rules, cache: cache, now: now
-        ).addRoutes(to: router)
+            rules: storage.rules, cache: cache, now: now)
+        HealthController(storage: storage, registry: registry).addRoutes(to: router)
+        leaderboards.addPublicRoutes(to: router)
+        router.add(middleware: AuthMiddleware(
+            directory: directory, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash), playerTokens: playerTokens,
+            publicLeaderboards: settings.publicLeaderboards, now: now))
+        CompletionsController(writer: storage.writer, store: storage.completions, rules: storage.rules, cache: cache, now: now).addRoutes(to: router)
+        leaderboards.addRoutes(to: router)
         UsersController(users: storage.users, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)
             .addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
-        AdminController(storage: storage, keyCache: keyCache, cache: cache, now: now).addRoutes(to: router)
+        AdminController(storage: storage, keyDirectory: directory, cache: cache, now: now).addRoutes(to: router)
         WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, now: now).addRoutes(to: router)
         JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
+        routes.fill(from: router)
         return router
     }
 
-    /// The application serving `router` on the settings' address.
+    /// The application serving `router` on the settings' address, with its connection limits.
     public static func application(
         router: Router<PodiumRequestContext>, settings: HTTPSettings, logger: Logger
     ) -> some ApplicationProtocol {
-        Application(
+        let limits = settings.connections
+        return Application(
             router: router,
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "podium"),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestDeadlineHandler(limits: limits)], idleTimeout: limits.idleTimeout.timeAmount)),
+            configuration: .init(
+                address: .hostname(settings.host, port: settings.port), serverName: "podium",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             logger: logger)
     }
 }

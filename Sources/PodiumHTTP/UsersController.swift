@@ -22,18 +22,27 @@ struct UsersController {
         router.delete("/v1/users/:id", use: erase)
     }
 
+    /// Throws unless the caller may read player `id` (a scoped key: only players on its boards, else 404).
+    private func requireRead(of id: String, context: PodiumRequestContext) async throws {
+        try await context.requirePlayerRead(id) { patterns in try await users.appears(userID: id, onAny: patterns) }
+    }
+
     /// Handles `GET /v1/users/:id`.
     @Sendable func profile(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.read)
+        try context.requirePlayerReader()
         let id = try HTTPSupport.identifier("id", in: context)
-        guard let profile = try await users.profile(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
+        try await requireRead(of: id, context: context)
+        guard var profile = try await users.profile(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
+        profile.ranks = profile.ranks.filter { context.mayShowBoard($0.board) }
+        profile.medals = profile.medals.filter { context.mayShowBoard($0.board) }
         return try HTTPSupport.json(profile)
     }
 
     /// Handles `GET /v1/users/:id/completions`.
     @Sendable func history(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.read)
+        try context.requirePlayerReader()
         let id = try HTTPSupport.identifier("id", in: context)
+        try await requireRead(of: id, context: context)
         var errors: [FieldError] = []
         let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 20, errors: &errors)
         let topic = request.uri.queryParameters.get("topic")
@@ -50,24 +59,27 @@ struct UsersController {
 
     /// Handles `GET /v1/users/:id/topics`.
     @Sendable func topics(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.read)
+        try context.requirePlayerReader()
         let id = try HTTPSupport.identifier("id", in: context)
+        try await requireRead(of: id, context: context)
         guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
         return try HTTPSupport.json(TopicList(topics: try await users.topics(userID: id)))
     }
 
     /// Handles `GET /v1/users/:id/medals`.
     @Sendable func medals(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.read)
+        try context.requirePlayerReader()
         let id = try HTTPSupport.identifier("id", in: context)
+        try await requireRead(of: id, context: context)
         guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
-        return try HTTPSupport.json(MedalList(medals: try await periods.medals(userID: id)))
+        return try HTTPSupport.json(MedalList(medals: try await periods.medals(userID: id).filter { context.mayShowBoard($0.board) }))
     }
 
     /// Handles `GET /v1/users/:id/rank-history`: ranks from snapshots, newest first, optionally one board and window.
     @Sendable func rankHistory(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.read)
+        try context.requirePlayerReader()
         let id = try HTTPSupport.identifier("id", in: context)
+        try await requireRead(of: id, context: context)
         var errors: [FieldError] = []
         let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 100, errors: &errors)
         let board = request.uri.queryParameters.get("board").map { String($0) }
@@ -78,17 +90,19 @@ struct UsersController {
         guard errors.isEmpty else { throw APIError.validation(errors) }
         guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
         let points = try await snapshots.rankHistory(userID: id, board: board, window: window, limit: limit)
+            .filter { context.mayShowBoard($0.board) }
         return try HTTPSupport.json(RankHistory(userId: id, points: points))
     }
 
     /// Handles `PUT /v1/users/:id/preferences`.
     @Sendable func setPreferences(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        try context.require(.ingest)
+        try context.requireWriter()
         let id = try HTTPSupport.identifier("id", in: context)
+        try context.requirePlayerWrite(id)
         let body = try await HTTPSupport.decode(PreferencesRequest.self, from: request, context: context)
         var errors: [FieldError] = []
-        if let name = body.displayName, !NameRules.isValidDisplayName(name) {
-            errors.append(FieldError(field: "display_name", message: "must be 1-64 characters without control characters"))
+        if let name = body.displayName, let problem = NameRules.displayNameProblem(name) {
+            errors.append(FieldError(field: "display_name", message: problem))
         }
         let zone = body.timeZone ?? "UTC"
         if !NameRules.isValidTimeZone(zone) {

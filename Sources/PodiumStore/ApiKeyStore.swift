@@ -10,9 +10,37 @@ public enum Role: String, Sendable, Codable, CaseIterable {
     case read
     /// Everything.
     case admin
+    /// Leaderboard pages of its scoped boards only: safe in a classroom display's URL.
+    case display
 
     /// Whether a key with this role may act as `required`.
     public func allows(_ required: Role) -> Bool { self == .admin || self == required }
+
+    /// Whether keys of this role carry board scopes: display keys must, read keys may, ingest and admin keys do not
+    /// (scopes narrow reads; an admin key is for ops, an ingest key for the quiz backend).
+    public var takesScopes: Bool { self == .read || self == .display }
+}
+
+/// What a valid key grants: its role and, for read and display keys, the boards it is limited to.
+public struct KeyGrant: Sendable, Equatable {
+    /// Key id (`bootstrap` for the bootstrap admin key), for logs and rate limits.
+    public var id: String
+    /// Its role.
+    public var role: Role
+    /// Board patterns the key is limited to; empty means every board.
+    public var scopes: [BoardPattern]
+
+    /// Creates a grant.
+    public init(id: String, role: Role, scopes: [BoardPattern]) {
+        self.id = id
+        self.role = role
+        self.scopes = scopes
+    }
+
+    /// Whether the key may read `board` (an unscoped key reads every board).
+    public func covers(_ board: BoardScope) -> Bool {
+        scopes.isEmpty || BoardPattern.any(scopes, match: board)
+    }
 }
 
 /// An API key as listed (never the secret itself).
@@ -23,6 +51,8 @@ public struct ApiKeyInfo: Sendable, Codable, Equatable {
     public var name: String
     /// Its role.
     public var role: Role
+    /// Board patterns it is limited to; empty: every board.
+    public var scopes: [BoardPattern]
     /// The first characters of the secret, to recognise it.
     public var prefix: String
     /// RFC 3339 creation time.
@@ -53,31 +83,56 @@ public struct ApiKeyStore: Sendable {
         Hashing.sha256Hex(secret)
     }
 
+    /// The characters of a secret after `pdm_`.
+    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
     /// A new random secret: `pdm_` and 40 characters of base62 from the system's secure generator.
     public static func newSecret() -> String {
-        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         var generator = SystemRandomNumberGenerator()
         return "pdm_" + String((0..<40).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
-    /// Creates a key with `role`.
-    public func create(name: String, role: Role, now: Date) async throws -> CreatedApiKey {
+    /// Whether `secret` has the shape `newSecret` gives (`pdm_` and 40 base62 characters): anything else cannot be a key,
+    /// so it is refused without a lookup.
+    public static func isWellFormed(_ secret: String) -> Bool {
+        let bytes = Array(secret.utf8)
+        guard bytes.count == 44, secret.hasPrefix("pdm_") else { return false }
+        return bytes[4...].allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        }
+    }
+
+    /// Why `scopes` do not fit a key of `role`, nil when they do: a display key needs 1 to 20 board patterns,
+    /// a read key may have up to 20, ingest and admin keys take none (scopes narrow reads).
+    public static func scopeProblem(role: Role, scopes: [BoardPattern]) -> String? {
+        if scopes.count > 20 { return "must hold at most 20 board patterns" }
+        if role == .display && scopes.isEmpty { return "must name the boards a display key shows (at least one)" }
+        if !role.takesScopes && !scopes.isEmpty { return "apply to read and display keys only" }
+        return nil
+    }
+
+    /// Creates a key with `role`, limited to `scopes` (empty: every board).
+    public func create(name: String, role: Role, scopes: [BoardPattern] = [], now: Date) async throws -> CreatedApiKey {
         let secret = Self.newSecret()
         let id = UUID().uuidString.lowercased()
         try await postgres.query(
-            "INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-            [id, name, role.rawValue, Self.hash(secret), String(secret.prefix(8)), now])
+            "INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at, scopes) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [id, name, role.rawValue, Self.hash(secret), String(secret.prefix(8)), now, scopes.map(\.text)])
         let info = ApiKeyInfo(
-            id: id, name: name, role: role, prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil)
+            id: id, name: name, role: role, scopes: scopes, prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil)
         return CreatedApiKey(key: info, secret: secret)
     }
 
     /// Every key, newest first.
     public func list() async throws -> [ApiKeyInfo] {
-        try await postgres.query("SELECT id, name, role, prefix, created_at, revoked_at FROM api_keys ORDER BY created_at DESC, id").rows.map {
+        try await postgres.query("""
+            SELECT id, name, role, array_to_string(scopes, ' ') AS scopes, prefix, created_at, revoked_at
+            FROM api_keys ORDER BY created_at DESC, id
+            """).rows.map {
             ApiKeyInfo(
                 id: try $0.string("id"), name: try $0.string("name"), role: Role(rawValue: try $0.string("role")) ?? .read,
-                prefix: try $0.string("prefix"),
+                scopes: Self.patterns(try $0.string("scopes")), prefix: try $0.string("prefix"),
                 createdAt: RFC3339.format(try $0.date("created_at")), revokedAt: try $0.optionalDate("revoked_at").map(RFC3339.format))
         }
     }
@@ -87,10 +142,21 @@ public struct ApiKeyStore: Sendable {
         try await postgres.query("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL", [id, now]).affectedRows == 1
     }
 
-    /// The role of a valid (unrevoked) key with this secret, or nil.
-    public func role(forSecret secret: String) async throws -> Role? {
-        let rows = try await postgres.query(
-            "SELECT role FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL", [Self.hash(secret)]).rows
-        return try rows.first.flatMap { Role(rawValue: try $0.string("role")) }
+    /// Every valid key's grant by the hash of its secret: one read that lets a replica answer every
+    /// lookup, unknown keys included, without asking PostgreSQL per request.
+    public func validGrants() async throws -> [String: KeyGrant] {
+        var grants: [String: KeyGrant] = [:]
+        for row in try await postgres.query("""
+            SELECT id, role, key_hash, array_to_string(scopes, ' ') AS scopes FROM api_keys WHERE revoked_at IS NULL
+            """).rows {
+            guard let role = Role(rawValue: try row.string("role")) else { continue }
+            grants[try row.string("key_hash")] = KeyGrant(id: try row.string("id"), role: role, scopes: Self.patterns(try row.string("scopes")))
+        }
+        return grants
+    }
+
+    /// Patterns from their space-separated texts (validated when stored).
+    private static func patterns(_ joined: String) -> [BoardPattern] {
+        joined.split(separator: " ").compactMap { BoardPattern(String($0)) }
     }
 }

@@ -60,6 +60,22 @@ public struct UserStore: Sendable {
             streak: Streak.of(activeDays: days, today: Streak.localDay(of: now, in: zone)), achievements: achievements)
     }
 
+    /// Whether `userID` has a score on a board any of `patterns` matches: the players a scoped key may read.
+    public func appears(userID: String, onAny patterns: [BoardPattern]) async throws -> Bool {
+        var boards: [String] = []
+        var prefixes: [String] = []
+        for pattern in patterns {
+            switch pattern {
+            case .board(let board): boards.append(board.id)
+            case .anyTopic: prefixes.append("topic:%")
+            case .anyGroup: prefixes.append("group:%")
+            }
+        }
+        return try await postgres.query("""
+            SELECT EXISTS (SELECT 1 FROM board_scores WHERE user_id = $1 AND (board = ANY($2) OR board LIKE ANY($3))) AS found
+            """, [userID, boards, prefixes]).rows[0].bool("found")
+    }
+
     /// Whether Podium knows `userID`.
     public func exists(userID: String) async throws -> Bool {
         try await !postgres.query("SELECT 1 FROM users WHERE user_id = $1", [userID]).rows.isEmpty

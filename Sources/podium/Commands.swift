@@ -18,22 +18,36 @@ struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "Create, list and revoke API keys.", subcommands: [Create.self, List.self, Revoke.self])
 
-    /// `podium keys create --name NAME --role ROLE`.
+    /// `podium keys create --name NAME --role ROLE [--scope PATTERN ...]`.
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a key; its secret is printed once.")
         @Option(help: "What the key is for.") var name: String
-        @Option(help: "ingest, read or admin.") var role: Role
+        @Option(help: "ingest, read, admin or display.") var role: Role
+        @Option(name: .customLong("scope"), help: "A board the key is limited to (read) or shows (display): global, topic:<name>, topic:*, group:<name>, group:*. Repeatable.")
+        var scopes: [String] = []
 
-        /// The same rule as `POST /v1/admin/api-keys`.
+        /// The same rules as `POST /v1/admin/api-keys`.
         func validate() throws {
             guard NameRules.isValidKeyName(name) else {
                 throw ValidationError("name must be 1-100 characters without control characters")
             }
+            if let bad = scopes.first(where: { BoardPattern($0) == nil }) {
+                throw ValidationError("scope \(bad) must be global, topic:<name>, topic:*, group:<name> or group:*")
+            }
+            if let problem = ApiKeyStore.scopeProblem(role: role, scopes: scopes.compactMap(BoardPattern.init)) {
+                throw ValidationError("scopes \(problem)")
+            }
         }
 
         func run() async throws {
-            let created = try await Runtime.with { try await $0.storage.apiKeys.create(name: name, role: role, now: Date()) }
-            print("id:     \(created.key.id)\nrole:   \(created.key.role.rawValue)\nsecret: \(created.secret)")
+            let patterns = scopes.compactMap(BoardPattern.init)
+            let created = try await Runtime.with { try await $0.storage.apiKeys.create(name: name, role: role, scopes: patterns, now: Date()) }
+            print("id:     \(created.key.id)\nrole:   \(created.key.role.rawValue)\nscopes: \(Self.describe(created.key.scopes))\nsecret: \(created.secret)")
+        }
+
+        /// Scopes as listed: their patterns, or `all boards`.
+        static func describe(_ scopes: [BoardPattern]) -> String {
+            scopes.isEmpty ? "all boards" : scopes.map(\.text).joined(separator: ",")
         }
     }
 
@@ -44,7 +58,8 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let keys = try await Runtime.with { try await $0.storage.apiKeys.list() }
             for key in keys {
-                print([key.id, key.role.rawValue, key.prefix, key.name, key.createdAt, key.revokedAt.map { "revoked \($0)" } ?? "valid"]
+                print([key.id, key.role.rawValue, Create.describe(key.scopes), key.prefix, key.name, key.createdAt,
+                       key.revokedAt.map { "revoked \($0)" } ?? "valid"]
                     .joined(separator: "\t"))
             }
         }

@@ -25,8 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["versions": "\(applied)"]) }
 
         let scheduler = runtime.scheduler()
-        let router = PodiumApplication.router(
-            storage: runtime.storage, scheduler: scheduler, runs: runtime.runs, settings: settings.http, registry: registry, now: { Date() })
+        let router = try await PodiumApplication.router(
+            storage: runtime.storage, scheduler: scheduler, runs: runtime.runs, settings: settings.http, registry: registry,
+            logger: logger, now: { Date() })
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
         let sync = RankingSyncService(sync: runtime.storage.rankingSync, interval: settings.syncInterval, logger: logger)
         let jobs = SchedulerService(scheduler: scheduler, interval: settings.schedulerTick)

@@ -25,6 +25,12 @@ import Redis
 /// | `PODIUM_REPLICA_NAME` | host name and process id |
 /// | `PODIUM_WEBHOOK_TIMEOUT_MS`, `PODIUM_WEBHOOK_MAX_ATTEMPTS`, `PODIUM_WEBHOOK_BACKOFF_MS` | `5000`, `8`, `2000` |
 /// | `PODIUM_TEST_JOB_DELAY` | none; `<job>=<ms>` makes a job sleep first (fault injection for tests) |
+/// | `PODIUM_PLAYER_TOKEN_HS256_KEYS` | none; `kid:secret,kid:secret` (each secret 32+ bytes) |
+/// | `PODIUM_PLAYER_TOKEN_JWKS_FILE` | none; a JWKS file of ES256/RS256 public keys, each with `kid` and `alg` |
+/// | `PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S`, `PODIUM_PLAYER_TOKEN_AUDIENCE` | `3600`, none |
+/// | `PODIUM_CORS_ORIGINS` | none; comma-separated origins such as `https://quiz.example.org` |
+/// | `PODIUM_HEADER_TIMEOUT_MS`, `PODIUM_BODY_TIMEOUT_MS`, `PODIUM_IDLE_TIMEOUT_MS` | `10000`, `30000`, `60000` |
+/// | `PODIUM_MAX_CONNECTIONS` | `4096` |
 /// | `PODIUM_LOG_LEVEL` | `info` |
 struct Settings {
     var databaseURL: String
@@ -89,6 +95,15 @@ struct Settings {
             timeout: Double(max(100, try integer("PODIUM_WEBHOOK_TIMEOUT_MS", 5000))) / 1000,
             backoff: Double(try integer("PODIUM_WEBHOOK_BACKOFF_MS", 2000)) / 1000)
         http.webhookAttempts = webhooks.maxAttempts
+        http.playerTokens = try Self.playerTokens(value: value, integer: integer)
+        http.cors = CORSPolicy(origins: Set((value("PODIUM_CORS_ORIGINS") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }))
+        http.connections = ConnectionLimits(
+            headerTimeout: .milliseconds(max(100, try integer("PODIUM_HEADER_TIMEOUT_MS", 10_000))),
+            bodyTimeout: .milliseconds(max(100, try integer("PODIUM_BODY_TIMEOUT_MS", 30_000))),
+            idleTimeout: .milliseconds(max(100, try integer("PODIUM_IDLE_TIMEOUT_MS", 60_000))),
+            maxConnections: max(1, try integer("PODIUM_MAX_CONNECTIONS", 4096)))
         schedulerTick = .milliseconds(max(50, try integer("PODIUM_SCHEDULER_TICK_MS", 1000)))
         replicaName = value("PODIUM_REPLICA_NAME") ?? Scheduler.defaultReplicaName()
         if let text = value("PODIUM_TEST_JOB_DELAY") {
@@ -102,6 +117,31 @@ struct Settings {
             throw SettingsError(message: "PODIUM_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
         logLevel = level
+    }
+
+    /// Player token keys and limits from `PODIUM_PLAYER_TOKEN_*`.
+    private static func playerTokens(
+        value: (String) -> String?, integer: (String, Int) throws -> Int
+    ) throws -> PlayerTokenSettings {
+        var secrets: [String: String] = [:]
+        for pair in (value("PODIUM_PLAYER_TOKEN_HS256_KEYS") ?? "").split(separator: ",") {
+            let parts = pair.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            // Not quoted: it holds a secret.
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw SettingsError(message: "PODIUM_PLAYER_TOKEN_HS256_KEYS must look like kid1:secret1,kid2:secret2")
+            }
+            secrets[parts[0]] = parts[1]
+        }
+        var jwks: String?
+        if let path = value("PODIUM_PLAYER_TOKEN_JWKS_FILE") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw SettingsError(message: "PODIUM_PLAYER_TOKEN_JWKS_FILE \(path) cannot be read")
+            }
+            jwks = String(decoding: data, as: UTF8.self)
+        }
+        return PlayerTokenSettings(
+            hmacSecrets: secrets, jwks: jwks, maxLifetime: TimeInterval(max(1, try integer("PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S", 3600))),
+            audience: value("PODIUM_PLAYER_TOKEN_AUDIENCE"))
     }
 
     /// The game rules: the rules file if set, else the defaults.

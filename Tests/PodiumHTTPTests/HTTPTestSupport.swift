@@ -38,7 +38,8 @@ struct HTTPHarness: @unchecked Sendable {
 
     init(
         now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false,
-        redisURL: String = Self.redisURL, databaseURL: String = Self.databaseURL
+        redisURL: String = Self.redisURL, databaseURL: String = Self.databaseURL,
+        playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy()
     ) async throws {
         let logger = Logger(label: "podium-http-tests")
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 8), logger: logger)
@@ -51,15 +52,47 @@ struct HTTPHarness: @unchecked Sendable {
         scheduler = Scheduler(
             store: runs, settings: rules.scheduler, jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "http-tests",
             now: { now }, logger: logger)
-        router = PodiumApplication.router(
+        router = try await PodiumApplication.router(
             storage: storage, scheduler: scheduler, runs: runs,
             settings: HTTPSettings(bootstrapAdminKey: Self.adminKey, publicLeaderboards: publicLeaderboards,
-                                   leaderboardCacheLifetime: .seconds(60)),
-            registry: Self.registry, now: { now })
+                                   leaderboardCacheLifetime: .seconds(60), playerTokens: playerTokens, cors: cors),
+            registry: Self.registry, logger: logger, now: { now })
         contract = try OpenAPIContract(document: try OpenAPIDocument.data())
         ingestKey = try await storage.apiKeys.create(name: "tests ingest", role: .ingest, now: now).secret
         readKey = try await storage.apiKeys.create(name: "tests read", role: .read, now: now).secret
         self.now = now
+    }
+
+    /// Runs `body` with a harness on a database and Redis db of its own (both emptied first, the database
+    /// dropped after): for tests that rebuild every board or hold leases other tests would see.
+    static func withOwnStores(
+        redisDatabase: Int, playerTokens: PlayerTokenSettings = PlayerTokenSettings(), _ body: (HTTPHarness) async throws -> Void
+    ) async throws {
+        let shared = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 1),
+                                  logger: Logger(label: "podium-http-tests"))
+        let name = "podium_own_\(UUID().uuidString.prefix(8).lowercased())"
+        try await shared.query("CREATE DATABASE \(name)")
+        // libpq takes the last dbname given; the Redis URL must name another database than the shared one, or nothing is flushed.
+        var redis = try #require(URLComponents(string: redisURL))
+        redis.path = "/\(redisDatabase)"
+        let ownRedisURL = try #require(redis.string)
+        try #require(ownRedisURL != redisURL && !databaseURL.contains("://"),
+                     "this test needs a conninfo database URL and a Redis URL it can move to db \(redisDatabase)")
+        let harness = try await HTTPHarness(redisURL: ownRedisURL, databaseURL: databaseURL + " dbname=\(name)", playerTokens: playerTokens)
+        try await harness.storage.redis.command(["FLUSHDB"])
+        try await harness.storage.redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        do {
+            try await body(harness)
+        } catch {
+            await harness.storage.postgres.close()
+            _ = try? await shared.query("DROP DATABASE \(name) WITH (FORCE)")
+            await shared.close()
+            throw error
+        }
+        try await harness.storage.redis.command(["FLUSHDB"])
+        await harness.storage.postgres.close()
+        try await shared.query("DROP DATABASE \(name) WITH (FORCE)")
+        await shared.close()
     }
 
     /// Runs `body` with a client of the router.
@@ -72,8 +105,8 @@ struct HTTPHarness: @unchecked Sendable {
 /// Sends requests and checks each answer against the OpenAPI document.
 struct APIClient: Sendable {
     /// Sends a request without checking the answer against the document (routes outside it).
-    func execute(uri: String, method: HTTPRequest.Method) async throws -> TestResponse {
-        try await client.execute(uri: uri, method: method)
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: method, headers: headers)
     }
 
     let client: any TestClientProtocol

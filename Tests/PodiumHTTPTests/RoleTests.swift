@@ -11,6 +11,8 @@ struct RoleTests {
     struct Operation: CustomStringConvertible {
         /// The HTTP method.
         let method: HTTPRequest.Method
+        /// The path as the document writes it (`/v1/users/{id}`).
+        let template: String
         /// The path, with sample values in place of its parameters.
         let path: String
         /// The role its description names.
@@ -37,7 +39,7 @@ struct RoleTests {
                     String(description[$0].dropFirst("Role: `".count).dropLast())
                 }
                 let security = operation["security"] as? [[String: Any]]
-                operations.append(Operation(method: HTTPRequest.Method(rawValue: name.uppercased())!, path: path, role: role,
+                operations.append(Operation(method: HTTPRequest.Method(rawValue: name.uppercased())!, template: template, path: path, role: role,
                                             publicWhenConfigured: security?.contains { $0.isEmpty } == true))
             }
         }

@@ -105,38 +105,24 @@ struct UserAndAdminRoutesTests {
     @Test("rankings rebuild over HTTP answers what it wrote, and 409 while another rebuild holds the lease")
     func rebuildRoute() async throws {
         // A database and Redis of its own: a rebuild rewrites every board, and its lease would turn other tests' rebuilds away.
-        let shared = PostgresPool(configuration: PostgresConfiguration(connectionString: HTTPHarness.databaseURL, poolSize: 1),
-                                  logger: Logger(label: "podium-http-tests"))
-        let name = "podium_rebuild_\(UUID().uuidString.prefix(8).lowercased())"
-        try await shared.query("CREATE DATABASE \(name)")
-        // libpq takes the last dbname given; the Redis URL must name another database than the shared one, or nothing is flushed.
-        var redis = try #require(URLComponents(string: HTTPHarness.redisURL))
-        redis.path = "/13"
-        let redisURL = try #require(redis.string)
-        try #require(redisURL != HTTPHarness.redisURL && !HTTPHarness.databaseURL.contains("://"),
-                     "this test needs a conninfo database URL and a Redis URL it can move to db 13")
-        let harness = try await HTTPHarness(redisURL: redisURL, databaseURL: HTTPHarness.databaseURL + " dbname=\(name)")
-        try await harness.storage.redis.command(["FLUSHDB"])
-        try await harness.run { client in
-            let body = completionBody(id: "rebuild-1", user: "rebuild-u", topic: "math", difficulty: "hard")
-            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
-            let rebuilt = try await client.send(.post, "/v1/admin/rankings/rebuild", key: HTTPHarness.adminKey)
-            #expect(rebuilt.status == .ok)
-            #expect(rebuilt.json["boards"] as? Int == 8, "global and topic:math, four windows each")
-            #expect(rebuilt.json["entries"] as? Int == 8)
-            let key = RankingKeys.board("topic:math", .all, "all")
-            #expect(try await harness.storage.redis.command(["ZCARD", key]) == .integer(1))
+        try await HTTPHarness.withOwnStores(redisDatabase: 13) { harness in
+            try await harness.run { client in
+                let body = completionBody(id: "rebuild-1", user: "rebuild-u", topic: "math", difficulty: "hard")
+                #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+                let rebuilt = try await client.send(.post, "/v1/admin/rankings/rebuild", key: HTTPHarness.adminKey)
+                #expect(rebuilt.status == .ok)
+                #expect(rebuilt.json["boards"] as? Int == 8, "global and topic:math, four windows each")
+                #expect(rebuilt.json["entries"] as? Int == 8)
+                let key = RankingKeys.board("topic:math", .all, "all")
+                #expect(try await harness.storage.redis.command(["ZCARD", key]) == .integer(1))
 
-            try await harness.storage.postgres.query("""
-                INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', 'other-replica', $1)
-                """, [harness.now.addingTimeInterval(60)])
-            let busy = try await client.send(.post, "/v1/admin/rankings/rebuild", key: HTTPHarness.adminKey)
-            #expect(busy.status == .conflict)
+                try await harness.storage.postgres.query("""
+                    INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', 'other-replica', $1)
+                    """, [harness.now.addingTimeInterval(60)])
+                let busy = try await client.send(.post, "/v1/admin/rankings/rebuild", key: HTTPHarness.adminKey)
+                #expect(busy.status == .conflict)
+            }
         }
-        try await harness.storage.redis.command(["FLUSHDB"])
-        await harness.storage.postgres.close()
-        try await shared.query("DROP DATABASE \(name) WITH (FORCE)")
-        await shared.close()
     }
 
     @Test func adminManagesKeys() async throws {
@@ -236,9 +222,9 @@ struct UserAndAdminRoutesTests {
         let scheduler = Scheduler(
             store: runs, settings: SchedulerSettings(), jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "degraded",
             now: { now }, logger: Self.logger)
-        let router = PodiumApplication.router(
+        let router = try await PodiumApplication.router(
             storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey),
-            registry: HTTPHarness.registry, now: { now })
+            registry: HTTPHarness.registry, logger: Self.logger, now: { now })
         let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
         do {
             try await Application(router: router).test(.router) { try await body(APIClient(client: $0, contract: contract)) }

@@ -327,12 +327,12 @@ struct KeysAndMigrationsTests {
         let keys = ApiKeyStore(postgres: postgres)
         let created = try await keys.create(name: "frontend", role: .ingest, now: Date())
         #expect(created.secret.hasPrefix("pdm_") && created.secret.count == 44)
-        #expect(try await keys.role(forSecret: created.secret) == .ingest)
+        #expect(try await keys.validGrants()[ApiKeyStore.hash(created.secret)] == KeyGrant(id: created.key.id, role: .ingest, scopes: []))
         let stored = try await postgres.query("SELECT key_hash FROM api_keys WHERE id = $1", [created.key.id]).onlyString("key_hash")
         #expect(stored == ApiKeyStore.hash(created.secret))
         #expect(stored != created.secret)
         #expect(try await keys.revoke(id: created.key.id, now: Date()))
-        #expect(try await keys.role(forSecret: created.secret) == nil)
+        #expect(try await keys.validGrants()[ApiKeyStore.hash(created.secret)] == nil)
         #expect(try await keys.revoke(id: created.key.id, now: Date()) == false)
     }
 
@@ -396,7 +396,8 @@ struct KeysAndMigrationsTests {
                     ('global', 'all', 'all', 'zed', 5, now()), ('global', 'all', 'all', 'amy', 5, now()), ('global', 'all', 'all', 'bob', 7, now())
                 """)
             try await pool.query("INSERT INTO pending_ranking_erasures (user_id, redis_keys, erased_at) VALUES ('gone', '{}', now())")
-            #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations) == [11])
+            #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations)
+                    == migrations.map(\.version).filter { $0 >= 11 })
             let handles = try await pool.query("SELECT user_id || '=' || handle AS h FROM users ORDER BY handle").rows.map { try $0.string("h") }
             #expect(handles == ["zed=1", "amy=2", "bob=3"], "creation time first, then user id")
             try await pool.query("INSERT INTO users (user_id, created_at, updated_at) VALUES ('new', '2020-01-01T00:00:00Z', now())")

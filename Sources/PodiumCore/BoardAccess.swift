@@ -1,0 +1,90 @@
+import Foundation
+
+/// A pattern naming boards, as API key scopes hold them: `global`, `topic:<name>`, `topic:*`,
+/// `group:<name>` or `group:*`.
+///
+/// A scoped key reads only the boards its patterns match, and only the players who appear on them
+/// (a teacher's key with `group:class-4b` sees that class's boards and its pupils' profiles).
+public enum BoardPattern: Sendable, Hashable {
+    /// Exactly one board.
+    case board(BoardScope)
+    /// Every topic board.
+    case anyTopic
+    /// Every group board.
+    case anyGroup
+
+    /// Parses a pattern; nil unless it is a board id or `topic:*` / `group:*`.
+    public init?(_ text: String) {
+        switch text {
+        case "topic:*": self = .anyTopic
+        case "group:*": self = .anyGroup
+        default:
+            guard let board = BoardScope(id: text) else { return nil }
+            self = .board(board)
+        }
+    }
+
+    /// The pattern as written.
+    public var text: String {
+        switch self {
+        case .board(let board): board.id
+        case .anyTopic: "topic:*"
+        case .anyGroup: "group:*"
+        }
+    }
+
+    /// Whether `board` is one of the boards this pattern names.
+    public func matches(_ board: BoardScope) -> Bool {
+        switch (self, board) {
+        case (.board(let named), _): named == board
+        case (.anyTopic, .topic), (.anyGroup, .group): true
+        default: false
+        }
+    }
+
+    /// Whether any of `patterns` matches `board`.
+    public static func any(_ patterns: [BoardPattern], match board: BoardScope) -> Bool {
+        patterns.contains { $0.matches(board) }
+    }
+}
+
+extension BoardPattern: Codable {
+    /// Decodes a pattern from its text, rejecting anything else.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let pattern = BoardPattern(text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "invalid board pattern \"\(text)\"; expected global, topic:<name>, topic:*, group:<name> or group:*")
+        }
+        self = pattern
+    }
+
+    /// Encodes the pattern as its text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+/// What a verified player token vouches for: one player, and the groups the quiz backend says it belongs to.
+public struct PlayerClaims: Sendable, Equatable {
+    /// The player's Podium user id (the token's `sub`).
+    public var userID: String
+    /// Groups the backend vouches for (the token's `groups`); a player posts and reads only these.
+    public var groups: Set<String>
+
+    /// Creates claims.
+    public init(userID: String, groups: Set<String>) {
+        self.userID = userID
+        self.groups = groups
+    }
+
+    /// Boards a player may read: global, every topic, and its own groups (never another class's board).
+    public func maySee(_ board: BoardScope) -> Bool {
+        switch board {
+        case .global, .topic: true
+        case .group(let name): groups.contains(name)
+        }
+    }
+}
