@@ -59,8 +59,15 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        // Reads of at most 4 KiB: Hummingbird buffers up to ten parts per connection before a handler takes them,
+        // and with NIO's default of 64 KiB a thousand stalled uploads held 250 MB in those buffers.
+        try? context.channel.syncOptions?.setOption(
+            ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: Self.maximumRead))
         if context.channel.isActive { arm(headerTimeout, context: context) }
     }
+
+    /// The most bytes one socket read takes in.
+    static let maximumRead = 4096
 
     func channelActive(context: ChannelHandlerContext) {
         if !sawFirstHead, deadline == nil { arm(headerTimeout, context: context) }
@@ -107,8 +114,9 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 /// a 2 MiB body and stall (until the body timeout closes them) would hold 2 MiB each. Past the budget a new
 /// body is refused with 503 and `Retry-After` instead of growing the process.
 final class BodyBudget: Sendable {
-    /// The replica's budget: 64 MiB, room for 32 bodies at the 2 MiB limit at once, or about 400 full offline batches.
-    static let shared = BodyBudget(bytes: 64 << 20)
+    /// The replica's budget: 16 MiB, room for 8 bodies at the 2 MiB limit at once, about 100 offline batches of
+    /// 500 typical completions, or tens of thousands of single completions.
+    static let shared = BodyBudget(bytes: 16 << 20)
 
     private let available: Atomic<Int>
 
