@@ -19,19 +19,19 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public let detail: String
     /// Field-level problems (validation).
     public let errors: [FieldError]
-    /// The methods the path answers, sent as `Allow` with a 405.
-    public let allow: String?
+    /// Headers the answer carries besides the problem's own (`Allow` with a 405, `Retry-After` and `RateLimit` with a 429).
+    public let headers: HTTPFields
 
     /// Creates an error.
     public init(
-        _ status: HTTPResponse.Status, code: String, title: String, detail: String, errors: [FieldError] = [], allow: String? = nil
+        _ status: HTTPResponse.Status, code: String, title: String, detail: String, errors: [FieldError] = [], headers: HTTPFields = [:]
     ) {
         self.status = status
         self.code = code
         self.title = title
         self.detail = detail
         self.errors = errors
-        self.allow = allow
+        self.headers = headers
     }
 
     /// 400: the body or query failed validation; `errors` lists each field.
@@ -92,12 +92,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// Renders the problem document.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/problem+json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
-        if let allow { headers[.allow] = allow }
         // Every 503 says when to come back: what it waits for (a database, Redis) is usually back within seconds.
-        if status == .serviceUnavailable { headers[.retryAfter] = "2" }
+        if status == .serviceUnavailable && headers[.retryAfter] == nil { headers[.retryAfter] = "2" }
         let body = (try? PodiumJSON.encoder().encode(problem)) ?? Data()
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

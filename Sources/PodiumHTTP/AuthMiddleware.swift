@@ -21,13 +21,23 @@ struct AuthMiddleware: RouterMiddleware {
     /// Player token verification; nil when no signing key is configured.
     let playerTokens: PlayerTokens?
     let publicLeaderboards: Bool
+    /// Counts failed authentications per client address.
+    let limiter: RateLimiter
+    let limits: RateLimits
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.publicLeaderboards = publicLeaderboards
         if let header = request.headers[.authorization] {
-            context.caller = try await caller(header)
+            do {
+                context.caller = try await caller(header)
+            } catch let error as APIError where error.status == .unauthorized {
+                // Guessing credentials from one address is slowed down; its valid credentials keep working.
+                let limit = limits.failedAuthentication
+                let decision = await limiter.take("address:\(context.clientAddress ?? "unknown")", limit: limit, now: now())
+                throw decision.allowed ? error : RateLimitMiddleware.tooManyRequests(limit, decision)
+            }
         }
         return try await next(request, context)
     }

@@ -93,12 +93,12 @@ struct MethodAnswersMiddleware<Context: RequestContext>: RouterMiddleware {
             if present.contains(.get) { present.insert(.head) }
             present.insert(.options)
             let allow = Self.methods.filter(present.contains).map(\.rawValue).joined(separator: ", ")
-            guard request.method == .options else {
-                throw APIError(.methodNotAllowed, code: "method-not-allowed", title: "Method Not Allowed",
-                               detail: "\(request.uri.path) answers \(allow)", allow: allow)
-            }
             var headers = HTTPFields()
             headers[.allow] = allow
+            guard request.method == .options else {
+                throw APIError(.methodNotAllowed, code: "method-not-allowed", title: "Method Not Allowed",
+                               detail: "\(request.uri.path) answers \(allow)", headers: headers)
+            }
             if let origin = request.headers[.origin], cors.allows(origin), request.headers[.accessControlRequestMethod] != nil {
                 headers[.accessControlAllowOrigin] = origin
                 headers[.accessControlAllowMethods] = allow

@@ -27,13 +27,15 @@ public struct HTTPSettings: Sendable {
     public var cors: CORSPolicy
     /// Limits on connections: timeouts and how many at once.
     public var connections: ConnectionLimits
+    /// Requests per minute per caller.
+    public var rateLimits: RateLimits
 
     /// Creates settings; the defaults suit the quick start.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bootstrapAdminKey: String? = nil, publicLeaderboards: Bool = false,
         leaderboardCacheLifetime: Duration = .milliseconds(1000), webhookAttempts: Int = 8,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
-        connections: ConnectionLimits = ConnectionLimits()
+        connections: ConnectionLimits = ConnectionLimits(), rateLimits: RateLimits = RateLimits()
     ) {
         self.host = host
         self.port = port
@@ -44,6 +46,7 @@ public struct HTTPSettings: Sendable {
         self.playerTokens = playerTokens
         self.cors = cors
         self.connections = connections
+        self.rateLimits = rateLimits
     }
 }
 
@@ -73,9 +76,11 @@ public enum PodiumApplication {
             rules: storage.rules, cache: cache, now: now)
         HealthController(storage: storage, registry: registry).addRoutes(to: router)
         leaderboards.addPublicRoutes(to: router)
+        let limiter = RateLimiter(redis: storage.redis, logger: logger)
         router.add(middleware: AuthMiddleware(
             directory: directory, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash), playerTokens: playerTokens,
-            publicLeaderboards: settings.publicLeaderboards, now: now))
+            publicLeaderboards: settings.publicLeaderboards, limiter: limiter, limits: settings.rateLimits, now: now))
+        router.add(middleware: RateLimitMiddleware(limiter: limiter, limits: settings.rateLimits, now: now))
         CompletionsController(writer: storage.writer, store: storage.completions, rules: storage.rules, cache: cache, now: now).addRoutes(to: router)
         leaderboards.addRoutes(to: router)
         UsersController(users: storage.users, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)

@@ -23,10 +23,13 @@ public struct PodiumRequestContext: RequestContext {
     public var caller: Caller = .anonymous
     /// Whether leaderboard reads need no credential (configuration).
     public var publicLeaderboards = false
+    /// The client's IP address (the peer's: behind a proxy, the proxy's), for limits on failed authentication.
+    public let clientAddress: String?
 
     /// Creates a context for a new request.
     public init(source: Source) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Bodies above 2 MiB get 413. A batch of 500 typical completions is about 150 KiB; one with every

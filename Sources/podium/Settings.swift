@@ -31,6 +31,7 @@ import Redis
 /// | `PODIUM_CORS_ORIGINS` | none; comma-separated origins such as `https://quiz.example.org` |
 /// | `PODIUM_HEADER_TIMEOUT_MS`, `PODIUM_BODY_TIMEOUT_MS`, `PODIUM_IDLE_TIMEOUT_MS` | `10000`, `30000`, `60000` |
 /// | `PODIUM_MAX_CONNECTIONS` | `4096` |
+/// | `PODIUM_RATE_LIMITS` | `ingest=6000,read=6000,display=1200,admin=600,player=120,failed-auth=60` (per minute) |
 /// | `PODIUM_LOG_LEVEL` | `info` |
 struct Settings {
     var databaseURL: String
@@ -99,6 +100,12 @@ struct Settings {
         http.cors = CORSPolicy(origins: Set((value("PODIUM_CORS_ORIGINS") ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }))
+        if let text = value("PODIUM_RATE_LIMITS") {
+            guard let limits = RateLimits.parse(text) else {
+                throw SettingsError(message: "PODIUM_RATE_LIMITS must look like ingest=6000,read=6000,display=1200,admin=600,player=120,failed-auth=60, got \(text)")
+            }
+            http.rateLimits = limits
+        }
         http.connections = ConnectionLimits(
             headerTimeout: .milliseconds(max(100, try integer("PODIUM_HEADER_TIMEOUT_MS", 10_000))),
             bodyTimeout: .milliseconds(max(100, try integer("PODIUM_BODY_TIMEOUT_MS", 30_000))),

@@ -39,7 +39,8 @@ struct HTTPHarness: @unchecked Sendable {
     init(
         now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false,
         redisURL: String = Self.redisURL, databaseURL: String = Self.databaseURL,
-        playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy()
+        playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
+        rateLimits: RateLimits = Self.unlimited
     ) async throws {
         let logger = Logger(label: "podium-http-tests")
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 8), logger: logger)
@@ -55,13 +56,19 @@ struct HTTPHarness: @unchecked Sendable {
         router = try await PodiumApplication.router(
             storage: storage, scheduler: scheduler, runs: runs,
             settings: HTTPSettings(bootstrapAdminKey: Self.adminKey, publicLeaderboards: publicLeaderboards,
-                                   leaderboardCacheLifetime: .seconds(60), playerTokens: playerTokens, cors: cors),
+                                   leaderboardCacheLifetime: .seconds(60), playerTokens: playerTokens, cors: cors,
+                                   rateLimits: rateLimits),
             registry: Self.registry, logger: logger, now: { now })
         contract = try OpenAPIContract(document: try OpenAPIDocument.data())
         ingestKey = try await storage.apiKeys.create(name: "tests ingest", role: .ingest, now: now).secret
         readKey = try await storage.apiKeys.create(name: "tests read", role: .read, now: now).secret
         self.now = now
     }
+
+    /// Limits no test reaches: the clock is fixed, so buckets never refill, and tests share the bootstrap admin
+    /// key's bucket and the one of failed authentications (router tests have no client address).
+    static let unlimited = RateLimits(
+        perRole: Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, 1 << 30) }), player: 1 << 30, failedAuthentications: 1 << 30)
 
     /// Runs `body` with a harness on a database and Redis db of its own (both emptied first, the database
     /// dropped after): for tests that rebuild every board or hold leases other tests would see.

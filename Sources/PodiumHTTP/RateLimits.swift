@@ -1,0 +1,103 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PodiumStore
+
+/// Requests per minute each caller may make, shared by every replica.
+///
+/// The defaults are well above what a school's normal use needs: a quiz backend posting for a thousand pupils
+/// who finish within a minute, twenty classroom screens polling every two seconds on one display key, a pupil's
+/// app posting, reading its profile and polling a board.
+public struct RateLimits: Sendable, Equatable {
+    /// Per API key of each role.
+    public var perRole: [Role: Int]
+    /// Per player token subject.
+    public var player: Int
+    /// Failed authentications per client address (a guess at keys or tokens).
+    public var failedAuthentications: Int
+
+    /// Creates limits; the defaults suit a school.
+    public init(
+        perRole: [Role: Int] = [.ingest: 6000, .read: 6000, .display: 1200, .admin: 600], player: Int = 120,
+        failedAuthentications: Int = 60
+    ) {
+        self.perRole = perRole
+        self.player = player
+        self.failedAuthentications = failedAuthentications
+    }
+
+    /// Parses `ingest=6000,read=6000,display=1200,admin=600,player=120,failed-auth=60` (any subset) over the defaults.
+    public static func parse(_ text: String) -> RateLimits? {
+        var limits = RateLimits()
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let value = Int(parts[1]), value > 0 else { return nil }
+            switch parts[0] {
+            case "player": limits.player = value
+            case "failed-auth": limits.failedAuthentications = value
+            default:
+                guard let role = Role(rawValue: parts[0]) else { return nil }
+                limits.perRole[role] = value
+            }
+        }
+        return limits
+    }
+
+    /// The bucket and limit a caller's requests count against; nil for anonymous callers (public routes and 401s).
+    func bucket(for caller: Caller) -> (String, RateLimit)? {
+        switch caller {
+        case .anonymous:
+            return nil
+        case .key(let grant):
+            return ("key:\(grant.id)", RateLimit(name: grant.role.rawValue, requests: perRole[grant.role] ?? 600))
+        case .player(let claims):
+            return ("player:\(claims.userID)", RateLimit(name: "player", requests: player))
+        }
+    }
+
+    /// The limit on failed authentications from one address.
+    var failedAuthentication: RateLimit { RateLimit(name: "failed-auth", requests: failedAuthentications) }
+}
+
+/// Counts each authenticated request against its caller's bucket: past the limit, 429 with `Retry-After`;
+/// every counted answer carries `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers).
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = PodiumRequestContext
+
+    let limiter: RateLimiter
+    let limits: RateLimits
+    let now: @Sendable () -> Date
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let (bucket, limit) = limits.bucket(for: context.caller) else { return try await next(request, context) }
+        let decision = await limiter.take(bucket, limit: limit, now: now())
+        guard decision.allowed else { throw Self.tooManyRequests(limit, decision) }
+        var response = try await next(request, context)
+        Self.describe(limit, decision, in: &response.headers)
+        return response
+    }
+
+    /// Writes the policy and the bucket's state.
+    static func describe(_ limit: RateLimit, _ decision: RateDecision, in headers: inout HTTPFields) {
+        headers[.rateLimitPolicy] = "\"\(limit.name)\";q=\(limit.requests);w=\(limit.windowSeconds)"
+        headers[.rateLimit] = "\"\(limit.name)\";r=\(decision.remaining);t=\(decision.allowed ? decision.reset : decision.retryAfter)"
+    }
+
+    /// The 429 for a caller past `limit`.
+    static func tooManyRequests(_ limit: RateLimit, _ decision: RateDecision) -> APIError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(max(1, decision.retryAfter))
+        describe(limit, decision, in: &headers)
+        return APIError(
+            .tooManyRequests, code: "rate-limited", title: "Too Many Requests",
+            detail: "more than \(limit.requests) requests in \(limit.windowSeconds) s (\(limit.name)); retry after \(max(1, decision.retryAfter)) s",
+            headers: headers)
+    }
+}
+
+extension HTTPField.Name {
+    /// `RateLimit`: the bucket's state.
+    static var rateLimit: Self { Self("RateLimit")! }
+    /// `RateLimit-Policy`: the limit.
+    static var rateLimitPolicy: Self { Self("RateLimit-Policy")! }
+}

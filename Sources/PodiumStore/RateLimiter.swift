@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import Redis
+import Synchronization
+
+/// How many requests one bucket allows: `requests` per `window`, refilled evenly (a token bucket).
+public struct RateLimit: Sendable, Equatable {
+    /// What the limit is named in `RateLimit-Policy` (the role, `player` or `failed-auth`).
+    public var name: String
+    /// Requests allowed per window, and the most allowed in a burst.
+    public var requests: Int
+    /// The window, in seconds.
+    public var windowSeconds: Int
+
+    /// Creates a limit.
+    public init(name: String, requests: Int, windowSeconds: Int = 60) {
+        self.name = name
+        self.requests = requests
+        self.windowSeconds = windowSeconds
+    }
+}
+
+/// The answer to one request against a bucket.
+public struct RateDecision: Sendable, Equatable {
+    /// Whether the request may go on.
+    public var allowed: Bool
+    /// Requests left in the bucket now.
+    public var remaining: Int
+    /// Seconds until one more request is allowed (0 when allowed).
+    public var retryAfter: Int
+    /// Seconds until the bucket is full again.
+    public var reset: Int
+}
+
+/// Token buckets shared by every replica through Redis, one round trip per request (batched with other
+/// requests' Redis reads), with a bucket per replica as the fallback while Redis is unreachable.
+///
+/// Time is the caller's clock, passed to the script, so buckets refill by the same clock as everything else;
+/// a bucket's key expires once it would be full again.
+public final class RateLimiter: Sendable {
+    private let batcher: RedisReadBatcher
+    private let local = Mutex<[String: (tokens: Double, at: Date)]>([:])
+    private let logger: Logger
+    private let throttle = Mutex(LogThrottle(interval: .seconds(10)))
+
+    /// Creates a limiter on `redis`.
+    public init(redis: RedisPool, logger: Logger) {
+        batcher = RedisReadBatcher(redis: redis)
+        self.logger = logger
+    }
+
+    /// Takes one request from `bucket` under `limit` at `now`.
+    public func take(_ bucket: String, limit: RateLimit, now: Date) async -> RateDecision {
+        let windowMilliseconds = limit.windowSeconds * 1000
+        do {
+            let reply = try await batcher.evaluate(
+                Self.script, keys: ["podium:rate:\(bucket)"],
+                arguments: [String(limit.requests), String(windowMilliseconds), String(Int64(now.timeIntervalSince1970 * 1000))])
+            guard let parts = reply.array?.compactMap(\.integer), parts.count == 4 else {
+                throw RedisError(kind: .protocolError, message: "unexpected rate limit reply", operation: "rate limit")
+            }
+            return RateDecision(allowed: parts[0] == 1, remaining: Int(parts[1]), retryAfter: Int(parts[2]), reset: Int(parts[3]))
+        } catch {
+            if let leftOut = throttle.withLock({ $0.admit(now: .now) }) {
+                logger.warning("rate limits fall back to this replica's own buckets: Redis failed", metadata: [
+                    "error": "\(error)", "unlogged_since_last": "\(leftOut)",
+                ])
+            }
+            return takeLocally(bucket, limit: limit, now: now)
+        }
+    }
+
+    /// The same bucket kept in this process.
+    private func takeLocally(_ bucket: String, limit: RateLimit, now: Date) -> RateDecision {
+        let capacity = Double(limit.requests)
+        let perSecond = capacity / Double(limit.windowSeconds)
+        return local.withLock { buckets in
+            // A flood of distinct buckets (made-up addresses) empties the table instead of growing it.
+            if buckets.count >= 100_000 { buckets.removeAll(keepingCapacity: true) }
+            let previous = buckets[bucket] ?? (capacity, now)
+            var tokens = min(capacity, previous.tokens + max(0, now.timeIntervalSince(previous.at)) * perSecond)
+            let allowed = tokens >= 1
+            if allowed { tokens -= 1 }
+            buckets[bucket] = (tokens, max(now, previous.at))
+            return RateDecision(
+                allowed: allowed, remaining: Int(tokens), retryAfter: allowed ? 0 : Int(((1 - tokens) / perSecond).rounded(.up)),
+                reset: Int(((capacity - tokens) / perSecond).rounded(.up)))
+        }
+    }
+
+    /// A token bucket in one hash: `t` tokens left at `ts` (milliseconds). ARGV: capacity, window in ms, now in ms.
+    /// Returns allowed (1/0), tokens left, seconds until the next token, seconds until full.
+    static let script = RedisScript("""
+        local capacity = tonumber(ARGV[1])
+        local window = tonumber(ARGV[2])
+        local now = tonumber(ARGV[3])
+        local state = redis.call('HMGET', KEYS[1], 't', 'ts')
+        local tokens = tonumber(state[1]) or capacity
+        local at = tonumber(state[2]) or now
+        local elapsed = math.max(0, now - at)
+        tokens = math.min(capacity, tokens + elapsed * capacity / window)
+        local allowed = 0
+        local retry = 0
+        if tokens >= 1 then
+            tokens = tokens - 1
+            allowed = 1
+        else
+            retry = math.ceil((1 - tokens) * window / capacity / 1000)
+        end
+        redis.call('HSET', KEYS[1], 't', tostring(tokens), 'ts', tostring(math.max(now, at)))
+        redis.call('PEXPIRE', KEYS[1], window + 1000)
+        return {allowed, math.floor(tokens), retry, math.ceil((capacity - tokens) * window / capacity / 1000)}
+        """)
+}
