@@ -5,13 +5,16 @@
 #   bash ops/test.sh                 install/start PostgreSQL + Redis (ops/services.sh),
 #                                    reset the test database and Redis db 15, then
 #                                    `swift build` (the multi-process test runs the
-#                                    executable) and `swift test --disable-xctest`
+#                                    executable) and `swift test --disable-xctest`,
+#                                    then the browser end-to-end test against that
+#                                    build (ops/browser-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to `swift test`,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
 # Fails if the build or any test fails, and also if no test ran at all (a
-# filter that matches nothing, a test bundle that found no tests).
-# The full output is kept in .local/test-last.log.
+# filter that matches nothing, a test bundle that found no tests), and if the
+# browser test fails. The full output is kept in .local/test-last.log, the
+# browser test's in .local/browser-test.log.
 #
 # PODIUM_TEST_DATABASE_URL / PODIUM_TEST_REDIS_URL, when set, are used as they
 # are and not reset; otherwise they point at the local services (ports from
@@ -122,4 +125,22 @@ case "$summary" in
     *" passed after "*) ;;
     *) echo "FAILED: $summary" >&2; exit 1 ;;
 esac
-echo "OK: all $count test(s) passed (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"
+
+# Then the browser end-to-end test against the `podium` just built (not on a
+# shifted clock: date-shift runs check the Swift suites only).
+browser=""
+if [ -z "$shift_days" ]; then
+    browser_log=".local/browser-test.log"
+    echo "bash ops/browser-test.sh"
+    set +e
+    bash ops/browser-test.sh </dev/null 2>&1 | tee "$browser_log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "FAILED: ops/browser-test.sh exited with status $status ($((SECONDS - started))s); output in $browser_log" >&2
+        exit "$status"
+    fi
+    browser=", and the browser tests"
+    elapsed=$((SECONDS - started))
+fi
+echo "OK: all $count test(s) passed${browser} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

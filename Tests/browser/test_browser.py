@@ -1,0 +1,352 @@
+"""Browser end-to-end tests: Debian's Chromium (Playwright) against a real `podium serve`.
+
+What a browser adds to the Swift suites: CORS as a browser enforces it, a player token used from a page of another
+origin, and the display page's own script rendering a board. Run with `bash ops/browser-test.sh`, which installs
+Chromium, Playwright and pytest; the binary is PODIUM_BINARY (default .build/debug/podium), never built here.
+
+One session: a fresh PostgreSQL database (dropped at the end) on the test server (PODIUM_TEST_DATABASE_URL's, or
+127.0.0.1:PODIUM_PG_PORT), an emptied Redis db 11, the frontend page (frontend/index.html) served by Python from two
+origins, only the first listed in PODIUM_CORS_ORIGINS, and one `podium serve`. Screenshots go to .local/browser/.
+"""
+
+import base64
+import functools
+import glob
+import hashlib
+import hmac
+import http.server
+import json
+import os
+import pathlib
+import re
+import secrets
+import shutil
+import socket
+import string
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FRONTEND = pathlib.Path(__file__).resolve().parent / "frontend"
+OUT = ROOT / ".local" / "browser"
+CHROMIUM = "/usr/bin/chromium"
+GROUP = "class-4b"
+BOARD = f"group:{GROUP}"
+PLAYER = "u-browser"  # posts from the frontend page
+OTHER = "u-other"  # posted by a backend (urllib), so that its profile exists
+STRANGER = "u-stranger"  # the player of the page on the unlisted origin
+TIMEOUT_MS = 20_000
+
+# Loopback only, whatever proxy the environment names.
+_opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def http_json(method, url, credential=None, body=None):
+    """One request; returns (status, parsed JSON body or None)."""
+    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode())
+    if credential:
+        request.add_header("Authorization", f"Bearer {credential}")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with _opener.open(request, timeout=10) as response:
+            status, raw = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, raw = error.code, error.read()
+    try:
+        return status, json.loads(raw) if raw else None
+    except ValueError:
+        return status, None
+
+
+def completion(completion_id, user_id):
+    return {"id": completion_id, "user_id": user_id, "quiz_id": "q1", "topic": "math", "difficulty": "easy",
+            "correct": 3, "total": 4, "duration_ms": 40000, "groups": [GROUP]}
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def player_token(kid, secret, sub):
+    """An HS256 JWT as a quiz backend signs it for its player: ten minutes, vouching for one group."""
+    now = int(time.time())
+    header = b64url(json.dumps({"alg": "HS256", "typ": "JWT", "kid": kid}, separators=(",", ":")).encode())
+    claims = b64url(json.dumps({"sub": sub, "iat": now, "exp": now + 600, "groups": [GROUP]},
+                               separators=(",", ":")).encode())
+    signature = hmac.new(secret.encode(), f"{header}.{claims}".encode(), hashlib.sha256).digest()
+    return f"{header}.{claims}.{b64url(signature)}"
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# --- PostgreSQL and Redis -------------------------------------------------------------------------------------
+
+def psql_binary():
+    found = shutil.which("psql") or (sorted(glob.glob("/usr/lib/postgresql/*/bin/psql")) or [None])[-1]
+    if not found:
+        pytest.fail("psql not found (run bash ops/services.sh)")
+    return found
+
+
+def conninfo_for(dbname):
+    """The test server's conninfo (PODIUM_TEST_DATABASE_URL's, as libpq takes it), naming database `dbname`."""
+    url = os.environ.get("PODIUM_TEST_DATABASE_URL", "")
+    if not url:
+        return f"host=127.0.0.1 port={os.environ.get('PODIUM_PG_PORT', '5432')} user=postgres dbname={dbname}"
+    if "://" in url:
+        parts = urllib.parse.urlsplit(url)
+        return urllib.parse.urlunsplit(parts._replace(path=f"/{dbname}"))
+    without = re.sub(r"\bdbname\s*=\s*('(?:[^'\\]|\\.)*'|\S+)", "", url).strip()
+    return f"{without} dbname={dbname}"
+
+
+def psql(sql):
+    subprocess.run([psql_binary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", conninfo_for("postgres"), "-c", sql],
+                   check=True, stdin=subprocess.DEVNULL, timeout=60)
+
+
+@pytest.fixture(scope="session")
+def database():
+    name = f"podium_browser_{secrets.token_hex(4)}"
+    psql(f"CREATE DATABASE {name}")
+    try:
+        yield conninfo_for(name)
+    finally:
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    url = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/11"
+    subprocess.run(["redis-cli", "-u", url, "FLUSHDB"], check=True, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, timeout=30)
+    return url
+
+
+# --- the frontend's static server and Podium --------------------------------------------------------------------
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def static_origins():
+    """The frontend folder served twice: (listed origin, unlisted origin)."""
+    servers = []
+    for _ in range(2):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                                 functools.partial(QuietHandler, directory=str(FRONTEND)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+    try:
+        yield tuple(f"http://127.0.0.1:{server.server_address[1]}" for server in servers)
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+
+def stop(process):
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def podium(database, redis_url, static_origins):
+    binary = pathlib.Path(os.environ.get("PODIUM_BINARY", ROOT / ".build" / "debug" / "podium"))
+    if not binary.is_absolute():
+        binary = ROOT / binary
+    assert os.access(binary, os.X_OK), f"no podium executable at {binary} (set PODIUM_BINARY)"
+    OUT.mkdir(parents=True, exist_ok=True)
+    admin_key = "pdm_" + "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(40))
+    kid, secret = "k1", secrets.token_hex(24)
+    listed, unlisted = static_origins
+    log_path = OUT / "podium.log"
+    # Another process may take the port between free_port() and the bind: try again on another one.
+    for attempt in range(3):
+        port = free_port()
+        env = dict(os.environ, PODIUM_DATABASE_URL=database, PODIUM_REDIS_URL=redis_url, PODIUM_PORT=str(port),
+                   PODIUM_HOST="127.0.0.1", PODIUM_ADMIN_KEY=admin_key,
+                   PODIUM_PLAYER_TOKEN_HS256_KEYS=f"{kid}:{secret}", PODIUM_CORS_ORIGINS=listed,
+                   PODIUM_LOG_LEVEL="warning")
+        log = open(log_path, "w")
+        process = subprocess.Popen([str(binary), "serve"], env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                   stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        ready = False
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                ready = http_json("GET", f"{base}/healthz")[0] == 200 and http_json("GET", f"{base}/readyz")[0] == 200
+            except OSError:
+                ready = False
+            if ready:
+                break
+            time.sleep(0.1)
+        if ready:
+            break
+        stop(process)
+        log.close()
+        if attempt == 2:
+            pytest.fail(f"podium did not answer /healthz and /readyz; the end of {log_path}:\n"
+                        + "\n".join(log_path.read_text(errors="replace").splitlines()[-30:]))
+    try:
+        yield {"base": base, "admin_key": admin_key, "listed": listed, "unlisted": unlisted,
+               "token": functools.partial(player_token, kid, secret)}
+    finally:
+        stop(process)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def run_frontend(browser, origin, api, token, user, completion_id, screenshot=None):
+    """Opens the frontend page on `origin`, waits until its three calls ended, and returns what it shows."""
+    fragment = urllib.parse.urlencode({"api": api, "token": token, "user": user, "other": OTHER,
+                                       "completion": completion_id})
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{origin}/index.html#{fragment}")
+        page.wait_for_function("document.getElementById('done').textContent === 'yes'")
+        shown = {name: page.text_content(f"#{name}") for name in
+                 ("post-status", "post-points", "profile-status", "profile-user", "profile-points", "other-status")}
+        results = page.evaluate("window.podiumResults")
+        # A plain GET that needs no preflight: the request is sent, but can the script read the answer?
+        healthz = page.evaluate("""async (url) => {
+            try { const r = await fetch(url); return `read ${r.status}`; } catch (e) { return e.name; }
+        }""", f"{api}/healthz")
+        if screenshot:
+            page.screenshot(path=str(OUT / screenshot), full_page=True)
+        return {"shown": shown, "results": results, "healthz": healthz}
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="session")
+def other_player(podium):
+    """Another player of the group, posted the way a quiz backend would, with that player's own token."""
+    status, body = http_json("POST", f"{podium['base']}/v1/completions", podium["token"](OTHER),
+                             completion("c-other-1", OTHER))
+    assert status == 201, body
+    return OTHER
+
+
+@pytest.fixture(scope="session")
+def frontend(browser, podium, other_player):
+    """The frontend page on the listed origin, run once for PLAYER."""
+    return run_frontend(browser, podium["listed"], podium["base"], podium["token"](PLAYER), PLAYER, "c-browser-1",
+                        screenshot="frontend.png")
+
+
+@pytest.fixture(scope="session")
+def display_key(podium):
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/api-keys", podium["admin_key"],
+                             {"name": "screen", "role": "display", "scopes": [BOARD]})
+    assert status == 201, body
+    assert body["key"]["role"] == "display" and body["key"]["scopes"] == [BOARD]
+    assert body["secret"].startswith("pdm_")
+    return body["secret"]
+
+
+# --- a) a frontend on another origin, with a player token ---------------------------------------------------------
+
+def test_frontend_posts_a_completion_with_a_player_token(frontend):
+    assert frontend["shown"]["post-status"] == "201"
+    posted = frontend["results"]["posted"]
+    assert posted["status"] == "201"
+    assert posted["body"]["completion"]["user_id"] == PLAYER
+    # easy = 2 points with the default rules, for a first completion with 3 of 4 correct.
+    assert posted["body"]["totals"]["points"] == 2
+    assert frontend["shown"]["post-points"] == "2"
+
+
+def test_frontend_reads_its_own_profile(frontend):
+    assert frontend["shown"]["profile-status"] == "200"
+    own = frontend["results"]["own"]
+    assert own["status"] == "200"
+    assert own["body"]["user_id"] == PLAYER
+    assert own["body"]["totals"]["points"] > 0
+    assert own["body"]["totals"]["points"] == 2
+    assert frontend["shown"]["profile-user"] == PLAYER
+    assert frontend["shown"]["profile-points"] == "2"
+    # The listed origin reads answers of requests without a preflight too.
+    assert frontend["healthz"] == "read 200"
+
+
+def test_frontend_cannot_read_another_players_profile(frontend):
+    # 403, and the script can read it: the CORS headers are on error answers too.
+    assert frontend["shown"]["other-status"] == "403"
+    assert frontend["results"]["theirs"]["status"] == "403"
+    assert frontend["results"]["theirs"]["body"]["code"] == "forbidden"
+
+
+def test_unlisted_origin_cannot_read_answers(browser, podium, other_player):
+    seen = run_frontend(browser, podium["unlisted"], podium["base"], podium["token"](STRANGER), STRANGER,
+                        "c-stranger-1")
+    # fetch rejects with a TypeError: the preflights (Authorization, JSON) get no grant, and the plain GET's
+    # answer carries no Access-Control-Allow-Origin for this origin.
+    assert seen["shown"]["post-status"] == "error: TypeError"
+    assert seen["shown"]["profile-status"] == "error: TypeError"
+    assert seen["shown"]["other-status"] == "error: TypeError"
+    assert seen["healthz"] == "TypeError"
+    # The refused preflight kept the POST from being sent at all.
+    status, _ = http_json("GET", f"{podium['base']}/v1/users/{STRANGER}", podium["admin_key"])
+    assert status == 404
+
+
+# --- b) the classroom display ---------------------------------------------------------------------------------------
+
+def test_display_page_shows_the_board(browser, podium, display_key, frontend):
+    assert frontend["shown"]["post-status"] == "201"  # PLAYER is on the board
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{podium['base']}/display/{BOARD}/week#key={display_key}")
+        row = page.locator("#entries tr", has_text=PLAYER)
+        row.wait_for(state="visible")
+        page.locator("#entries tr", has_text=OTHER).wait_for(state="visible")
+        cells = row.locator("td").all_text_contents()
+        assert cells[2] == PLAYER
+        assert cells[3] == "2"
+        assert page.locator("#entries tr").count() == 2
+        assert page.text_content("#title") == f"{BOARD} · week"
+        assert page.text_content("#status") == ""
+        page.screenshot(path=str(OUT / "display.png"), full_page=True)
+    finally:
+        page.close()
+
+
+def test_display_key_cannot_read_profiles(podium, display_key, frontend):
+    status, body = http_json("GET", f"{podium['base']}/v1/users/{PLAYER}", display_key)
+    assert status == 403, body
+    # while the same key reads its board.
+    status, body = http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/week", display_key)
+    assert status == 200, body
+    assert PLAYER in [entry["user_id"] for entry in body["entries"]]
