@@ -10,6 +10,7 @@ struct CompletionsController {
     let writer: CompletionWriter
     let store: CompletionStore
     let rules: GameRules
+    let plausibility: PlausibilityRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
     let recorded = Counter(label: "podium_completions_recorded_total", dimensions: [("outcome", "created")])
@@ -31,6 +32,7 @@ struct CompletionsController {
         let body = try await HTTPSupport.decode(CompletionRequest.self, from: request, context: context)
         let item = try body.validated(now: now(), rules: rules)
         try context.requirePlayerWrite(item.userID, groups: item.groups)
+        try await requirePlausible([(item, "")], context: context)
         let outcome = try await writer.record(item)
         count(outcome)
         switch outcome {
@@ -71,8 +73,9 @@ struct CompletionsController {
         }
         // All or nothing on validation: a batch with a bad item changes nothing.
         guard errors.isEmpty else { throw APIError.validation(errors) }
-        // And on access: a player token syncs its own player's completions only.
+        // And on access: a player token syncs its own player's completions only, plausible ones.
         for item in items { try context.requirePlayerWrite(item.userID, groups: item.groups) }
+        try await requirePlausible(items.enumerated().map { ($1, "completions[\($0)].") }, context: context)
         // An id repeated in the batch: the first occurrence is recorded, later ones answer as a
         // replay of it (same body) or a conflict (another body), whatever the commit order. When the
         // first was not recorded (it conflicts with what is stored, or is too old), a later one with
@@ -151,6 +154,27 @@ struct CompletionsController {
         case .conflict: conflicts.increment()
         case .tooOld: break
         }
+    }
+
+    /// Throws 422 `implausible-completion`, naming each rule broken, when a player token posts completions no pupil
+    /// could have made; nothing of the request is recorded. Keys (trusted backends) and replays of recorded ids pass.
+    private func requirePlausible(_ items: [(ValidCompletion, String)], context: PodiumRequestContext) async throws {
+        guard context.isPlayer, let player = items.first?.0.userID else { return }
+        let recorded = try await store.recordedIDs(among: items.map(\.0.id))
+        let fresh = items.filter { !recorded.contains($0.0.id) }
+        let times = fresh.map(\.0.completedAt)
+        guard let first = times.min(), let last = times.max() else { return }
+        let stored = try await store.entries(
+            userID: player, from: first.addingTimeInterval(-plausibility.lookaround), to: last.addingTimeInterval(plausibility.lookaround))
+        let violations = plausibility.violations(fresh.map { item, prefix in
+            (PlausibilityRules.Entry(id: item.id, quizID: item.quizID, completedAt: item.completedAt), item.durationMS, item.total, prefix)
+        }, stored: stored)
+        guard !violations.isEmpty else { return }
+        let rulesBroken = Array(Set(violations.map(\.rule))).sorted()
+        for rule in rulesBroken { Counter(label: "podium_implausible_completions_total", dimensions: [("rule", rule)]).increment() }
+        throw APIError(
+            .unprocessableContent, code: "implausible-completion", title: "Implausible completion",
+            detail: "refused by \(rulesBroken.joined(separator: ", ")); nothing was recorded", errors: violations.map(\.error))
     }
 
     /// Drops this replica's cached pages of the board periods a new completion counted in: those it was

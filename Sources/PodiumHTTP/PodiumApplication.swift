@@ -29,13 +29,16 @@ public struct HTTPSettings: Sendable {
     public var connections: ConnectionLimits
     /// Requests per minute per caller.
     public var rateLimits: RateLimits
+    /// What a player token's completions must respect.
+    public var plausibility: PlausibilityRules
 
     /// Creates settings; the defaults suit the quick start.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bootstrapAdminKey: String? = nil, publicLeaderboards: Bool = false,
         leaderboardCacheLifetime: Duration = .milliseconds(1000), webhookAttempts: Int = 8,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
-        connections: ConnectionLimits = ConnectionLimits(), rateLimits: RateLimits = RateLimits()
+        connections: ConnectionLimits = ConnectionLimits(), rateLimits: RateLimits = RateLimits(),
+        plausibility: PlausibilityRules = PlausibilityRules()
     ) {
         self.host = host
         self.port = port
@@ -47,6 +50,7 @@ public struct HTTPSettings: Sendable {
         self.cors = cors
         self.connections = connections
         self.rateLimits = rateLimits
+        self.plausibility = plausibility
     }
 }
 
@@ -81,7 +85,9 @@ public enum PodiumApplication {
             directory: directory, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash), playerTokens: playerTokens,
             publicLeaderboards: settings.publicLeaderboards, limiter: limiter, limits: settings.rateLimits, now: now))
         router.add(middleware: RateLimitMiddleware(limiter: limiter, limits: settings.rateLimits, now: now))
-        CompletionsController(writer: storage.writer, store: storage.completions, rules: storage.rules, cache: cache, now: now).addRoutes(to: router)
+        CompletionsController(
+            writer: storage.writer, store: storage.completions, rules: storage.rules, plausibility: settings.plausibility, cache: cache, now: now
+        ).addRoutes(to: router)
         leaderboards.addRoutes(to: router)
         UsersController(users: storage.users, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)
             .addRoutes(to: router)

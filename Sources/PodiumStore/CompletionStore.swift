@@ -58,6 +58,16 @@ public struct CompletionStore: Sendable {
         return Set(try await postgres.query("SELECT id FROM completions WHERE id = ANY($1)", [ids]).rows.map { try $0.string("id") })
     }
 
+    /// The player's completions finished in `[from, to]`, as the plausibility rules see them.
+    public func entries(userID: String, from: Date, to: Date) async throws -> [PlausibilityRules.Entry] {
+        try await postgres.query("""
+            SELECT id, quiz_id, completed_at FROM completions WHERE user_id = $1 AND completed_at BETWEEN $2 AND $3
+            ORDER BY completed_at, id LIMIT 10000
+            """, [userID, from, to]).rows.map {
+            PlausibilityRules.Entry(id: try $0.string("id"), quizID: try $0.string("quiz_id"), completedAt: try $0.date("completed_at"))
+        }
+    }
+
     private func recordOnce(_ plans: [CompletionPlan], now: Date) async throws -> [RecordOutcome] {
         let rules = rules
         let written = try await postgres.withSession { session -> WrittenBatch in

@@ -32,6 +32,7 @@ import Redis
 /// | `PODIUM_HEADER_TIMEOUT_MS`, `PODIUM_BODY_TIMEOUT_MS`, `PODIUM_IDLE_TIMEOUT_MS` | `10000`, `30000`, `60000` |
 /// | `PODIUM_MAX_CONNECTIONS` | `4096` |
 /// | `PODIUM_RATE_LIMITS` | `ingest=6000,read=6000,display=1200,admin=600,player=120,failed-auth=60` (per minute) |
+/// | `PODIUM_PLAYER_MIN_SECONDS_PER_QUESTION`, `PODIUM_PLAYER_MAX_COMPLETIONS_PER_MINUTE`, `PODIUM_PLAYER_REPEAT_QUIZ_WINDOW_S` | `1`, `6`, `60` |
 /// | `PODIUM_LOG_LEVEL` | `info` |
 struct Settings {
     var databaseURL: String
@@ -106,6 +107,10 @@ struct Settings {
             }
             http.rateLimits = limits
         }
+        http.plausibility = PlausibilityRules(
+            minimumSecondsPerQuestion: Double(try integer("PODIUM_PLAYER_MIN_SECONDS_PER_QUESTION", 1)),
+            maximumPerMinute: try integer("PODIUM_PLAYER_MAX_COMPLETIONS_PER_MINUTE", 6),
+            repeatQuizWindow: TimeInterval(try integer("PODIUM_PLAYER_REPEAT_QUIZ_WINDOW_S", 60)))
         http.connections = ConnectionLimits(
             headerTimeout: .milliseconds(max(100, try integer("PODIUM_HEADER_TIMEOUT_MS", 10_000))),
             bodyTimeout: .milliseconds(max(100, try integer("PODIUM_BODY_TIMEOUT_MS", 30_000))),

@@ -168,6 +168,49 @@ struct CredentialTests {
         #expect(try await directory.grant(forHash: "unknown") == nil)
     }
 
+    @Test("a player token's implausible completions are 422 naming the rule and record nothing; keys and replays pass")
+    func implausibleCompletionsAreRefused() async throws {
+        let secret = "plausible-secret-of-at-least-32-bytes!"
+        let harness = try await HTTPHarness(playerTokens: PlayerTokenSettings(hmacSecrets: ["p1": secret]))
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: "p1"))
+        let user = "plausible-\(UUID().uuidString.prefix(8))"
+        struct Claims: JWTPayload {
+            var sub: SubjectClaim
+            var exp: ExpirationClaim
+            func verify(using _: some JWTAlgorithm) throws {}
+        }
+        let token = try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Self.now.addingTimeInterval(600))),
+                                        kid: JWKIdentifier(string: "p1"))
+        @Sendable func body(_ id: String, quiz: String, minute: Int, duration: Int? = 30_000) -> [String: any Sendable] {
+            var body: [String: any Sendable] = ["id": "\(user)-\(id)", "user_id": user, "quiz_id": quiz, "topic": "math",
+                                                "difficulty": "easy", "correct": 5, "total": 10,
+                                                "completed_at": String(format: "2026-11-25T10:%02d:00Z", minute)]
+            if let duration { body["duration_ms"] = duration }
+            return body
+        }
+        try await harness.run { client in
+            let fast = try await client.send(.post, "/v1/completions", key: token, json: body("fast", quiz: "q1", minute: 0, duration: 9_999))
+            #expect(fast.status == .unprocessableContent)
+            #expect(fast.json["code"] as? String == "implausible-completion")
+            #expect(fast.json["detail"] as? String == "refused by minimum-seconds-per-question; nothing was recorded")
+            #expect(fast.errorFields == ["duration_ms"])
+            #expect(try await client.send(.post, "/v1/completions", key: token, json: body("untimed", quiz: "q1", minute: 0, duration: nil))
+                .errorFields == ["duration_ms"])
+            #expect(try await client.send(.post, "/v1/completions", key: token, json: body("first", quiz: "q1", minute: 0)).status == .created)
+            // A replay of a recorded completion is answered as before.
+            #expect(try await client.send(.post, "/v1/completions", key: token, json: body("first", quiz: "q1", minute: 0)).status == .ok)
+            let again = try await client.send(.post, "/v1/completions", key: token, json: body("again", quiz: "q1", minute: 0))
+            #expect(again.status == .unprocessableContent)
+            #expect(again.json["detail"] as? String == "refused by repeat-quiz-window; nothing was recorded")
+            // The quiz backend's key is trusted: the same completion passes there.
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body("again", quiz: "q1", minute: 0, duration: nil))
+                .status == .created)
+            let history = try await client.send(.get, "/v1/users/\(user)/completions", key: harness.readKey)
+            #expect((history.json["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }.sorted() == ["\(user)-again", "\(user)-first"])
+        }
+    }
+
     @Test("bodies share one budget: a body past it is 503 and every byte taken is given back")
     func bodiesShareABudget() async throws {
         func request(_ text: String) -> Request {
