@@ -4,7 +4,8 @@ import Foundation
 public struct PlausibilityRules: Sendable, Equatable {
     /// Fewest seconds a question can take (`duration_ms` / `total`); 0 turns the rule off.
     public var minimumSecondsPerQuestion: Double
-    /// Most completions one player can finish within any 60 seconds (by `completed_at`); 0 turns the rule off.
+    /// Most completions one player can finish within any 60 seconds (by `completed_at`, stored ones included); every
+    /// new completion inside a fuller minute is refused. 0 turns the rule off.
     public var maximumPerMinute: Int
     /// The same quiz scores again only this many seconds after the player's last completion of it; 0 turns it off.
     public var repeatQuizWindow: TimeInterval
@@ -69,10 +70,15 @@ public struct PlausibilityRules: Sendable, Equatable {
                 }
             }
             let at = item.entry.completedAt
+            // Every 60 s window that holds this completion, starting at one of the completions around it: more than the
+            // limit in any of them is refused, whichever order they were sent in and whether they came before or after.
             if maximumPerMinute > 0 {
-                let earlier = others + items[..<index].map(\.entry)
-                let inMinute = earlier.filter { $0.completedAt > at.addingTimeInterval(-60) && $0.completedAt <= at }.count
-                if inMinute + 1 > maximumPerMinute {
+                let all = others.map(\.completedAt) + items.map(\.entry.completedAt)
+                let starts = all.filter { $0 > at.addingTimeInterval(-60) && $0 <= at }
+                let crowded = starts.contains { start in
+                    all.filter { $0 >= start && $0 < start.addingTimeInterval(60) }.count > maximumPerMinute
+                }
+                if crowded {
                     violations.append(Violation(rule: "maximum-per-minute", error: FieldError(
                         field: prefix + "completed_at", message: "makes more than \(maximumPerMinute) completions within one minute")))
                 }

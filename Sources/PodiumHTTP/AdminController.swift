@@ -6,6 +6,7 @@ import PodiumStore
 /// `/v1/admin/…`: API keys, ranking rebuilds and the calendar of closed days.
 struct AdminController {
     let storage: PodiumStorage
+    /// Told when a key is created or revoked, so this replica sees it at once.
     let keyDirectory: KeyDirectory
     let cache: LeaderboardCache
     let now: @Sendable () -> Date

@@ -15,17 +15,22 @@ import Synchronization
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = PodiumRequestContext
 
+    /// Every valid API key.
     let directory: KeyDirectory
     /// SHA-256 of the bootstrap admin key from the environment, if any.
     let bootstrapAdminHash: String?
     /// Player token verification; nil when no signing key is configured.
     let playerTokens: PlayerTokens?
+    /// Whether leaderboard reads need no credential.
     let publicLeaderboards: Bool
     /// Counts failed authentications per client address.
     let limiter: RateLimiter
+    /// The limit on failed authentications.
     let limits: RateLimits
+    /// The clock the rate limits run on.
     let now: @Sendable () -> Date
 
+    /// Puts the caller in the context, or throws 401 (429 for an address that failed too often).
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.publicLeaderboards = publicLeaderboards
@@ -33,7 +38,9 @@ struct AuthMiddleware: RouterMiddleware {
             do {
                 context.caller = try await caller(header)
             } catch let error as APIError where error.status == .unauthorized {
-                // Guessing credentials from one address is slowed down; its valid credentials keep working.
+                // Failures from one address past the limit are answered 429. Valid credentials from it keep working: a
+                // school behind one address must not be locked out by one pupil's guesses, and a key or token cannot be
+                // guessed anyway; the limit bounds what failures cost (verification, log lines) and tells a client to stop.
                 let limit = limits.failedAuthentication
                 let decision = await limiter.take("address:\(context.clientAddress ?? "unknown")", limit: limit, now: now())
                 throw decision.allowed ? error : RateLimitMiddleware.tooManyRequests(limit, decision)
@@ -68,14 +75,20 @@ struct AuthMiddleware: RouterMiddleware {
 /// Every valid API key's grant, held by each replica and read again from PostgreSQL every few seconds.
 ///
 /// One read answers every lookup, so a flood of made-up keys costs no database round trips, and a revoked
-/// key stops working on every replica within `freshness` (at once on the replica that revoked it).
-/// While PostgreSQL is unreachable the last copy keeps answering for up to `staleLimit` (stale-while-error),
-/// so displays keep showing Redis-served boards through a database outage; past that, lookups fail with 503.
+/// key stops working on every replica within `freshness` (at once on the replica that revoked it): a lookup
+/// past `freshness` waits for the next read. Only when that read fails (PostgreSQL unreachable) does the last
+/// copy keep answering, for up to `staleLimit` (stale-while-error), so displays keep showing Redis-served
+/// boards through a database outage; past that, lookups fail with 503. Failed reads are retried at most once
+/// a second.
 final class KeyDirectory: Sendable {
     private struct State {
         var grants: [String: KeyGrant] = [:]
         var loadedAt: ContinuousClock.Instant?
         var refreshing: Task<Void, Never>?
+        /// When the last read failed; nil after a success.
+        var failedAt: ContinuousClock.Instant?
+        /// Bumped by `invalidate()`: a read begun before it may not install what it read.
+        var generation = 0
     }
 
     private let load: @Sendable () async throws -> [String: KeyGrant]
@@ -84,6 +97,7 @@ final class KeyDirectory: Sendable {
     private let staleLimit: Duration
     private let logger: Logger
     private let clock: @Sendable () -> ContinuousClock.Instant
+    private let warnings = Mutex(LogThrottle(interval: .seconds(10)))
 
     /// Creates a directory reading grants with `load`; `clock` measures the copy's age (tests move it by hand).
     init(
@@ -99,44 +113,72 @@ final class KeyDirectory: Sendable {
     }
 
     /// The grant of the key whose secret hashes to `hash`, nil if no valid key has it.
-    ///
-    /// A copy older than `freshness` is answered from while a refresh runs in the background; only a
-    /// missing copy, or one older than `staleLimit`, makes the caller wait for PostgreSQL.
     func grant(forHash hash: String) async throws -> KeyGrant? {
-        let (grants, age, refresh) = state.withLock { state -> ([String: KeyGrant], Duration?, Task<Void, Never>?) in
-            let age = state.loadedAt.map { clock() - $0 }
-            if let age, age < freshness { return (state.grants, age, nil) }
-            if state.refreshing == nil {
-                state.refreshing = Task { await self.refresh() }
+        enum Next { case answer(KeyGrant?), wait(Task<Void, Never>?) }
+        let next = state.withLock { state -> Next in
+            let now = clock()
+            if let loadedAt = state.loadedAt, now - loadedAt < freshness { return .answer(state.grants[hash]) }
+            // The last read failed: answer from the copy while it is young enough, retrying at most once a second.
+            if let failedAt = state.failedAt, now - failedAt < .seconds(1) {
+                if let loadedAt = state.loadedAt, now - loadedAt < staleLimit { return .answer(state.grants[hash]) }
+                return .wait(nil)
             }
-            return (state.grants, age, state.refreshing)
+            if state.refreshing == nil {
+                let generation = state.generation
+                state.refreshing = Task { await self.refresh(generation: generation) }
+            }
+            if state.failedAt != nil, let loadedAt = state.loadedAt, now - loadedAt < staleLimit { return .answer(state.grants[hash]) }
+            return .wait(state.refreshing)
         }
-        if let age, age < staleLimit { return grants[hash] }
-        await refresh?.value
+        switch next {
+        case .answer(let grant):
+            return grant
+        case .wait(let refresh):
+            await refresh?.value
+        }
+        // A key created or revoked through this replica while it waited: read again.
+        if state.withLock({ $0.loadedAt == nil && $0.failedAt == nil }) { return try await grant(forHash: hash) }
         return try state.withLock { state in
-            guard let loadedAt = state.loadedAt, clock() - loadedAt < staleLimit else {
+            guard let loadedAt = state.loadedAt, clock() - loadedAt < (state.failedAt == nil ? freshness : staleLimit) else {
                 throw APIError.unavailable("API keys cannot be checked: the database is unavailable; retry shortly")
             }
             return state.grants[hash]
         }
     }
 
-    /// Forgets the copy, so the next lookup reads PostgreSQL (after a key is created or revoked through this replica).
+    /// Forgets the copy, so the next lookup reads PostgreSQL (after a key is created or revoked through this replica);
+    /// a read already under way cannot bring the forgotten copy back.
     func invalidate() {
-        state.withLock { $0.loadedAt = nil }
+        state.withLock { state in
+            state.loadedAt = nil
+            state.failedAt = nil
+            state.refreshing = nil
+            state.generation += 1
+        }
     }
 
-    private func refresh() async {
+    private func refresh(generation: Int) async {
         do {
             let grants = try await load()
             state.withLock { state in
+                guard state.generation == generation else { return }
                 state.grants = grants
                 state.loadedAt = clock()
+                state.failedAt = nil
                 state.refreshing = nil
             }
         } catch {
-            logger.warning("API keys could not be read; the last copy is used", metadata: ["error": "\(error)"])
-            state.withLock { $0.refreshing = nil }
+            let leftOut = warnings.withLock { $0.admit(now: .now) }
+            if let leftOut {
+                logger.warning("API keys could not be read; the last copy is used", metadata: [
+                    "error": "\(error)", "unlogged_since_last": "\(leftOut)",
+                ])
+            }
+            state.withLock { state in
+                guard state.generation == generation else { return }
+                state.failedAt = clock()
+                state.refreshing = nil
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ struct CompletionsController {
     let writer: CompletionWriter
     let store: CompletionStore
     let rules: GameRules
+    /// What a player token's completions must respect.
     let plausibility: PlausibilityRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
@@ -161,7 +162,9 @@ struct CompletionsController {
     private func requirePlausible(_ items: [(ValidCompletion, String)], context: PodiumRequestContext) async throws {
         guard context.isPlayer, let player = items.first?.0.userID else { return }
         let recorded = try await store.recordedIDs(among: items.map(\.0.id))
-        let fresh = items.filter { !recorded.contains($0.0.id) }
+        // A repeated id in one batch is answered as a replay of its first occurrence: judge that one only.
+        var seen = Set<String>()
+        let fresh = items.filter { !recorded.contains($0.0.id) && seen.insert($0.0.id).inserted }
         let times = fresh.map(\.0.completedAt)
         guard let first = times.min(), let last = times.max() else { return }
         let stored = try await store.entries(

@@ -41,11 +41,14 @@ extension Duration {
 /// Sits after HTTP decoding, so it sees whole parts: the first timer runs from the connection's start to the first
 /// request head, the second from a head to its end. Between requests, Hummingbird's idle timeout applies (it also
 /// closes a connection whose next headers never complete, since only a whole head resets it).
-final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+///
+/// A handler that stalls before reading a body (waiting for PostgreSQL, say) holds reads back, so the body timer can
+/// also close a client that sent everything in time; the timeout is long (30 s) so that only a stalled server does.
+final class RequestDeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
+    /// Decoded request parts, passed on unchanged.
     typealias InboundIn = HTTPRequestPart
+    /// The same parts.
     typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
 
     private let headerTimeout: TimeAmount
     private let bodyTimeout: TimeAmount
@@ -58,6 +61,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         bodyTimeout = limits.bodyTimeout.timeAmount
     }
 
+    /// Caps the read size and starts the header timer.
     func handlerAdded(context: ChannelHandlerContext) {
         // Reads of at most 4 KiB: Hummingbird buffers up to ten parts per connection before a handler takes them,
         // and with NIO's default of 64 KiB a thousand stalled uploads held 250 MB in those buffers.
@@ -69,11 +73,13 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// The most bytes one socket read takes in.
     static let maximumRead = 4096
 
+    /// Starts the header timer on a connection that became active after the handler was added.
     func channelActive(context: ChannelHandlerContext) {
         if !sawFirstHead, deadline == nil { arm(headerTimeout, context: context) }
         context.fireChannelActive()
     }
 
+    /// A head starts the body timer, an end stops it.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
@@ -87,10 +93,12 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.fireChannelRead(data)
     }
 
+    /// Stops the timer.
     func handlerRemoved(context: ChannelHandlerContext) {
         cancel()
     }
 
+    /// Stops the timer.
     func channelInactive(context: ChannelHandlerContext) {
         cancel()
         context.fireChannelInactive()

@@ -30,8 +30,10 @@ public struct CORSPolicy: Sendable {
 /// `Access-Control-Allow-Credentials`. It sits outside every other middleware: problem answers (401, 429) carry the
 /// headers too, so a browser script can read them.
 struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The allowed origins.
     let policy: CORSPolicy
 
+    /// Adds the headers to the answer.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         guard !policy.origins.isEmpty else { return response }
@@ -79,12 +81,15 @@ final class RouteTable: Sendable {
 ///
 /// It turns the router's own not-found answer into these, so the document's routes stay the router's routes.
 struct MethodAnswersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The router's paths and methods.
     let routes: RouteTable
+    /// The allowed origins, for preflights.
     let cors: CORSPolicy
 
     /// The methods Podium names in `Allow`, in this order.
     static var methods: [HTTPRequest.Method] { [.get, .head, .post, .put, .patch, .delete, .options] }
 
+    /// Turns the router's 404 for a known path into 405 or an OPTIONS answer.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)

@@ -10,7 +10,7 @@ public struct PlayerTokenSettings: Sendable {
     public var jwks: String?
     /// The longest lifetime (`exp` − `iat`) a token may have.
     public var maxLifetime: TimeInterval
-    /// When set, a token that names an audience (`aud`) must name this one.
+    /// When set, a token must name this audience in `aud`.
     public var audience: String?
 
     /// Creates settings; with no secrets and no JWKS, player tokens are off.
@@ -33,8 +33,8 @@ public struct PlayerTokenConfigurationError: Error, CustomStringConvertible {
 
 /// Verifies player tokens: JWTs signed by the quiz backend for one player.
 ///
-/// A token must name a configured key id, be signed with that key's algorithm, carry `sub` (a valid user id)
-/// and `exp`, not outlive `maxLifetime`, and name Podium's audience if it names one. Nothing here touches
+/// A token must name a configured key id, be signed with that key's algorithm, carry `sub` (a valid user id),
+/// `exp` and `iat`, not outlive `maxLifetime`, and name the configured audience, if one is. Nothing here touches
 /// PostgreSQL: a replica checks tokens on its own, even while the database is down.
 public final class PlayerTokens: Sendable {
     private let keys: JWTKeyCollection
@@ -120,15 +120,16 @@ public final class PlayerTokens: Sendable {
             throw APIError.unauthorized("the player token's signature or claims are invalid")
         }
         guard payload.exp.value > now else { throw APIError.unauthorized("the player token has expired") }
-        let issued = payload.iat?.value ?? now
+        // Without iat a token's lifetime could not be bounded: a leaked long-lived one would work in its last hour.
+        guard let issued = payload.iat?.value else { throw APIError.unauthorized("the player token has no iat") }
         guard issued <= now.addingTimeInterval(60) else { throw APIError.unauthorized("the player token was issued in the future") }
         guard payload.exp.value.timeIntervalSince(issued) <= settings.maxLifetime else {
             throw APIError.unauthorized("the player token lives longer than \(Int(settings.maxLifetime)) seconds")
         }
-        if let audience = payload.aud, let expected = settings.audience, !audience.value.contains(expected) {
+        if let expected = settings.audience, !(payload.aud?.value.contains(expected) ?? false) {
             throw APIError.unauthorized("the player token is for another audience")
         }
-        guard NameRules.isValidIdentifier(payload.sub.value) else {
+        guard NameRules.isValidUserID(payload.sub.value) else {
             throw APIError.unauthorized("the player token's sub is not a valid user id")
         }
         let groups = payload.groups ?? []
@@ -141,6 +142,7 @@ public final class PlayerTokens: Sendable {
 
 /// A payload that decodes from any claims: only the header is wanted.
 private struct HeaderOnly: JWTPayload {
+    /// Nothing: `PlayerTokens.verify` checks the claims against its own clock.
     func verify(using _: some JWTAlgorithm) throws {}
 }
 
@@ -150,12 +152,13 @@ struct PlayerTokenPayload: JWTPayload {
     var sub: SubjectClaim
     /// Expiry (required).
     var exp: ExpirationClaim
-    /// Issue time.
+    /// Issue time (required; optional here so its absence is refused with a clear reason).
     var iat: IssuedAtClaim?
     /// Audience.
     var aud: AudienceClaim?
     /// Groups the backend vouches for.
     var groups: [String]?
 
+    /// Nothing: `PlayerTokens.verify` checks the claims against its own clock.
     func verify(using _: some JWTAlgorithm) throws {}
 }

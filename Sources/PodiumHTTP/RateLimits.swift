@@ -64,17 +64,28 @@ public struct RateLimits: Sendable, Equatable {
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = PodiumRequestContext
 
+    /// The shared buckets.
     let limiter: RateLimiter
+    /// The limits per caller.
     let limits: RateLimits
+    /// The clock the buckets run on.
     let now: @Sendable () -> Date
 
+    /// Counts the request, then answers it or refuses it with 429.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let (bucket, limit) = limits.bucket(for: context.caller) else { return try await next(request, context) }
         let decision = await limiter.take(bucket, limit: limit, now: now())
         guard decision.allowed else { throw Self.tooManyRequests(limit, decision) }
-        var response = try await next(request, context)
-        Self.describe(limit, decision, in: &response.headers)
-        return response
+        do {
+            var response = try await next(request, context)
+            Self.describe(limit, decision, in: &response.headers)
+            return response
+        } catch let error as APIError {
+            // Refusals count too, and say so.
+            var headers = error.headers
+            Self.describe(limit, decision, in: &headers)
+            throw APIError(error.status, code: error.code, title: error.title, detail: error.detail, errors: error.errors, headers: headers)
+        }
     }
 
     /// Writes the policy and the bucket's state.

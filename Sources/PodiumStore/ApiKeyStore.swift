@@ -149,8 +149,11 @@ public struct ApiKeyStore: Sendable {
         for row in try await postgres.query("""
             SELECT id, role, key_hash, array_to_string(scopes, ' ') AS scopes FROM api_keys WHERE revoked_at IS NULL
             """).rows {
-            guard let role = Role(rawValue: try row.string("role")) else { continue }
-            grants[try row.string("key_hash")] = KeyGrant(id: try row.string("id"), role: role, scopes: Self.patterns(try row.string("scopes")))
+            let texts = try row.string("scopes").split(separator: " ")
+            let scopes = Self.patterns(try row.string("scopes"))
+            // Fail closed: a role or a scope this version cannot read would otherwise grant more, not less.
+            guard let role = Role(rawValue: try row.string("role")), scopes.count == texts.count else { continue }
+            grants[try row.string("key_hash")] = KeyGrant(id: try row.string("id"), role: role, scopes: scopes)
         }
         return grants
     }

@@ -4,19 +4,19 @@ import Synchronization
 
 /// When to write a repeated log message: the first at once, then at most one per `interval`,
 /// carrying how many were left out since the last.
-struct LogThrottle: Sendable {
+public struct LogThrottle: Sendable {
     /// Shortest time between two written messages.
-    let interval: Duration
+    public let interval: Duration
     private var lastWritten: ContinuousClock.Instant?
     private var leftOut = 0
 
     /// Creates a throttle writing at most one message per `interval`.
-    init(interval: Duration) {
+    public init(interval: Duration) {
         self.interval = interval
     }
 
     /// Whether a message occurring `now` is written: the number left out before it, or nil to leave it out.
-    mutating func admit(now: ContinuousClock.Instant) -> Int? {
+    public mutating func admit(now: ContinuousClock.Instant) -> Int? {
         if let lastWritten, now - lastWritten < interval {
             leftOut += 1
             return nil

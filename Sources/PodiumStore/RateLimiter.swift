@@ -30,6 +30,14 @@ public struct RateDecision: Sendable, Equatable {
     public var retryAfter: Int
     /// Seconds until the bucket is full again.
     public var reset: Int
+
+    /// Creates a decision.
+    public init(allowed: Bool, remaining: Int, retryAfter: Int, reset: Int) {
+        self.allowed = allowed
+        self.remaining = remaining
+        self.retryAfter = retryAfter
+        self.reset = reset
+    }
 }
 
 /// Token buckets shared by every replica through Redis, one round trip per request (batched with other

@@ -107,15 +107,18 @@ struct Settings {
             }
             http.rateLimits = limits
         }
+        // Values are kept within sane bounds (an hour a question, a day for any timeout): larger ones only overflow.
         http.plausibility = PlausibilityRules(
-            minimumSecondsPerQuestion: Double(try integer("PODIUM_PLAYER_MIN_SECONDS_PER_QUESTION", 1)),
-            maximumPerMinute: try integer("PODIUM_PLAYER_MAX_COMPLETIONS_PER_MINUTE", 6),
-            repeatQuizWindow: TimeInterval(try integer("PODIUM_PLAYER_REPEAT_QUIZ_WINDOW_S", 60)))
+            minimumSecondsPerQuestion: Double(min(3600, try integer("PODIUM_PLAYER_MIN_SECONDS_PER_QUESTION", 1))),
+            maximumPerMinute: min(1_000_000, try integer("PODIUM_PLAYER_MAX_COMPLETIONS_PER_MINUTE", 6)),
+            repeatQuizWindow: TimeInterval(min(86_400 * 366, try integer("PODIUM_PLAYER_REPEAT_QUIZ_WINDOW_S", 60))))
+        func timeout(_ name: String, _ fallback: Int) throws -> Duration {
+            .milliseconds(min(86_400_000, max(100, try integer(name, fallback))))
+        }
         http.connections = ConnectionLimits(
-            headerTimeout: .milliseconds(max(100, try integer("PODIUM_HEADER_TIMEOUT_MS", 10_000))),
-            bodyTimeout: .milliseconds(max(100, try integer("PODIUM_BODY_TIMEOUT_MS", 30_000))),
-            idleTimeout: .milliseconds(max(100, try integer("PODIUM_IDLE_TIMEOUT_MS", 60_000))),
-            maxConnections: max(1, try integer("PODIUM_MAX_CONNECTIONS", 4096)))
+            headerTimeout: try timeout("PODIUM_HEADER_TIMEOUT_MS", 10_000), bodyTimeout: try timeout("PODIUM_BODY_TIMEOUT_MS", 30_000),
+            idleTimeout: try timeout("PODIUM_IDLE_TIMEOUT_MS", 60_000),
+            maxConnections: min(1_000_000, max(1, try integer("PODIUM_MAX_CONNECTIONS", 4096))))
         schedulerTick = .milliseconds(max(50, try integer("PODIUM_SCHEDULER_TICK_MS", 1000)))
         replicaName = value("PODIUM_REPLICA_NAME") ?? Scheduler.defaultReplicaName()
         if let text = value("PODIUM_TEST_JOB_DELAY") {
@@ -142,7 +145,9 @@ struct Settings {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw SettingsError(message: "PODIUM_PLAYER_TOKEN_HS256_KEYS must look like kid1:secret1,kid2:secret2")
             }
-            secrets[parts[0]] = parts[1]
+            guard secrets.updateValue(parts[1], forKey: parts[0]) == nil else {
+                throw SettingsError(message: "PODIUM_PLAYER_TOKEN_HS256_KEYS names key id \(parts[0]) twice")
+            }
         }
         var jwks: String?
         if let path = value("PODIUM_PLAYER_TOKEN_JWKS_FILE") {
@@ -152,7 +157,8 @@ struct Settings {
             jwks = String(decoding: data, as: UTF8.self)
         }
         return PlayerTokenSettings(
-            hmacSecrets: secrets, jwks: jwks, maxLifetime: TimeInterval(max(1, try integer("PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S", 3600))),
+            hmacSecrets: secrets, jwks: jwks,
+            maxLifetime: TimeInterval(min(86_400 * 366, max(1, try integer("PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S", 3600)))),
             audience: value("PODIUM_PLAYER_TOKEN_AUDIENCE"))
     }
 

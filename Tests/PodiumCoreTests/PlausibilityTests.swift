@@ -20,15 +20,21 @@ struct PlausibilityTests {
         #expect(rules.violations([item("a", quiz: "q1", at: 0, duration: nil)], stored: []).map(\.rule) == ["minimum-seconds-per-question"])
     }
 
-    @Test func atMostThreeWithinAnyMinuteCountingStoredOnes() {
+    @Test func atMostThreeWithinAnyMinuteCountingStoredOnesWhateverTheOrder() {
         let stored = [PlausibilityRules.Entry(id: "s1", quizID: "a", completedAt: base), .init(id: "s2", quizID: "b", completedAt: base.addingTimeInterval(30))]
-        // Third within (t-60, t]: allowed; the fourth is refused, and a completion a minute later is fine again.
+        // Two new ones in the minute of the stored two: four in [0, 60), so both new ones are refused; one a minute later is fine.
         let items = [item("x", quiz: "c", at: 50, prefix: "completions[0]."), item("y", quiz: "d", at: 59, prefix: "completions[1]."),
                      item("z", quiz: "e", at: 120, prefix: "completions[2].")]
-        let violations = rules.violations(items, stored: stored)
-        #expect(violations.map(\.error) == [
-            FieldError(field: "completions[1].completed_at", message: "makes more than 3 completions within one minute"),
-        ])
+        #expect(rules.violations(items, stored: stored).map(\.error.field) == ["completions[0].completed_at", "completions[1].completed_at"])
+        // One new one makes three: allowed.
+        #expect(rules.violations([item("x", quiz: "c", at: 50)], stored: stored).isEmpty)
+        // A completion before stored ones counts against the minute after it too.
+        let later = (1...3).map { PlausibilityRules.Entry(id: "l\($0)", quizID: "l\($0)", completedAt: base.addingTimeInterval(Double(10 * $0))) }
+        #expect(rules.violations([item("early", quiz: "q", at: 5)], stored: later).map(\.rule) == ["maximum-per-minute"])
+        // Newest first or oldest first: the same four are refused.
+        let burst = (0..<4).map { item("b\($0)", quiz: "q\($0)", at: Double(300 + 10 * $0)) }
+        #expect(rules.violations(burst, stored: []).count == 4)
+        #expect(rules.violations(Array(burst.reversed()), stored: []).count == 4)
     }
 
     @Test func theSameQuizWithinTheWindowIsRefusedOnlyOnTheLaterItem() {

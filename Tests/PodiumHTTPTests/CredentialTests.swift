@@ -50,7 +50,7 @@ struct CredentialTests {
 
     /// A token for `pupil` signed by `keys` with `kid`, living `lifetime` seconds from `now`.
     static func token(
-        _ keys: JWTKeyCollection, kid: String, lifetime: TimeInterval = 600, audience: String? = nil, groups: [String] = []
+        _ keys: JWTKeyCollection, kid: String, lifetime: TimeInterval = 600, audience: String? = "podium", groups: [String] = []
     ) async throws -> String {
         struct Claims: JWTPayload {
             var sub: SubjectClaim
@@ -107,6 +107,8 @@ struct CredentialTests {
         #expect(await Self.refusal(tokens, try await Self.token(signer, kid: "new", audience: "podium")) == nil)
         #expect(await Self.refusal(tokens, try await Self.token(signer, kid: "new", audience: "elsewhere"))
                 == "401 the player token is for another audience")
+        #expect(await Self.refusal(tokens, try await Self.token(signer, kid: "new", audience: nil))
+                == "401 the player token is for another audience", "an audience is configured, so the token must name it")
         #expect(await Self.refusal(tokens, try await Self.token(signer, kid: "new", lifetime: 3601))
                 == "401 the player token lives longer than 3600 seconds")
         #expect(await Self.refusal(tokens, try await Self.token(signer, kid: "new", lifetime: 0)) == "401 the player token has expired")
@@ -162,8 +164,9 @@ struct CredentialTests {
         await #expect(throws: APIError.self) { try await directory.grant(forHash: "known") }
         #expect(loads.withLock { $0 } >= 2)
 
-        // Back: the next lookup reads again.
+        // Back: the next lookup a second after the failed read reads again.
         failing.withLock { $0 = false }
+        elapsed.withLock { $0 = .seconds(903) }
         #expect(try await directory.grant(forHash: "known") == grant)
         #expect(try await directory.grant(forHash: "unknown") == nil)
     }
@@ -178,10 +181,13 @@ struct CredentialTests {
         struct Claims: JWTPayload {
             var sub: SubjectClaim
             var exp: ExpirationClaim
+            var iat: IssuedAtClaim?
             func verify(using _: some JWTAlgorithm) throws {}
         }
-        let token = try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Self.now.addingTimeInterval(600))),
-                                        kid: JWKIdentifier(string: "p1"))
+        let token = try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Self.now.addingTimeInterval(600)),
+                                               iat: IssuedAtClaim(value: Self.now)), kid: JWKIdentifier(string: "p1"))
+        let withoutIAT = try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Self.now.addingTimeInterval(600))),
+                                             kid: JWKIdentifier(string: "p1"))
         @Sendable func body(_ id: String, quiz: String, minute: Int, duration: Int? = 30_000) -> [String: any Sendable] {
             var body: [String: any Sendable] = ["id": "\(user)-\(id)", "user_id": user, "quiz_id": quiz, "topic": "math",
                                                 "difficulty": "easy", "correct": 5, "total": 10,
@@ -190,6 +196,9 @@ struct CredentialTests {
             return body
         }
         try await harness.run { client in
+            let noIAT = try await client.send(.post, "/v1/completions", key: withoutIAT, json: body("first", quiz: "q1", minute: 0))
+            #expect(noIAT.status == .unauthorized)
+            #expect(noIAT.json["detail"] as? String == "the player token has no iat")
             let fast = try await client.send(.post, "/v1/completions", key: token, json: body("fast", quiz: "q1", minute: 0, duration: 9_999))
             #expect(fast.status == .unprocessableContent)
             #expect(fast.json["code"] as? String == "implausible-completion")
