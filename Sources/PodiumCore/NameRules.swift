@@ -28,9 +28,10 @@ public enum NameRules {
         isValidIdentifier(s) && s.utf8.contains { $0 != UInt8(ascii: ".") }
     }
 
-    /// Free text such as a note or a secret: at most `maxLength` characters, none of them a control character.
+    /// Free text such as a note or a secret: at most `maxLength` Unicode scalars (as JSON Schema counts a string's
+    /// length), none of them a control character.
     public static func isFreeText(_ s: String, maxLength: Int) -> Bool {
-        s.count <= maxLength && !s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        s.unicodeScalars.count <= maxLength && !s.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// An API key's name: 1...100 characters, none of them a control character (a tab would also break

@@ -86,6 +86,13 @@ public struct Period: Sendable, Hashable {
         }
     }
 
+    /// Whether `name` has the shape of some window's period name (`all`, `2026-11-21`, `2026-W47`, `2026-11`),
+    /// whether or not it names a real period: a well-shaped name a window does not have is a period that does not
+    /// exist (404), anything else a malformed name (400).
+    public static func isPeriodShaped(_ name: String) -> Bool {
+        name.wholeMatch(of: /all|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}|[0-9]{4}-[0-9]{2}/) != nil
+    }
+
     /// Parses a period name for a window, giving bounds in `timeZone`; nil if malformed.
     ///
     /// Names must be exactly `all`, `YYYY-MM-DD`, `YYYY-Www` or `YYYY-MM` with years 0001...9999.

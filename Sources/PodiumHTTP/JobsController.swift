@@ -76,8 +76,11 @@ struct JobsController {
         let periodName = HTTPSupport.pathParameter("period", in: context)
         let board = rules.boards.definition(for: scope)
         guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
-        guard Period.named(periodName, window: window, timeZone: board.timeZone) != nil else {
+        guard Period.isPeriodShaped(periodName) else {
             throw APIError.validation([FieldError(field: "period", message: "is not a \(window.rawValue) period name")])
+        }
+        guard Period.named(periodName, window: window, timeZone: board.timeZone) != nil else {
+            throw APIError.notFound("board \(board.id) has no \(window.rawValue) period \(periodName)")
         }
         do {
             let key = BoardPeriodKey(board: board.id, window: window, period: periodName)

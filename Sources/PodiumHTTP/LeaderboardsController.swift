@@ -225,9 +225,12 @@ struct LeaderboardsController {
         let board = rules.boards.definition(for: scope)
         guard board.windows.contains(window) else { throw APIError.notFound("board \(boardID) has no \(windowName) window") }
         if let name = request.uri.queryParameters.get("period") {
-            guard let period = Period.named(name, window: window, timeZone: board.timeZone) else {
+            guard Period.isPeriodShaped(name) else {
                 errors.append(FieldError(field: "period", message: "is not a \(windowName) period name (e.g. \(Self.example(window)))"))
                 return nil
+            }
+            guard let period = Period.named(name, window: window, timeZone: board.timeZone) else {
+                throw APIError.notFound("board \(boardID) has no \(windowName) period \(name) (e.g. \(Self.example(window)))")
             }
             return Target(board: board, period: period)
         }

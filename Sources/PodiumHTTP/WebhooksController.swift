@@ -46,7 +46,7 @@ struct WebhooksController {
             errors.append(FieldError(field: "event_types", message: "must list distinct event types among \(Self.eventTypes.sorted().joined(separator: ", "))"))
         }
         let secret = body.secret ?? ""
-        if secret.count < 16 || !NameRules.isFreeText(secret, maxLength: 200) {
+        if secret.unicodeScalars.count < 16 || !NameRules.isFreeText(secret, maxLength: 200) {
             errors.append(FieldError(field: "secret", message: "must be 16-200 characters without control characters"))
         }
         guard errors.isEmpty else { throw APIError.validation(errors) }

@@ -168,8 +168,12 @@ struct LeaderboardRoutesTests {
             #expect(badWindow.errorFields == ["window"])
             let badBoard = try await client.send(.get, "/v1/leaderboards/team:x/all", key: harness.readKey)
             #expect(badBoard.errorFields == ["board"])
-            let badPeriod = try await client.send(.get, "/v1/leaderboards/global/week?period=2026-W54", key: harness.readKey)
+            // A malformed name is a bad request; a well-formed name the window does not have is a period that does not exist.
+            let badPeriod = try await client.send(.get, "/v1/leaderboards/global/week?period=week-54", key: harness.readKey)
             #expect(badPeriod.errorFields == ["period"])
+            let noPeriod = try await client.send(.get, "/v1/leaderboards/global/week?period=2026-W54", key: harness.readKey)
+            #expect(noPeriod.status == .notFound)
+            #expect(noPeriod.json["detail"] as? String == "board global has no week period 2026-W54 (e.g. 2026-W47)")
             let badLimit = try await client.send(.get, "\(base)?limit=0&offset=-1", key: harness.readKey)
             #expect(Set(badLimit.errorFields) == ["limit", "offset"])
             let pastWeek = try await client.send(.get, "/v1/leaderboards/group:\(group)/week?period=2026-W47", key: harness.readKey)
@@ -230,8 +234,9 @@ struct LeaderboardRoutesTests {
             let bad = try await client.send(.get, "/display/planet:mars/decade", key: nil)
             #expect(bad.status == .badRequest)
             #expect(bad.errorFields == ["board", "window"])
-            let badPeriod = try await client.send(.get, "/display/global/week?period=2026-11", key: nil)
+            let badPeriod = try await client.send(.get, "/display/global/week?period=November", key: nil)
             #expect(badPeriod.errorFields == ["period"])
+            #expect(try await client.send(.get, "/display/global/week?period=2026-11", key: nil).status == .notFound)
         }
     }
 

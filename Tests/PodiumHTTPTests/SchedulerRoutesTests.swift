@@ -144,8 +144,10 @@ struct SchedulerRoutesTests {
             #expect(open.status == .conflict, "November has not ended")
             let allTime = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/all/all/close", key: HTTPHarness.adminKey)
             #expect(allTime.errorFields == ["window"])
-            let badName = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/week/2026-11/close", key: HTTPHarness.adminKey)
+            let badName = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/week/W48/close", key: HTTPHarness.adminKey)
             #expect(badName.errorFields == ["period"])
+            let noSuchWeek = try await client.send(.post, "/v1/admin/periods/topic:\(topic)/week/2026-11/close", key: HTTPHarness.adminKey)
+            #expect(noSuchWeek.status == .notFound)
         }
     }
 
