@@ -73,15 +73,16 @@ struct LeaderboardsController {
         try context.requireBoardReader(read)
         var errors: [FieldError] = []
         let target = try target(request, context: context, read: read, errors: &errors)
-        // `around` answers by `radius`; `limit` and `offset` are ignored with it, as the document says, and so not checked.
+        // `around` answers by `radius`, a page by `limit` and `offset`; each is checked whichever is used, so a bad value
+        // is never silently ignored.
+        let radius = HTTPSupport.integer("radius", in: request, range: 0...50, fallback: 5, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
+        let offset = HTTPSupport.integer("offset", in: request, range: 0...10_000_000, fallback: 0, errors: &errors)
         let slice: LeaderboardSlice
         if let around = request.uri.queryParameters.get("around") {
             if !NameRules.isValidIdentifier(around) { errors.append(FieldError(field: "around", message: "must be a user id")) }
-            let radius = HTTPSupport.integer("radius", in: request, range: 0...50, fallback: 5, errors: &errors)
             slice = .around(userID: String(around), radius: radius)
         } else {
-            let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
-            let offset = HTTPSupport.integer("offset", in: request, range: 0...10_000_000, fallback: 0, errors: &errors)
             slice = .page(offset: offset, limit: limit)
         }
         let csv = wantsCSV(request, errors: &errors)
@@ -129,6 +130,11 @@ struct LeaderboardsController {
     @Sendable func display(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         var errors: [FieldError] = []
         let target = try target(request, context: context, read: nil, errors: &errors)
+        // The page's script reads these itself; checking them here keeps a bad address from showing a broken page.
+        _ = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
+        if let text = request.uri.queryParameters.get("refresh"), !((Double(text)).map { (1...3600).contains($0) } ?? false) {
+            errors.append(FieldError(field: "refresh", message: "must be a number of seconds from 1 to 3600"))
+        }
         guard errors.isEmpty, target != nil else { throw APIError.validation(errors) }
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"

@@ -152,8 +152,11 @@ struct LeaderboardRoutesTests {
             #expect(bothBad.errorFields == ["board", "window"])
             #expect(try await client.send(.get, "\(base)?around=\(users[0])&radius=51", key: harness.readKey).errorFields == ["radius"])
             #expect(try await client.send(.get, "\(base)?around=bad%20id", key: harness.readKey).errorFields == ["around"])
-            let aroundIgnoresLimit = try await client.send(.get, "\(base)?around=\(users[4])&radius=0&limit=500&offset=-1", key: harness.readKey)
-            #expect((aroundIgnoresLimit.json["entries"] as? [[String: Any]] ?? []).map { $0["user_id"] as? String } == [users[4]])
+            // `limit` and `offset` do not shape an around-me answer, but a bad one is still refused, never ignored.
+            let aroundBadLimit = try await client.send(.get, "\(base)?around=\(users[4])&radius=0&limit=500&offset=-1", key: harness.readKey)
+            #expect(aroundBadLimit.errorFields == ["limit", "offset"])
+            let aroundWithLimit = try await client.send(.get, "\(base)?around=\(users[4])&radius=0&limit=3", key: harness.readKey)
+            #expect((aroundWithLimit.json["entries"] as? [[String: Any]] ?? []).map { $0["user_id"] as? String } == [users[4]])
             for (body, field) in [([String: any Sendable](), "user_ids"), (["user_ids": [String]()], "user_ids"),
                                   (["user_ids": (0...100).map { "u\($0)" }], "user_ids"), (["user_ids": ["ok", "bad id"]], "user_ids[1]")] {
                 #expect(try await client.send(.post, "\(base)/compare", key: harness.readKey, json: body).errorFields == [field])
@@ -237,6 +240,7 @@ struct LeaderboardRoutesTests {
             let badPeriod = try await client.send(.get, "/display/global/week?period=November", key: nil)
             #expect(badPeriod.errorFields == ["period"])
             #expect(try await client.send(.get, "/display/global/week?period=2026-11", key: nil).status == .notFound)
+            #expect(try await client.send(.get, "/display/global/week?refresh=3601&limit=0", key: nil).errorFields == ["limit", "refresh"])
         }
     }
 
