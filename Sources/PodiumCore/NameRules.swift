@@ -40,10 +40,15 @@ public enum NameRules {
         !s.isEmpty && isFreeText(s, maxLength: 100)
     }
 
-    /// A time zone: an IANA identifier this machine knows, at most 64 characters (e.g. `Europe/Paris`).
+    /// A time zone: `UTC` or an IANA identifier of this machine's tz database, as Foundation lists them
+    /// (`Europe/Paris`). Names Foundation also reads but does not list (`EST`, `GMT+1`) are refused, so the OpenAPI
+    /// document can name every accepted zone.
     public static func isValidTimeZone(_ s: String) -> Bool {
-        s.count <= 64 && TimeZone(identifier: s) != nil
+        knownTimeZones.contains(s)
     }
+
+    /// The zones `isValidTimeZone` accepts.
+    public static let knownTimeZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
 
     /// Topic and group names: 1...64 characters of `[a-z0-9._-]`.
     ///

@@ -50,7 +50,7 @@ struct OpenAPIContract: Sendable {
 
     /// Schema keywords this checker enforces.
     private static let validationKeywords: Set<String> = [
-        "$ref", "type", "enum", "properties", "required", "additionalProperties", "items",
+        "$ref", "type", "enum", "anyOf", "properties", "required", "additionalProperties", "items",
         "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
     ]
 
@@ -183,6 +183,16 @@ struct OpenAPIContract: Sendable {
                 return
             }
             check(value, against: target, at: location, depth: depth + 1, into: &found)
+        }
+        if let options = keywords["anyOf"]?.arrayValue {
+            let failures = options.map { option -> [String] in
+                var optionFound: [String] = []
+                check(value, against: option, at: location, depth: depth + 1, into: &optionFound)
+                return optionFound
+            }
+            if !failures.contains(where: \.isEmpty) {
+                found.append("\(location): matches none of anyOf: \(failures.flatMap { $0 }.joined(separator: "; "))")
+            }
         }
         if let type = keywords["type"] {
             let allowed = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumHTTP
 import Testing
 
 /// The checker itself, on a small document using every feature it supports.
@@ -417,5 +418,35 @@ struct OpenAPIModelTests {
             let preferences = PreferencesResponse(userId: "alice", displayName: name, timeZone: "UTC")
             #expect(try violations("PUT", "/v1/users/alice/preferences", 200, preferences) == [])
         }
+    }
+}
+
+@Suite("OpenAPI document against the server's rules")
+struct OpenAPIDocumentRulesTests {
+    @Test("the document's time zones are exactly the zones the server accepts")
+    func timeZonesMatchTheServer() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data()) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let zones = try #require((schemas["TimeZone"] as? [String: Any])?["enum"] as? [String])
+        #expect(Set(zones) == NameRules.knownTimeZones)
+        #expect(zones.count == NameRules.knownTimeZones.count, "no zone twice")
+        #expect(zones.allSatisfy(NameRules.isValidTimeZone))
+        #expect(!NameRules.isValidTimeZone("EST") && !NameRules.isValidTimeZone("GMT+1") && NameRules.isValidTimeZone("UTC"))
+    }
+
+    @Test("anyOf passes a value one option accepts and names every option's problem otherwise")
+    func anyOfIsChecked() throws {
+        let document = #"""
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/z": {"get": {"responses": {"200": {
+              "description": "zone", "content": {"application/json": {"schema": {"type": "object", "properties": {
+                "zone": {"anyOf": [{"type": "string", "enum": ["UTC"]}, {"type": "null"}]}}}}}}}}}}}
+            """#
+        let contract = try OpenAPIContract(document: Data(document.utf8))
+        func violations(_ body: String) -> [String] {
+            contract.violations(method: "GET", path: "/z", status: 200, contentType: "application/json", body: Data(body.utf8))
+        }
+        #expect(violations(#"{"zone": "UTC"}"#).isEmpty)
+        #expect(violations(#"{"zone": null}"#).isEmpty)
+        #expect(violations(#"{"zone": "EST"}"#).count == 1)
     }
 }

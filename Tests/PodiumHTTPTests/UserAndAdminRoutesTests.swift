@@ -217,6 +217,9 @@ struct UserAndAdminRoutesTests {
     /// Runs `body` against a replica on the given pools (one of them pointing at a server that does not answer), then closes them.
     func withReplica(postgres: PostgresPool, redis: RedisPool, _ body: @Sendable (APIClient) async throws -> Void) async throws {
         let now = instant("2026-11-25T12:00:00Z")
+        // The suite's first test may run on a fresh database another test is still migrating: migrate (or wait) first.
+        // A pool that cannot reach its database leaves the migration to the test that expects the failure.
+        _ = try? await Migrator(pool: postgres, logger: Self.logger).migrate(try Migration.bundled())
         let storage = PodiumStorage(postgres: postgres, redis: redis, rules: GameRules(), logger: Self.logger, now: { now })
         let runs = JobRunStore(postgres: postgres)
         let scheduler = Scheduler(
