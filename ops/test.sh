@@ -7,13 +7,14 @@
 #                                    `swift build` (the multi-process test runs the
 #                                    executable) and `swift test --disable-xctest`,
 #                                    then the browser end-to-end test against that
-#                                    build (ops/browser-test.sh)
+#                                    build (ops/browser-test.sh) and schemathesis
+#                                    over the OpenAPI document (ops/schemathesis.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to `swift test`,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
 # Fails if the build or any test fails, and also if no test ran at all (a
 # filter that matches nothing, a test bundle that found no tests), and if the
-# browser test fails. The full output is kept in .local/test-last.log, the
+# browser test or schemathesis fails. The full output is kept in .local/test-last.log, the
 # browser test's in .local/browser-test.log.
 #
 # PODIUM_TEST_DATABASE_URL / PODIUM_TEST_REDIS_URL, when set, are used as they
@@ -141,6 +142,19 @@ if [ -z "$shift_days" ]; then
         exit "$status"
     fi
     browser=", and the browser tests"
+
+    # Then schemathesis over the whole OpenAPI document against the same build.
+    schemathesis_log=".local/schemathesis-test.log"
+    echo "bash ops/schemathesis.sh"
+    set +e
+    bash ops/schemathesis.sh </dev/null 2>&1 | tee "$schemathesis_log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "FAILED: ops/schemathesis.sh exited with status $status ($((SECONDS - started))s); output in $schemathesis_log" >&2
+        exit "$status"
+    fi
+    browser=", the browser tests and schemathesis"
     elapsed=$((SECONDS - started))
 fi
 echo "OK: all $count test(s) passed${browser} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

@@ -87,7 +87,10 @@ public struct EventCursor: Sendable, Comparable {
     /// Parses `<tx>-<id>`; nil for anything else.
     public init?(text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.count <= 41, parts.count == 2, let transaction = UInt64(parts[0]), let id = Int64(parts[1]), id >= 0 else { return nil }
+        // Digits only, at most 19 and 18 of them: every such text fits, so the document's pattern is exactly what is read.
+        guard parts.count == 2, (1...19).contains(parts[0].count), (1...18).contains(parts[1].count),
+              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+              let transaction = UInt64(parts[0]), let id = Int64(parts[1]) else { return nil }
         self.init(transaction: transaction, id: id)
     }
 

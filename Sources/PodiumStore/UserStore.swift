@@ -234,14 +234,23 @@ public struct HistoryCursor: Sendable, Equatable {
         self.id = id
     }
 
-    /// Opaque text for clients: base64url of `<time>|<id>`.
+    /// Text for clients: `<milliseconds since 1970>.<id>` (`1795600800000.c-1001`). Times are whole milliseconds, as
+    /// stored, so every text of this shape is a position a page can start after: the OpenAPI document can give its
+    /// pattern, and a client cannot make one that is refused.
     public var encoded: String {
-        Data("\(RFC3339.format(completedAt))|\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        "\(Int64((completedAt.timeIntervalSince1970 * 1000).rounded())).\(id)"
     }
 
-    /// Decodes a cursor; nil if it is not one `encoded` made.
+    /// Decodes a cursor; nil if it is not of the shape `encoded` makes (or of the base64url `<time>|<id>` that earlier
+    /// versions gave out, so a client paging across an upgrade goes on).
     public init?(encoded: String) {
+        if let dot = encoded.firstIndex(of: "."), (1...15).contains(encoded[..<dot].count),
+           encoded[..<dot].allSatisfy({ ("0"..."9").contains($0) }), let milliseconds = Int64(encoded[..<dot]) {
+            let id = String(encoded[encoded.index(after: dot)...])
+            guard NameRules.isValidIdentifier(id) else { return nil }
+            self.init(completedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000), id: id)
+            return
+        }
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard encoded.count <= 400, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),

@@ -41,9 +41,19 @@ struct UserAndAdminRoutesTests {
             let items1 = page1.json["items"] as? [[String: Any]] ?? []
             #expect(items1.map { $0["id"] as? String } == ["\(user)-2", "\(user)-1"])
             let cursor = try #require(page1.json["next_cursor"] as? String)
+            // 2026-11-25T10:00:00Z in milliseconds, then the id of the last item shown.
+            #expect(cursor == "1795600800000.\(user)-1")
             let page2 = try await client.send(.get, "/v1/users/\(user)/completions?limit=2&cursor=\(cursor)", key: harness.readKey)
             #expect((page2.json["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == ["\(user)-0"])
             #expect(page2.json["next_cursor"] == nil)
+            // A cursor of the earlier, base64url form still pages (a client paging across an upgrade).
+            let old = Data("2026-11-25T10:00:00.000Z|\(user)-1".utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let oldPage = try await client.send(.get, "/v1/users/\(user)/completions?limit=2&cursor=\(old)", key: harness.readKey)
+            #expect((oldPage.json["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == ["\(user)-0"])
+            // Any position of the cursor's shape is one to page after, made up or not.
+            let madeUp = try await client.send(.get, "/v1/users/\(user)/completions?cursor=1795597200001.zzz", key: harness.readKey)
+            #expect((madeUp.json["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == ["\(user)-0"])
             let math = try await client.send(.get, "/v1/users/\(user)/completions?topic=math", key: harness.readKey)
             #expect((math.json["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == ["\(user)-2", "\(user)-0"])
             let badCursor = try await client.send(.get, "/v1/users/\(user)/completions?cursor=nonsense", key: harness.readKey)

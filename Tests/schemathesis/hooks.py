@@ -1,0 +1,61 @@
+"""Schemathesis hooks for Podium: keep generated times inside the server's window.
+
+A completion's `completed_at` must lie within the server's age and future limits,
+which are relative to the server's clock; a run's `slot` is any RFC 3339 time; and a
+completion's `correct` may not exceed its `total`, which ties two fields.
+OpenAPI cannot say "within 30 days of now", so a generated value of the document's
+date-time pattern (schema-valid, though perhaps not a real date, like month 47) is
+replaced by one an hour ago. Values of another shape are left as they are: they are
+what negative cases test.
+"""
+import re
+from datetime import datetime, timedelta, timezone
+
+import schemathesis
+
+# The document's pattern for these times (format date-time is only an annotation in OpenAPI 3.1).
+RFC3339 = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$")
+
+
+def _is_rfc3339(value):
+    """Of the document's pattern and a real date-time: what a positive case sends (negative cases may send month 47)."""
+    if not isinstance(value, str) or len(value) > 64 or RFC3339.match(value) is None:
+        return False
+    try:
+        datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _is_integer_in(value, low, high):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value) and low <= value <= high
+
+
+def _recent():
+    return (datetime.now(timezone.utc) - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def _within_window(item):
+    if not isinstance(item, dict):
+        return
+    if _is_rfc3339(item.get("completed_at")):
+        item["completed_at"] = _recent()
+    # `correct` at most `total` ties two fields, which a schema cannot; a valid pair of values is made consistent.
+    correct, total = item.get("correct"), item.get("total")
+    if _is_integer_in(total, 1, 10_000) and _is_integer_in(correct, 0, 10_000) and correct > total:
+        item["correct"] = total
+
+
+@schemathesis.hook
+def map_case(context, case):
+    body = case.body
+    path = case.operation.path
+    if path == "/v1/completions":
+        _within_window(body)
+    elif path == "/v1/completions/batch" and isinstance(body, dict) and isinstance(body.get("completions"), list):
+        for item in body["completions"]:
+            _within_window(item)
+    elif path == "/v1/admin/jobs/{name}/run" and isinstance(body, dict) and _is_rfc3339(body.get("slot")):
+        body["slot"] = _recent()
+    return case
