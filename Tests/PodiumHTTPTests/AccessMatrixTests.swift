@@ -14,7 +14,7 @@ import Testing
 ///
 /// The pupil `pupil` plays in topic `math` and group `class-4b`; `stranger` plays in `math` only. Requests target
 /// the pupil and `group:class-4b`, so "in" and "out" credentials differ only in what they were given.
-/// Runs on a database and Redis db of its own: the admin column really rebuilds, closes (dry run) and erases.
+/// Runs on a database and Redis db (10) of its own: the admin column really rebuilds, closes (dry run) and erases.
 @Suite("Access: every route × every credential")
 struct AccessMatrixTests {
     /// The credential kinds, in the order of each row's statuses.
@@ -144,7 +144,7 @@ struct AccessMatrixTests {
     @Test("each credential gets exactly the status its row names, on every documented operation")
     func everyRouteEveryCredential() async throws {
         try await HTTPHarness.withOwnStores(
-            redisDatabase: 12, playerTokens: PlayerTokenSettings(hmacSecrets: ["k1": Self.secret], maxLifetime: 3600)
+            redisDatabase: 10, playerTokens: PlayerTokenSettings(hmacSecrets: ["k1": Self.secret], maxLifetime: 3600)
         ) { harness in try await walk(harness) }
     }
 

@@ -72,6 +72,10 @@ struct HTTPHarness: @unchecked Sendable {
 
     /// Runs `body` with a harness on a database and Redis db of its own (both emptied first, the database
     /// dropped after): for tests that rebuild every board or hold leases other tests would see.
+    ///
+    /// Redis dbs in use, each by one test at a time: 15 shared by the suites, 14 the multi-process test,
+    /// 13 the rebuild route, 12 the reconcile job test, 11 the browser test, 10 the access matrix,
+    /// 8 ops/schemathesis.sh. Two tests on one db flush each other's boards.
     static func withOwnStores(
         redisDatabase: Int, playerTokens: PlayerTokenSettings = PlayerTokenSettings(), _ body: (HTTPHarness) async throws -> Void
     ) async throws {
