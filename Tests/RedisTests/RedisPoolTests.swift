@@ -34,11 +34,14 @@ struct RedisPoolTests {
     }
 
     @Test func acquireTimesOutWhenAllConnectionsAreBusy() async throws {
-        try await withTestPool({ $0.poolSize = 1; $0.acquireTimeout = .milliseconds(200) }) { pool, prefix in
+        // The holder keeps its connection for 4 s, far past the 200 ms timeout: on a loaded machine (the suite runs
+        // four times in CI, and other suites run beside this one) the timeout's wake-up can come late, and a shorter
+        // hold let the waiter get the released connection first.
+        try await withTestPool({ $0.poolSize = 1; $0.acquireTimeout = .milliseconds(200); $0.commandTimeout = .seconds(6) }) { pool, prefix in
             let probe = Probe()
             async let held = pool.withConnection { connection in
                 probe.enter(open: 1)
-                return try connection.command(["BLPOP", prefix + "absent", "1"])
+                return try connection.command(["BLPOP", prefix + "absent", "4"])
             }
             try await probe.waitUntilEntered()
             let start = ContinuousClock.now
@@ -46,7 +49,7 @@ struct RedisPoolTests {
             let waited = ContinuousClock.now - start
             #expect(error?.kind == .timeout)
             #expect(error?.operation == "acquire connection")
-            // The holder keeps the connection for a second: an error (not a late PONG) shows the timeout fired.
+            // The holder keeps the connection for 4 s: an error (not a late PONG) shows the timeout fired.
             #expect(waited >= .milliseconds(190))
 
             #expect(try await held == .null)
