@@ -11,7 +11,8 @@
 # where they are, so a test that mixes one with the real clock breaks here.
 # PostgreSQL and Redis keep the real clock: Podium binds every time it stores
 # or compares from its injected clock and never reads the servers' clocks (no
-# `now()` in its SQL, no Redis expiry), which is what lets this check cover
+# `now()` in its SQL; rate-limit buckets take their times from it and expire by a
+# relative duration), which is what lets this check cover
 # the whole suite. More in ops/README.md, "Testing on other dates".
 #
 # Prints one line per shift and fails if any run failed; each run's output is
