@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import JWTKit
 import Logging
 import Metrics
 import PodiumCore
-import PodiumHTTP
+@testable import PodiumHTTP
 import PodiumScheduler
 import PodiumStore
 import Postgres
@@ -75,9 +76,10 @@ struct HTTPHarness: @unchecked Sendable {
     ///
     /// Redis dbs in use, each by one test at a time: 15 shared by the suites, 14 the multi-process test,
     /// 13 the rebuild route, 12 the reconcile job test, 11 the browser test, 10 the access matrix,
-    /// 8 ops/schemathesis.sh. Two tests on one db flush each other's boards.
+    /// 9 the failed-authentication limit test, 8 ops/schemathesis.sh. Two tests on one db flush each other's boards.
     static func withOwnStores(
-        redisDatabase: Int, playerTokens: PlayerTokenSettings = PlayerTokenSettings(), _ body: (HTTPHarness) async throws -> Void
+        redisDatabase: Int, playerTokens: PlayerTokenSettings = PlayerTokenSettings(), rateLimits: RateLimits = Self.unlimited,
+        _ body: (HTTPHarness) async throws -> Void
     ) async throws {
         let shared = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 1),
                                   logger: Logger(label: "podium-http-tests"))
@@ -89,7 +91,8 @@ struct HTTPHarness: @unchecked Sendable {
         let ownRedisURL = try #require(redis.string)
         try #require(ownRedisURL != redisURL && !databaseURL.contains("://"),
                      "this test needs a conninfo database URL and a Redis URL it can move to db \(redisDatabase)")
-        let harness = try await HTTPHarness(redisURL: ownRedisURL, databaseURL: databaseURL + " dbname=\(name)", playerTokens: playerTokens)
+        let harness = try await HTTPHarness(
+            redisURL: ownRedisURL, databaseURL: databaseURL + " dbname=\(name)", playerTokens: playerTokens, rateLimits: rateLimits)
         try await harness.storage.redis.command(["FLUSHDB"])
         try await harness.storage.redis.command(["SET", RankingKeys.readyMarker, "tests"])
         do {
@@ -178,4 +181,17 @@ func completionBody(id: String, user: String, topic: String, difficulty: String 
     if let displayName { body["display_name"] = displayName }
     if let completedAt { body["completed_at"] = completedAt }
     return body
+}
+
+/// A player token for `subject`, signed by `keys` with `kid`: expiring `lifetime` seconds after `now`, issued at
+/// `issuedAt` (no `iat` when nil), naming `audience` and `groups` when given.
+func signPlayerToken(
+    _ keys: JWTKeyCollection, kid: String, subject: String, now: Date, lifetime: TimeInterval = 600, issuedAt: Date?,
+    audience: String? = nil, groups: [String]? = nil
+) async throws -> String {
+    // The payload Podium reads, so the tests sign exactly the claims it checks; nil ones are left out of the token.
+    let claims = PlayerTokenPayload(
+        sub: SubjectClaim(value: subject), exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
+        iat: issuedAt.map { IssuedAtClaim(value: $0) }, aud: audience.map { AudienceClaim(value: [$0]) }, groups: groups)
+    return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
 }
