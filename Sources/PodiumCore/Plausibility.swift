@@ -54,6 +54,12 @@ public struct PlausibilityRules: Sendable, Equatable {
         var violations: [Violation] = []
         let itemIDs = Set(items.map(\.entry.id))
         let others = stored.filter { !itemIDs.contains($0.id) }
+        // The 60 s windows, each starting at a completion, that hold more than the limit, stored and new ones alike:
+        // a new completion inside one is refused, whichever order they were sent in.
+        let times = others.map(\.completedAt) + items.map(\.entry.completedAt)
+        let crowdedStarts = maximumPerMinute > 0 ? times.filter { start in
+            times.filter { $0 >= start && $0 < start.addingTimeInterval(60) }.count > maximumPerMinute
+        } : []
         for (index, item) in items.enumerated() {
             let prefix = item.fieldPrefix
             if minimumSecondsPerQuestion > 0 {
@@ -70,24 +76,15 @@ public struct PlausibilityRules: Sendable, Equatable {
                 }
             }
             let at = item.entry.completedAt
-            // Every 60 s window that holds this completion, starting at one of the completions around it: more than the
-            // limit in any of them is refused, whichever order they were sent in and whether they came before or after.
-            if maximumPerMinute > 0 {
-                let all = others.map(\.completedAt) + items.map(\.entry.completedAt)
-                let starts = all.filter { $0 > at.addingTimeInterval(-60) && $0 <= at }
-                let crowded = starts.contains { start in
-                    all.filter { $0 >= start && $0 < start.addingTimeInterval(60) }.count > maximumPerMinute
-                }
-                if crowded {
-                    violations.append(Violation(rule: "maximum-per-minute", error: FieldError(
-                        field: prefix + "completed_at", message: "makes more than \(maximumPerMinute) completions within one minute")))
-                }
+            if crowdedStarts.contains(where: { $0 > at.addingTimeInterval(-60) && $0 <= at }) {
+                violations.append(Violation(rule: "maximum-per-minute", error: FieldError(
+                    field: prefix + "completed_at", message: "makes more than \(maximumPerMinute) completions within one minute")))
             }
             // Against stored completions either side of it, and against the items before it in this request.
             let sameQuizNearby = { (other: Entry) in
                 other.quizID == item.entry.quizID && abs(other.completedAt.timeIntervalSince(at)) < repeatQuizWindow
             }
-            if repeatQuizWindow > 0, others.contains(where: sameQuizNearby) || items[..<index].map(\.entry).contains(where: sameQuizNearby) {
+            if repeatQuizWindow > 0, others.contains(where: sameQuizNearby) || items[..<index].contains(where: { sameQuizNearby($0.entry) }) {
                 violations.append(Violation(rule: "repeat-quiz-window", error: FieldError(
                     field: prefix + "quiz_id", message: "was completed less than \(Int(repeatQuizWindow)) s apart by this player")))
             }

@@ -135,10 +135,9 @@ struct AccessMatrixTests {
     ) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: "k1"))
-        let claims = TestPlayerClaims(
-            sub: SubjectClaim(value: subject), exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
-            iat: IssuedAtClaim(value: now.addingTimeInterval(lifetime < 0 ? lifetime - 60 : 0)), groups: groups)
-        return try await (signer ?? keys).sign(claims, kid: JWKIdentifier(string: kid))
+        return try await signPlayerToken(
+            signer ?? keys, kid: kid, subject: subject, now: now, lifetime: lifetime,
+            issuedAt: now.addingTimeInterval(lifetime < 0 ? lifetime - 60 : 0), groups: groups)
     }
 
     @Test("each credential gets exactly the status its row names, on every documented operation")
@@ -195,14 +194,4 @@ struct AccessMatrixTests {
             }
         }
     }
-}
-
-/// The claims a quiz backend signs into a player token.
-struct TestPlayerClaims: JWTPayload {
-    var sub: SubjectClaim
-    var exp: ExpirationClaim
-    var iat: IssuedAtClaim
-    var groups: [String]
-
-    func verify(using _: some JWTAlgorithm) throws {}
 }

@@ -52,17 +52,8 @@ struct CredentialTests {
     static func token(
         _ keys: JWTKeyCollection, kid: String, lifetime: TimeInterval = 600, audience: String? = "podium", groups: [String] = []
     ) async throws -> String {
-        struct Claims: JWTPayload {
-            var sub: SubjectClaim
-            var exp: ExpirationClaim
-            var iat: IssuedAtClaim
-            var aud: AudienceClaim?
-            var groups: [String]
-            func verify(using _: some JWTAlgorithm) throws {}
-        }
-        let claims = Claims(sub: "pupil", exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)), iat: IssuedAtClaim(value: now),
-                            aud: audience.map { AudienceClaim(value: [$0]) }, groups: groups)
-        return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
+        try await signPlayerToken(
+            keys, kid: kid, subject: "pupil", now: now, lifetime: lifetime, issuedAt: now, audience: audience, groups: groups)
     }
 
     /// The refusal `verify` throws, as its detail (nil when the token passes).
@@ -178,16 +169,8 @@ struct CredentialTests {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: "p1"))
         let user = "plausible-\(UUID().uuidString.prefix(8))"
-        struct Claims: JWTPayload {
-            var sub: SubjectClaim
-            var exp: ExpirationClaim
-            var iat: IssuedAtClaim?
-            func verify(using _: some JWTAlgorithm) throws {}
-        }
-        let token = try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Self.now.addingTimeInterval(600)),
-                                               iat: IssuedAtClaim(value: Self.now)), kid: JWKIdentifier(string: "p1"))
-        let withoutIAT = try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Self.now.addingTimeInterval(600))),
-                                             kid: JWKIdentifier(string: "p1"))
+        let token = try await signPlayerToken(keys, kid: "p1", subject: user, now: Self.now, issuedAt: Self.now)
+        let withoutIAT = try await signPlayerToken(keys, kid: "p1", subject: user, now: Self.now, issuedAt: nil)
         @Sendable func body(_ id: String, quiz: String, minute: Int, duration: Int? = 30_000) -> [String: any Sendable] {
             var body: [String: any Sendable] = ["id": "\(user)-\(id)", "user_id": user, "quiz_id": quiz, "topic": "math",
                                                 "difficulty": "easy", "correct": 5, "total": 10,
