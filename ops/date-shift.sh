@@ -33,6 +33,12 @@ for days in "${shifts[@]}"; do
     status=${PIPESTATUS[0]}
     line="$(grep -aE '^(OK|FAILED)' ".local/date-shift-$days.log" | tail -n 1)"
     results+=("+$days days: ${line:-no result (status $status)}")
+    if [ "$status" -ne 0 ]; then
+        # The failing tests' lines, for a CI log that shows only its end.
+        while IFS= read -r failure; do results+=("    $failure"); done < <(
+            sed 's/\x1b\[[0-9;]*m//g' ".local/date-shift-$days.log" |
+                grep -aE '^✘ |recorded an issue|Fatal error' | head -n 20)
+    fi
     [ "$status" -eq 0 ] || failed=1
 done
 echo "== date shift"

@@ -33,11 +33,7 @@ started=$SECONDS
 
 bash ops/services.sh
 
-if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
-if ! command -v swift >/dev/null 2>&1; then
-    echo "swift not found (looked on PATH and in /opt/swift/usr/bin): install a Swift 6 toolchain" >&2
-    exit 1
-fi
+. "$root/ops/lib/swift.sh"
 # Some tests start their own redis-server processes on other loopback ports.
 command -v redis-server >/dev/null || { echo "redis-server is not on PATH" >&2; exit 1; }
 
@@ -110,7 +106,13 @@ elapsed=$((SECONDS - started))
 summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -aE 'Test run with [0-9]+ tests? ' | tail -n 1 || true)"
 count="$(printf '%s' "$summary" | sed -nE 's/.*Test run with ([0-9]+) tests? .*/\1/p')"
 
+# What failed, so that a CI log showing only its last lines still names it.
+failures() {
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -aE '^✘ |recorded an issue|Fatal error|Crash' | head -n 40 >&2 || true
+}
+
 if [ "$status" -ne 0 ]; then
+    failures
     echo "FAILED: swift test exited with status $status (${elapsed}s); output in $log" >&2
     exit "$status"
 fi
@@ -124,7 +126,7 @@ if [ "${count:-0}" -eq 0 ]; then
 fi
 case "$summary" in
     *" passed after "*) ;;
-    *) echo "FAILED: $summary" >&2; exit 1 ;;
+    *) failures; echo "FAILED: $summary" >&2; exit 1 ;;
 esac
 
 # Then the browser end-to-end test against the `podium` just built (not on a
