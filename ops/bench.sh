@@ -24,7 +24,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash ops/services.sh >/dev/null
-if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+. "$root/ops/lib/swift.sh"
 command -v pgbench >/dev/null || export PATH="$(dirname "$(printf '%s\n' /usr/lib/postgresql/*/bin/pgbench | sort -V | tail -n 1)"):$PATH"
 
 duration="${BENCH_DURATION:-10}"

@@ -12,7 +12,7 @@
 #
 # Unless PODIUM_ADMIN_KEY is set, a random bootstrap admin key is generated
 # into .local/admin-key on the first run and reused afterwards. Every other
-# setting has a default (see ops/README.md); PODIUM_PG_PORT / PODIUM_REDIS_PORT
+# setting has a default (README, "Configuration"); PODIUM_PG_PORT / PODIUM_REDIS_PORT
 # move the local services, and the connection URLs follow unless set.
 set -euo pipefail
 
@@ -21,11 +21,7 @@ cd "$root"
 
 bash ops/services.sh
 
-if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
-if ! command -v swift >/dev/null 2>&1; then
-    echo "swift not found (looked on PATH and in /opt/swift/usr/bin): install a Swift 6 toolchain" >&2
-    exit 1
-fi
+. "$root/ops/lib/swift.sh"
 
 echo "building podium (release)…"
 swift build -c release --product podium
