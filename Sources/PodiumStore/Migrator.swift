@@ -108,16 +108,11 @@ public struct Migrator: Sendable {
             }
             var appliedNow: [Int] = []
             for migration in migrations where done[migration.version] == nil {
-                try connection.execute("BEGIN")
-                do {
+                try connection.transaction {
                     try connection.execute(migration.sql)
                     try connection.query(
                         "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, now())",
                         [migration.version, migration.name, migration.checksum])
-                    try connection.execute("COMMIT")
-                } catch {
-                    try? connection.execute("ROLLBACK")
-                    throw error
                 }
                 appliedNow.append(migration.version)
             }

@@ -85,22 +85,7 @@ public final class PostgresPool: Sendable {
     ) async throws -> T {
         let begin = try Self.beginStatement(isolation: isolation)
         return try await withConnection { connection in
-            try connection.execute(begin)
-            let value: T
-            do {
-                value = try body(connection)
-            } catch {
-                connection.rollbackIfInTransaction()
-                throw error
-            }
-            if connection.isInFailedTransaction {
-                connection.rollbackIfInTransaction()
-                throw PostgresError(
-                    kind: .query, message: "transaction aborted by an earlier statement error; rolled back",
-                    operation: "COMMIT")
-            }
-            try connection.execute("COMMIT")
-            return value
+            try connection.transaction(begin: begin) { try body(connection) }
         }
     }
 

@@ -34,6 +34,13 @@ public struct PostgresRow: Sendable {
         return value
     }
 
+    /// The value of `name` as a string-backed enum case; throws if the text names no case.
+    public func value<Value: RawRepresentable>(_ name: String, as type: Value.Type = Value.self) throws -> Value where Value.RawValue == String {
+        let text = try string(name)
+        guard let value = Value(rawValue: text) else { throw decodingError(name, "\"\(text)\" is not a \(Value.self)") }
+        return value
+    }
+
     /// The value of `name` as an `Int`; accepts integer and integral NUMERIC text such as "42.00".
     public func int(_ name: String) throws -> Int {
         let text = try string(name)

@@ -6,6 +6,36 @@ import Testing
 struct BindingTests {
     static let date = Date(timeIntervalSince1970: 1_795_255_200.123)  // 2026-11-21T10:00:00.123Z
 
+    @Test("a query with binds written in place numbers them in order, and the same shape gives the same text")
+    func bindsInPlace() async throws {
+        let name = "it's"
+        let ids = ["a", "b,c"]
+        let query: PostgresQuery = """
+            SELECT \(bind: name)::text AS name, array_length(\(bind: ids)::text[], 1) AS n, \(bind: nil as String?)::text AS missing,
+                   \(unescaped: "'constant'") AS constant
+            """
+        #expect(query.sql.contains("SELECT $1::text AS name, array_length($2::text[], 1) AS n, $3::text AS missing"))
+        #expect(query.parameters.map { $0?.postgresText } == ["it's", "{\"a\",\"b,c\"}", nil])
+        let other: PostgresQuery = """
+            SELECT \(bind: "x")::text AS name, array_length(\(bind: [String]())::text[], 1) AS n, \(bind: "y")::text AS missing,
+                   \(unescaped: "'constant'") AS constant
+            """
+        #expect(other.sql == query.sql, "values never reach the text, so a statement is prepared once")
+        let row = try await TestDatabase.withPool { pool in try await pool.withConnection { try $0.query(query) } }.rows[0]
+        #expect(try row.string("name") == "it's")
+        #expect(try row.int("n") == 2)
+        #expect(row["missing"] == nil)
+        #expect(try row.string("constant") == "constant")
+    }
+
+    @Test("a string-backed enum column decodes to its case, and a text naming no case is an error")
+    func enumColumns() async throws {
+        enum Colour: String { case red, green }
+        let row = try await TestDatabase.withPool { pool in try await pool.query("SELECT 'green' AS good, 'blue' AS bad") }.rows[0]
+        #expect(try row.value("good", as: Colour.self) == .green)
+        #expect(throws: PostgresError.self) { try row.value("bad", as: Colour.self) }
+    }
+
     @Test("every scalar type round-trips through its PostgreSQL type")
     func scalarRoundTrip() async throws {
         let uuid = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!

@@ -122,7 +122,7 @@ struct TransactionTests {
                 #expect(try results[1].rows.map { try $0.string("v") } == ["two"])
                 #expect(try results[2].rows.map { try $0.int("v") } == [1, 2, 3])
                 #expect(try results[3].rows.map { try $0.string("v") } == ["b"])
-                let empty = try await pool.withConnection { try $0.pipeline([]) }
+                let empty = try await pool.withConnection { try $0.pipeline([] as [PostgresQuery]) }
                 #expect(empty.isEmpty)
             }
         }
