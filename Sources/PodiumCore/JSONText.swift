@@ -83,7 +83,7 @@ extension LeaderboardPage {
             }
             if let medal = entry.medal {
                 json.raw("\"medal\":")
-                json.string(medal)
+                json.string(medal.rawValue)
                 json.raw(",")
             }
             json.raw("\"rank\":")
@@ -107,7 +107,7 @@ extension LeaderboardPage {
             json.string(startsAt)
         }
         json.raw(",\"status\":")
-        json.string(status)
+        json.string(status.rawValue)
         json.raw(",\"window\":")
         json.string(window.rawValue)
         json.raw("}")

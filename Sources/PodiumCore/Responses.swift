@@ -191,17 +191,25 @@ public struct LeaderboardEntry: Sendable, Codable, Equatable {
     public var displayName: String?
     /// Score.
     public var score: Int64
-    /// `gold`, `silver` or `bronze` on closed periods that award medals.
-    public var medal: String?
+    /// The medal, on closed periods that award medals.
+    public var medal: Medal?
 
     /// Creates an entry.
-    public init(rank: Int, userId: String, displayName: String?, score: Int64, medal: String? = nil) {
+    public init(rank: Int, userId: String, displayName: String?, score: Int64, medal: Medal? = nil) {
         self.rank = rank
         self.userId = userId
         self.displayName = displayName
         self.score = score
         self.medal = medal
     }
+}
+
+/// Whether a board period still takes scores.
+public enum PeriodStatus: String, Sendable, Codable {
+    /// It takes scores (before its end plus grace, unless ops closed it early).
+    case open
+    /// Its final standings and medals are fixed.
+    case closed
 }
 
 /// A page of one board period.
@@ -218,8 +226,8 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     public var endsAt: String?
     /// RFC 3339 time it closes (end plus grace; nil for `all`).
     public var closesAt: String?
-    /// `open` or `closed`.
-    public var status: String
+    /// Whether the period still takes scores.
+    public var status: PeriodStatus
     /// Players on the board period.
     public var players: Int
     /// True when read from the live Redis rankings, false when served from PostgreSQL.
@@ -233,7 +241,7 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     /// Creates a page.
     public init(
         board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
-        status: String, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry]
+        status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry]
     ) {
         self.board = board
         self.window = window

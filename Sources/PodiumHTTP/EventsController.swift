@@ -8,7 +8,7 @@ struct EventsController {
     let events: EventStore
 
     /// Event types the outbox can hold (the `type` filter accepts only these).
-    static let types: Set<String> = ["completion.recorded", "level.reached", "achievement.unlocked", "period.closed", "medal.awarded", "reminder.due"]
+    static let types = Set(EventType.allCases.map(\.rawValue))
 
     /// Registers this controller's routes on `router`.
     func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {

@@ -258,7 +258,7 @@ struct LeaderboardsController {
         return LeaderboardPage(
             board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
             endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: rules.closeGrace).map(RFC3339.format),
-            status: closed || period.isClosed(at: now(), grace: rules.closeGrace) ? "closed" : "open", players: entries.players,
+            status: closed || period.isClosed(at: now(), grace: rules.closeGrace) ? .closed : .open, players: entries.players,
             live: entries.live, offset: entries.offset, entries: entries.entries)
     }
 
@@ -286,7 +286,7 @@ struct LeaderboardsController {
         }
         var lines = ["rank,user_id,display_name,score,medal"]
         for entry in page.entries {
-            lines.append([String(entry.rank), quoted(entry.userId), name(entry.displayName ?? ""), String(entry.score), entry.medal ?? ""]
+            lines.append([String(entry.rank), quoted(entry.userId), name(entry.displayName ?? ""), String(entry.score), entry.medal?.rawValue ?? ""]
                 .joined(separator: ","))
         }
         return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)

@@ -27,7 +27,7 @@ public struct ClosePeriodsJob: ScheduledJob {
             for key in page.map(\.key) {
                 do {
                     let report = try await periods.close(key, now: context.now(), dryRun: false)
-                    guard report.outcome == "closed" else { continue }
+                    guard report.outcome == .closed else { continue }
                     counts["closed", default: 0] += 1
                     counts["medals", default: 0] += report.medals.count
                 } catch let error as PeriodCloseError {

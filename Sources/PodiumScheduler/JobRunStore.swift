@@ -27,10 +27,24 @@ public struct JobAttempt: Sendable, Codable, Equatable {
     public var startedAt: String
     /// RFC 3339 end, nil while running.
     public var finishedAt: String?
-    /// `succeeded`, `failed`, `lease-lost`; nil while running.
-    public var outcome: String?
+    /// How it ended; nil while running.
+    public var outcome: AttemptOutcome?
     /// Error text of a failed attempt.
     public var error: String?
+}
+
+/// Where a (job, slot) run stands.
+public enum JobRunStatus: String, Sendable, Codable {
+    /// Waiting for its time or its next attempt.
+    case pending
+    /// A replica holds its lease and runs it.
+    case running
+    /// Done.
+    case succeeded
+    /// Out of attempts.
+    case failed
+    /// Its slot passed while nothing ran and the misfire policy skipped it.
+    case missed
 }
 
 /// One (job, slot) run with its attempts.
@@ -41,8 +55,8 @@ public struct JobRun: Sendable, Codable, Equatable {
     public var slot: String
     /// `schedule`, `catch-up` or `manual`.
     public var trigger: String
-    /// `pending`, `running`, `succeeded`, `failed` or `missed`.
-    public var status: String
+    /// Where the run stands.
+    public var status: JobRunStatus
     /// Attempts made so far.
     public var attempt: Int
     /// Replica of the latest attempt.
@@ -63,15 +77,15 @@ public struct JobRun: Sendable, Codable, Equatable {
 
 /// Why a run cannot be requested.
 public enum RunRequestError: Error, Equatable, CustomStringConvertible {
-    /// The slot already has a run that is pending, running or succeeded.
-    case slotTaken(job: String, slot: Date, status: String)
+    /// The slot already has a run that is pending, running or succeeded (nil: it vanished while being looked up).
+    case slotTaken(job: String, slot: Date, status: JobRunStatus?)
     /// The slot asked for is neither `now` nor an RFC 3339 time.
     case badSlot(String)
 
     /// A sentence for problem details.
     public var description: String {
         switch self {
-        case .slotTaken(let job, let slot, let status): "\(job) slot \(RFC3339.format(slot)) is already \(status)"
+        case .slotTaken(let job, let slot, let status): "\(job) slot \(RFC3339.format(slot)) is already \(status?.rawValue ?? "taken")"
         case .badSlot(let text): "slot must be \"now\" or an RFC 3339 time, got \(text)"
         }
     }
@@ -146,7 +160,7 @@ public struct JobRunStore: Sendable {
             guard let row = rows.first else { return nil }
             let slot = try row.date("slot")
             let previous = try row.int("attempt")
-            if try row.string("status") == "running" {
+            if try row.value("status", as: JobRunStatus.self) == .running {
                 try connection.query("""
                     UPDATE job_attempts SET outcome = 'lease-lost', finished_at = $4
                     WHERE job = $1 AND slot = $2 AND attempt = $3 AND outcome IS NULL
@@ -175,7 +189,7 @@ public struct JobRunStore: Sendable {
 
     /// Records a successful attempt; false when the attempt had lost its lease (its work stands, the run is another's).
     public func succeed(_ claim: JobClaim, result: [String: Int], now: Date) async throws -> Bool {
-        try await finish(claim, status: "succeeded", outcome: "succeeded", error: nil, result: result, nextAttempt: nil, now: now)
+        try await finish(claim, status: .succeeded, outcome: .succeeded, error: nil, result: result, nextAttempt: nil, now: now)
     }
 
     /// Records a failed attempt: the run goes back to pending after `retryDelay`, or fails when no attempts are left.
@@ -185,12 +199,12 @@ public struct JobRunStore: Sendable {
             "SELECT attempt_limit FROM job_runs WHERE job = $1 AND slot = $2", [claim.job, claim.slot]).rows.first?.int("attempt_limit") ?? 0
         let retry = claim.attempt < limit
         return try await finish(
-            claim, status: retry ? "pending" : "failed", outcome: "failed", error: error, result: nil,
+            claim, status: retry ? .pending : .failed, outcome: .failed, error: error, result: nil,
             nextAttempt: retry ? now.addingTimeInterval(retryDelay) : nil, now: now)
     }
 
     private func finish(
-        _ claim: JobClaim, status: String, outcome: String, error: String?, result: [String: Int]?, nextAttempt: Date?, now: Date
+        _ claim: JobClaim, status: JobRunStatus, outcome: AttemptOutcome, error: String?, result: [String: Int]?, nextAttempt: Date?, now: Date
     ) async throws -> Bool {
         let resultText = try result.map { try PodiumJSON.string($0) }
         return try await postgres.withTransaction { connection in
@@ -198,10 +212,10 @@ public struct JobRunStore: Sendable {
                 UPDATE job_runs SET status = $5, error = $6, result = $7::jsonb, next_attempt_at = $8, lease_expires_at = NULL,
                                     finished_at = CASE WHEN $5 = 'pending' THEN NULL ELSE $9::timestamptz END
                 WHERE job = $1 AND slot = $2 AND attempt = $3 AND replica = $4 AND status = 'running'
-                """, [claim.job, claim.slot, claim.attempt, claim.replica, status, error, resultText, nextAttempt, now]).affectedRows == 1
+                """, [claim.job, claim.slot, claim.attempt, claim.replica, status.rawValue, error, resultText, nextAttempt, now]).affectedRows == 1
             try connection.query("""
                 UPDATE job_attempts SET outcome = $4, error = $5, finished_at = $6 WHERE job = $1 AND slot = $2 AND attempt = $3
-                """, [claim.job, claim.slot, claim.attempt, updated ? outcome : "lease-lost", error, now])
+                """, [claim.job, claim.slot, claim.attempt, (updated ? outcome : .leaseLost).rawValue, error, now])
             return updated
         }
     }
@@ -219,7 +233,7 @@ public struct JobRunStore: Sendable {
             """, [job, slot, attemptLimit, now]).rows)
         if let run = requested.first { return run }
         let status = try await postgres.query(
-            "SELECT status FROM job_runs WHERE job = $1 AND slot = $2", [job, slot]).rows.first?.string("status") ?? "taken"
+            "SELECT status FROM job_runs WHERE job = $1 AND slot = $2", [job, slot]).rows.first?.value("status", as: JobRunStatus.self)
         throw RunRequestError.slotTaken(job: job, slot: slot, status: status)
     }
 
@@ -255,7 +269,7 @@ public struct JobRunStore: Sendable {
             let attempts = try decoder.decode([JobAttempt].self, from: Data(try row.string("attempts").utf8))
             return JobRun(
                 job: try row.string("job"), slot: RFC3339.format(try row.date("slot")), trigger: try row.string("trigger"),
-                status: try row.string("status"), attempt: try row.int("attempt"), replica: row["replica"],
+                status: try row.value("status"), attempt: try row.int("attempt"), replica: row["replica"],
                 startedAt: try row.optionalDate("started_at").map(RFC3339.format),
                 finishedAt: try row.optionalDate("finished_at").map(RFC3339.format),
                 nextAttemptAt: try row.optionalDate("next_attempt_at").map(RFC3339.format), error: row["error"],

@@ -32,12 +32,22 @@ public protocol ScheduledJob: Sendable {
     func run(_ context: JobContext) async throws -> [String: Int]
 }
 
+/// How one attempt of a run ended.
+public enum AttemptOutcome: String, Sendable, Codable {
+    /// The job finished and its result is recorded.
+    case succeeded
+    /// The job threw (or could not run); the run is retried or fails.
+    case failed
+    /// The replica lost its lease while the job ran: another replica owns the run now.
+    case leaseLost = "lease-lost"
+}
+
 /// How one attempt ended, as `tick()` reports it.
 public struct JobOutcome: Sendable, Equatable {
     /// The claim that was run.
     public let claim: JobClaim
-    /// `succeeded`, `failed` or `lease-lost`.
-    public let outcome: String
+    /// How it ended.
+    public let outcome: AttemptOutcome
     /// Error text of a failed attempt.
     public let error: String?
 }
@@ -166,7 +176,7 @@ public final class Scheduler: Sendable {
     public func execute(_ claim: JobClaim) async -> JobOutcome {
         defer { release(claim.job) }
         guard let (settings, job) = jobs[claim.job] else {
-            return JobOutcome(claim: claim, outcome: "failed", error: "job \(claim.job) is not configured on this replica")
+            return JobOutcome(claim: claim, outcome: .failed, error: "job \(claim.job) is not configured on this replica")
         }
         var logger = logger
         logger[metadataKey: "job"] = "\(claim.job)"
@@ -191,24 +201,24 @@ public final class Scheduler: Sendable {
             switch result {
             case .finished(let counts):
                 let held = try await store.succeed(claim, result: counts, now: now())
-                outcome = JobOutcome(claim: claim, outcome: held ? "succeeded" : "lease-lost", error: nil)
+                outcome = JobOutcome(claim: claim, outcome: held ? .succeeded : .leaseLost, error: nil)
                 for (name, value) in counts {
                     Counter(label: "podium_job_items_total", dimensions: [("job", claim.job), ("item", name)]).increment(by: value)
                 }
             case .failed(let error):
                 let held = try await store.fail(claim, error: error, retryDelay: settings.retryDelay(afterAttempt: claim.attemptOfRequest), now: now())
-                outcome = JobOutcome(claim: claim, outcome: held ? "failed" : "lease-lost", error: error)
+                outcome = JobOutcome(claim: claim, outcome: held ? .failed : .leaseLost, error: error)
                 logger.warning("job attempt failed", metadata: ["error": "\(error)"])
             case .leaseLost:
-                outcome = JobOutcome(claim: claim, outcome: "lease-lost", error: "lease lost while running")
+                outcome = JobOutcome(claim: claim, outcome: .leaseLost, error: "lease lost while running")
                 logger.warning("job lease lost; another replica has taken the run over")
             }
         } catch {
             // The run stays `running` until its lease expires, then it is retried.
-            outcome = JobOutcome(claim: claim, outcome: "failed", error: "could not record the outcome: \(error)")
+            outcome = JobOutcome(claim: claim, outcome: .failed, error: "could not record the outcome: \(error)")
             logger.error("could not record job outcome", metadata: ["error": "\(error)"])
         }
-        Counter(label: "podium_job_runs_total", dimensions: [("job", claim.job), ("outcome", outcome.outcome)]).increment()
+        Counter(label: "podium_job_runs_total", dimensions: [("job", claim.job), ("outcome", outcome.outcome.rawValue)]).increment()
         return outcome
     }
 

@@ -115,7 +115,7 @@ public struct CompletionStore: Sendable {
             var offset = 0
             var result: [String: CompletionResponse] = [:]
             for completion in created {
-                var response = completion.response
+                var response = completion.outcome.response
                 let standingsHere = standings[offset..<offset + completion.scores.count]
                 response.ranks = zip(completion.periods, zip(completion.scores, standingsHere)).map { period, pair in
                     BoardRank(
@@ -124,7 +124,7 @@ public struct CompletionStore: Sendable {
                 }
                 response.rankingsLive = true
                 offset += completion.scores.count
-                result[completion.response.completion.id] = response
+                result[completion.outcome.response.completion.id] = response
             }
             return result
         } catch {
@@ -134,26 +134,10 @@ public struct CompletionStore: Sendable {
     }
 }
 
-/// A completion with everything computed before touching storage.
-struct CompletionPlan: Sendable {
-    let item: ValidCompletion
-    let points: Int
-    let open: [BoardPeriod]
-    let closed: [BoardPeriod]
-
-    init(_ item: ValidCompletion, rules: GameRules, now: Date) {
-        self.item = item
-        points = rules.points.points(difficulty: item.difficulty, correct: item.correct, total: item.total)
-        (open, closed) = rules.boardPeriods(topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now)
-    }
-
-    /// Board-score increments for the open periods.
-    var increments: [Int64] { open.map { $0.board.metric.increment(points: points) } }
-}
-
 /// A completion inserted by this transaction, with the scores Redis must get.
 struct CreatedCompletion: Sendable {
-    let response: CompletionResponse
+    /// What follows from it under the game rules (its answer, before ranks; its events).
+    let outcome: CompletionOutcome
     let periods: [BoardPeriod]
     let scores: [ScoreUpdate]
 }
@@ -168,25 +152,13 @@ struct WrittenBatch: Sendable {
     var erasures: [String: RankingErasure] = [:]
     /// The completions to insert (not replays), in lock order.
     var fresh: [CompletionPlan] = []
-    /// Achievements they unlocked.
-    var unlocks: [(user: String, rule: AchievementRule, completion: String)] = []
+    /// Achievements they unlocked, as events (written only for unlocks that are new in storage).
+    var unlocked: [AchievementUnlockedEvent] = []
     /// The instant the batch was recorded at.
     var recordedAt = Date(timeIntervalSince1970: 0)
 }
 
 extension CompletionStore {
-    /// Each achievement once per player (the primary key); the event only for rows actually inserted.
-    static let insertAchievements = """
-        WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(u, a, n, c, i)),
-        inserted AS (
-            INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id) SELECT u, a, $5, c FROM x
-            ON CONFLICT DO NOTHING RETURNING user_id, achievement)
-        INSERT INTO events (type, user_id, occurred_at, payload)
-        SELECT 'achievement.unlocked', x.u, $5,
-               jsonb_build_object('user_id', x.u, 'achievement', x.a, 'name', x.n, 'completion_id', x.c)
-        FROM x JOIN inserted ON inserted.user_id = x.u AND inserted.achievement = x.a ORDER BY x.i
-        """
-
     /// Every timed period scored, so close-periods can find it by its end; sorted so concurrent batches lock alike.
     static let insertPeriods = """
         INSERT INTO board_periods (board, board_window, period, ends_at)
@@ -198,37 +170,6 @@ extension CompletionStore {
     static let insertBoards = """
         INSERT INTO boards (board, created_at) SELECT DISTINCT b, $2::timestamptz FROM unnest($1::text[]) AS x(b)
         ORDER BY b ON CONFLICT DO NOTHING
-        """
-
-    /// The batch's completions with their answers and `completion.recorded` events, in one statement.
-    ///
-    /// Answers travel as one JSON array (not a text[] literal): no per-character escaping of large bodies.
-    static let insertCompletions = """
-        WITH x AS (
-            SELECT x.*, r.body
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[],
-                        $10::text[], $11::bigint[], $13::text[]) WITH ORDINALITY AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, i)
-            JOIN jsonb_array_elements($14::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
-        ), inserted AS (
-            INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
-                                     recorded_at, points, request_hash, response, ranked)
-            SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
-                   $12::timestamptz, x.pts, x.h, x.body, $15::bool
-            FROM x
-        )
-        INSERT INTO events (type, user_id, occurred_at, payload)
-        SELECT 'completion.recorded', x.u, $12::timestamptz,
-               jsonb_build_object('completion_id', x.id, 'user_id', x.u, 'quiz_id', x.q, 'topic', x.t, 'difficulty', x.d,
-                                  'correct', x.c, 'total', x.n, 'points', x.pts, 'completed_at', x.at)
-        FROM x ORDER BY x.i
-        """
-
-    /// A `level.reached` event for each completion that crossed a level threshold.
-    static let insertLevelEvents = """
-        INSERT INTO events (type, user_id, occurred_at, payload)
-        SELECT 'level.reached', x.u, $5::timestamptz,
-               jsonb_build_object('user_id', x.u, 'level', x.l, 'points', x.p, 'completion_id', x.c)
-        FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(u, l, p, c, i) ORDER BY x.i
         """
 
     /// The transaction's first two round trips, on a blocking thread: replays, then every upsert.
@@ -302,32 +243,23 @@ extension CompletionStore {
         let states = try upserts.states(from: results.prefix(4))
         let earlyClosings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
 
-        var unlocks: [(user: String, rule: AchievementRule, completion: String)] = []
         batch.fresh = fresh
         batch.recordedAt = recordedAt
         for (plan, state) in zip(fresh, states) {
-            let zone = zones[plan.item.userID] ?? .gmt
-            let streak = Streak.of(activeDays: state.activeDays, today: Streak.localDay(of: now, in: zone))
-            let held = state.heldAchievements.union(unlocks.filter { $0.user == plan.item.userID }.map(\.rule.id))
-            var response = makeResponse(
-                plan, closedEarly: state.closedEarly.map { ($0, earlyClosings[BoardPeriodKey($0)]) }, totals: state.totals,
-                recordedAt: recordedAt, rules: rules)
-            response.streak = streak
-            let facts = AchievementFacts(
-                completions: response.totals.completions, perfectQuestions: plan.item.correct == plan.item.total ? plan.item.total : nil,
-                longestStreak: streak.longest, level: response.level.level, points: response.totals.points,
-                topicCompletions: state.topicCompletions)
-            let unlocked = rules.achievements.filter { !held.contains($0.id) && $0.isMet(by: facts) }
-            response.achievementsUnlocked = unlocked.map {
-                UnlockedAchievement(id: $0.id, name: $0.name, unlockedAt: RFC3339.format(recordedAt))
-            }
-            unlocks += unlocked.map { (plan.item.userID, $0, plan.item.id) }
-            batch.created.append(CreatedCompletion(response: response, periods: state.periods, scores: state.scores))
-            batch.outcomes[plan.item.id] = .created(response)
-            batch.players[plan.item.userID] = RankedPlayer(member: state.member, userID: plan.item.userID, displayName: state.displayName)
+            let user = plan.item.userID
+            let unlockedEarlier = batch.unlocked.filter { $0.userId == user }.map(\.achievement)
+            let outcome = CompletionOutcome(
+                plan: plan,
+                standing: PlayerStanding(
+                    totals: state.totals, topicCompletions: state.topicCompletions, activeDays: state.activeDays,
+                    heldAchievements: state.heldAchievements.union(unlockedEarlier)),
+                closedEarly: state.closedEarly.map { ($0, earlyClosings[BoardPeriodKey($0)]) }, timeZone: zones[user] ?? .gmt,
+                now: now, recordedAt: recordedAt, rules: rules)
+            batch.unlocked += outcome.achievementEvents
+            batch.created.append(CreatedCompletion(outcome: outcome, periods: state.periods, scores: state.scores))
+            batch.outcomes[plan.item.id] = .created(outcome.response)
+            batch.players[user] = RankedPlayer(member: state.member, userID: user, displayName: state.displayName)
         }
-
-        batch.unlocks = unlocks
         return batch
     }
 
@@ -337,35 +269,71 @@ extension CompletionStore {
     /// does, erasures Redis has now applied are no longer pending.
     static func finishBatch(_ batch: WrittenBatch, ranked: Bool, on connection: PostgresConnection) throws {
         let fresh = batch.fresh
-        let recordedAt = batch.recordedAt
-        let unlocks = batch.unlocks
         let created = fresh.compactMap { batch.outcomes[$0.item.id]?.response }
-        let responses = PodiumJSON.array(created.map { $0.jsonString() })
-        let levelUps = created.filter { $0.levelReached != nil }
-        // Round trip 3: the completions with their answers and events, whatever else the batch needs, and the commit.
-        var statements: [(sql: String, parameters: [(any PostgresBindable)?])] = [(insertCompletions, [
-            fresh.map(\.item.id), fresh.map(\.item.userID), fresh.map(\.item.quizID), fresh.map(\.item.topic),
-            fresh.map(\.item.difficulty.rawValue), fresh.map(\.item.correct), fresh.map(\.item.total),
-            fresh.map { $0.item.durationMS ?? -1 }, fresh.map { $0.item.groups.joined(separator: ",") },
-            fresh.map { RFC3339.format($0.item.completedAt) }, fresh.map(\.points), recordedAt,
-            fresh.map { requestHash($0.item) }, responses, ranked,
-        ])]
-        if !levelUps.isEmpty {
-            statements.append((insertLevelEvents, [
-                levelUps.map(\.completion.userId), levelUps.map { $0.levelReached ?? 0 }, levelUps.map(\.totals.points),
-                levelUps.map(\.completion.id), recordedAt,
-            ]))
+        let outcomes = batch.created.map(\.outcome)
+        var statements = [try insertCompletions(fresh, answers: created, recordedAt: batch.recordedAt, ranked: ranked)]
+        let levelEvents = outcomes.compactMap(\.levelEvent)
+        if !levelEvents.isEmpty {
+            statements.append(try EventStore.append(levelEvents, occurredAt: batch.recordedAt))
         }
-        if !unlocks.isEmpty {
-            statements.append((insertAchievements, [
-                unlocks.map(\.user), unlocks.map(\.rule.id), unlocks.map(\.rule.name), unlocks.map(\.completion), recordedAt,
-            ]))
+        if !batch.unlocked.isEmpty {
+            statements.append(try insertAchievements(batch.unlocked, unlockedAt: batch.recordedAt))
         }
         if ranked && !batch.erasures.isEmpty {
-            statements.append(("DELETE FROM pending_ranking_erasures WHERE user_id = ANY($1)", [Array(batch.erasures.keys)]))
+            statements.append("DELETE FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: Array(batch.erasures.keys)))")
         }
-        statements.append(("COMMIT", []))
+        statements.append("COMMIT")
         _ = try connection.pipeline(statements)
+    }
+
+    /// The batch's completions with their answers and `completion.recorded` events, in one statement.
+    ///
+    /// Answers and events travel as JSON arrays (not text[] literals): no per-character escaping of large bodies.
+    static func insertCompletions(
+        _ fresh: [CompletionPlan], answers: [CompletionResponse], recordedAt: Date, ranked: Bool
+    ) throws -> PostgresQuery {
+        let items = fresh.map(\.item)
+        let events = try PodiumJSON.string(answers.map { CompletionRecordedEvent($0.completion) })
+        return """
+            WITH x AS (
+                SELECT x.*, r.body, e.payload
+                FROM unnest(\(bind: items.map(\.id))::text[], \(bind: items.map(\.userID))::text[], \(bind: items.map(\.quizID))::text[],
+                            \(bind: items.map(\.topic))::text[], \(bind: items.map(\.difficulty.rawValue))::text[],
+                            \(bind: items.map(\.correct))::int[], \(bind: items.map(\.total))::int[],
+                            \(bind: items.map { $0.durationMS ?? -1 })::bigint[], \(bind: items.map { $0.groups.joined(separator: ",") })::text[],
+                            \(bind: items.map { RFC3339.format($0.completedAt) })::text[], \(bind: fresh.map(\.points))::bigint[],
+                            \(bind: items.map(requestHash))::text[])
+                     WITH ORDINALITY AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, i)
+                JOIN jsonb_array_elements(\(bind: PodiumJSON.array(answers.map { $0.jsonString() }))::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
+                JOIN jsonb_array_elements(\(bind: events)::jsonb) WITH ORDINALITY AS e(payload, i) USING (i)
+            ), inserted AS (
+                INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
+                                         recorded_at, points, request_hash, response, ranked)
+                SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
+                       \(bind: recordedAt)::timestamptz, x.pts, x.h, x.body, \(bind: ranked)::bool
+                FROM x
+            )
+            INSERT INTO events (type, user_id, occurred_at, payload)
+            SELECT \(bind: CompletionRecordedEvent.type.rawValue), x.u, \(bind: recordedAt)::timestamptz, x.payload FROM x ORDER BY x.i
+            """
+    }
+
+    /// Each achievement once per player (the primary key); the event only for rows actually inserted.
+    static func insertAchievements(_ unlocked: [AchievementUnlockedEvent], unlockedAt: Date) throws -> PostgresQuery {
+        let payloads = try PodiumJSON.string(unlocked)
+        return """
+        WITH x AS (
+            SELECT * FROM unnest(\(bind: unlocked.map(\.userId))::text[], \(bind: unlocked.map(\.achievement))::text[],
+                                 \(bind: unlocked.map(\.completionId))::text[])
+                     WITH ORDINALITY AS x(u, a, c, i)
+            JOIN jsonb_array_elements(\(bind: payloads)::jsonb) WITH ORDINALITY AS e(p, i) USING (i)),
+        inserted AS (
+            INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id) SELECT u, a, \(bind: unlockedAt), c FROM x
+            ON CONFLICT DO NOTHING RETURNING user_id, achievement)
+        INSERT INTO events (type, user_id, occurred_at, payload)
+        SELECT \(bind: AchievementUnlockedEvent.type.rawValue), x.u, \(bind: unlockedAt), x.p
+        FROM x JOIN inserted ON inserted.user_id = x.u AND inserted.achievement = x.a ORDER BY x.i
+        """
     }
 
     /// SHA-256 of the request's canonical text, hex: equal bodies, equal hashes.
@@ -387,33 +355,6 @@ extension CompletionStore {
             closings[BoardPeriodKey(board: try row.string("board"), window: window, period: try row.string("period"))] = try row.date("closed_at")
         }
         return closings
-    }
-
-    /// The answer for a freshly written completion (ranks are added once Redis is updated).
-    ///
-    /// A missed period closed by the clock says its end plus grace; one ops closed early says when they did.
-    static func makeResponse(
-        _ plan: CompletionPlan, closedEarly: [(BoardPeriod, closedAt: Date?)], totals: PlayerTotals, recordedAt: Date, rules: GameRules
-    ) -> CompletionResponse {
-        let item = plan.item
-        let level = rules.levels.progress(points: Int(totals.points))
-        let before = rules.levels.progress(points: Int(totals.points) - plan.points)
-        return CompletionResponse(
-            completion: CompletionRecord(
-                id: item.id, userId: item.userID, quizId: item.quizID, topic: item.topic, difficulty: item.difficulty,
-                correct: item.correct, total: item.total, durationMs: item.durationMS, completedAt: RFC3339.format(item.completedAt),
-                groups: item.groups, points: plan.points, recordedAt: RFC3339.format(recordedAt)),
-            pointsAwarded: plan.points,
-            totals: totals,
-            level: level,
-            levelReached: level.level > before.level ? level.level : nil,
-            ranks: [],
-            rankingsLive: false,
-            missedPeriods: (plan.closed.map { ($0, $0.period.closesAt(grace: rules.closeGrace)) } + closedEarly).map { period, closedAt in
-                MissedPeriod(
-                    board: period.board.id, window: period.period.window, period: period.period.key,
-                    closedAt: closedAt.map(RFC3339.format) ?? "")
-            })
     }
 }
 

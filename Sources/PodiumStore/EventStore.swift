@@ -6,7 +6,7 @@ import Postgres
 public struct OutboxEvent: Sendable, Codable, Equatable {
     /// Stable id, unique across the outbox (receivers deduplicate on it).
     public var id: String
-    /// `completion.recorded`, `level.reached`, `period.closed`, `medal.awarded`, …
+    /// What happened: an `EventType` raw value, as stored.
     public var type: String
     /// RFC 3339 time of the change it reports.
     public var occurredAt: String
@@ -112,13 +112,18 @@ public struct EventStore: Sendable {
         self.postgres = postgres
     }
 
-    /// Appends one event inside the caller's transaction.
-    public static func append(
-        type: String, userID: String?, occurredAt: Date, payload: String, on connection: PostgresConnection
-    ) throws {
-        try connection.query(
-            "INSERT INTO events (type, user_id, occurred_at, payload) VALUES ($1, $2, $3, $4::jsonb)",
-            [type, userID, occurredAt, payload])
+    /// The statement appending `events` (one type), in order, inside the caller's transaction.
+    ///
+    /// Payloads travel as one JSON array; an event without a subject player gets a NULL `user_id`.
+    public static func append<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> PostgresQuery {
+        let payloads = try PodiumJSON.string(events)
+        return """
+            INSERT INTO events (type, user_id, occurred_at, payload)
+            SELECT \(bind: Payload.type.rawValue), NULLIF(x.u, ''), \(bind: occurredAt), e.p
+            FROM unnest(\(bind: events.map { $0.subject ?? "" })::text[]) WITH ORDINALITY AS x(u, i)
+            JOIN jsonb_array_elements(\(bind: payloads)::jsonb) WITH ORDINALITY AS e(p, i) USING (i)
+            ORDER BY x.i
+            """
     }
 
     /// Up to `limit` events after `cursor` (from the start when nil), optionally of one type.

@@ -32,12 +32,22 @@ public struct PeriodCloseReport: Sendable, Codable, Equatable {
     public var window: LeaderboardWindow
     /// Period name.
     public var period: String
-    /// `closed` (this call closed it), `already-closed` (nothing changed) or `dry-run` (nothing written).
-    public var outcome: String
+    /// What the call did.
+    public var outcome: PeriodCloseOutcome
     /// Players on the final board.
     public var players: Int
     /// Medals awarded (or that would be), best first.
     public var medals: [MedalAward]
+}
+
+/// What a call to close a period did.
+public enum PeriodCloseOutcome: String, Sendable, Codable {
+    /// This call closed it.
+    case closed
+    /// It was closed before: nothing changed.
+    case alreadyClosed = "already-closed"
+    /// A dry run: nothing was written.
+    case dryRun = "dry-run"
 }
 
 /// Board periods: which are due to close, closing them with a final snapshot and medals, and reading closed boards.
@@ -113,30 +123,52 @@ public struct PeriodStore: Sendable {
                 """, [key.board, key.window.rawValue, key.period, now]).rows[0]
             let snapshotID = try snapshot.int64("id")
             try connection.query("""
-                INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank, medal)
-                SELECT $5, position, user_id, score, rank, medal FROM (\(Self.finalStandings)) standings
-                """, [key.board, key.window.rawValue, key.period, awardsMedals, snapshotID])
+                INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
+                SELECT $4, position, user_id, score, rank FROM (\(Self.finalStandings)) standings
+                """, [key.board, key.window.rawValue, key.period, snapshotID])
             try connection.query("""
                 UPDATE board_periods SET closed_at = $4, final_snapshot_id = $5 WHERE board = $1 AND board_window = $2 AND period = $3
                 """, [key.board, key.window.rawValue, key.period, now, snapshotID])
-            let medals = try Self.medals(of: snapshotID, key: key, on: connection)
-            try EventStore.append(
-                type: "period.closed", userID: nil, occurredAt: now,
-                payload: try PodiumJSON.string(PeriodClosedEvent(
-                    board: key.board, window: key.window, period: key.period, players: try snapshot.int("players"),
-                    medals: medals.count, closedAt: RFC3339.format(now))),
-                on: connection)
-            try connection.query("""
-                INSERT INTO events (type, user_id, occurred_at, payload)
-                SELECT 'medal.awarded', user_id, $2,
-                       jsonb_build_object('user_id', user_id, 'board', $3::text, 'window', $4::text, 'period', $5::text,
-                                          'medal', medal, 'rank', rank, 'score', score)
-                FROM snapshot_entries WHERE snapshot_id = $1 AND medal IS NOT NULL ORDER BY position
-                """, [snapshotID, now, key.board, key.window.rawValue, key.period])
+            let medals = try Self.awardMedals(snapshot: snapshotID, key: key, windowAwardsMedals: awardsMedals, on: connection)
+            let players = try snapshot.int("players")
+            try connection.query(try EventStore.append(
+                [PeriodClosedEvent(
+                    board: key.board, window: key.window, period: key.period, players: players, medals: medals.count,
+                    closedAt: RFC3339.format(now))],
+                occurredAt: now))
+            try connection.query(try EventStore.append(medals.map(MedalAwardedEvent.init), occurredAt: now))
             return PeriodCloseReport(
-                board: key.board, window: key.window, period: key.period, outcome: "closed", players: try snapshot.int("players"),
+                board: key.board, window: key.window, period: key.period, outcome: .closed, players: players,
                 medals: medals.map { var medal = $0; medal.awardedAt = RFC3339.format(now); return medal })
         }
+    }
+
+    /// Gives the final snapshot's top players their medals by `Medal.awarded` and returns them in listing order.
+    private static func awardMedals(
+        snapshot: Int64, key: BoardPeriodKey, windowAwardsMedals: Bool, on connection: PostgresConnection
+    ) throws -> [MedalAward] {
+        let candidates = try connection.query("""
+            SELECT position, user_id, score, rank FROM snapshot_entries WHERE snapshot_id = \(bind: snapshot)
+            AND rank <= \(bind: Medal.lastMedalRank) ORDER BY position
+            """).rows
+        var positions: [Int] = []
+        var medals: [MedalAward] = []
+        for row in candidates {
+            let (rank, score) = (try row.int("rank"), try row.int64("score"))
+            guard let medal = Medal.awarded(rank: rank, score: score, windowAwardsMedals: windowAwardsMedals) else { continue }
+            positions.append(try row.int("position"))
+            medals.append(MedalAward(
+                board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: medal, rank: rank,
+                score: score, awardedAt: nil))
+        }
+        if !medals.isEmpty {
+            try connection.query("""
+                UPDATE snapshot_entries e SET medal = x.m
+                FROM unnest(\(bind: positions)::int[], \(bind: medals.map(\.medal.rawValue))::text[]) AS x(p, m)
+                WHERE e.snapshot_id = \(bind: snapshot) AND e.position = x.p
+                """)
+        }
+        return medals
     }
 
     /// The final snapshot of a closed period, or nil while it is not closed.
@@ -223,10 +255,16 @@ public struct PeriodStore: Sendable {
             let players = try connection.query(
                 "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
                 [key.board, key.window.rawValue, key.period]).rows[0].int("n")
-            let medals: [MedalAward] = awardsMedals ? try connection.query("""
-                SELECT user_id, medal, rank, score FROM (\(Self.finalStandings)) standings WHERE medal IS NOT NULL ORDER BY position
-                """, [key.board, key.window.rawValue, key.period, true]).rows.map { try Self.medal($0, key: key) } : []
-            return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: "dry-run", players: players, medals: medals)
+            let medals = try connection.query("""
+                SELECT user_id, score, rank FROM (\(Self.finalStandings)) standings WHERE rank <= $4 ORDER BY position
+                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank]).rows.compactMap { row -> MedalAward? in
+                let (rank, score) = (try row.int("rank"), try row.int64("score"))
+                return try Medal.awarded(rank: rank, score: score, windowAwardsMedals: awardsMedals).map {
+                    MedalAward(board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: $0,
+                               rank: rank, score: score, awardedAt: nil)
+                }
+            }
+            return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: .dryRun, players: players, medals: medals)
         }
     }
 
@@ -234,17 +272,14 @@ public struct PeriodStore: Sendable {
     private static func alreadyClosed(_ key: BoardPeriodKey, snapshot: Int64, on connection: PostgresConnection) throws -> PeriodCloseReport {
         let players = try connection.query(snapshotPlayers, [snapshot]).rows[0].int("players")
         return PeriodCloseReport(
-            board: key.board, window: key.window, period: key.period, outcome: "already-closed", players: players,
+            board: key.board, window: key.window, period: key.period, outcome: .alreadyClosed, players: players,
             medals: try medals(of: snapshot, key: key, on: connection))
     }
 
-    /// Every player of board period ($1, $2, $3) in listing order with position, rank and medal: the final
-    /// snapshot's rows, and the dry run's medals. $4 says whether the window awards medals; a score of 0 never does.
+    /// Every player of board period ($1, $2, $3) in listing order with position and competition rank: the final
+    /// snapshot's rows, and the dry run's medal candidates.
     private static let finalStandings = """
-        SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank,
-               CASE WHEN $4 AND score > 0 THEN
-                   CASE rank() OVER ranking WHEN 1 THEN 'gold' WHEN 2 THEN 'silver' WHEN 3 THEN 'bronze' END
-               END AS medal
+        SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
         FROM board_scores JOIN users USING (user_id) WHERE board = $1 AND board_window = $2 AND period = $3
         WINDOW listing AS (ORDER BY score DESC, handle), ranking AS (ORDER BY score DESC)
         """
@@ -263,14 +298,14 @@ public struct PeriodStore: Sendable {
     }
 
     private static func medal(_ row: PostgresRow, key: BoardPeriodKey) throws -> MedalAward {
-        MedalAward(board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: try row.string("medal"),
+        MedalAward(board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: try row.value("medal"),
                    rank: try row.int("rank"), score: try row.int64("score"), awardedAt: nil)
     }
 
     /// A snapshot entry row (`rank`, `user_id`, `display_name`, `score`, `medal`) as a leaderboard line.
     static func entry(_ row: PostgresRow) throws -> LeaderboardEntry {
         LeaderboardEntry(rank: try row.int("rank"), userId: try row.string("user_id"), displayName: row["display_name"],
-                         score: try row.int64("score"), medal: row["medal"])
+                         score: try row.int64("score"), medal: row["medal"].flatMap(Medal.init(rawValue:)))
     }
 
     /// The board period of a row with `board`, `board_window` and `period`.
@@ -303,14 +338,4 @@ public enum PeriodCloseError: Error, Equatable, CustomStringConvertible {
             "\(key.board) \(key.window.rawValue) \(key.period) has not ended yet (it ends at \(RFC3339.format(end)))"
         }
     }
-}
-
-/// The data of a `period.closed` event.
-struct PeriodClosedEvent: Codable {
-    var board: String
-    var window: LeaderboardWindow
-    var period: String
-    var players: Int
-    var medals: Int
-    var closedAt: String
 }

@@ -107,7 +107,7 @@ public struct ReminderStore: Sendable {
             .map { (today: try $0.bool("today"), before: try $0.bool("before")) }
 
         var report = ReminderReport()
-        var events: [(user: String, payload: String)] = []
+        var events: [ReminderDueEvent] = []
         var updates: [(user: String, next: Date?, reminded: Int?)] = []
         for (item, played) in zip(due, played) {
             // Checks that come after the local day ended (the job was down) are dropped, not sent late.
@@ -116,9 +116,8 @@ public struct ReminderStore: Sendable {
                 && !played.today
             if remind {
                 let atRisk = played.before
-                let payload = try PodiumJSON.string(ReminderDueEvent(
+                events.append(ReminderDueEvent(
                     userId: item.user, localDate: Period.dayKey(dayNumber: item.day), timeZone: item.zone.identifier, streakAtRisk: atRisk))
-                events.append((item.user, payload))
                 report.emitted += 1
             } else {
                 report.skipped += 1
@@ -126,10 +125,7 @@ public struct ReminderStore: Sendable {
             let next = item.schedule?.next(after: max(item.at, now))
             updates.append((item.user, next, remind ? item.day : item.remindedDay))
         }
-        try connection.query("""
-            INSERT INTO events (type, user_id, occurred_at, payload)
-            SELECT 'reminder.due', x.u, $3, x.p::jsonb FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(u, p, i) ORDER BY x.i
-            """, [events.map(\.user), events.map(\.payload), now])
+        try connection.query(try EventStore.append(events, occurredAt: now))
         try connection.query("""
             UPDATE users SET next_reminder_at = NULLIF(x.n, '')::timestamptz, reminded_day = NULLIF(x.r, -1)
             FROM unnest($1::text[], $2::text[], $3::int[]) AS x(u, n, r) WHERE users.user_id = x.u
@@ -155,12 +151,4 @@ public struct ReminderStore: Sendable {
     public func openDay(_ day: String) async throws -> Bool {
         try await postgres.query("DELETE FROM closed_days WHERE day = $1::date", [day]).affectedRows == 1
     }
-}
-
-/// The data of a `reminder.due` event.
-struct ReminderDueEvent: Codable {
-    var userId: String
-    var localDate: String
-    var timeZone: String
-    var streakAtRisk: Bool
 }

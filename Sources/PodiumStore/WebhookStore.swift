@@ -41,6 +41,18 @@ public struct WebhookAttempt: Sendable, Codable, Equatable {
     public var error: String?
 }
 
+/// Where one event's delivery to one webhook stands.
+public enum WebhookDeliveryStatus: String, Sendable, Codable {
+    /// Waiting for its next attempt.
+    case pending
+    /// A replica is sending it now.
+    case sending
+    /// The receiver took it.
+    case delivered
+    /// Out of attempts (an admin can resend it).
+    case dead
+}
+
 /// One event's delivery to one webhook, with its attempts.
 public struct WebhookDelivery: Sendable, Codable, Equatable {
     /// Delivery id.
@@ -51,8 +63,8 @@ public struct WebhookDelivery: Sendable, Codable, Equatable {
     public var eventId: String
     /// Event type.
     public var eventType: String
-    /// `pending`, `sending`, `delivered` or `dead`.
-    public var status: String
+    /// Where the delivery stands.
+    public var status: WebhookDeliveryStatus
     /// Attempts made.
     public var attempts: Int
     /// RFC 3339 time of the next attempt, while pending.
@@ -193,7 +205,7 @@ public struct WebhookStore: Sendable {
         retryDelay: TimeInterval, now: Date
     ) async throws {
         let delivered = statusCode.map { (200..<300).contains($0) } ?? false
-        let status = delivered ? "delivered" : (delivery.attempt >= delivery.attemptLimit ? "dead" : "pending")
+        let status: WebhookDeliveryStatus = delivered ? .delivered : (delivery.attempt >= delivery.attemptLimit ? .dead : .pending)
         let problem = error ?? (delivered ? nil : "receiver answered \(statusCode ?? 0)")
         try await postgres.withTransaction { connection in
             try connection.query("""
@@ -205,7 +217,7 @@ public struct WebhookStore: Sendable {
                        next_attempt_at = CASE WHEN $3 = 'pending' THEN $6::timestamptz END,
                        delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz END
                 WHERE id = $1 AND attempts = $2 AND status = 'sending'
-                """, [delivery.id, delivery.attempt, status, statusCode, problem, now.addingTimeInterval(retryDelay), now])
+                """, [delivery.id, delivery.attempt, status.rawValue, statusCode, problem, now.addingTimeInterval(retryDelay), now])
         }
     }
 
@@ -226,7 +238,7 @@ public struct WebhookStore: Sendable {
         return try rows.map { row in
             WebhookDelivery(
                 id: try row.int64("id"), webhookId: try row.string("webhook_id"), eventId: "evt_\(try row.int64("event_id"))",
-                eventType: try row.string("type"), status: try row.string("status"), attempts: try row.int("attempts"),
+                eventType: try row.string("type"), status: try row.value("status"), attempts: try row.int("attempts"),
                 nextAttemptAt: try row.optionalDate("next_attempt_at").map(RFC3339.format), lastStatusCode: try row.optionalInt("last_status_code"),
                 lastError: row["last_error"], deliveredAt: try row.optionalDate("delivered_at").map(RFC3339.format),
                 history: try decoder.decode([WebhookAttempt].self, from: Data(try row.string("history").utf8)))

@@ -36,11 +36,11 @@ struct JobsCommand: AsyncParsableCommand {
             try await Runtime.with { runtime in
                 try requireJob(name, runtime)
                 for run in try await runtime.runs.runs(job: name, limit: limit) {
-                    print([run.slot, run.status, run.trigger, "attempt \(run.attempt)", run.replica ?? "-", run.error ?? "",
+                    print([run.slot, run.status.rawValue, run.trigger, "attempt \(run.attempt)", run.replica ?? "-", run.error ?? "",
                            run.result.map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") } ?? ""].joined(separator: "\t"))
                     for attempt in run.attempts {
                         print("\t#\(attempt.attempt) \(attempt.replica) \(attempt.startedAt) → \(attempt.finishedAt ?? "running") "
-                            + "\(attempt.outcome ?? "") \(attempt.error ?? "")")
+                            + "\(attempt.outcome?.rawValue ?? "") \(attempt.error ?? "")")
                     }
                 }
             }
@@ -76,7 +76,7 @@ struct JobsCommand: AsyncParsableCommand {
                 }
                 let outcome = await scheduler.execute(claim)
                 print("\(name) slot \(RFC3339.format(claim.slot)): \(outcome.outcome) \(outcome.error ?? "")")
-                if outcome.outcome != "succeeded" { throw ExitCode.failure }
+                if outcome.outcome != .succeeded { throw ExitCode.failure }
             }
         }
     }
@@ -128,7 +128,7 @@ struct PeriodsCommand: AsyncParsableCommand {
                 }
             }
             print("\(report.board) \(report.window.rawValue) \(report.period): \(report.outcome), \(report.players) players")
-            for medal in report.medals { print("\t\(medal.medal)\trank \(medal.rank)\t\(medal.userId)\t\(medal.score)") }
+            for medal in report.medals { print("\t\(medal.medal.rawValue)\trank \(medal.rank)\t\(medal.userId)\t\(medal.score)") }
         }
     }
 }

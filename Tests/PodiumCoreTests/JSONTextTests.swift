@@ -6,14 +6,14 @@ import Testing
 @Suite("Hand-written JSON equals the encoder's")
 struct JSONTextTests {
     static let pages: [LeaderboardPage] = [
-        LeaderboardPage(board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: "open",
+        LeaderboardPage(board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: .open,
                         players: 0, live: true, offset: 0, entries: []),
         LeaderboardPage(
             board: "topic:math", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z",
-            endsAt: "2026-11-23T00:00:00.000Z", closesAt: "2026-11-23T00:15:00.000Z", status: "closed", players: 3, live: false,
+            endsAt: "2026-11-23T00:00:00.000Z", closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 3, live: false,
             offset: 7,
             entries: [
-                LeaderboardEntry(rank: 1, userId: "u-1", displayName: "Zoë \"the\" \\ best/ \u{1F600}", score: 9_000_000_000, medal: "gold"),
+                LeaderboardEntry(rank: 1, userId: "u-1", displayName: "Zoë \"the\" \\ best/ \u{1F600}", score: 9_000_000_000, medal: .gold),
                 LeaderboardEntry(rank: 2, userId: "u:2@x", displayName: "tab\there\nnew\r\u{08}\u{0C}\u{01}\u{1F}", score: 0),
                 LeaderboardEntry(rank: 2, userId: "u.3", displayName: nil, score: -4, medal: nil),
             ]),

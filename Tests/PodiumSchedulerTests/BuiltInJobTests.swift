@@ -65,7 +65,7 @@ struct BuiltInJobTests {
         #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).map(\.key).contains(week))
 
         let preview = try await storage.periods.close(week, now: clock.now, dryRun: true)
-        #expect(preview.outcome == "dry-run")
+        #expect(preview.outcome == .dryRun)
         #expect(preview.medals.map { "\($0.userId):\($0.medal):\($0.rank)" } == ["\(b):gold:1", "\(a):gold:1", "\(c):bronze:3"])
         #expect(try await storage.periods.finalSnapshot(week) == nil, "a dry run writes nothing")
 
@@ -77,7 +77,7 @@ struct BuiltInJobTests {
             }
         }
         let again = try await storage.periods.close(week, now: clock.now, dryRun: false)
-        #expect(again.outcome == "already-closed")
+        #expect(again.outcome == .alreadyClosed)
         #expect(again.players == 4)
         #expect(again.medals.map { "\($0.userId):\($0.medal)" } == ["\(b):gold", "\(a):gold", "\(c):bronze"])
 
@@ -88,12 +88,12 @@ struct BuiltInJobTests {
         // Day windows award no medals by default, but they close with a final board.
         let day = try await storage.periods.close(
             BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-04"), now: clock.now, dryRun: false)
-        #expect(day.outcome == "already-closed")
+        #expect(day.outcome == .alreadyClosed)
         #expect(day.medals.isEmpty)
 
         let snapshot = try #require(try await storage.periods.finalSnapshot(week))
         let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
-        #expect(board.entries.map { "\($0.rank):\($0.userId):\($0.score):\($0.medal ?? "-")" } == [
+        #expect(board.entries.map { "\($0.rank):\($0.userId):\($0.score):\($0.medal?.rawValue ?? "-")" } == [
             "1:\(b):5:gold", "1:\(a):5:gold", "3:\(c):3:bronze", "4:\(e):2:-",
         ])
         let around = try await storage.periods.readFinal(snapshot: snapshot, slice: .around(userID: c, radius: 1))
@@ -141,7 +141,7 @@ struct BuiltInJobTests {
         #expect(scores == 1, "the closed week's scores were not touched")
         let snapshot = try #require(try await storage.periods.finalSnapshot(week))
         let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
-        #expect(board.entries.map { "\($0.userId):\($0.score):\($0.medal ?? "-")" } == ["\(leader):2:gold"])
+        #expect(board.entries.map { "\($0.userId):\($0.score):\($0.medal?.rawValue ?? "-")" } == ["\(leader):2:gold"])
         #expect(board.players == 1)
     }
 
@@ -160,7 +160,7 @@ struct BuiltInJobTests {
         #expect(try await storage.periods.medals(userID: gone).isEmpty)
         let snapshot = try #require(try await storage.periods.finalSnapshot(week))
         let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
-        #expect(board.entries.map { "\($0.rank):\($0.userId):\($0.medal ?? "-")" } == ["2:\(stays):silver"])
+        #expect(board.entries.map { "\($0.rank):\($0.userId):\($0.medal?.rawValue ?? "-")" } == ["2:\(stays):silver"])
         #expect(board.players == 1)
         // Offsets count the entries left, whatever positions the erased player leaves empty.
         #expect(board.offset == 0)
@@ -321,6 +321,6 @@ struct BuiltInJobTests {
         let events = try await storage.postgres.query(
             "SELECT count(*) AS n FROM events WHERE user_id = $1 AND occurred_at < '2025-04-01'", ["\(topic)-p"]).rows[0].int("n")
         #expect(events == 0)
-        #expect(try await storage.periods.medals(userID: "\(topic)-p").map(\.medal).contains("gold"))
+        #expect(try await storage.periods.medals(userID: "\(topic)-p").map(\.medal).contains(.gold))
     }
 }

@@ -100,7 +100,7 @@ func instant(_ text: String) -> Date {
 
 /// Run statuses of `job` by slot, oldest first.
 func statuses(_ store: JobRunStore, _ job: String) async throws -> [String: String] {
-    Dictionary(uniqueKeysWithValues: try await store.runs(job: job, limit: 1000).map { ($0.slot, $0.status) })
+    Dictionary(uniqueKeysWithValues: try await store.runs(job: job, limit: 1000).map { ($0.slot, $0.status.rawValue) })
 }
 
 /// A Redis sorted set, best first, as (user, score): members translated to user ids through the

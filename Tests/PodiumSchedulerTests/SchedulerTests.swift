@@ -17,10 +17,10 @@ struct SchedulerTests {
             for replica in replicas { group.addTask { await replica.tick() } }
             return await group.reduce(into: []) { $0 += $1 }
         }
-        #expect(outcomes.map(\.outcome) == ["succeeded"])
+        #expect(outcomes.map(\.outcome) == [.succeeded])
         #expect(job.slots == [instant("2026-11-21T10:00:00Z")])
         let run = try #require(try await store.runs(job: job.name, limit: 5).first)
-        #expect(run.status == "succeeded")
+        #expect(run.status == .succeeded)
         #expect(run.trigger == "schedule")
         #expect(run.attempts.count == 1)
         #expect(run.result == ["ran": 1])
@@ -44,15 +44,15 @@ struct SchedulerTests {
         #expect(await survivor.tick().isEmpty, "the lease has 1 s left")
         clock.advance(2)
         let outcomes = await survivor.tick()
-        #expect(outcomes.map(\.outcome) == ["succeeded"])
+        #expect(outcomes.map(\.outcome) == [.succeeded])
         #expect(outcomes.first?.claim.attempt == 2)
 
         #expect(try await store.succeed(lost, result: [:], now: clock.now) == false)
         let run = try #require(try await store.runs(job: job.name, limit: 1).first)
-        #expect(run.status == "succeeded")
+        #expect(run.status == .succeeded)
         #expect(run.replica == "survivor")
         #expect(run.attempts.map(\.replica) == ["dying", "survivor"])
-        #expect(run.attempts.map(\.outcome) == ["lease-lost", "succeeded"])
+        #expect(run.attempts.map(\.outcome) == [.leaseLost, .succeeded])
         #expect(job.slots == [instant("2026-11-21T10:00:00Z")])
     }
 
@@ -63,9 +63,9 @@ struct SchedulerTests {
         let job = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("retry"), failures: 10)
         let scheduler = try makeScheduler(job, cron: "0 10 * * *", retryLimit: 2, backoff: 10, store: store, clock: clock, replica: "a")
 
-        #expect(await scheduler.tick().map(\.outcome) == ["failed"])
+        #expect(await scheduler.tick().map(\.outcome) == [.failed])
         var run = try #require(try await store.runs(job: job.name, limit: 1).first)
-        #expect(run.status == "pending")
+        #expect(run.status == .pending)
         #expect(run.nextAttemptAt == "2026-11-21T10:00:10.000Z")
         clock.advance(9)
         #expect(await scheduler.tick().isEmpty, "backoff of 10 s not over")
@@ -76,9 +76,9 @@ struct SchedulerTests {
         clock.advance(20)
         #expect(await scheduler.tick().map(\.claim.attempt) == [3])
         run = try #require(try await store.runs(job: job.name, limit: 1).first)
-        #expect(run.status == "failed")
+        #expect(run.status == .failed)
         #expect(run.error == "planned test failure")
-        #expect(run.attempts.map(\.outcome) == ["failed", "failed", "failed"])
+        #expect(run.attempts.map(\.outcome) == [.failed, .failed, .failed])
         clock.advance(3600)
         #expect(await scheduler.tick().isEmpty, "no attempt after the limit")
         #expect(job.slots.isEmpty)
@@ -100,11 +100,11 @@ struct SchedulerTests {
         let clock = TestClock(instant("2026-11-21T10:00:00Z"))
         let job = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("flaky"), failures: 1)
         let scheduler = try makeScheduler(job, cron: "0 10 * * *", backoff: 5, store: store, clock: clock, replica: "a")
-        #expect(await scheduler.tick().map(\.outcome) == ["failed"])
+        #expect(await scheduler.tick().map(\.outcome) == [.failed])
         clock.advance(5)
-        #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
+        #expect(await scheduler.tick().map(\.outcome) == [.succeeded])
         let run = try #require(try await store.runs(job: job.name, limit: 1).first)
-        #expect(run.status == "succeeded")
+        #expect(run.status == .succeeded)
         #expect(run.error == nil)
         #expect(job.slots == [instant("2026-11-21T10:00:00Z")])
     }
@@ -118,7 +118,7 @@ struct SchedulerTests {
         clock.set(instant("2026-11-21T14:30:00Z"))
         // A fresh replica (a restart): its first tick catches up.
         let restarted = try makeScheduler(job, cron: "0 * * * *", store: store, clock: clock, replica: "after")
-        #expect(await restarted.tick().map(\.outcome) == ["succeeded"])
+        #expect(await restarted.tick().map(\.outcome) == [.succeeded])
         #expect(job.slots == [instant("2026-11-21T10:00:00Z"), instant("2026-11-21T14:00:00Z")])
         #expect(try await statuses(store, job.name) == [
             "2026-11-21T10:00:00.000Z": "succeeded", "2026-11-21T11:00:00.000Z": "missed",
@@ -129,7 +129,7 @@ struct SchedulerTests {
         let summary = try #require(try await restarted.summaries(now: clock.now).first)
         #expect(summary.name == job.name)
         #expect(summary.lastRun?.slot == "2026-11-21T14:00:00.000Z", "the newest slot, not the first or a missed one")
-        #expect(summary.lastRun?.status == "succeeded")
+        #expect(summary.lastRun?.status == .succeeded)
         #expect(summary.nextSlot == "2026-11-21T15:00:00.000Z")
         let never = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("never"))
         let idle = try makeScheduler(never, cron: "0 * * * *", store: store, clock: clock, replica: "after")
@@ -177,7 +177,7 @@ struct SchedulerTests {
         #expect(try await scheduler.summaries(now: clock.now).map(\.paused) == [true])
         try await store.setPaused(job: job.name, paused: false, now: clock.now)
         clock.advance(10)
-        #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
+        #expect(await scheduler.tick().map(\.outcome) == [.succeeded])
         #expect(job.slots == [instant("2026-11-21T10:00:00Z"), instant("2026-11-21T12:00:00Z")])
         #expect(try await statuses(store, job.name)["2026-11-21T11:00:00.000Z"] == "missed")
     }
@@ -190,23 +190,23 @@ struct SchedulerTests {
         let scheduler = try makeScheduler(job, cron: "0 0 1 1 *", retryLimit: 0, store: store, clock: clock, replica: "a")
         // First start: the latest yearly slot runs once and fails for good (no retries).
         let yearly = instant("2026-01-01T00:00:00Z")
-        #expect(await scheduler.tick().map(\.outcome) == ["failed"])
+        #expect(await scheduler.tick().map(\.outcome) == [.failed])
         #expect(try await statuses(store, job.name) == ["2026-01-01T00:00:00.000Z": "failed"])
 
         let now = instant("2026-11-21T10:20:00Z")
         let requested = try await store.requestRun(job: job.name, slot: now, attemptLimit: 1, now: clock.now)
-        #expect(requested.status == "pending")
+        #expect(requested.status == .pending)
         #expect(requested.trigger == "manual")
         #expect(requested.slot == "2026-11-21T10:20:00.000Z")
         #expect(requested.attempts.isEmpty)
-        #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
-        await #expect(throws: RunRequestError.slotTaken(job: job.name, slot: now, status: "succeeded")) {
+        #expect(await scheduler.tick().map(\.outcome) == [.succeeded])
+        await #expect(throws: RunRequestError.slotTaken(job: job.name, slot: now, status: .succeeded)) {
             try await store.requestRun(job: job.name, slot: now, attemptLimit: 1, now: clock.now)
         }
 
         let rerun = try await store.requestRun(job: job.name, slot: yearly, attemptLimit: 1, now: clock.now)
-        #expect(rerun.status == "pending")
-        #expect(rerun.attempts.map { "\($0.attempt) \($0.outcome ?? "-")" } == ["1 failed"], "the failed attempt stays in its history")
+        #expect(rerun.status == .pending)
+        #expect(rerun.attempts.map { "\($0.attempt) \($0.outcome?.rawValue ?? "-")" } == ["1 failed"], "the failed attempt stays in its history")
         #expect(await scheduler.tick().map(\.claim.attempt) == [2])
         #expect(job.slots == [now, yearly])
         #expect(try await statuses(store, job.name) == [
@@ -235,7 +235,7 @@ struct SchedulerTests {
         try await postgres.query("DROP TRIGGER \(trigger) ON job_runs")
         try await postgres.query("DROP FUNCTION \(trigger)()")
         #expect(failed.isEmpty)
-        #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
+        #expect(await scheduler.tick().map(\.outcome) == [.succeeded])
         #expect(job.slots == [instant("2026-11-21T10:00:00Z")])
     }
 
@@ -246,7 +246,7 @@ struct SchedulerTests {
         let clock = TestClock(instant("2024-12-01T00:00:00Z"))
         let job = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("monthly"))
         let scheduler = try makeScheduler(job, cron: "0 0 1 * *", store: store, clock: clock, replica: "a")
-        #expect(await scheduler.tick().map(\.outcome) == ["succeeded"])
+        #expect(await scheduler.tick().map(\.outcome) == [.succeeded])
         clock.set(instant("2024-12-28T00:00:00Z"))
         _ = try await store.prune(before: clock.now)
         #expect(try await statuses(store, job.name) == ["2024-12-01T00:00:00.000Z": "succeeded"])

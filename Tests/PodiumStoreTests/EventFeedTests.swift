@@ -31,9 +31,9 @@ struct EventFeedTests {
             var seen: [String] = []
             let deadline = Date().addingTimeInterval(20)
             while seen.count < total && Date() < deadline {
-                let page = try await events.feed(after: after, limit: 7, type: "completion.recorded")
+                let page = try await events.feed(after: after, limit: 7, type: EventType.levelReached.rawValue)
                 seen += page.events.filter { event in
-                    if case .object(let data) = event.data { data["marker"] == .string(marker) } else { false }
+                    if case .object(let data) = event.data { data["user_id"] == .string(marker) } else { false }
                 }.map(\.id)
                 after = EventCursor(text: page.nextCursor) ?? after
                 if page.events.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
@@ -47,9 +47,8 @@ struct EventFeedTests {
                     for index in 0..<perWriter {
                         // Each transaction holds its event uncommitted for a while, so later ids often commit first.
                         let id = try await postgres.withTransaction { connection in
-                            try EventStore.append(
-                                type: "completion.recorded", userID: marker, occurredAt: now,
-                                payload: "{\"marker\": \"\(marker)\", \"n\": \(writer * 100 + index)}", on: connection)
+                            let level = LevelReachedEvent(userId: marker, level: writer * 100 + index, points: 0, completionId: marker)
+                            try connection.query(try EventStore.append([level], occurredAt: now))
                             Thread.sleep(forTimeInterval: Double.random(in: 0...0.02))
                             return try connection.query("SELECT currval('events_id_seq')::text AS id").rows[0].string("id")
                         }

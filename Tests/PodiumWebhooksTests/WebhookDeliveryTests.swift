@@ -114,8 +114,9 @@ struct WebhookDeliveryTests {
                 let webhook = try await store.create(
                     url: "http://127.0.0.1:\(port)/hook", eventTypes: ["period.closed"], secret: Self.secret, now: clock.now)
                 let event = try await postgres.withTransaction { connection in
-                    try EventStore.append(type: "period.closed", userID: nil, occurredAt: Date(timeIntervalSince1970: 1_800_000_000),
-                                          payload: #"{"board": "webhook-test"}"#, on: connection)
+                    let closed = PeriodClosedEvent(
+                        board: "webhook-test", window: .day, period: "2027-01-15", players: 0, medals: 0, closedAt: "2027-01-16T00:15:00Z")
+                    try connection.query(try EventStore.append([closed], occurredAt: Date(timeIntervalSince1970: 1_800_000_000)))
                     return try connection.query("SELECT currval('events_id_seq') AS id").rows[0].int64("id")
                 }
                 receiver.eventID.withLock { $0 = "evt_\(event)" }
@@ -154,7 +155,7 @@ struct WebhookDeliveryTests {
     func drive(_ sender: WebhookSender, _ store: WebhookStore, _ webhook: Webhook, _ event: Int64, attempts: Int) async throws -> WebhookDelivery {
         for _ in 0..<200 {
             _ = try await sender.runOnce()
-            if let delivery = try await ours(store, webhook, event: event), delivery.attempts >= attempts, delivery.status != "sending" {
+            if let delivery = try await ours(store, webhook, event: event), delivery.attempts >= attempts, delivery.status != .sending {
                 return delivery
             }
         }
@@ -172,7 +173,7 @@ struct WebhookDeliveryTests {
     func failTimeoutSucceed() async throws {
         try await withReceiver([.status(500), .hang(.seconds(5))], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
             var delivery = try await drive(sender, store, webhook, event, attempts: 1)
-            #expect(delivery.status == "pending")
+            #expect(delivery.status == .pending)
             #expect(delivery.lastStatusCode == 500)
             // Backoff 1 s ± 20 %: not yet due 0.7 s later.
             clock.advance(0.7)
@@ -180,12 +181,12 @@ struct WebhookDeliveryTests {
             #expect(try await ours(store, webhook, event: event)?.attempts == 1)
             clock.advance(0.6)
             delivery = try await drive(sender, store, webhook, event, attempts: 2)
-            #expect(delivery.status == "pending")
+            #expect(delivery.status == .pending)
             #expect(delivery.lastStatusCode == nil)
             #expect(delivery.history.last?.error?.isEmpty == false, "the timeout is recorded")
             clock.advance(3)
             delivery = try await drive(sender, store, webhook, event, attempts: 3)
-            #expect(delivery.status == "delivered")
+            #expect(delivery.status == .delivered)
             #expect(delivery.history.map(\.statusCode) == [500, nil, 200])
             #expect(delivery.eventId == "evt_\(event)")
 
@@ -223,7 +224,7 @@ struct WebhookDeliveryTests {
             let started = ContinuousClock.now
             let delivery = try await drive(sender, store, webhook, event, attempts: 1)
             #expect(ContinuousClock.now - started < .seconds(8), "bounded by the 2 s timeout, not the receiver's 12 s stall")
-            #expect(delivery.status == "delivered", "the 200 came; the rest of the body does not matter")
+            #expect(delivery.status == .delivered, "the 200 came; the rest of the body does not matter")
         }
     }
 
@@ -231,7 +232,7 @@ struct WebhookDeliveryTests {
     func redirectIsNotFollowed() async throws {
         try await withReceiver([.redirect], maxAttempts: 5) { _, store, sender, _, webhook, event in
             let delivery = try await drive(sender, store, webhook, event, attempts: 1)
-            #expect(delivery.status == "pending")
+            #expect(delivery.status == .pending)
             #expect(delivery.lastStatusCode == 302)
         }
     }
@@ -251,7 +252,7 @@ struct WebhookDeliveryTests {
                 }
             }
             #expect(receiver.received.count == 1)
-            #expect(try await ours(store, webhook, event: event)?.status == "delivered")
+            #expect(try await ours(store, webhook, event: event)?.status == .delivered)
             #expect(try await ours(store, webhook, event: event)?.attempts == 1)
         }
     }
@@ -262,7 +263,7 @@ struct WebhookDeliveryTests {
             _ = try await drive(sender, store, webhook, event, attempts: 1)
             clock.advance(2)
             let dead = try await drive(sender, store, webhook, event, attempts: 2)
-            #expect(dead.status == "dead")
+            #expect(dead.status == .dead)
             #expect(dead.history.map(\.statusCode) == [503, 404])
             clock.advance(3600)
             _ = try await sender.runOnce()
@@ -271,7 +272,7 @@ struct WebhookDeliveryTests {
             #expect(try await store.resend(deliveryID: dead.id, attemptLimit: 1, now: clock.now))
             #expect(try await store.resend(deliveryID: dead.id, attemptLimit: 1, now: clock.now) == false, "only dead deliveries")
             let resent = try await drive(sender, store, webhook, event, attempts: 3)
-            #expect(resent.status == "delivered")
+            #expect(resent.status == .delivered)
             #expect(receiver.received.count == 3)
         }
     }
