@@ -47,7 +47,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ], resources: [.copy("Migrations")]),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], resources: [.copy("Migrations"), .process("Rankings/Lua"), .process("Support/Lua")]),
 
         // The job scheduler: slots, leases, runs, and the built-in jobs.
         .target(name: "PodiumScheduler", dependencies: [
@@ -70,7 +71,7 @@ let package = Package(
 
         // HTTP routes, auth, errors, OpenAPI.
         .target(name: "PodiumHTTP", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumScheduler", "Postgres", "Redis",
+            "PodiumCore", "PodiumStore", "PodiumScheduler",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),

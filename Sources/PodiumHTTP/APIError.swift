@@ -2,8 +2,6 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
-import Postgres
-import Redis
 
 /// Every error the API answers with, rendered once as RFC 9457 `application/problem+json`.
 ///
@@ -133,19 +131,23 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The problem an error is answered with.
     private static func problem(for error: any Error, request: Request, context: Context) -> APIError {
+        switch StoreError(classifying: error) {
+        case .unavailable(.postgreSQL, let cause):
+            context.logger.error("PostgreSQL unavailable", metadata: ["error": "\(cause)"])
+            return APIError.unavailable("the database is unavailable; retry shortly (recorded completions are safe to resend)")
+        case .unavailable(.redis, let cause):
+            context.logger.error("Redis unavailable", metadata: ["error": "\(cause)"])
+            return APIError.unavailable("the rankings store is unavailable; retry shortly")
+        case .conflict(let text):
+            return APIError.conflict(text)
+        case .rejected, nil:
+            break
+        }
         switch error {
         case let error as APIError:
             return error
         case let error as ValidationFailure:
             return APIError.validation(error.errors)
-        case let error as PostgresError where [.connection, .timeout, .poolClosed].contains(error.kind):
-            context.logger.error("PostgreSQL unavailable", metadata: ["error": "\(error)"])
-            return APIError.unavailable("the database is unavailable; retry shortly (recorded completions are safe to resend)")
-        case let error as RedisError:
-            context.logger.error("Redis unavailable", metadata: ["error": "\(error)"])
-            return APIError.unavailable("the rankings store is unavailable; retry shortly")
-        case let error as RebuildInProgress:
-            return APIError.conflict(error.description)
         case let error as any HTTPResponseError:
             let status = error.status
             let code: String = switch status {

@@ -3,11 +3,12 @@ import Hummingbird
 import Metrics
 import PodiumCore
 import PodiumStore
-import Postgres
 
 /// `POST /v1/completions` and `POST /v1/completions/batch`.
 struct CompletionsController {
     let writer: CompletionWriter
+    /// The batch rules (repeated ids, the age pre-check) over `writer`.
+    let batch: CompletionBatch
     let store: CompletionStore
     let rules: GameRules
     /// What a player token's completions must respect.
@@ -64,12 +65,11 @@ struct CompletionsController {
             }
         }
         let items = checked.compactMap { try? $0.get() }
-        // Too old is only a fault in a completion never recorded: those are found before anything is written.
-        let recorded = try await store.recordedIDs(among: items.filter { $0.replayOnly != nil }.map(\.id))
+        var ageErrors = try await batch.ageErrors(items).makeIterator()
         let errors = checked.flatMap { result -> [FieldError] in
             switch result {
             case .failure(let failure): failure.errors
-            case .success(let item): item.replayOnly.map { recorded.contains(item.id) ? [] : [$0] } ?? []
+            case .success: ageErrors.next().flatMap { $0.map { [$0] } } ?? []
             }
         }
         // All or nothing on validation: a batch with a bad item changes nothing.
@@ -77,30 +77,7 @@ struct CompletionsController {
         // And on access: a player token syncs its own player's completions only, plausible ones.
         for item in items { try context.requirePlayerWrite(item.userID, groups: item.groups) }
         try await requirePlausible(items.enumerated().map { ($1, "completions[\($0)].") }, context: context)
-        // An id repeated in the batch: the first occurrence is recorded, later ones answer as a
-        // replay of it (same body) or a conflict (another body), whatever the commit order. When the
-        // first was not recorded (it conflicts with what is stored, or is too old), a later one with
-        // another body is answered against what is stored, as if posted on its own.
-        var firstIndex: [String: Int] = [:]
-        for (index, item) in items.enumerated() where firstIndex[item.id] == nil { firstIndex[item.id] = index }
-        let distinct = items.indices.filter { firstIndex[items[$0].id] == $0 }.map { items[$0] }
-        var firstOutcomes: [String: ItemOutcome] = [:]
-        for (item, result) in zip(distinct, await writer.record(distinct)) { firstOutcomes[item.id] = try ItemOutcome(result, context: context) }
-        var outcomes: [ItemOutcome?] = items.indices.map { index in
-            guard let first = firstOutcomes[items[index].id], let firstAt = firstIndex[items[index].id] else { return nil }
-            guard firstAt != index else { return first }
-            let sameBody = items[firstAt].fingerprint == items[index].fingerprint
-            switch first {
-            case .recorded(.created(let response)), .recorded(.replayed(let response)):
-                return .recorded(sameBody ? .replayed(response) : .conflict)
-            case .recorded(.conflict), .recorded(.tooOld), .refused:
-                return sameBody ? first : nil
-            }
-        }
-        let unanswered = outcomes.indices.filter { outcomes[$0] == nil }
-        for (index, result) in zip(unanswered, await writer.record(unanswered.map { items[$0] })) {
-            outcomes[index] = try ItemOutcome(result, context: context)
-        }
+        let outcomes = try await batch.record(items)
         var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0)
         for (item, itemOutcome) in zip(items, outcomes) {
             guard case .recorded(let outcome) = itemOutcome else {
@@ -126,26 +103,6 @@ struct CompletionsController {
             }
         }
         return try HTTPSupport.json(answer)
-    }
-
-    /// A batch item's outcome: recorded (or answered from what is stored), or refused by PostgreSQL on its own.
-    private enum ItemOutcome {
-        case recorded(RecordOutcome)
-        /// PostgreSQL refused this completion alone (the writer retries a refused batch item by item):
-        /// answered 500 in its place while the others stand. Any other failure fails the whole request.
-        case refused
-
-        init(_ result: Result<RecordOutcome, any Error>, context: PodiumRequestContext) throws {
-            switch result {
-            case .success(let outcome):
-                self = .recorded(outcome)
-            case .failure(let error as PostgresError) where error.kind == .query:
-                context.logger.error("completion refused by PostgreSQL", metadata: ["error": "\(error)"])
-                self = .refused
-            case .failure(let error):
-                throw error
-            }
-        }
     }
 
     private func count(_ outcome: RecordOutcome) {
@@ -184,10 +141,10 @@ struct CompletionsController {
     /// ranked on, or, when Redis was unreachable (no ranks, pages served from PostgreSQL), those it scored in.
     private func invalidate(_ response: CompletionResponse, of item: ValidCompletion) {
         if response.rankingsLive {
-            cache.invalidate(keys: response.ranks.map { RankingKeys.board($0.board, $0.window, $0.period) })
+            cache.invalidate(keys: response.ranks.map { BoardPeriodKey(board: $0.board, window: $0.window, period: $0.period) })
         } else {
             let periods = rules.boardPeriods(topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now()).open
-            cache.invalidate(keys: periods.map(RankingKeys.board))
+            cache.invalidate(keys: periods.map(BoardPeriodKey.init))
         }
     }
 }

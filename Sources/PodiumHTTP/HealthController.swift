@@ -28,8 +28,8 @@ struct HealthController {
     /// so it stays in rotation, `degraded`: a probe that took every replica out while Redis is down
     /// would turn that degraded service into an outage.
     @Sendable func ready(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        async let postgres = Self.check("PostgreSQL", logger: context.logger) { try await storage.postgres.ping() }
-        async let redis = Self.check("Redis", logger: context.logger) { try await storage.redis.ping() }
+        async let postgres = Self.check("PostgreSQL", logger: context.logger) { try await storage.pingPostgreSQL() }
+        async let redis = Self.check("Redis", logger: context.logger) { try await storage.pingRedis() }
         let (postgresStatus, redisStatus) = await (postgres, redis)
         let status = postgresStatus != "ok" ? "not ready" : redisStatus != "ok" ? "degraded" : "ready"
         var response = try HTTPSupport.json(

@@ -85,7 +85,7 @@ struct JobsController {
         do {
             let key = BoardPeriodKey(board: board.id, window: window, period: periodName)
             let report = try await periods.close(key, now: now(), dryRun: dryRunText == "true")
-            if report.outcome == .closed { cache.invalidate(keys: [RankingKeys.board(key.board, key.window, key.period)]) }
+            if report.outcome == .closed { cache.invalidate(keys: [key]) }
             return try HTTPSupport.json(report)
         } catch let error as PeriodCloseError {
             throw APIError.conflict(error.description)

@@ -1,11 +1,12 @@
 import Foundation
 import NIOCore
+import PodiumStore
 import Synchronization
 
 /// Rendered leaderboard answers kept for a moment, so a room full of displays polling the same
 /// board costs one Redis read per `lifetime` instead of one per poll.
 ///
-/// Entries are grouped by the board period's Redis key: a completion recorded through this
+/// Entries are grouped by board period: a completion recorded through this
 /// replica drops that key's entries at once; other replicas' writes show within `lifetime`.
 ///
 /// A read that began before such a drop must not store what it read afterwards, or the page from
@@ -27,18 +28,18 @@ final class LeaderboardCache: Sendable {
     }
 
     private struct State {
-        var boards: [String: [String: Entry]] = [:]
+        var boards: [BoardPeriodKey: [String: Entry]] = [:]
         var count = 0
         /// Invalidations so far.
         var epoch: UInt64 = 0
         /// The epoch of each key's latest invalidation since `floor`.
-        var invalidated: [String: UInt64] = [:]
+        var invalidated: [BoardPeriodKey: UInt64] = [:]
         /// Reads that began before this epoch may not store (everything was dropped then, or the
         /// record of which keys were dropped was cleared to bound it).
         var floor: UInt64 = 0
 
         /// Whether an answer read since `ticket` may be stored for `key`.
-        func accepts(_ ticket: Ticket, for key: String) -> Bool {
+        func accepts(_ ticket: Ticket, for key: BoardPeriodKey) -> Bool {
             ticket.epoch >= floor && ticket.epoch >= invalidated[key, default: 0]
         }
     }
@@ -54,7 +55,7 @@ final class LeaderboardCache: Sendable {
     }
 
     /// The fresh entry for `request` on board period `key`, if any.
-    func lookup(key: String, request: String) -> Entry? {
+    func lookup(key: BoardPeriodKey, request: String) -> Entry? {
         state.withLock { state in
             guard let entry = state.boards[key]?[request], entry.expires > .now else { return nil }
             return entry
@@ -68,7 +69,7 @@ final class LeaderboardCache: Sendable {
 
     /// Stores an answer read since `ticket`, unless its board period was dropped meanwhile (the whole
     /// cache is dropped when full: simple and bounded).
-    func store(key: String, request: String, body: ByteBuffer, contentType: String, etag: String, readSince ticket: Ticket) {
+    func store(key: BoardPeriodKey, request: String, body: ByteBuffer, contentType: String, etag: String, readSince ticket: Ticket) {
         guard lifetime > .zero else { return }
         let entry = Entry(body: body, contentType: contentType, etag: etag, expires: .now + lifetime)
         state.withLock { state in
@@ -79,7 +80,7 @@ final class LeaderboardCache: Sendable {
     }
 
     /// Drops every answer of the board periods in `keys`.
-    func invalidate(keys: some Sequence<String>) {
+    func invalidate(keys: some Sequence<BoardPeriodKey>) {
         state.withLock { state in
             state.epoch += 1
             for key in keys {

@@ -2,14 +2,13 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
-import Postgres
 
 /// Leaderboard reads: the list of boards, pages, around-me, friends compare.
 struct LeaderboardsController {
     let leaderboards: LeaderboardStore
     let periods: PeriodStore
     let snapshots: SnapshotStore
-    let postgres: PostgresPool
+    let boards: BoardStore
     let rules: GameRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
@@ -31,7 +30,6 @@ struct LeaderboardsController {
     struct Target {
         let board: BoardDefinition
         let period: Period
-        var key: String { RankingKeys.board(board.id, period.window, period.key) }
         var periodKey: BoardPeriodKey { BoardPeriodKey(board: board.id, window: period.window, period: period.key) }
     }
 
@@ -46,7 +44,7 @@ struct LeaderboardsController {
     /// Handles `GET /v1/leaderboards`.
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let visible = try context.requireBoardList()
-        let stored = try await postgres.query("SELECT board FROM boards ORDER BY board").rows.map { try $0.string("board") }
+        let stored = try await boards.scoredBoards()
         let configured = rules.boards.rules.map(\.scope).filter { BoardScope(id: $0) != nil }
         let ids = Array(Set(stored + configured)).sorted()
         let at = now()
@@ -94,7 +92,7 @@ struct LeaderboardsController {
         case .around: nil
         }
         let cached: LeaderboardCache.Entry
-        if let cacheKey, let entry = cache.lookup(key: target.key, request: cacheKey) {
+        if let cacheKey, let entry = cache.lookup(key: target.periodKey, request: cacheKey) {
             cached = entry
         } else {
             let ticket = cache.ticket()
@@ -115,7 +113,7 @@ struct LeaderboardsController {
             // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
             // polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
             if let cacheKey {
-                cache.store(key: target.key, request: cacheKey, body: body, contentType: contentType, etag: etag, readSince: ticket)
+                cache.store(key: target.periodKey, request: cacheKey, body: body, contentType: contentType, etag: etag, readSince: ticket)
             }
             cached = LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
         }

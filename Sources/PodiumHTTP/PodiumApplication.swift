@@ -76,17 +76,17 @@ public enum PodiumApplication {
         let routes = RouteTable()
         router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
         let leaderboards = LeaderboardsController(
-            leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, postgres: storage.postgres,
+            leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, boards: storage.boards,
             rules: storage.rules, cache: cache, now: now)
         HealthController(storage: storage, registry: registry).addRoutes(to: router)
         leaderboards.addPublicRoutes(to: router)
-        let limiter = RateLimiter(redis: storage.redis, logger: logger)
+        let limiter = storage.rateLimiter
         router.add(middleware: AuthMiddleware(
             directory: directory, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash), playerTokens: playerTokens,
             publicLeaderboards: settings.publicLeaderboards, limiter: limiter, limits: settings.rateLimits, now: now))
         router.add(middleware: RateLimitMiddleware(limiter: limiter, limits: settings.rateLimits, now: now))
         CompletionsController(
-            writer: storage.writer, store: storage.completions, rules: storage.rules, plausibility: settings.plausibility, cache: cache, now: now
+            writer: storage.writer, batch: storage.batch, store: storage.completions, rules: storage.rules, plausibility: settings.plausibility, cache: cache, now: now
         ).addRoutes(to: router)
         leaderboards.addRoutes(to: router)
         UsersController(users: storage.users, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)

@@ -4,18 +4,24 @@ import PodiumCore
 import Postgres
 import Redis
 
-/// Every store, built once over the two pools.
+/// Every store, built once over the two pools; the pools themselves stay inside the store target.
 public struct PodiumStorage: Sendable {
     /// The PostgreSQL pool (the truth).
-    public let postgres: PostgresPool
+    let postgres: PostgresPool
     /// The Redis pool (live rankings).
-    public let redis: RedisPool
+    let redis: RedisPool
     /// Game rules in force.
     public let rules: GameRules
     /// Records completions.
     public let completions: CompletionStore
     /// Group-commit front of `completions`.
     public let writer: CompletionWriter
+    /// Offline-sync batch rules over `writer`.
+    public let batch: CompletionBatch
+    /// The boards that took scores.
+    public let boards: BoardStore
+    /// Request rate limits (token buckets in Redis).
+    public let rateLimiter: RateLimiter
     /// Reads rankings.
     public let leaderboards: LeaderboardStore
     /// Players.
@@ -48,6 +54,9 @@ public struct PodiumStorage: Sendable {
         let rankings = RankingWriter(redis: redis)
         completions = CompletionStore(postgres: postgres, rankings: rankings, rules: rules, logger: logger)
         writer = CompletionWriter(store: completions, maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches, now: now)
+        batch = CompletionBatch(writer: writer, store: completions, logger: logger)
+        boards = BoardStore(postgres: postgres)
+        rateLimiter = RateLimiter(redis: redis, logger: logger)
         leaderboards = LeaderboardStore(postgres: postgres, redis: redis, logger: logger)
         periods = PeriodStore(postgres: postgres, rules: rules)
         snapshots = SnapshotStore(postgres: postgres)
@@ -59,5 +68,15 @@ public struct PodiumStorage: Sendable {
             postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)
+    }
+
+    /// Checks PostgreSQL answers (readiness); throws its error when it does not.
+    public func pingPostgreSQL() async throws {
+        try await postgres.ping()
+    }
+
+    /// Checks Redis answers (readiness); throws its error when it does not.
+    public func pingRedis() async throws {
+        try await redis.ping()
     }
 }

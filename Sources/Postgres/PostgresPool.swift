@@ -382,4 +382,18 @@ public final class PostgresSession: Sendable {
     public func run<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.run(in: self, work)
     }
+
+    /// Runs one step of a transaction whose statements open and commit it themselves (BEGIN and COMMIT
+    /// pipelined with other statements, to save round trips): if the step throws, the transaction is
+    /// rolled back before the error is rethrown, so the next step or the pool finds an idle connection.
+    public func runInTransaction<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await run { connection in
+            do {
+                return try work(connection)
+            } catch {
+                connection.rollbackIfInTransaction()
+                throw error
+            }
+        }
+    }
 }

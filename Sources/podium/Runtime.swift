@@ -12,16 +12,21 @@ struct Runtime {
     let logger: Logger
     let storage: PodiumStorage
     let runs: JobRunStore
+    /// The pools behind `storage` and `runs`, which this runtime opened and closes.
+    private let postgres: PostgresPool
+    private let redis: RedisPool
 
     /// Opens pools and builds the stores (nothing connects until first use).
     init(settings: Settings) throws {
         self.settings = settings
         logger = settings.logger("podium")
         let rules = try settings.rules()
+        postgres = settings.postgresPool(logger: logger)
+        redis = try settings.redisPool(logger: logger)
         storage = PodiumStorage(
-            postgres: settings.postgresPool(logger: logger), redis: try settings.redisPool(logger: logger), rules: rules,
+            postgres: postgres, redis: redis, rules: rules,
             logger: logger, now: { Date() }, maxBatchSize: settings.batchSize, maxConcurrentBatches: settings.batchConcurrency)
-        runs = JobRunStore(postgres: storage.postgres)
+        runs = JobRunStore(postgres: postgres)
     }
 
     /// The scheduler with every built-in job.
@@ -36,13 +41,13 @@ struct Runtime {
 
     /// Applies pending migrations.
     func migrate() async throws -> [Int] {
-        try await Migrator(pool: storage.postgres, logger: logger).migrate(try Migration.bundled())
+        try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
     }
 
     /// Closes both pools.
     func close() async {
-        await storage.postgres.close()
-        await storage.redis.close()
+        await postgres.close()
+        await redis.close()
     }
 
     /// Runs `body` with a runtime, closing the pools afterwards whatever happens.

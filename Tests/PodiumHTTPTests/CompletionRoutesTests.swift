@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+@testable import PodiumStore
 import PodiumCore
 import Testing
 

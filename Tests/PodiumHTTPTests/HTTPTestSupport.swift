@@ -7,7 +7,7 @@ import Metrics
 import PodiumCore
 @testable import PodiumHTTP
 import PodiumScheduler
-import PodiumStore
+@testable import PodiumStore
 import Postgres
 import Prometheus
 import Redis

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+@testable import PodiumStore
 import Testing
 
 /// Bodies that parsers could read differently, bodies that are not the object a route expects, and

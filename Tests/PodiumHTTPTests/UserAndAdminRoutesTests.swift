@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import PodiumStore
+@testable import PodiumStore
 import Postgres
 import Redis
 import PodiumCore

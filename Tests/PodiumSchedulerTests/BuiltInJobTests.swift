@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PodiumCore
 import PodiumScheduler
-import PodiumStore
+@testable import PodiumStore
 import Postgres
 import Redis
 import Testing

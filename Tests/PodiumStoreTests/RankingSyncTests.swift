@@ -1,6 +1,6 @@
 import Foundation
 import PodiumCore
-import PodiumStore
+@testable import PodiumStore
 import Postgres
 import Redis
 import Testing

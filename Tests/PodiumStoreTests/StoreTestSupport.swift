@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PodiumCore
-import PodiumStore
+@testable import PodiumStore
 import Postgres
 import Redis
 import Synchronization

@@ -126,14 +126,31 @@ struct BatchUpserts {
         ]
     }
 
+    /// The results of `statements`, by what each holds.
+    struct Results {
+        /// `upsertUsers`: each player's totals after the batch, handle and display name.
+        let users: PostgresResult
+        /// `upsertTopics`: each (player, topic)'s completions after the batch.
+        let topics: PostgresResult
+        /// `recordDays`: each player's active days and achievements before the batch.
+        let days: PostgresResult
+        /// `upsertScores`: each (board period, player)'s score after the batch; closed periods left out.
+        let scores: PostgresResult
+
+        /// Names the first four of a pipeline's results, which are `statements`' in their order.
+        init(_ results: ArraySlice<PostgresResult>) throws {
+            let results = Array(results.prefix(4))
+            guard results.count == 4 else { throw BatchUpsertError.missingResult }
+            (users, topics, days, scores) = (results[0], results[1], results[2], results[3])
+        }
+    }
+
     /// What each completion (by index of `plans`) saw right after itself, from the four statements' results.
-    func states(from results: ArraySlice<PostgresResult>) throws -> [CompletionState] {
-        let results = Array(results)
-        guard results.count == 4 else { throw BatchUpsertError.missingResult }
+    func states(from results: Results) throws -> [CompletionState] {
         var totals: [String: PlayerTotals] = [:]
         var displayNames: [String: String] = [:]
         var members: [String: String] = [:]
-        for row in results[0].rows {
+        for row in results.users.rows {
             let user = try row.string("user_id")
             totals[user] = PlayerTotals(
                 points: try row.int64("points"), completions: try row.int64("completions"),
@@ -142,18 +159,18 @@ struct BatchUpserts {
             members[user] = try row.member()
         }
         var topicCompletions: [TopicKey: Int64] = [:]
-        for row in results[1].rows {
+        for row in results.topics.rows {
             topicCompletions[TopicKey(user: try row.string("user_id"), topic: try row.string("topic"))] = try row.int64("completions")
         }
         var days: [String: Set<Int>] = [:]
         var achievements: [String: Set<String>] = [:]
-        for row in results[2].rows {
+        for row in results.days.rows {
             let user = try row.string("user_id")
             days[user] = Set((row["days"] ?? "").split(separator: ",").compactMap { Int($0) })
             achievements[user] = Set((row["achievements"] ?? "").split(separator: ",").map(String.init))
         }
         var scores: [ScoreKey: Int64] = [:]
-        for row in results[3].rows {
+        for row in results.scores.rows {
             let key = ScoreKey(
                 board: try row.string("board"), window: try row.string("board_window"), period: try row.string("period"),
                 user: try row.string("user_id"))
@@ -181,7 +198,8 @@ struct BatchUpserts {
                 scores[key] = score - increment
             }
             states.append(CompletionState(
-                totals: after, topicCompletions: topicCount, activeDays: [], heldAchievements: achievements[item.userID] ?? [],
+                standing: PlayerStanding(
+                    totals: after, topicCompletions: topicCount, activeDays: [], heldAchievements: achievements[item.userID] ?? []),
                 periods: stored.map(\.0), scores: stored.map(\.1), closedEarly: closedEarly, member: member,
                 displayName: displayNames[item.userID]))
             totals[item.userID] = PlayerTotals(
@@ -193,7 +211,7 @@ struct BatchUpserts {
         // Forwards: each completion's active days are those before the batch plus its own and its player's earlier ones.
         for (index, plan) in plans.enumerated() {
             days[plan.item.userID, default: []].insert(localDays[index])
-            states[index].activeDays = Array(days[plan.item.userID] ?? [])
+            states[index].standing.activeDays = Array(days[plan.item.userID] ?? [])
         }
         return states
     }
@@ -201,14 +219,8 @@ struct BatchUpserts {
 
 /// What one completion of a batch saw right after itself.
 struct CompletionState {
-    /// The player's totals including this completion.
-    var totals: PlayerTotals
-    /// The player's completions in this topic, this one included.
-    var topicCompletions: Int64
-    /// The player's active local days, this completion's included, in no particular order (`Streak.of` sorts).
-    var activeDays: [Int]
-    /// Achievements the player held before the batch.
-    var heldAchievements: Set<String>
+    /// The player's totals, topic count and active days with this completion; achievements held before the batch.
+    var standing: PlayerStanding
     /// The open periods that took the score, in the plan's order.
     var periods: [BoardPeriod]
     /// The player's score in each of `periods` right after this completion.

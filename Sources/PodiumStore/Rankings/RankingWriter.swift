@@ -123,41 +123,13 @@ public struct RankingWriter: Sendable {
     /// KEYS: the boards of the n updates, the player and user-to-member hashes, the ready marker. ARGV: n
     /// (stored value, member) pairs, then (member, user id, player value) triples. Returns n (players above,
     /// players) pairs.
-    static let updateScript = RedisScript("""
-        if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
-        local n = #KEYS - 3
-        local standings = {}
-        for i = 1, n do
-          local value, member = ARGV[2 * i - 1], ARGV[2 * i]
-          local changed = redis.call('ZADD', KEYS[i], 'LT', 'CH', value, member)
-          local above = redis.call('ZCOUNT', KEYS[i], '-inf', '(' .. value)
-          if changed == 0 and tonumber(redis.call('ZSCORE', KEYS[i], member)) < tonumber(value) then above = above - 1 end
-          standings[2 * i - 1] = above
-          standings[2 * i] = redis.call('ZCARD', KEYS[i])
-        end
-        for j = 2 * n + 1, #ARGV, 3 do
-          redis.call('HSET', KEYS[n + 1], ARGV[j], ARGV[j + 2])
-          redis.call('HSET', KEYS[n + 2], ARGV[j + 1], ARGV[j])
-        end
-        return standings
-        """)
+    static let updateScript = RedisScript.bundled("ranking-update")
 
     /// Removes an erased player's members from boards and hashes. The user-to-member field goes only
     /// while it still names one of these members: a player who came back has a new member, which stays.
     ///
     /// KEYS: the boards, then the player and user-to-member hashes. ARGV: the user id, then the members.
-    static let eraseScript = RedisScript("""
-        local n = #KEYS - 2
-        if #ARGV < 2 then return 0 end
-        local members = {unpack(ARGV, 2)}
-        for i = 1, n do redis.call('ZREM', KEYS[i], unpack(members)) end
-        redis.call('HDEL', KEYS[n + 1], unpack(members))
-        local current = redis.call('HGET', KEYS[n + 2], ARGV[1])
-        for _, member in ipairs(members) do
-          if current == member then redis.call('HDEL', KEYS[n + 2], ARGV[1]) end
-        end
-        return 1
-        """)
+    static let eraseScript = RedisScript.bundled("ranking-erase")
 
     /// The call of `eraseScript` for `erasure`.
     private static func erasureCall(_ erasure: RankingErasure) -> RedisScriptCall {

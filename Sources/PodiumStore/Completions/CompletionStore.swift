@@ -71,13 +71,8 @@ public struct CompletionStore: Sendable {
     private func recordOnce(_ plans: [CompletionPlan], now: Date) async throws -> [RecordOutcome] {
         let rules = rules
         let written = try await postgres.withSession { session -> WrittenBatch in
-            var written = try await session.run { connection in
-                do {
-                    return try Self.writeScores(plans, now: now, rules: rules, on: connection)
-                } catch {
-                    try? connection.execute("ROLLBACK")
-                    throw error
-                }
+            var written = try await session.runInTransaction { connection in
+                try Self.writeScores(plans, now: now, rules: rules, on: connection)
             }
             guard !written.created.isEmpty else { return written }
             // Redis is brought up to date before the commit, so each completion row is written once, with its
@@ -88,13 +83,8 @@ public struct CompletionStore: Sendable {
                 for (id, response) in ranked { written.outcomes[id] = .created(response) }
             }
             let final = written
-            try await session.run { connection in
-                do {
-                    try Self.finishBatch(final, ranked: ranked != nil, on: connection)
-                } catch {
-                    try? connection.execute("ROLLBACK")
-                    throw error
-                }
+            try await session.runInTransaction { connection in
+                try Self.finishBatch(final, ranked: ranked != nil, on: connection)
             }
             return written
         }
@@ -240,19 +230,17 @@ extension CompletionStore {
         statements.append((insertPeriods, periodColumns))
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let results = try connection.pipeline(statements)
-        let states = try upserts.states(from: results.prefix(4))
+        let states = try upserts.states(from: BatchUpserts.Results(results.prefix(4)))
         let earlyClosings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
 
         batch.fresh = fresh
         batch.recordedAt = recordedAt
         for (plan, state) in zip(fresh, states) {
             let user = plan.item.userID
-            let unlockedEarlier = batch.unlocked.filter { $0.userId == user }.map(\.achievement)
+            var standing = state.standing
+            standing.heldAchievements.formUnion(batch.unlocked.filter { $0.userId == user }.map(\.achievement))
             let outcome = CompletionOutcome(
-                plan: plan,
-                standing: PlayerStanding(
-                    totals: state.totals, topicCompletions: state.topicCompletions, activeDays: state.activeDays,
-                    heldAchievements: state.heldAchievements.union(unlockedEarlier)),
+                plan: plan, standing: standing,
                 closedEarly: state.closedEarly.map { ($0, earlyClosings[BoardPeriodKey($0)]) }, timeZone: zones[user] ?? .gmt,
                 now: now, recordedAt: recordedAt, rules: rules)
             batch.unlocked += outcome.achievementEvents

@@ -53,66 +53,14 @@ public struct LeaderboardStore: Sendable {
     /// KEYS: the board, the player and user-to-member hashes, the ready marker. ARGV: `page`, offset, limit,
     /// or `around`, user id, radius. Returns the board's size, the first position (-1: the player is not on
     /// it), the (member, stored value) pairs, the players above the first, and the entries' player values.
-    static let sliceScript = RedisScript("""
-        if redis.call('EXISTS', KEYS[4]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
-        local card = redis.call('ZCARD', KEYS[1])
-        local start, stop
-        if ARGV[1] == 'around' then
-          local member = redis.call('HGET', KEYS[3], ARGV[2])
-          local pos = member and redis.call('ZRANK', KEYS[1], member)
-          if not pos then return {card, -1, {}, 0, {}} end
-          start = math.max(pos - tonumber(ARGV[3]), 0)
-          stop = pos + tonumber(ARGV[3])
-        else
-          start = tonumber(ARGV[2])
-          stop = start + tonumber(ARGV[3]) - 1
-        end
-        local page = redis.call('ZRANGE', KEYS[1], start, stop, 'WITHSCORES')
-        local above = 0
-        local players = {}
-        if #page > 0 then
-          above = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. page[2])
-          local members = {}
-          for i = 1, #page, 2 do members[#members + 1] = page[i] end
-          players = redis.call('HMGET', KEYS[2], unpack(members))
-        end
-        return {card, start, page, above, players}
-        """)
+    static let sliceScript = RedisScript.bundled("leaderboard-slice")
 
     /// KEYS: the board, the user-to-member and player hashes, the ready marker. ARGV: user ids. Returns the board's
     /// size, (user id, stored value, players above, member) for each player on it, and their player values.
-    static let compareScript = RedisScript("""
-        if redis.call('EXISTS', KEYS[4]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
-        local found = {}
-        local members = {}
-        for i, id in ipairs(ARGV) do
-          local member = redis.call('HGET', KEYS[2], id)
-          local s = member and redis.call('ZSCORE', KEYS[1], member)
-          if s then
-            found[#found + 1] = {id, s, redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. s), member}
-            members[#members + 1] = member
-          end
-        end
-        local names = {}
-        if #members > 0 then names = redis.call('HMGET', KEYS[3], unpack(members)) end
-        return {redis.call('ZCARD', KEYS[1]), found, names}
-        """)
+    static let compareScript = RedisScript.bundled("leaderboard-compare")
 
     /// KEYS: the board periods, then the user-to-member hash and the ready marker. ARGV: the user id.
-    static let standingsScript = RedisScript("""
-        if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM rankings not ready') end
-        local out = {}
-        local member = redis.call('HGET', KEYS[#KEYS - 1], ARGV[1])
-        if not member then return out end
-        for i = 1, #KEYS - 2 do
-          local key = KEYS[i]
-          local s = redis.call('ZSCORE', key, member)
-          if s then
-            out[#out + 1] = {i, s, redis.call('ZCOUNT', key, '-inf', '(' .. s), redis.call('ZCARD', key)}
-          end
-        end
-        return out
-        """)
+    static let standingsScript = RedisScript.bundled("player-standings")
 
     /// Reads a slice of a board period.
     public func read(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
