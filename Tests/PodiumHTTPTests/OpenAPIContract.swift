@@ -7,7 +7,8 @@ import Foundation
 /// and JSON Schema that Podium's document uses (local `$ref`s, `type` including type arrays,
 /// `properties`, `required`, `additionalProperties`, `items`, `enum`, bounds on numbers, strings
 /// and arrays, `pattern`); a schema using any other validation keyword is reported rather than
-/// silently passed.
+/// silently passed. It also gives a schema's field tree (`fieldTree(ofSchema:)`), so the answer types can
+/// be compared with the document key by key.
 struct OpenAPIContract: Sendable {
     /// Why a document could not be loaded.
     struct DocumentError: Error, CustomStringConvertible {
@@ -98,20 +99,19 @@ struct OpenAPIContract: Sendable {
 
     /// Every `$ref` in the document that does not point at a value in it, sorted.
     var unresolvedReferences: [String] {
-        var unresolved: Set<String> = []
-        func visit(_ value: JSONValue) {
-            switch value {
-            case .object(let members):
-                if case .string(let reference)? = members["$ref"], pointee(of: reference) == nil { unresolved.insert(reference) }
-                members.values.forEach(visit)
-            case .array(let items):
-                items.forEach(visit)
-            case .null, .bool, .number, .string:
-                break
-            }
+        Set(Self.references(in: root).filter { pointee(of: $0) == nil }).sorted()
+    }
+
+    /// Every `$ref` in `value`, at any depth.
+    private static func references(in value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+            (members["$ref"]?.stringValue.map { [$0] } ?? []) + members.values.flatMap(references(in:))
+        case .array(let items):
+            items.flatMap(references(in:))
+        case .null, .bool, .number, .string:
+            []
         }
-        visit(root)
-        return unresolved.sorted()
     }
 
     /// Finds the operation for a concrete request path and checks an answer against the response it declares for `status`.
@@ -307,6 +307,73 @@ struct OpenAPIContract: Sendable {
     /// The media type of a Content-Type value: parameters dropped, lowercased.
     private static func mediaType(_ contentType: String) -> String {
         (contentType.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+extension OpenAPIContract {
+    /// The component schemas answers' JSON bodies use, with every object schema nested in them (`LeaderboardPage`
+    /// brings `LeaderboardEntry`); schemas without `properties` (enums, patterns) are left out.
+    var answerSchemaNames: Set<String> {
+        let prefix = "#/components/schemas/"
+        let bodies = routes.flatMap { route in
+            route.operations.values.flatMap { operation in
+                (operation["responses"]?.objectValue ?? [:]).values.compactMap(resolved).flatMap { response in
+                    (response["content"]?.objectValue ?? [:]).values.compactMap { $0["schema"] }
+                }
+            }
+        }
+        var pending = bodies.flatMap(Self.references(in:))
+        var found: Set<String> = []
+        while let reference = pending.popLast() {
+            guard reference.hasPrefix(prefix), let schema = pointee(of: reference), found.insert(reference).inserted else { continue }
+            pending += Self.references(in: schema)
+        }
+        return Set(found.filter { pointee(of: $0)?["properties"] != nil }.map { String($0.dropFirst(prefix.count)) })
+    }
+
+    /// The fields component schema `name` declares: its `properties`, required as its `required` list says, with
+    /// nested schemas followed through `$ref`, `items` and `anyOf` (whose options other than null must agree).
+    ///
+    /// Throws when a reference does not resolve, `required` names a key that is not a property, or the schema
+    /// uses `allOf` or `oneOf`, which the tree does not follow.
+    func fieldTree(ofSchema name: String) throws -> FieldTree {
+        let reference = "#/components/schemas/\(name)"
+        guard case .object(let tree) = try shape(of: .object(["$ref": .string(reference)]), at: name, depth: 0) else {
+            throw DocumentError(description: "\(reference) declares no properties")
+        }
+        return tree
+    }
+
+    private func shape(of schema: JSONValue, at location: String, depth: Int) throws -> FieldTree.Shape {
+        guard depth < Self.maximumReferenceDepth, let target = resolved(schema) else {
+            throw DocumentError(description: "\(location): \(schema["$ref"]?.stringValue ?? "the schema") does not resolve")
+        }
+        for keyword in ["allOf", "oneOf"] where target[keyword] != nil {
+            throw DocumentError(description: "\(location): \(keyword) is not followed by the field tree")
+        }
+        if let properties = target["properties"]?.objectValue {
+            let required = Set((target["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+            if let stray = required.subtracting(properties.keys).sorted().first {
+                throw DocumentError(description: "\(location): required names \(stray), which is not among its properties")
+            }
+            var fields: [String: FieldTree.Field] = [:]
+            for (key, property) in properties {
+                let shape = try shape(of: property, at: "\(location).\(key)", depth: depth + 1)
+                fields[key] = FieldTree.Field(isRequired: required.contains(key), shape: shape)
+            }
+            return .object(FieldTree(fields: fields))
+        }
+        if let items = target["items"] {
+            return .array(try shape(of: items, at: location + "[]", depth: depth + 1))
+        }
+        if let options = target["anyOf"]?.arrayValue {
+            let shapes = try options.filter { $0["type"] != .string("null") }.map { try shape(of: $0, at: location, depth: depth + 1) }
+            guard let first = shapes.first, shapes.allSatisfy({ $0 == first }) else {
+                throw DocumentError(description: "\(location): the options of anyOf hold different fields")
+            }
+            return first
+        }
+        return .value
     }
 }
 
