@@ -96,9 +96,10 @@ private final class Node {
 
     var content: Content = .nothing
 
-    /// Whether values of `type` are one plain JSON value whatever they hold: strings, booleans, numbers and free-form objects.
+    /// Whether values of `type` are one plain JSON value whatever they hold: strings, booleans, numbers, raw-value enums and free-form objects.
     static func isPlain<T>(_ type: T.Type) -> Bool {
         type == Bool.self || type == String.self || type is any Numeric.Type || type is any FreeFormJSON.Type
+            || type is any RawRepresentable.Type
     }
 
     /// Records what `value` writes: a plain value as such, anything else through its `encode(to:)`.
@@ -279,3 +280,4 @@ private struct KeyedRecorder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         Recorder(node: node.field(key.stringValue, isRequired: true))
     }
 }
+

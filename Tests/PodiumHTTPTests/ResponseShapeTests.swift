@@ -65,7 +65,7 @@ struct ResponseShapeTests {
         ResponseShape("JobRunList", JobRunList(job: "close-periods", runs: [Samples.jobRun])),
         ResponseShape("JobPauseState", JobPauseState(job: "prune", paused: true)),
         ResponseShape("PeriodCloseReport", PeriodCloseReport(
-            board: "global", window: .week, period: "2026-W47", outcome: "closed", players: 1, medals: [Samples.medal])),
+            board: "global", window: .week, period: "2026-W47", outcome: .closed, players: 1, medals: [Samples.medal])),
         ResponseShape("ClosedDay", Samples.closedDay), ResponseShape("ClosedDayList", ClosedDayList(closedDays: [Samples.closedDay])),
         ResponseShape("Webhook", Samples.webhook), ResponseShape("WebhookList", WebhookList(webhooks: [Samples.webhook])),
         ResponseShape("WebhookAttempt", Samples.webhookAttempt), ResponseShape("WebhookDelivery", Samples.delivery),
@@ -116,7 +116,7 @@ struct ResponseShapeTests {
     @Test("a sample with nil optionals records the same keys as a full one")
     func nilOptionalsAreRecorded() throws {
         let page = LeaderboardPage(
-            board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: "open", players: 1,
+            board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: .open, players: 1,
             live: false, offset: 0, entries: [LeaderboardEntry(rank: 1, userId: "bob", displayName: nil, score: 3)])
         #expect(try FieldTree(recording: page) == FieldTree(recording: Samples.page))
         let health = try FieldTree(recording: HealthStatus(status: "ok", postgres: nil, redis: nil))
@@ -131,7 +131,7 @@ struct ResponseShapeTests {
         #expect(job.fields.mapValues(\.isRequired) == (try FieldTree(recording: Samples.job)).fields.mapValues(\.isRequired))
         #expect(job.fields["last_run"] == .init(isRequired: false, shape: .unseen))
         let run = try FieldTree(recording: JobRun(
-            job: "prune", slot: "2026-11-21T03:00:00.000Z", trigger: "manual", status: "pending", attempt: 0, replica: nil, startedAt: nil,
+            job: "prune", slot: "2026-11-21T03:00:00.000Z", trigger: "manual", status: .pending, attempt: 0, replica: nil, startedAt: nil,
             finishedAt: nil, nextAttemptAt: nil, error: nil, result: nil, attempts: []))
         #expect(run.fields.mapValues(\.isRequired) == (try FieldTree(recording: Samples.jobRun)).fields.mapValues(\.isRequired))
         #expect(run.fields["result"] == .init(isRequired: false, shape: .value))
@@ -153,12 +153,12 @@ private enum Samples {
     static let completion = CompletionResponse(
         completion: record, pointsAwarded: 5, totals: totals, level: level, levelReached: 2, ranks: [rank], rankingsLive: true,
         missedPeriods: [missed], streak: streak, achievementsUnlocked: [achievement])
-    static let entry = LeaderboardEntry(rank: 1, userId: "alice", displayName: "Alice", score: 40, medal: "gold")
+    static let entry = LeaderboardEntry(rank: 1, userId: "alice", displayName: "Alice", score: 40, medal: .gold)
     static let page = LeaderboardPage(
         board: "global", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
-        closesAt: "2026-11-23T00:15:00.000Z", status: "closed", players: 1, live: true, offset: 0, entries: [entry])
+        closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 1, live: true, offset: 0, entries: [entry])
     static let medal = MedalAward(
-        board: "global", window: .week, period: "2026-W47", userId: "alice", medal: "gold", rank: 1, score: 40,
+        board: "global", window: .week, period: "2026-W47", userId: "alice", medal: .gold, rank: 1, score: 40,
         awardedAt: "2026-11-23T00:15:02.000Z")
     static let profile = UserProfile(
         userId: "alice", displayName: "Alice", timeZone: "Europe/Paris", totals: totals, level: level, ranks: [rank], rankingsLive: true,
@@ -191,9 +191,9 @@ private enum Samples {
         data: .object(["user_id": .string("alice"), "rank": .number(1)]), cursor: "213730-1")
     static let jobAttempt = JobAttempt(
         attempt: 1, replica: "podium-1", startedAt: "2026-11-23T00:15:00.000Z", finishedAt: "2026-11-23T00:15:02.000Z",
-        outcome: "failed", error: "connection reset")
+        outcome: .failed, error: "connection reset")
     static let jobRun = JobRun(
-        job: "close-periods", slot: "2026-11-23T00:15:00.000Z", trigger: "schedule", status: "pending", attempt: 1, replica: "podium-1",
+        job: "close-periods", slot: "2026-11-23T00:15:00.000Z", trigger: "schedule", status: .pending, attempt: 1, replica: "podium-1",
         startedAt: "2026-11-23T00:15:00.000Z", finishedAt: "2026-11-23T00:15:02.000Z", nextAttemptAt: "2026-11-23T00:16:00.000Z",
         error: "connection reset", result: ["closed": 2], attempts: [jobAttempt])
     static let job = JobSummary(
@@ -205,7 +205,7 @@ private enum Samples {
     static let webhookAttempt = WebhookAttempt(
         attempt: 1, replica: "podium-1", startedAt: "2026-11-23T00:15:03.000Z", durationMs: 120, statusCode: 500, error: "HTTP 500")
     static let delivery = WebhookDelivery(
-        id: 7, webhookId: "wh_1", eventId: "evt_12", eventType: "medal.awarded", status: "pending", attempts: 1,
+        id: 7, webhookId: "wh_1", eventId: "evt_12", eventType: "medal.awarded", status: .pending, attempts: 1,
         nextAttemptAt: "2026-11-23T00:16:03.000Z", lastStatusCode: 500, lastError: "HTTP 500", deliveredAt: "2026-11-23T00:17:03.000Z",
         history: [webhookAttempt])
 }
