@@ -4,6 +4,8 @@
 #   bash ops/bench.sh                      10,000 players, then 1,000,000 players
 #   BENCH_DURATION=20 bash ops/bench.sh    seconds per phase (default 10)
 #   BENCH_SCALE=0 bash ops/bench.sh        skip the 1,000,000-player part
+#   BENCH_BINARY=path bash ops/bench.sh    measure that podium binary instead of building this tree's
+#                                          (compare two commits on one machine, same script)
 #
 # Prints, side by side:
 #   - ingest: Podium's completions/s at 64 clients vs pgbench running the same
@@ -35,9 +37,15 @@ redis_port="${PODIUM_REDIS_PORT:-6379}"
 work="$root/.local/bench"
 mkdir -p "$work"
 
-echo "building podium (release)…"
-swift build -c release --product podium >/dev/null
-bin="$(swift build -c release --show-bin-path)/podium"
+if [ -n "${BENCH_BINARY:-}" ]; then
+    # Another build of podium (an older commit's, built in a worktree) measured by this same script.
+    bin="$BENCH_BINARY"
+    echo "benchmarking $bin"
+else
+    echo "building podium (release)…"
+    swift build -c release --product podium >/dev/null
+    bin="$(swift build -c release --show-bin-path)/podium"
+fi
 
 export PODIUM_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_bench"
 export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/2"

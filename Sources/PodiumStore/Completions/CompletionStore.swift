@@ -169,32 +169,33 @@ extension CompletionStore {
         var batch = WrittenBatch()
         // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
         let players = Array(Set(plans.map(\.item.userID)))
+        let ids = plans.map(\.item.id)
         let opening = try connection.pipeline([
-            ("BEGIN", []),
+            "BEGIN",
             // One lock per id, in a fixed order, until the commit: a concurrent duplicate waits here and then finds
             // the completion as a replay, so it never writes scores (or Redis) for a completion it cannot insert.
-            ("""
-             SELECT count(pg_advisory_xact_lock(k)) AS locked
-             FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest($1::text[]) AS id ORDER BY k) ids
-             """, [plans.map(\.item.id)]),
-            ("SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY($1)", [plans.map(\.item.id)]),
-            ("""
-             SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
-             FROM pending_ranking_erasures WHERE user_id = ANY($1)
-             """,
-             [players]),
-            ("SELECT user_id, time_zone FROM users WHERE user_id = ANY($1)", [players]),
-        ])
+            """
+            SELECT count(pg_advisory_xact_lock(k)) AS locked
+            FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest(\(bind: ids)::text[]) AS id ORDER BY k) ids
+            """,
+            "SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY(\(bind: ids))",
+            """
+            SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
+            FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: players))
+            """,
+            "SELECT user_id, time_zone FROM users WHERE user_id = ANY(\(bind: players))",
+        ] as [PostgresQuery])
+        let (recorded, pendingErasures, timeZones) = (opening[2], opening[3], opening[4])
         var zones: [String: TimeZone] = [:]
-        for row in opening[4].rows {
+        for row in timeZones.rows {
             zones[try row.string("user_id")] = TimeZone(identifier: try row.string("time_zone"))
         }
-        for row in opening[3].rows {
+        for row in pendingErasures.rows {
             let erasure = try RankingErasure(row: row)
             batch.erasures[erasure.userID] = erasure
         }
         let decoder = PodiumJSON.decoder()
-        for row in opening[2].rows {
+        for row in recorded.rows {
             let id = try row.string("id")
             let fingerprint = try row.string("request_hash")
             guard let plan = plans.first(where: { $0.item.id == id }) else { continue }
