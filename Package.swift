@@ -96,15 +96,18 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
 
+        // Helpers more than one test target uses.
+        .target(name: "PodiumTestSupport", dependencies: ["PodiumStore", "Redis"], path: "Tests/PodiumTestSupport"),
+
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis"]),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"]),
         .testTarget(name: "PodiumStoreTests", dependencies: [
-            "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumSchedulerTests", dependencies: [
-            "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumWebhooksTests", dependencies: [

@@ -3,6 +3,7 @@ import Logging
 import PodiumCore
 import PodiumScheduler
 @testable import PodiumStore
+import PodiumTestSupport
 import Postgres
 import Redis
 import Testing

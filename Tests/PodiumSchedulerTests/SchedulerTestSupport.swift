@@ -103,15 +103,3 @@ func statuses(_ store: JobRunStore, _ job: String) async throws -> [String: Stri
     Dictionary(uniqueKeysWithValues: try await store.runs(job: job, limit: 1000).map { ($0.slot, $0.status.rawValue) })
 }
 
-/// A Redis sorted set, best first, as (user, score): members translated to user ids through the
-/// player hash (a member without a player shows as `?<member>`, which no expected board holds).
-func redisBoard(_ redis: RedisPool, _ key: String) async throws -> [(String, Int64)] {
-    let flat = try await redis.command(["ZRANGE", key, "0", "-1", "WITHSCORES"]).array ?? []
-    let members = stride(from: 0, to: flat.count, by: 2).map { flat[$0].string ?? "" }
-    guard !members.isEmpty else { return [] }
-    let players = try await redis.command(["HMGET", RankingKeys.players] + members).array ?? []
-    return members.indices.map {
-        let user = ($0 < players.count ? players[$0].string : nil).map { RankingKeys.player(fromValue: $0).userID }
-        return (user ?? "?\(members[$0])", RankingKeys.score(fromStored: flat[2 * $0 + 1].string ?? "0") ?? 0)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 @testable import PodiumStore
+import PodiumTestSupport
 import Postgres
 import Redis
 import Testing

@@ -33,16 +33,8 @@ struct PoolTests {
     @Test("an exhausted pool fails a waiting caller with .timeout after acquireTimeout")
     func acquireTimeout() async throws {
         try await TestDatabase.withPool(poolSize: 1, acquireTimeout: .milliseconds(300)) { pool in
-            let (started, signal) = AsyncStream.makeStream(of: Void.self)
             // The only connection stays taken until the caller has failed: an error, not a late answer, shows the timeout.
-            let release = DispatchSemaphore(value: 0)
-            let holder = Task {
-                try await pool.withConnection { _ in
-                    signal.yield()
-                    release.wait()
-                }
-            }
-            _ = await started.first { _ in true }
+            let (holder, release) = await holdOnlyConnection(of: pool)
             let clock = ContinuousClock()
             let begin = clock.now
             let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
@@ -60,16 +52,8 @@ struct PoolTests {
     @Test("cancelling a waiting caller throws CancellationError and leaks no slot")
     func cancelledWaiter() async throws {
         try await TestDatabase.withPool(poolSize: 1) { pool in
-            let (started, signal) = AsyncStream.makeStream(of: Void.self)
             // The only connection stays taken until the waiter's outcome is known, however slow the machine.
-            let release = DispatchSemaphore(value: 0)
-            let holder = Task {
-                try await pool.withConnection { _ in
-                    signal.yield()
-                    release.wait()
-                }
-            }
-            _ = await started.first { _ in true }
+            let (holder, release) = await holdOnlyConnection(of: pool)
             let waiter = Task { try await pool.query("SELECT 1") }
             try await Task.sleep(for: .milliseconds(100))
             waiter.cancel()
@@ -84,16 +68,8 @@ struct PoolTests {
     @Test("waiting callers are served first come, first served")
     func fifo() async throws {
         let order = try await TestDatabase.withPool(poolSize: 1) { pool in
-            let (started, signal) = AsyncStream.makeStream(of: Void.self)
             // The only connection stays taken until every waiter has queued, however slow the machine.
-            let release = DispatchSemaphore(value: 0)
-            let holder = Task {
-                try await pool.withConnection { _ in
-                    signal.yield()
-                    release.wait()
-                }
-            }
-            _ = await started.first { _ in true }
+            let (holder, release) = await holdOnlyConnection(of: pool)
             var waiters: [Task<(index: Int, ranAt: Date), any Error>] = []
             for index in 0..<4 {
                 waiters.append(Task {
@@ -233,4 +209,18 @@ struct ConnectionStringTests {
             #expect(!PostgresConfiguration.isReadable(connectionString: text), "\(text)")
         }
     }
+}
+
+/// Takes `pool`'s only connection in a task that keeps it until `release` is signalled; returns once it is taken.
+private func holdOnlyConnection(of pool: PostgresPool) async -> (holder: Task<Void, any Error>, release: DispatchSemaphore) {
+    let (started, signal) = AsyncStream.makeStream(of: Void.self)
+    let release = DispatchSemaphore(value: 0)
+    let holder = Task {
+        try await pool.withConnection { _ in
+            signal.yield()
+            release.wait()
+        }
+    }
+    _ = await started.first { _ in true }
+    return (holder, release)
 }
