@@ -24,12 +24,14 @@ public struct UserProfile: Sendable, Codable, Equatable {
     public var streak: Streak
     /// Achievements unlocked, oldest first.
     public var achievements: [UnlockedAchievement]
+    /// The players this one follows, with their latest progress, most points this week first.
+    public var friends: [FriendProgress]
 
     /// Creates a profile.
     public init(
         userId: String, displayName: String?, timeZone: String, totals: PlayerTotals, level: LevelProgress, ranks: [BoardRank],
         rankingsLive: Bool, createdAt: String, medals: [MedalAward] = [], streak: Streak = Streak(current: 0, longest: 0),
-        achievements: [UnlockedAchievement] = []
+        achievements: [UnlockedAchievement] = [], friends: [FriendProgress] = []
     ) {
         self.userId = userId
         self.displayName = displayName
@@ -42,6 +44,7 @@ public struct UserProfile: Sendable, Codable, Equatable {
         self.medals = medals
         self.streak = streak
         self.achievements = achievements
+        self.friends = friends
     }
 }
 

@@ -50,9 +50,21 @@ struct CompletionsController {
         }
     }
 
-    /// Handles `POST /v1/completions/batch`.
+    /// How a batch treats its invalid items (`?mode=`).
+    enum BatchMode: String {
+        /// One invalid item rejects the whole batch, and nothing is recorded (the default).
+        case all
+        /// Every valid item is recorded; each invalid one gets its own problem in its result.
+        case partial
+    }
+
+    /// Handles `POST /v1/completions/batch?mode=all|partial`.
     @Sendable func recordBatch(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireWriter()
+        let modeText = request.uri.queryParameters.get("mode").map { String($0) } ?? BatchMode.all.rawValue
+        guard let mode = BatchMode(rawValue: modeText) else {
+            throw APIError.validation([FieldError(field: "mode", message: "must be all or partial")])
+        }
         let body = try await HTTPSupport.decode(BatchRequest.self, from: request, context: context)
         guard let requests = body.completions else { throw APIError.validation([FieldError(field: "completions", message: "is required")]) }
         guard (1...Self.maximumBatch).contains(requests.count) else {
@@ -61,26 +73,48 @@ struct CompletionsController {
         let receivedAt = now()
         let checked = requests.enumerated().map { index, completion in
             Result { () throws(ValidationFailure) in
-                try completion.validated(now: receivedAt, rules: rules, fieldPrefix: "completions[\(index)].")
+                try completion.validated(now: receivedAt, rules: rules, fieldPrefix: Self.prefix(index))
             }
         }
-        let items = checked.compactMap { try? $0.get() }
-        var ageErrors = try await batch.ageErrors(items).makeIterator()
-        let errors = checked.flatMap { result -> [FieldError] in
+        let valid = checked.enumerated().compactMap { index, result in (try? result.get()).map { (index: index, item: $0) } }
+        var ageErrors = try await batch.ageErrors(valid.map(\.item)).makeIterator()
+        // Each refused item's problem, by its position in the request.
+        var refused: [Int: APIError] = [:]
+        for (index, result) in checked.enumerated() {
             switch result {
-            case .failure(let failure): failure.errors
-            case .success: ageErrors.next().flatMap { $0.map { [$0] } } ?? []
+            case .failure(let failure): refused[index] = .validation(failure.errors)
+            case .success: if let error = ageErrors.next() ?? nil { refused[index] = .validation([error]) }
             }
         }
-        // All or nothing on validation: a batch with a bad item changes nothing.
-        guard errors.isEmpty else { throw APIError.validation(errors) }
-        // And on access: a player token syncs its own player's completions only, plausible ones.
-        for item in items { try context.requirePlayerWrite(item.userID, groups: item.groups) }
-        try await requirePlausible(items.enumerated().map { ($1, "completions[\($0)].") }, context: context)
-        let outcomes = try await batch.record(items)
-        var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0)
-        for (item, itemOutcome) in zip(items, outcomes) {
-            guard case .recorded(let outcome) = itemOutcome else {
+        // All or nothing on validation unless the caller asked for partial: a batch with a bad item changes nothing.
+        if mode == .all, !refused.isEmpty {
+            throw APIError.validation(refused.sorted { $0.key < $1.key }.flatMap { $0.value.errors })
+        }
+        // A player token syncs its own player's completions only, plausible ones.
+        for (index, item) in valid where refused[index] == nil {
+            do {
+                try context.requirePlayerWrite(item.userID, groups: item.groups)
+            } catch let error as APIError where mode == .partial {
+                refused[index] = error
+            }
+        }
+        let violations = try await implausible(valid.filter { refused[$0.index] == nil }.map { ($0.item, Self.prefix($0.index)) }, context: context)
+        if mode == .all, !violations.isEmpty { throw Self.implausibleProblem(violations) }
+        for (index, _) in valid where refused[index] == nil {
+            let own = violations.filter { $0.error.field.hasPrefix(Self.prefix(index)) }
+            if !own.isEmpty { refused[index] = Self.implausibleProblem(own) }
+        }
+        let accepted = valid.filter { refused[$0.index] == nil }
+        var outcomes: [Int: BatchItemOutcome] = [:]
+        for (entry, outcome) in zip(accepted, try await batch.record(accepted.map(\.item))) { outcomes[entry.index] = outcome }
+        var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0, invalid: refused.count)
+        for (index, sent) in requests.enumerated() {
+            if let problem = refused[index] {
+                answer.results.append(BatchItemResult(id: sent.id ?? "", status: Int(problem.status.code), result: nil, problem: problem.problem))
+                continue
+            }
+            let item = valid.first { $0.index == index }!.item
+            guard case .recorded(let outcome) = outcomes[index] else {
                 answer.results.append(BatchItemResult(id: item.id, status: 500, result: nil, problem: APIError.internalError.problem))
                 continue
             }
@@ -105,6 +139,9 @@ struct CompletionsController {
         return try HTTPSupport.json(answer)
     }
 
+    /// How a batch names its item at `index` in field paths.
+    private static func prefix(_ index: Int) -> String { "completions[\(index)]." }
+
     private func count(_ outcome: RecordOutcome) {
         switch outcome {
         case .created: recorded.increment()
@@ -114,25 +151,34 @@ struct CompletionsController {
         }
     }
 
-    /// Throws 422 `implausible-completion`, naming each rule broken, when a player token posts completions no pupil
-    /// could have made; nothing of the request is recorded. Keys (trusted backends) and replays of recorded ids pass.
+    /// Throws 422 `implausible-completion` when a player token posts completions no pupil could have made.
     private func requirePlausible(_ items: [(ValidCompletion, String)], context: PodiumRequestContext) async throws {
-        guard context.isPlayer, let player = items.first?.0.userID else { return }
+        let violations = try await implausible(items, context: context)
+        if !violations.isEmpty { throw Self.implausibleProblem(violations) }
+    }
+
+    /// The plausibility rules a player token's completions break (none for keys, trusted backends); replays of
+    /// recorded ids pass. Each item is named by its field prefix.
+    private func implausible(_ items: [(ValidCompletion, String)], context: PodiumRequestContext) async throws -> [PlausibilityRules.Violation] {
+        guard context.isPlayer, let player = items.first?.0.userID else { return [] }
         let recorded = try await store.recordedIDs(among: items.map(\.0.id))
         // A repeated id in one batch is answered as a replay of its first occurrence: judge that one only.
         var seen = Set<String>()
         let fresh = items.filter { !recorded.contains($0.0.id) && seen.insert($0.0.id).inserted }
         let times = fresh.map(\.0.completedAt)
-        guard let first = times.min(), let last = times.max() else { return }
+        guard let first = times.min(), let last = times.max() else { return [] }
         let stored = try await store.entries(
             userID: player, from: first.addingTimeInterval(-plausibility.lookaround), to: last.addingTimeInterval(plausibility.lookaround))
-        let violations = plausibility.violations(fresh.map { item, prefix in
+        return plausibility.violations(fresh.map { item, prefix in
             (PlausibilityRules.Entry(id: item.id, quizID: item.quizID, completedAt: item.completedAt), item.durationMS, item.total, prefix)
         }, stored: stored)
-        guard !violations.isEmpty else { return }
+    }
+
+    /// 422 `implausible-completion`, naming each rule broken; counted per rule.
+    private static func implausibleProblem(_ violations: [PlausibilityRules.Violation]) -> APIError {
         let rulesBroken = Array(Set(violations.map(\.rule))).sorted()
         for rule in rulesBroken { Counter(label: "podium_implausible_completions_total", dimensions: [("rule", rule)]).increment() }
-        throw APIError(
+        return APIError(
             .unprocessableContent, code: "implausible-completion", title: "Implausible completion",
             detail: "refused by \(rulesBroken.joined(separator: ", ")); nothing was recorded", errors: violations.map(\.error))
     }
@@ -157,9 +203,9 @@ struct BatchRequest: Codable, Sendable {
 
 /// One completion's result in a batch answer.
 struct BatchItemResult: Codable, Sendable {
-    /// The completion id.
+    /// The completion id, as sent (empty when an invalid item had none).
     var id: String
-    /// 201 created, 200 replay, 409 conflict.
+    /// 201 created, 200 replay, 409 conflict; with `mode=partial` also 400, 403 or 422 for a refused item.
     var status: Int
     /// The answer, as `POST /v1/completions` would give it.
     var result: CompletionResponse?
@@ -177,4 +223,6 @@ struct BatchResponse: Codable, Sendable {
     var replayed: Int
     /// How many conflicted.
     var conflicts: Int
+    /// How many were refused as invalid, each with its own problem (only with `mode=partial`; 0 otherwise).
+    var invalid: Int
 }

@@ -9,6 +9,8 @@ struct LeaderboardsController {
     let periods: PeriodStore
     let snapshots: SnapshotStore
     let boards: BoardStore
+    let users: UserStore
+    let follows: FollowStore
     let rules: GameRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
@@ -18,6 +20,7 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards", use: list)
         router.get("/v1/leaderboards/:board/:window", use: page)
         router.post("/v1/leaderboards/:board/:window/compare", use: compare)
+        router.get("/v1/leaderboards/:board/:window/friends", use: friends)
         router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
     }
 
@@ -159,6 +162,32 @@ struct LeaderboardsController {
             errors.append(FieldError(field: "user_ids[\(index)]", message: "must be a user id"))
         }
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
+        // An ETag and 304 as on every leaderboard answer (SPEC): a friends view polls too. RFC 9110 would
+        // answer a conditional POST with 412; compare is a read that only needs a body for its list.
+        return try Self.revalidatedJSON(request, try await ranks(of: users, on: target))
+    }
+
+    /// Handles `GET /v1/leaderboards/:board/:window/friends?user=`: the player and everyone they follow, with
+    /// their real ranks on the board period (those without a score there are left out).
+    @Sendable func friends(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        // It reads a player's list, so it is never public, even when leaderboards are.
+        try context.requirePlayerReader()
+        try context.requireBoardReader(.ranking)
+        var errors: [FieldError] = []
+        let target = try target(request, context: context, read: .ranking, errors: &errors)
+        let user = request.uri.queryParameters.get("user").map { String($0) }
+        if let user {
+            if !NameRules.isValidIdentifier(user) { errors.append(FieldError(field: "user", message: "must be a user id")) }
+        } else {
+            errors.append(FieldError(field: "user", message: "is required"))
+        }
+        guard errors.isEmpty, let target, let user else { throw APIError.validation(errors) }
+        try await context.requirePlayerRead(user) { patterns in try await users.appears(userID: user, onAny: patterns) }
+        return try Self.revalidatedJSON(request, try await ranks(of: [user] + follows.following(userID: user), on: target))
+    }
+
+    /// The page of `users`' ranks on `target`: from its final snapshot once closed, else from the live rankings.
+    private func ranks(of users: [String], on target: Target) async throws -> LeaderboardPage {
         let snapshot = try await finalSnapshot(target)
         let entries = if let snapshot {
             try await periods.compareFinal(snapshot: snapshot, userIDs: Array(Set(users)))
@@ -166,9 +195,7 @@ struct LeaderboardsController {
             try await leaderboards.compare(
                 board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
         }
-        // An ETag and 304 as on every leaderboard answer (SPEC): a friends view polls too. RFC 9110 would
-        // answer a conditional POST with 412; compare is a read that only needs a body for its list.
-        return try Self.revalidatedJSON(request, makePage(target, entries, closed: snapshot != nil))
+        return makePage(target, entries, closed: snapshot != nil)
     }
 
     /// Handles `GET /v1/leaderboards/:board/:window/snapshots`: snapshots of a period (current by default), newest first.

@@ -77,6 +77,7 @@ public enum PodiumApplication {
         router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
         let leaderboards = LeaderboardsController(
             leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, boards: storage.boards,
+            users: storage.users, follows: storage.follows,
             rules: storage.rules, cache: cache, now: now)
         HealthController(storage: storage, registry: registry).addRoutes(to: router)
         leaderboards.addPublicRoutes(to: router)
@@ -89,7 +90,7 @@ public enum PodiumApplication {
             writer: storage.writer, batch: storage.batch, store: storage.completions, rules: storage.rules, plausibility: settings.plausibility, cache: cache, now: now
         ).addRoutes(to: router)
         leaderboards.addRoutes(to: router)
-        UsersController(users: storage.users, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)
+        UsersController(users: storage.users, follows: storage.follows, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)
             .addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
         AdminController(storage: storage, keyDirectory: directory, cache: cache, now: now).addRoutes(to: router)

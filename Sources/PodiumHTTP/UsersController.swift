@@ -3,9 +3,10 @@ import Hummingbird
 import PodiumCore
 import PodiumStore
 
-/// Player routes: profile, history, topics, medals, rank history, preferences, erasure.
+/// Player routes: profile, history, topics, medals, rank history, preferences, following, erasure.
 struct UsersController {
     let users: UserStore
+    let follows: FollowStore
     let periods: PeriodStore
     let snapshots: SnapshotStore
     let cache: LeaderboardCache
@@ -19,6 +20,9 @@ struct UsersController {
         router.get("/v1/users/:id/medals", use: medals)
         router.get("/v1/users/:id/rank-history", use: rankHistory)
         router.put("/v1/users/:id/preferences", use: setPreferences)
+        router.get("/v1/users/:id/following", use: following)
+        router.put("/v1/users/:id/following/:other", use: follow)
+        router.delete("/v1/users/:id/following/:other", use: unfollow)
         router.delete("/v1/users/:id", use: erase)
     }
 
@@ -35,6 +39,11 @@ struct UsersController {
         guard var profile = try await users.profile(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
         profile.ranks = profile.ranks.filter { context.mayShowBoard($0.board) }
         profile.medals = profile.medals.filter { context.mayShowBoard($0.board) }
+        if let scopes = context.keyGrant?.scopes, !scopes.isEmpty {
+            // A scoped key sees the friends it could read on their own: those on its boards.
+            let visible = try await users.appearing(among: profile.friends.map(\.userId), onAny: scopes)
+            profile.friends = profile.friends.filter { visible.contains($0.userId) }
+        }
         return try HTTPSupport.json(profile)
     }
 
@@ -114,6 +123,46 @@ struct UsersController {
             userID: id, displayName: body.displayName, timeZone: zone, reminders: body.reminders, now: now())
         cache.invalidateAll()
         return try HTTPSupport.json(stored)
+    }
+
+    /// Handles `GET /v1/users/:id/following`: whom the player follows (an empty list for a player not seen yet).
+    @Sendable func following(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requirePlayerReader()
+        let id = try HTTPSupport.identifier("id", in: context)
+        try await requireRead(of: id, context: context)
+        return try HTTPSupport.json(FollowingList(userId: id, following: try await follows.following(userID: id)))
+    }
+
+    /// Handles `PUT /v1/users/:id/following/:other`: 201 when now following, 200 when already; 409 when the list is full.
+    @Sendable func follow(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireWriter()
+        let (id, other) = try followPair(context)
+        switch try await follows.follow(userID: id, other: other, now: now()) {
+        case .added:
+            return try HTTPSupport.json(FollowingList(userId: id, following: try await follows.following(userID: id)), status: .created)
+        case .alreadyFollowing:
+            return try HTTPSupport.json(FollowingList(userId: id, following: try await follows.following(userID: id)))
+        case .full:
+            throw APIError.conflict("\(id) already follows \(FollowRules.maximumFollowing) players, the most allowed; unfollow one first")
+        }
+    }
+
+    /// Handles `DELETE /v1/users/:id/following/:other`: 204, or 404 when the player did not follow them.
+    @Sendable func unfollow(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireWriter()
+        let (id, other) = try followPair(context)
+        guard try await follows.unfollow(userID: id, other: other) else { throw APIError.notFound("\(id) does not follow \(other)") }
+        return Response(status: .noContent)
+    }
+
+    /// The follower and the followed player of a following route, checked: the caller writes for the follower
+    /// (a player token changes only its own list), and nobody follows themselves.
+    private func followPair(_ context: PodiumRequestContext) throws -> (String, String) {
+        let id = try HTTPSupport.identifier("id", in: context)
+        try context.requirePlayerWrite(id)
+        let other = try HTTPSupport.identifier("other", in: context)
+        guard other != id else { throw APIError.validation([FieldError(field: "other", message: "must be another player")]) }
+        return (id, other)
     }
 
     /// Handles `DELETE /v1/users/:id`.

@@ -26,6 +26,8 @@ public struct PodiumStorage: Sendable {
     public let leaderboards: LeaderboardStore
     /// Players.
     public let users: UserStore
+    /// Who follows whom.
+    public let follows: FollowStore
     /// API keys.
     public let apiKeys: ApiKeyStore
     /// Keeps Redis equal to PostgreSQL.
@@ -64,8 +66,10 @@ public struct PodiumStorage: Sendable {
         reconciler = RankingReconciler(postgres: postgres, redis: redis)
         reminders = ReminderStore(postgres: postgres)
         webhooks = WebhookStore(postgres: postgres)
+        follows = FollowStore(postgres: postgres, rules: rules)
         users = UserStore(
-            postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, rules: rules, logger: logger)
+            postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows, rules: rules,
+            logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)
     }

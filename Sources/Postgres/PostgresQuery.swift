@@ -88,3 +88,11 @@ extension PostgresConnection {
         return value
     }
 }
+
+extension PostgresPool {
+    /// Runs `query` on a pooled connection (see `query(_:_:)`).
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws -> PostgresResult {
+        try await self.query(query.sql, query.parameters)
+    }
+}

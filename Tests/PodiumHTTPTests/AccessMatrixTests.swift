@@ -89,6 +89,16 @@ struct AccessMatrixTests {
             statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
         Row(method: .get, template: "/v1/users/{id}/rank-history", path: "/v1/users/pupil/rank-history", body: nil,
             statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
+        Row(method: .get, template: "/v1/leaderboards/{board}/{window}/friends", path: board + "/friends?user=pupil", body: nil,
+            statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
+        Row(method: .get, template: "/v1/users/{id}/following", path: "/v1/users/pupil/following", body: nil,
+            statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
+        // Credentials run in order: the pupil's own token follows first (201); ingest and admin find it followed (200).
+        Row(method: .put, template: "/v1/users/{id}/following/{other}", path: "/v1/users/pupil/following/stranger", body: nil,
+            statuses: statuses([201, 403, 403, 403, 403, 403, 200, 403, 200])),
+        // And the token unfollows first (204); ingest and admin find nothing to remove (404).
+        Row(method: .delete, template: "/v1/users/{id}/following/{other}", path: "/v1/users/pupil/following/stranger", body: nil,
+            statuses: statuses([204, 403, 403, 403, 403, 403, 404, 403, 404])),
         Row(method: .put, template: "/v1/users/{id}/preferences", path: "/v1/users/pupil/preferences",
             body: { _ in ["display_name": "Pupil", "time_zone": "UTC"] }, statuses: statuses([200, 403, 403, 403, 403, 403, 200, 403, 200])),
         Row(method: .post, template: "/v1/completions", path: "/v1/completions", body: { completion($0, prefix: "matrix-one") },

@@ -187,6 +187,49 @@ struct CompletionRoutesTests {
         #expect(count == 5)
     }
 
+    @Test("mode=partial records every valid item and answers each invalid one with its own problem; an unknown mode is 400")
+    func partialBatchRecordsTheValidItems() async throws {
+        let harness = try await HTTPHarness()
+        let topic = unique("partial")
+        let user = unique("u")
+        var bad = completionBody(id: "\(topic)-bad", user: user, topic: topic)
+        bad["difficulty"] = "impossible"
+        var unnamed = completionBody(id: "", user: user, topic: topic)
+        unnamed.removeValue(forKey: "id")
+        let old = completionBody(id: "\(topic)-old", user: user, topic: topic, completedAt: "2026-10-01T12:00:00Z")
+        let items = [completionBody(id: "\(topic)-1", user: user, topic: topic), bad, completionBody(id: "\(topic)-2", user: user, topic: topic),
+                     unnamed, old]
+        try await harness.run { client in
+            let unknown = try await client.send(.post, "/v1/completions/batch?mode=some", key: harness.ingestKey, json: ["completions": items])
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.errorFields == ["mode"])
+            let whole = try await client.send(.post, "/v1/completions/batch?mode=all", key: harness.ingestKey, json: ["completions": items])
+            #expect(whole.status == .badRequest)
+            #expect(whole.errorFields == ["completions[1].difficulty", "completions[3].id", "completions[4].completed_at"])
+
+            let partial = try await client.send(.post, "/v1/completions/batch?mode=partial", key: harness.ingestKey, json: ["completions": items])
+            #expect(partial.status == .ok)
+            let results = partial.json["results"] as? [[String: Any]] ?? []
+            #expect(results.map { $0["status"] as? Int } == [201, 400, 201, 400, 400])
+            #expect(results.map { $0["id"] as? String } == ["\(topic)-1", "\(topic)-bad", "\(topic)-2", "", "\(topic)-old"])
+            #expect(results.map { (($0["problem"] as? [String: Any])?["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } } == [
+                nil, ["completions[1].difficulty"], nil, ["completions[3].id"], ["completions[4].completed_at"],
+            ])
+            #expect(results.map { $0["result"] == nil } == [false, true, false, true, true])
+            #expect(partial.json["created"] as? Int == 2)
+            #expect(partial.json["invalid"] as? Int == 3)
+            #expect(partial.json["replayed"] as? Int == 0 && partial.json["conflicts"] as? Int == 0)
+
+            // Sent again after the corrupt items were fixed: the recorded ones are replays, the fixed one is new.
+            let fixed = [items[0], completionBody(id: "\(topic)-bad", user: user, topic: topic), items[2]]
+            let again = try await client.send(.post, "/v1/completions/batch?mode=partial", key: harness.ingestKey, json: ["completions": fixed])
+            #expect((again.json["results"] as? [[String: Any]] ?? []).map { $0["status"] as? Int } == [200, 201, 200])
+            #expect(again.json["invalid"] as? Int == 0)
+        }
+        let count = try await harness.storage.postgres.query("SELECT completions FROM users WHERE user_id = $1", [user]).rows.first?.int("completions")
+        #expect(count == 3)
+    }
+
     @Test("a full batch with every field at its longest fits the body limit")
     func longestBatchFitsTheBodyLimit() async throws {
         let harness = try await HTTPHarness()

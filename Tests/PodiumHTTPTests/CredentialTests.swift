@@ -203,6 +203,41 @@ struct CredentialTests {
         }
     }
 
+    @Test("a player token's partial batch: items for another player or an unvouched group are 403, implausible ones 422, the rest recorded")
+    func partialBatchOfAPlayerToken() async throws {
+        let secret = "partial-secret-of-at-least-32-bytes!!"
+        let harness = try await HTTPHarness(playerTokens: PlayerTokenSettings(hmacSecrets: ["p1": secret]))
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: "p1"))
+        let user = "partial-\(UUID().uuidString.prefix(8))"
+        let token = try await signPlayerToken(keys, kid: "p1", subject: user, now: Self.now, issuedAt: Self.now, groups: ["class-4b"])
+        @Sendable func body(_ id: String, user: String, minute: Int, duration: Int = 30_000, groups: [String] = []) -> [String: any Sendable] {
+            ["id": "\(user)-\(id)", "user_id": user, "quiz_id": "q-\(id)", "topic": "math", "difficulty": "easy", "correct": 5, "total": 10,
+             "duration_ms": duration, "groups": groups, "completed_at": String(format: "2026-11-25T10:%02d:00Z", minute)]
+        }
+        let items = [
+            body("own", user: user, minute: 0, groups: ["class-4b"]), body("other", user: "someone-else", minute: 2),
+            body("unvouched", user: user, minute: 4, groups: ["class-5c"]), body("fast", user: user, minute: 6, duration: 9_999),
+            body("later", user: user, minute: 8),
+        ]
+        try await harness.run { client in
+            let whole = try await client.send(.post, "/v1/completions/batch", key: token, json: ["completions": items])
+            #expect(whole.status == .forbidden, "all or nothing by default: the first item not the token's refuses the batch")
+            let partial = try await client.send(.post, "/v1/completions/batch?mode=partial", key: token, json: ["completions": items])
+            #expect(partial.status == .ok)
+            let results = partial.json["results"] as? [[String: Any]] ?? []
+            #expect(results.map { $0["status"] as? Int } == [201, 403, 403, 422, 201])
+            let problems = results.map { $0["problem"] as? [String: Any] }
+            #expect(problems[1]?["detail"] as? String == "a player token writes only for its own player (\(user))")
+            #expect(problems[2]?["detail"] as? String == "the player token does not vouch for group class-5c")
+            #expect(problems[3]?["code"] as? String == "implausible-completion")
+            #expect((problems[3]?["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["completions[3].duration_ms"])
+            #expect(partial.json["created"] as? Int == 2 && partial.json["invalid"] as? Int == 3)
+            let history = try await client.send(.get, "/v1/users/\(user)/completions", key: harness.readKey)
+            #expect((history.json["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }.sorted() == ["\(user)-later", "\(user)-own"])
+        }
+    }
+
     @Test("bodies share one budget: a body past it is 503 and every byte taken is given back")
     func bodiesShareABudget() async throws {
         func request(_ text: String) -> Request {

@@ -45,12 +45,13 @@ struct ResponseShapeTests {
         ResponseShape("LeaderboardPage", Samples.page), ResponseShape("LevelProgress", Samples.level),
         ResponseShape("Streak", Samples.streak), ResponseShape("UnlockedAchievement", Samples.achievement),
         ResponseShape("MedalAward", Samples.medal), ResponseShape("UserProfile", Samples.profile),
+        ResponseShape("FriendProgress", Samples.friend), ResponseShape("FollowingList", FollowingList(userId: "alice", following: ["bob"])),
         ResponseShape("CompletionHistory", Samples.history), ResponseShape("TopicStatistics", Samples.topic),
         ResponseShape("TopicList", TopicList(topics: [Samples.topic])), ResponseShape("ReminderPreferences", Samples.reminders),
         ResponseShape("PreferencesResponse", Samples.preferences), ResponseShape("FieldError", Samples.fieldError),
         ResponseShape("Problem", Samples.problem), ResponseShape("HealthStatus", HealthStatus(status: "ready", postgres: "ok", redis: "ok")),
         ResponseShape("BatchItemResult", Samples.batchItem),
-        ResponseShape("BatchResponse", BatchResponse(results: [Samples.batchItem], created: 1, replayed: 0, conflicts: 0)),
+        ResponseShape("BatchResponse", BatchResponse(results: [Samples.batchItem], created: 1, replayed: 0, conflicts: 0, invalid: 0)),
         ResponseShape("WindowSummary", Samples.window), ResponseShape("BoardSummary", Samples.board),
         ResponseShape("BoardList", BoardList(boards: [Samples.board])), ResponseShape("LeaderboardSnapshot", Samples.snapshot),
         ResponseShape("SnapshotList", SnapshotList(board: "global", window: .week, period: "2026-W47", snapshots: [Samples.snapshot])),
@@ -162,7 +163,9 @@ private enum Samples {
         awardedAt: "2026-11-23T00:15:02.000Z")
     static let profile = UserProfile(
         userId: "alice", displayName: "Alice", timeZone: "Europe/Paris", totals: totals, level: level, ranks: [rank], rankingsLive: true,
-        createdAt: "2026-11-01T08:00:00.000Z", medals: [medal], streak: streak, achievements: [achievement])
+        createdAt: "2026-11-01T08:00:00.000Z", medals: [medal], streak: streak, achievements: [achievement], friends: [friend])
+    static let friend = FriendProgress(
+        userId: "bob", displayName: "Bob", level: 2, points: 14, pointsThisWeek: 9, lastActiveAt: "2026-11-25T12:00:00.000Z")
     static let history = CompletionHistory(items: [record], nextCursor: "abc")
     static let topic = TopicStatistics(
         topic: "math", completions: 3, correctAnswers: 20, totalAnswers: 30, averageAccuracyPercent: 66.7, bestAccuracyPercent: 90,

@@ -151,7 +151,7 @@ struct RankingSyncTests {
         try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
         try await storage.rankingSync.rebuild()
         // Simulate the stale entry an unreachable Redis kept (a restarted-with-data Redis).
-        try await storage.redis.pipeline([
+        _ = try await storage.redis.pipeline([
             ["ZADD", key, RankingKeys.storedValue(15), old], ["HSET", RankingKeys.players, old, "\(user) Old name"],
             ["HSET", RankingKeys.userMembers, user, old],
         ])
@@ -409,7 +409,7 @@ struct KeysAndMigrationsTests {
             let server = OwnRedisServer()
             try await server.start()
             let redis = try StoreTestEnvironment.redis(url: server.url)
-            try await redis.pipeline([
+            _ = try await redis.pipeline([
                 ["SET", "podium:rankings:ready", "old"], ["ZADD", "podium:lb:global:all:all", "-5", "zed", "-5", "amy", "-7", "bob"],
                 ["HSET", "podium:names", "amy", "Amy"],
             ])

@@ -2,7 +2,8 @@
 
 A completion's `completed_at` must lie within the server's age and future limits,
 which are relative to the server's clock; a run's `slot` is any RFC 3339 time; and a
-completion's `correct` may not exceed its `total`, which ties two fields.
+completion's `correct` may not exceed its `total`, which ties two fields; and a player
+cannot follow themselves, which ties two path parameters.
 OpenAPI cannot say "within 30 days of now", so a generated value of the document's
 date-time pattern (schema-valid, though perhaps not a real date, like month 47) is
 replaced by one an hour ago. Values of another shape are left as they are: they are
@@ -58,4 +59,9 @@ def map_case(context, case):
             _within_window(item)
     elif path == "/v1/admin/jobs/{name}/run" and isinstance(body, dict) and _is_rfc3339(body.get("slot")):
         body["slot"] = _recent()
+    elif path == "/v1/users/{id}/following/{other}" and case.path_parameters:
+        # Following yourself is refused (400), which two equal path parameters cannot say in a schema.
+        parameters = case.path_parameters
+        if parameters.get("id") == parameters.get("other"):
+            parameters["other"] = "x" if parameters.get("id") != "x" else "y"
     return case

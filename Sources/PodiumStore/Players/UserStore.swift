@@ -10,17 +10,21 @@ public struct UserStore: Sendable {
     let leaderboards: LeaderboardStore
     let periods: PeriodStore
     let rankings: RankingWriter
+    let follows: FollowStore
     let rules: GameRules
     let logger: Logger
 
-    /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads), medals through `periods`.
+    /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads), medals through
+    /// `periods`, friends' progress through `follows`.
     public init(
-        postgres: PostgresPool, leaderboards: LeaderboardStore, periods: PeriodStore, rankings: RankingWriter, rules: GameRules, logger: Logger
+        postgres: PostgresPool, leaderboards: LeaderboardStore, periods: PeriodStore, rankings: RankingWriter, follows: FollowStore,
+        rules: GameRules, logger: Logger
     ) {
         self.postgres = postgres
         self.leaderboards = leaderboards
         self.periods = periods
         self.rankings = rankings
+        self.follows = follows
         self.rules = rules
         self.logger = logger
     }
@@ -57,11 +61,17 @@ public struct UserStore: Sendable {
             userId: userID, displayName: row["display_name"], timeZone: try row.string("time_zone"), totals: totals,
             level: rules.levels.progress(points: Int(totals.points)), ranks: standings.ranks, rankingsLive: standings.live,
             createdAt: RFC3339.format(try row.date("created_at")), medals: medals,
-            streak: Streak.of(activeDays: days, today: Streak.localDay(of: now, in: zone)), achievements: achievements)
+            streak: Streak.of(activeDays: days, today: Streak.localDay(of: now, in: zone)), achievements: achievements,
+            friends: try await follows.friendsProgress(userID: userID, now: now))
     }
 
     /// Whether `userID` has a score on a board any of `patterns` matches: the players a scoped key may read.
     public func appears(userID: String, onAny patterns: [BoardPattern]) async throws -> Bool {
+        try await appearing(among: [userID], onAny: patterns).contains(userID)
+    }
+
+    /// Those of `userIDs` with a score on a board any of `patterns` matches.
+    public func appearing(among userIDs: [String], onAny patterns: [BoardPattern]) async throws -> Set<String> {
         var boards: [String] = []
         var prefixes: [String] = []
         for pattern in patterns {
@@ -71,9 +81,10 @@ public struct UserStore: Sendable {
             case .anyGroup: prefixes.append("group:%")
             }
         }
-        return try await postgres.query("""
-            SELECT EXISTS (SELECT 1 FROM board_scores WHERE user_id = $1 AND (board = ANY($2) OR board LIKE ANY($3))) AS found
-            """, [userID, boards, prefixes]).rows[0].bool("found")
+        return Set(try await postgres.query("""
+            SELECT DISTINCT user_id FROM board_scores
+            WHERE user_id = ANY(\(bind: userIDs)) AND (board = ANY(\(bind: boards)) OR board LIKE ANY(\(bind: prefixes)))
+            """).rows.map { try $0.string("user_id") })
     }
 
     /// Whether Podium knows `userID`.
@@ -192,6 +203,7 @@ public struct UserStore: Sendable {
                                   try row.string("period"))
             }).sorted()
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
+            try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID])
             let events = try connection.query("DELETE FROM events WHERE user_id = $1", [userID]).affectedRows
             // The erasure's own Redis part removes the name.
             try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID])
