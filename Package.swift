@@ -35,6 +35,7 @@ let package = Package(
             "CHiredis",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
 
@@ -47,6 +48,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("Migrations"), .process("Rankings/Lua"), .process("Support/Lua")]),
 
@@ -72,6 +74,7 @@ let package = Package(
         // HTTP routes, auth, errors, OpenAPI.
         .target(name: "PodiumHTTP", dependencies: [
             "PodiumCore", "PodiumStore", "PodiumScheduler",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
@@ -120,6 +123,7 @@ let package = Package(
         ]),
         .testTarget(name: "PodiumHTTPTests", dependencies: [
             "PodiumHTTP", "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),

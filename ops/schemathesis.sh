@@ -37,6 +37,7 @@ key="pdm_schemathesis_$(date +%s)_local_only"
 PODIUM_DATABASE_URL="host=127.0.0.1 port=5432 user=postgres dbname=podium_schemathesis" PODIUM_REDIS_URL="redis://127.0.0.1:6379/8" \
     PODIUM_PORT=18097 PODIUM_ADMIN_KEY="$key" PODIUM_LOG_LEVEL=warning \
     PODIUM_RATE_LIMITS="ingest=100000000,read=100000000,admin=100000000,display=100000000,player=100000000,failed-auth=100000000" \
+    PODIUM_LIVE_STREAM_SECONDS=1 \
     .build/debug/podium serve >.local/schemathesis-serve.log 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null' EXIT

@@ -11,6 +11,9 @@ struct LeaderboardsController {
     let boards: BoardStore
     let users: UserStore
     let follows: FollowStore
+    let liveRankings: LiveRankings
+    /// How long one live stream stays open.
+    let liveStreamLifetime: Duration
     let rules: GameRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
@@ -21,6 +24,7 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards/:board/:window", use: page)
         router.post("/v1/leaderboards/:board/:window/compare", use: compare)
         router.get("/v1/leaderboards/:board/:window/friends", use: friends)
+        router.get("/v1/leaderboards/:board/:window/live", use: live)
         router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
     }
 
@@ -67,8 +71,25 @@ struct LeaderboardsController {
         return try Self.revalidatedJSON(request, BoardList(boards: boards))
     }
 
-    /// Handles `GET /v1/leaderboards/:board/:window`.
-    @Sendable func page(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+    /// A page request, parsed and checked: which board period, which slice, in which format.
+    struct PageQuery {
+        let target: Target
+        let slice: LeaderboardSlice
+        let csv: Bool
+
+        /// The cache's name for this answer; nil for around-me answers, which are per player (caching them would
+        /// only push the shared top pages out).
+        var cacheKey: String? {
+            switch slice {
+            case .page(let offset, let limit): "\(offset)|\(limit)|\(csv)"
+            case .around: nil
+            }
+        }
+    }
+
+    /// Parses a page request (`limit`, `offset`, `around`, `radius`, `period`, `format` when `formats` allows CSV)
+    /// and checks the caller may read it.
+    private func pageQuery(_ request: Request, context: PodiumRequestContext, allowCSV: Bool) throws -> PageQuery {
         // Around-me picks a player out of the board: not for display keys.
         let read: PodiumRequestContext.BoardRead = request.uri.queryParameters.get("around") == nil ? .page : .ranking
         try context.requireBoardReader(read)
@@ -86,41 +107,68 @@ struct LeaderboardsController {
         } else {
             slice = .page(offset: offset, limit: limit)
         }
-        let csv = wantsCSV(request, errors: &errors)
+        let csv = allowCSV ? wantsCSV(request, errors: &errors) : false
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
+        return PageQuery(target: target, slice: slice, csv: csv)
+    }
 
-        // Around-me answers are per player: caching them would only push the shared top pages out.
-        let cacheKey: String? = switch slice {
-        case .page(let offset, let limit): "\(offset)|\(limit)|\(csv)"
-        case .around: nil
+    /// The answer to `query`: from this replica's cache when it has it, else read (and cached when shared).
+    private func answer(_ query: PageQuery) async throws -> LeaderboardCache.Entry {
+        let target = query.target
+        if let cacheKey = query.cacheKey, let entry = cache.lookup(key: target.periodKey, request: cacheKey) {
+            return entry
         }
-        let cached: LeaderboardCache.Entry
-        if let cacheKey, let entry = cache.lookup(key: target.periodKey, request: cacheKey) {
-            cached = entry
+        let ticket = cache.ticket()
+        // A closed period is read from its final snapshot (with medals): later writes cannot change it.
+        let snapshot = try await finalSnapshot(target)
+        let entries = if let snapshot {
+            try await periods.readFinal(snapshot: snapshot, slice: query.slice)
         } else {
-            let ticket = cache.ticket()
-            // A closed period is read from its final snapshot (with medals): later writes cannot change it.
-            let snapshot = try await finalSnapshot(target)
-            let entries = if let snapshot {
-                try await periods.readFinal(snapshot: snapshot, slice: slice)
-            } else {
-                try await leaderboards.read(board: target.board.id, window: target.period.window, period: target.period.key, slice: slice)
-            }
-            if case .around(let user, _) = slice, !entries.found {
-                throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
-            }
-            let page = makePage(target, entries, closed: snapshot != nil)
-            let body = ByteBuffer(bytes: csv ? Self.csv(page) : Data(page.jsonBytes()))
-            let contentType = csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-            let etag = LeaderboardCache.etag(for: body)
-            // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
-            // polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
-            if let cacheKey {
-                cache.store(key: target.periodKey, request: cacheKey, body: body, contentType: contentType, etag: etag, readSince: ticket)
-            }
-            cached = LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
+            try await leaderboards.read(board: target.board.id, window: target.period.window, period: target.period.key, slice: query.slice)
         }
-        return Self.revalidated(request, body: cached.body, contentType: cached.contentType, etag: cached.etag)
+        if case .around(let user, _) = query.slice, !entries.found {
+            throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
+        }
+        let page = makePage(target, entries, closed: snapshot != nil)
+        let body = ByteBuffer(bytes: query.csv ? Self.csv(page) : Data(page.jsonBytes()))
+        let contentType = query.csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
+        let etag = LeaderboardCache.etag(for: body)
+        // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
+        // polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
+        if let cacheKey = query.cacheKey {
+            cache.store(key: target.periodKey, request: cacheKey, body: body, contentType: contentType, etag: etag, readSince: ticket)
+        }
+        return LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
+    }
+
+    /// Handles `GET /v1/leaderboards/:board/:window`.
+    @Sendable func page(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        let entry = try await answer(try pageQuery(request, context: context, allowCSV: true))
+        return Self.revalidated(request, body: entry.body, contentType: entry.contentType, etag: entry.etag)
+    }
+
+    /// Handles `GET /v1/leaderboards/:board/:window/live`: the page as Server-Sent Events, sent again whenever it changes.
+    ///
+    /// Events: `page` (the page as `GET` answers it, its ETag as the event id, so `Last-Event-ID` skips a page the
+    /// client already has), `status` (`{"live": false}` while change notices do not arrive: Redis is down and the
+    /// client should poll; `{"live": true}` once they do again), and a comment as heartbeat. Changes are read at most
+    /// every `LiveStream.minimumInterval`, and the page is read again every `LiveStream.refreshInterval` whatever
+    /// happens (periods closing, names changing), sent only if it changed. The server ends a stream after
+    /// `liveStreamLifetime`; clients reconnect (EventSource does so by itself).
+    @Sendable func live(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        let query = try pageQuery(request, context: context, allowCSV: false)
+        let first = try await answer(query)
+        let signals = liveRankings.listen(to: query.target.periodKey)
+        let stream = LiveStream(
+            lastSent: request.headers[LiveStream.lastEventID], lifetime: liveStreamLifetime, read: { try await answer(query) })
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        headers[LiveStream.accelBuffering] = "no"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await stream.run(first: first, signals: signals, writer: &writer)
+            try await writer.finish(nil)
+        })
     }
 
     /// Handles `GET /display/:board/:window`: an HTML page that shows the board and polls it.

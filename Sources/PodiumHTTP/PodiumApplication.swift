@@ -19,6 +19,9 @@ public struct HTTPSettings: Sendable {
     public var publicLeaderboards: Bool
     /// How long a rendered leaderboard answer is reused (0 disables).
     public var leaderboardCacheLifetime: Duration
+    /// How long one live stream stays open before the server ends it (clients reconnect with `Last-Event-ID`,
+    /// which also spreads listeners over replicas again).
+    public var liveStreamLifetime: Duration
     /// Attempts a resent dead webhook delivery gets.
     public var webhookAttempts: Int
     /// How player tokens are verified (off without keys).
@@ -35,7 +38,7 @@ public struct HTTPSettings: Sendable {
     /// Creates settings; the defaults suit the quick start.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bootstrapAdminKey: String? = nil, publicLeaderboards: Bool = false,
-        leaderboardCacheLifetime: Duration = .milliseconds(1000), webhookAttempts: Int = 8,
+        leaderboardCacheLifetime: Duration = .milliseconds(1000), liveStreamLifetime: Duration = .seconds(300), webhookAttempts: Int = 8,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
         connections: ConnectionLimits = ConnectionLimits(), rateLimits: RateLimits = RateLimits(),
         plausibility: PlausibilityRules = PlausibilityRules()
@@ -45,6 +48,7 @@ public struct HTTPSettings: Sendable {
         self.bootstrapAdminKey = bootstrapAdminKey
         self.publicLeaderboards = publicLeaderboards
         self.leaderboardCacheLifetime = leaderboardCacheLifetime
+        self.liveStreamLifetime = liveStreamLifetime
         self.webhookAttempts = webhookAttempts
         self.playerTokens = playerTokens
         self.cors = cors
@@ -66,6 +70,8 @@ public enum PodiumApplication {
     ) async throws -> Router<PodiumRequestContext> {
         let router = Router(context: PodiumRequestContext.self, options: .autoGenerateHeadEndpoints)
         let cache = LeaderboardCache(lifetime: settings.leaderboardCacheLifetime)
+        // A change any replica made drops this replica's cached pages of it before live streams read them again.
+        storage.live.onChange { keys in cache.invalidate(keys: keys) }
         let keys = storage.apiKeys
         let directory = KeyDirectory(logger: logger) { try await keys.validGrants() }
         let playerTokens = settings.playerTokens.isEnabled ? try await PlayerTokens(settings: settings.playerTokens) : nil
@@ -77,7 +83,7 @@ public enum PodiumApplication {
         router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
         let leaderboards = LeaderboardsController(
             leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, boards: storage.boards,
-            users: storage.users, follows: storage.follows,
+            users: storage.users, follows: storage.follows, liveRankings: storage.live, liveStreamLifetime: settings.liveStreamLifetime,
             rules: storage.rules, cache: cache, now: now)
         HealthController(storage: storage, registry: registry).addRoutes(to: router)
         leaderboards.addPublicRoutes(to: router)

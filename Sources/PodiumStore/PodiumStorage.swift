@@ -32,6 +32,8 @@ public struct PodiumStorage: Sendable {
     public let apiKeys: ApiKeyStore
     /// Keeps Redis equal to PostgreSQL.
     public let rankingSync: RankingSync
+    /// Change notices of board periods for live streams (a service the server runs).
+    public let live: LiveRankings
     /// Board periods: closing, medals, closed boards.
     public let periods: PeriodStore
     /// Scheduled snapshots and rank history.
@@ -72,6 +74,7 @@ public struct PodiumStorage: Sendable {
             logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)
+        live = LiveRankings(configuration: redis.configuration, logger: logger)
     }
 
     /// Checks PostgreSQL answers (readiness); throws its error when it does not.

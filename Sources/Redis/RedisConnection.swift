@@ -120,6 +120,26 @@ public final class RedisConnection {
         return replies
     }
 
+    /// Turns this connection into a subscriber of `channel`: no read timeout (a wait for the next message may be long),
+    /// TCP keepalive so a vanished server is noticed, then SUBSCRIBE. Blocks.
+    func subscribe(_ channel: String) throws {
+        guard redisSetTimeout(context, timeval(.zero)) == REDIS_OK else { throw contextError("redisSetTimeout") }
+        guard redisEnableKeepAlive(context) == REDIS_OK else { throw contextError("redisEnableKeepAlive") }
+        try command(["SUBSCRIBE", channel])
+    }
+
+    /// The next reply the server pushes (a subscriber's messages). Blocks until one comes or the connection ends.
+    func nextPushedReply() throws -> RedisReply {
+        var raw: UnsafeMutableRawPointer?
+        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw contextError("redisGetReply (subscriber)") }
+        return Self.decodeAndFree(raw)
+    }
+
+    /// Shuts the socket down, so that a thread blocked in `nextPushedReply` returns with an error. Safe from any thread.
+    func shutDownSocket() {
+        _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR))
+    }
+
     /// The error hiredis recorded in the context (`err`/`errstr`), as a `RedisError`.
     private func contextError(_ operation: String) -> RedisError {
         let code = context.pointee.err

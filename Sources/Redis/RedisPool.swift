@@ -15,7 +15,8 @@ import Darwin
 /// Creating a pool sets SIGPIPE to be ignored process-wide: hiredis writes with plain `write(2)`, and a write to a
 /// connection the server closed must fail with EPIPE instead of killing the process.
 public final class RedisPool: Sendable {
-    private let configuration: RedisConfiguration
+    /// Where the pool connects (a subscriber opens its own connection with the same settings).
+    public let configuration: RedisConfiguration
     private let logger: Logger
     private let threads: NIOThreadPool
     private let state = Mutex(State())

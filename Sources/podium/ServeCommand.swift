@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServiceGroupConfiguration(
             // Shut down in reverse order: the HTTP server stops taking requests and drains first,
             // while the background loops and both pools still serve it.
-            services: [.init(service: sync), .init(service: jobs), .init(service: webhooks), .init(service: app)],
+            services: [.init(service: sync), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks), .init(service: app)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         // Then whatever still runs (a long job, a rebuild) is cancelled: its lease lets another replica take over.

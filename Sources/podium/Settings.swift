@@ -85,7 +85,8 @@ struct Settings {
             // A key read from a secret file often ends in a newline; presented keys are trimmed too.
             bootstrapAdminKey: adminKey.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 },
             publicLeaderboards: publicLeaderboards,
-            leaderboardCacheLifetime: .milliseconds(try integer("PODIUM_LEADERBOARD_CACHE_MS", 1000)))
+            leaderboardCacheLifetime: .milliseconds(try integer("PODIUM_LEADERBOARD_CACHE_MS", 1000)),
+            liveStreamLifetime: .seconds(max(1, try integer("PODIUM_LIVE_STREAM_SECONDS", 300))))
         rulesFile = value("PODIUM_RULES_FILE")
         postgresPoolSize = max(2, try integer("PODIUM_PG_POOL_SIZE", 16))
         redisPoolSize = max(2, try integer("PODIUM_REDIS_POOL_SIZE", 16))

@@ -73,6 +73,8 @@ struct AccessMatrixTests {
             statuses: statuses([200, 200, 403, 403, 403, 403, 403, 200, 200])),
         Row(method: .post, template: "/v1/leaderboards/{board}/{window}/compare", path: board + "/compare",
             body: { _ in ["user_ids": ["pupil", "stranger"]] }, statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
+        Row(method: .get, template: "/v1/leaderboards/{board}/{window}/live", path: board + "/live", body: nil,
+            statuses: statuses([200, 403, 200, 403, 200, 403, 403, 200, 200])),
         Row(method: .get, template: "/v1/leaderboards/{board}/{window}/snapshots", path: board + "/snapshots", body: nil,
             statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
         Row(method: .get, template: "/v1/events", path: "/v1/events", body: nil,

@@ -41,7 +41,7 @@ struct HTTPHarness: @unchecked Sendable {
         now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false,
         redisURL: String = Self.redisURL, databaseURL: String = Self.databaseURL,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
-        rateLimits: RateLimits = Self.unlimited
+        rateLimits: RateLimits = Self.unlimited, liveStreamLifetime: Duration = .milliseconds(300)
     ) async throws {
         let logger = Logger(label: "podium-http-tests")
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 8), logger: logger)
@@ -57,7 +57,8 @@ struct HTTPHarness: @unchecked Sendable {
         router = try await PodiumApplication.router(
             storage: storage, scheduler: scheduler, runs: runs,
             settings: HTTPSettings(bootstrapAdminKey: Self.adminKey, publicLeaderboards: publicLeaderboards,
-                                   leaderboardCacheLifetime: .seconds(60), playerTokens: playerTokens, cors: cors,
+                                   leaderboardCacheLifetime: .seconds(60), liveStreamLifetime: liveStreamLifetime,
+                                   playerTokens: playerTokens, cors: cors,
                                    rateLimits: rateLimits),
             registry: Self.registry, logger: logger, now: { now })
         contract = try OpenAPIContract(document: try OpenAPIDocument.data())

@@ -25,6 +25,19 @@ public enum RankingKeys {
     /// The display-name hash of Podium before migration 011 (user id to name); a rebuild deletes it.
     static let legacyDisplayNames = "podium:names"
 
+    /// The pub/sub channel on which each ranking update names the board periods it changed (their sorted sets'
+    /// keys, space-separated), for live streams on every replica. `ranking-update.lua` publishes to it by this name.
+    public static let liveChannel = "podium:live"
+
+    /// The board period of a sorted set's key (`board` above), or nil for another key.
+    public static func period(ofBoardKey key: String) -> BoardPeriodKey? {
+        let prefix = "podium:lb:"
+        guard key.hasPrefix(prefix) else { return nil }
+        let parts = key.dropFirst(prefix.count).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let window = LeaderboardWindow(rawValue: String(parts[parts.count - 2])) else { return nil }
+        return BoardPeriodKey(board: parts.dropLast(2).joined(separator: ":"), window: window, period: String(parts[parts.count - 1]))
+    }
+
     /// The sorted set of one board period.
     public static func board(_ board: String, _ window: LeaderboardWindow, _ period: String) -> String {
         "podium:lb:\(board):\(window.rawValue):\(period)"

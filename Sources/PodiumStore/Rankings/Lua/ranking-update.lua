@@ -14,4 +14,12 @@ for j = 2 * n + 1, #ARGV, 3 do
   redis.call('HSET', KEYS[n + 1], ARGV[j], ARGV[j + 2])
   redis.call('HSET', KEYS[n + 2], ARGV[j + 1], ARGV[j])
 end
+if n > 0 then
+  -- Live streams on every replica learn which board periods changed (once each).
+  local seen, changed = {}, {}
+  for i = 1, n do
+    if not seen[KEYS[i]] then seen[KEYS[i]] = true; changed[#changed + 1] = KEYS[i] end
+  end
+  redis.call('PUBLISH', 'podium:live', table.concat(changed, ' '))
+end
 return standings

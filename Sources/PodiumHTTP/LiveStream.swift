@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PodiumStore
+import ServiceLifecycle
+
+/// One listener's Server-Sent Events stream of a leaderboard page (`GET …/live`).
+///
+/// Sends the page whenever its ETag differs from the last one sent; reads it again on every change notice (at most
+/// once per `minimumInterval`) and every `refreshInterval`; says whether notices arrive; sends a heartbeat comment
+/// after `heartbeatInterval` of silence. Ends after its lifetime, when the client goes, or when the server shuts down
+/// gracefully.
+struct LiveStream: Sendable {
+    /// The request header with the id of the last event a reconnecting client saw.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    /// The response header that tells nginx not to buffer the stream.
+    static let accelBuffering = HTTPField.Name("X-Accel-Buffering")!
+    /// The least time between two reads of the page on change notices (changes in between are read together).
+    static let minimumInterval = Duration.milliseconds(250)
+    /// How often the page is read again without a notice (closes, renames, a replica that could not publish).
+    static let refreshInterval = Duration.seconds(5)
+    /// The most silence before a heartbeat comment, which keeps proxies from closing the stream.
+    static let heartbeatInterval = Duration.seconds(15)
+
+    /// The ETag of the page the client already has (from `Last-Event-ID`), if any.
+    let lastSent: String?
+    /// How long the stream stays open.
+    let lifetime: Duration
+    /// Reads the page now (from the replica's cache when it is fresh).
+    let read: @Sendable () async throws -> LeaderboardCache.Entry
+
+    /// What wakes the stream up.
+    private enum Wake: Sendable {
+        case signal(LiveSignal)
+        case tick
+    }
+
+    /// Writes the stream until the client goes or the server shuts down: `first` now (unless the client has it),
+    /// then as `signals` and the clock say.
+    func run(first: LeaderboardCache.Entry, signals: AsyncStream<LiveSignal>, writer: inout some ResponseBodyWriter) async throws {
+        let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(8))
+        let forwarder = Task {
+            for await signal in signals { wake.yield(.signal(signal)) }
+            wake.finish()
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: Self.refreshInterval)
+                wake.yield(.tick)
+            }
+        }
+        let end = Task {
+            try await Task.sleep(for: lifetime)
+            wake.finish()
+        }
+        defer {
+            forwarder.cancel()
+            ticker.cancel()
+            end.cancel()
+        }
+        let clock = ContinuousClock()
+        var sent = lastSent
+        var lastWrite = clock.now
+        var lastRead = clock.now
+        try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+        if first.etag != sent {
+            try await writer.write(Self.pageEvent(first))
+            sent = first.etag
+        }
+        // A graceful shutdown ends the loop (and the response), so the server's drain does not wait for listeners.
+        try await withGracefulShutdownHandler {
+            for await event in wakes {
+                switch event {
+                case .signal(.live(let live)):
+                    try await writer.write(ByteBuffer(string: "event: status\ndata: {\"live\":\(live)}\n\n"))
+                    lastWrite = clock.now
+                case .signal(.changed), .tick:
+                    if case .signal = event { try await Task.sleep(until: lastRead + Self.minimumInterval) }
+                    lastRead = clock.now
+                    let entry = try await read()
+                    if entry.etag != sent {
+                        try await writer.write(Self.pageEvent(entry))
+                        sent = entry.etag
+                        lastWrite = clock.now
+                    } else if clock.now - lastWrite >= Self.heartbeatInterval {
+                        try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                        lastWrite = clock.now
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            wake.finish()
+        }
+    }
+
+    /// A `page` event: the ETag as its id, the page's JSON (one line) as its data.
+    static func pageEvent(_ entry: LeaderboardCache.Entry) -> ByteBuffer {
+        var buffer = ByteBuffer(string: "id: \(entry.etag)\nevent: page\ndata: ")
+        var body = entry.body
+        buffer.writeBuffer(&body)
+        buffer.writeString("\n\n")
+        return buffer
+    }
+}

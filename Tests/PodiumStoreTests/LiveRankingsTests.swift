@@ -1,0 +1,91 @@
+import Foundation
+import PodiumCore
+@testable import PodiumStore
+import Testing
+
+@Suite("Live rankings: change notices over Redis pub/sub", .serialized)
+struct LiveRankingsTests {
+    let now = instant("2026-11-25T12:00:00Z")
+
+    @Test("a completion notifies the listeners of its board periods only; Redis down says not live, and back says live and changed")
+    func noticesAndOutage() async throws {
+        let server = OwnRedisServer()
+        try await server.start()
+        let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
+        // Marked ready rather than rebuilt: a rebuild takes a lease in the shared database that other suites' rebuilds hold.
+        try await storage.redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        let topic = StoreTestEnvironment.unique("live")
+        let hooked = HookRecorder()
+        storage.live.onChange { hooked.record($0) }
+        let service = Task { try await storage.live.run() }
+        defer { service.cancel() }
+        let deadline = Date().addingTimeInterval(10)
+        while !storage.live.isLive && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(storage.live.isLive)
+
+        let week = Period.containing(now, window: .week, timeZone: .gmt).key
+        let mine = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: week)
+        let other = BoardPeriodKey(board: "topic:\(topic)-other", window: .week, period: week)
+        let signals = SignalLog(storage.live.listen(to: mine))
+        let otherSignals = SignalLog(storage.live.listen(to: other))
+        #expect(await signals.wait(for: 1) == [.live(true)])
+        #expect(await otherSignals.wait(for: 1) == [.live(true)])
+
+        _ = try await storage.writer.record(try completion(id: "\(topic)-1", user: "\(topic)-u", topic: topic, now: now))
+        #expect(await signals.wait(for: 2) == [.live(true), .changed])
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(otherSignals.signals == [.live(true)], "a board nobody wrote hears nothing")
+        #expect(hooked.keys.contains(mine), "the hook hears the notice with the board periods it names")
+
+        server.stop()
+        #expect(await signals.wait(for: 3, seconds: 10) == [.live(true), .changed, .live(false)])
+        try await server.start()
+        // Notices may have been missed while Redis was down: listeners are told to read again.
+        #expect(await signals.wait(for: 5, seconds: 20) == [.live(true), .changed, .live(false), .live(true), .changed])
+        server.stop()
+    }
+
+    @Test("board keys name their board period back, whatever colons the board id holds")
+    func boardKeysParse() {
+        let key = BoardPeriodKey(board: "group:class-4b", window: .week, period: "2026-W48")
+        #expect(RankingKeys.period(ofBoardKey: RankingKeys.board(key.board, key.window, key.period)) == key)
+        #expect(RankingKeys.period(ofBoardKey: RankingKeys.players) == nil)
+        #expect(RankingKeys.period(ofBoardKey: "podium:lb:global:fortnight:2026") == nil)
+    }
+}
+
+/// The board periods a hook was called with.
+final class HookRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [BoardPeriodKey] = []
+
+    func record(_ keys: [BoardPeriodKey]) {
+        lock.withLock { seen += keys }
+    }
+
+    var keys: [BoardPeriodKey] { lock.withLock { seen } }
+}
+
+/// Every signal a listener heard, collected as they come.
+final class SignalLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [LiveSignal] = []
+    private var task: Task<Void, Never>?
+
+    init(_ stream: AsyncStream<LiveSignal>) {
+        task = Task { [weak self] in
+            for await signal in stream { self?.lock.withLock { self?.heard.append(signal) } }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    var signals: [LiveSignal] { lock.withLock { heard } }
+
+    /// The signals once there are `count` of them, or all there are after `seconds`.
+    func wait(for count: Int, seconds: Double = 5) async -> [LiveSignal] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while signals.count < count && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return signals
+    }
+}
