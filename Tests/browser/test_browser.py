@@ -343,6 +343,34 @@ def test_display_page_shows_the_board(browser, podium, display_key, frontend):
         page.close()
 
 
+def test_display_page_shows_a_new_completion_through_the_live_stream(browser, podium, display_key, frontend):
+    """Polling is set to an hour: a row that appears within 2 s came through the live stream."""
+    assert frontend["shown"]["post-status"] == "201"
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    board_reads = []
+    page.on("request", lambda request: board_reads.append(request.url)
+            if f"/v1/leaderboards/{BOARD}/week" in urllib.parse.unquote(request.url) else None)
+    try:
+        page.goto(f"{podium['base']}/display/{BOARD}/week?refresh=3600#key={display_key}")
+        page.locator("#entries tr", has_text=PLAYER).wait_for(state="visible")
+        newcomer = f"u-live-{secrets.token_hex(4)}"
+        posted = time.monotonic()
+        status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
+                              completion(f"{newcomer}-1", newcomer))
+        assert status == 201
+        page.locator("#entries tr", has_text=newcomer).wait_for(state="visible", timeout=2000)
+        elapsed = time.monotonic() - posted
+        print(f"live update shown {elapsed:.2f} s after the completion was recorded")
+        assert page.locator("#entries tr").count() == 3
+        assert page.text_content("#status") == ""
+        reads = [urllib.parse.unquote(urllib.parse.urlsplit(url).path) for url in board_reads]
+        assert reads == [f"/v1/leaderboards/{BOARD}/week/live"], f"one stream, no polls: {reads}"
+        page.screenshot(path=str(OUT / "display-live.png"), full_page=True)
+    finally:
+        page.close()
+
+
 def test_display_key_cannot_read_profiles(podium, display_key, frontend):
     status, body = http_json("GET", f"{podium['base']}/v1/users/{PLAYER}", display_key)
     assert status == 403, body
