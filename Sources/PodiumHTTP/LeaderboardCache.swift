@@ -27,8 +27,16 @@ final class LeaderboardCache: Sendable {
         fileprivate let epoch: UInt64
     }
 
+    /// One answer being read, joined by whoever asks for it meanwhile.
+    private struct Flight {
+        let ticket: Ticket
+        let task: Task<Entry, any Error>
+    }
+
     private struct State {
         var boards: [BoardPeriodKey: [String: Entry]] = [:]
+        /// Reads in flight, by board period and request.
+        var flights: [BoardPeriodKey: [String: Flight]] = [:]
         var count = 0
         /// Invalidations so far.
         var epoch: UInt64 = 0
@@ -59,6 +67,34 @@ final class LeaderboardCache: Sendable {
         state.withLock { state in
             guard let entry = state.boards[key]?[request], entry.expires > .now else { return nil }
             return entry
+        }
+    }
+
+    /// The answer for `request` on board period `key`: the fresh cached one; else the read in flight for it, if that
+    /// began since the key was last dropped (so a room of listeners woken by one change costs one read); else a new
+    /// read by `read`, given the ticket to `store` its answer with.
+    func answer(key: BoardPeriodKey, request: String, read: @escaping @Sendable (Ticket) async throws -> Entry) async throws -> Entry {
+        enum Found { case cached(Entry), flight(Task<Entry, any Error>) }
+        let found = state.withLock { state -> Found in
+            if let entry = state.boards[key]?[request], entry.expires > .now { return .cached(entry) }
+            if let flight = state.flights[key]?[request], state.accepts(flight.ticket, for: key) { return .flight(flight.task) }
+            let ticket = Ticket(epoch: state.epoch)
+            let task = Task { try await read(ticket) }
+            state.flights[key, default: [:]][request] = Flight(ticket: ticket, task: task)
+            return .flight(task)
+        }
+        switch found {
+        case .cached(let entry):
+            return entry
+        case .flight(let task):
+            let result = await task.result
+            state.withLock { state in
+                if state.flights[key]?[request]?.task == task {
+                    state.flights[key]?[request] = nil
+                    if state.flights[key]?.isEmpty == true { state.flights[key] = nil }
+                }
+            }
+            return try result.get()
         }
     }
 

@@ -112,13 +112,17 @@ struct LeaderboardsController {
         return PageQuery(target: target, slice: slice, csv: csv)
     }
 
-    /// The answer to `query`: from this replica's cache when it has it, else read (and cached when shared).
+    /// The answer to `query`: from this replica's cache or a read of it in flight when it is shared, else read.
     private func answer(_ query: PageQuery) async throws -> LeaderboardCache.Entry {
-        let target = query.target
-        if let cacheKey = query.cacheKey, let entry = cache.lookup(key: target.periodKey, request: cacheKey) {
-            return entry
+        guard let cacheKey = query.cacheKey else { return try await render(query, storingWith: nil) }
+        return try await cache.answer(key: query.target.periodKey, request: cacheKey) { ticket in
+            try await render(query, storingWith: ticket)
         }
-        let ticket = cache.ticket()
+    }
+
+    /// Reads and renders `query`'s answer; with a ticket, stores it in the cache (unless dropped since).
+    private func render(_ query: PageQuery, storingWith ticket: LeaderboardCache.Ticket?) async throws -> LeaderboardCache.Entry {
+        let target = query.target
         // A closed period is read from its final snapshot (with medals): later writes cannot change it.
         let snapshot = try await finalSnapshot(target)
         let entries = if let snapshot {
@@ -135,7 +139,7 @@ struct LeaderboardsController {
         let etag = LeaderboardCache.etag(for: body)
         // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
         // polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
-        if let cacheKey = query.cacheKey {
+        if let ticket, let cacheKey = query.cacheKey {
             cache.store(key: target.periodKey, request: cacheKey, body: body, contentType: contentType, etag: etag, readSince: ticket)
         }
         return LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
@@ -152,13 +156,13 @@ struct LeaderboardsController {
     /// Events: `page` (the page as `GET` answers it, its ETag as the event id, so `Last-Event-ID` skips a page the
     /// client already has), `status` (`{"live": false}` while change notices do not arrive: Redis is down and the
     /// client should poll; `{"live": true}` once they do again), and a comment as heartbeat. Changes are read at most
-    /// every `LiveStream.minimumInterval`, and the page is read again every `LiveStream.refreshInterval` whatever
+    /// every `LiveRankings.minimumInterval`, and the page is read again every `LiveStream.refreshInterval` whatever
     /// happens (periods closing, names changing), sent only if it changed. The server ends a stream after
     /// `liveStreamLifetime`; clients reconnect (EventSource does so by itself).
     @Sendable func live(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let query = try pageQuery(request, context: context, allowCSV: false)
         let first = try await answer(query)
-        let signals = liveRankings.listen(to: query.target.periodKey)
+        let listener = liveRankings.listen(to: query.target.periodKey)
         let stream = LiveStream(
             lastSent: request.headers[LiveStream.lastEventID], lifetime: liveStreamLifetime, read: { try await answer(query) })
         var headers = HTTPFields()
@@ -166,7 +170,7 @@ struct LeaderboardsController {
         headers[.cacheControl] = "no-cache"
         headers[LiveStream.accelBuffering] = "no"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await stream.run(first: first, signals: signals, writer: &writer)
+            try await stream.run(first: first, listener: listener, writer: &writer)
             try await writer.finish(nil)
         })
     }

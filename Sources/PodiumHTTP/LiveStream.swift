@@ -7,8 +7,9 @@ import ServiceLifecycle
 
 /// One listener's Server-Sent Events stream of a leaderboard page (`GET …/live`).
 ///
-/// Sends the page whenever its ETag differs from the last one sent; reads it again on every change notice (at most
-/// once per `minimumInterval`) and every `refreshInterval`; says whether notices arrive; sends a heartbeat comment
+/// Sends the page whenever its ETag differs from the last one sent; reads it again on every change signal (which
+/// `LiveRankings` sends a board period's listeners at most once per `LiveRankings.minimumInterval`) and every
+/// `refreshInterval`; says whether notices arrive; sends a heartbeat comment
 /// after `heartbeatInterval` of silence. Ends after its lifetime, when the client goes, or when the server shuts down
 /// gracefully.
 struct LiveStream: Sendable {
@@ -16,8 +17,6 @@ struct LiveStream: Sendable {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
     /// The response header that tells nginx not to buffer the stream.
     static let accelBuffering = HTTPField.Name("X-Accel-Buffering")!
-    /// The least time between two reads of the page on change notices (changes in between are read together).
-    static let minimumInterval = Duration.milliseconds(250)
     /// How often the page is read again without a notice (closes, renames, a replica that could not publish).
     static let refreshInterval = Duration.seconds(5)
     /// The most silence before a heartbeat comment, which keeps proxies from closing the stream.
@@ -30,39 +29,26 @@ struct LiveStream: Sendable {
     /// Reads the page now (from the replica's cache when it is fresh).
     let read: @Sendable () async throws -> LeaderboardCache.Entry
 
-    /// What wakes the stream up.
-    private enum Wake: Sendable {
-        case signal(LiveSignal)
-        case tick
-    }
-
-    /// Writes the stream until the client goes or the server shuts down: `first` now (unless the client has it),
-    /// then as `signals` and the clock say.
-    func run(first: LeaderboardCache.Entry, signals: AsyncStream<LiveSignal>, writer: inout some ResponseBodyWriter) async throws {
-        let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(8))
-        let forwarder = Task {
-            for await signal in signals { wake.yield(.signal(signal)) }
-            wake.finish()
-        }
-        let ticker = Task {
-            while !Task.isCancelled {
+    /// Writes the stream until the client goes, its lifetime ends or the server shuts down: `first` now (unless
+    /// the client has it), then as `listener`'s signals say.
+    func run(first: LeaderboardCache.Entry, listener: LiveListener, writer: inout some ResponseBodyWriter) async throws {
+        // The listener's one task: a refresh every `refreshInterval`, and the end after `lifetime`.
+        let clockTask = Task { [continuation = listener.continuation, lifetime] in
+            let end = ContinuousClock.now + lifetime
+            while ContinuousClock.now + Self.refreshInterval < end {
                 try await Task.sleep(for: Self.refreshInterval)
-                wake.yield(.tick)
+                continuation.yield(.refresh)
             }
-        }
-        let end = Task {
-            try await Task.sleep(for: lifetime)
-            wake.finish()
+            try await Task.sleep(until: end)
+            continuation.finish()
         }
         defer {
-            forwarder.cancel()
-            ticker.cancel()
-            end.cancel()
+            clockTask.cancel()
+            listener.continuation.finish()
         }
         let clock = ContinuousClock()
         var sent = lastSent
         var lastWrite = clock.now
-        var lastRead = clock.now
         try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
         if first.etag != sent {
             try await writer.write(Self.pageEvent(first))
@@ -70,14 +56,12 @@ struct LiveStream: Sendable {
         }
         // A graceful shutdown ends the loop (and the response), so the server's drain does not wait for listeners.
         try await withGracefulShutdownHandler {
-            for await event in wakes {
-                switch event {
-                case .signal(.live(let live)):
+            for await signal in listener.signals {
+                switch signal {
+                case .live(let live):
                     try await writer.write(ByteBuffer(string: "event: status\ndata: {\"live\":\(live)}\n\n"))
                     lastWrite = clock.now
-                case .signal(.changed), .tick:
-                    if case .signal = event { try await Task.sleep(until: lastRead + Self.minimumInterval) }
-                    lastRead = clock.now
+                case .changed, .refresh:
                     let entry = try await read()
                     if entry.etag != sent {
                         try await writer.write(Self.pageEvent(entry))
@@ -89,8 +73,8 @@ struct LiveStream: Sendable {
                     }
                 }
             }
-        } onGracefulShutdown: {
-            wake.finish()
+        } onGracefulShutdown: { [continuation = listener.continuation] in
+            continuation.finish()
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 @testable import PodiumHTTP
 import PodiumStore
@@ -50,4 +51,43 @@ struct LeaderboardCacheTests {
         store("untouched", "fresh", since: cache.ticket())
         #expect(cached("untouched") == "fresh")
     }
+
+    @Test("concurrent misses of one answer share one read; a caller after the board was dropped starts its own")
+    func concurrentMissesShareARead() async throws {
+        let reads = ReadCounter()
+        @Sendable func read(_ ticket: LeaderboardCache.Ticket) async throws -> LeaderboardCache.Entry {
+            let number = reads.next()
+            try await Task.sleep(for: .milliseconds(200))
+            return LeaderboardCache.Entry(body: ByteBuffer(string: "read \(number)"), contentType: "text/plain", etag: "\"\(number)\"",
+                                          expires: .now)
+        }
+        let key = Self.period("week")
+        let answers = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<10 { group.addTask { String(buffer: try await self.cache.answer(key: key, request: "top", read: read).body) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers == Array(repeating: "read 1", count: 10))
+        #expect(reads.count == 1)
+
+        let (early, late) = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            group.addTask { (0, String(buffer: try await self.cache.answer(key: Self.period("month"), request: "top", read: read).body)) }
+            try await Task.sleep(for: .milliseconds(50))
+            cache.invalidate(keys: [Self.period("month")])
+            group.addTask { (1, String(buffer: try await self.cache.answer(key: Self.period("month"), request: "top", read: read).body)) }
+            let results = Dictionary(uniqueKeysWithValues: try await group.reduce(into: []) { $0.append($1) })
+            return (results[0]!, results[1]!)
+        }
+        #expect(early == "read 2")
+        #expect(late == "read 3", "the read in flight began before the drop: the later caller does not join it")
+    }
+}
+
+/// Counts reads across tasks.
+final class ReadCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int { lock.withLock { value += 1; return value } }
+
+    var count: Int { lock.withLock { value } }
 }

@@ -26,8 +26,8 @@ struct LiveRankingsTests {
         let week = Period.containing(now, window: .week, timeZone: .gmt).key
         let mine = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: week)
         let other = BoardPeriodKey(board: "topic:\(topic)-other", window: .week, period: week)
-        let signals = SignalLog(storage.live.listen(to: mine))
-        let otherSignals = SignalLog(storage.live.listen(to: other))
+        let signals = SignalLog(storage.live.listen(to: mine).signals)
+        let otherSignals = SignalLog(storage.live.listen(to: other).signals)
         #expect(await signals.wait(for: 1) == [.live(true)])
         #expect(await otherSignals.wait(for: 1) == [.live(true)])
 
@@ -43,6 +43,22 @@ struct LiveRankingsTests {
         // Notices may have been missed while Redis was down: listeners are told to read again.
         #expect(await signals.wait(for: 5, seconds: 20) == [.live(true), .changed, .live(false), .live(true), .changed])
         server.stop()
+    }
+
+    @Test("notices of one board period within 250 ms are told together: the first at once, the rest once, at the interval's end")
+    func noticesAreCoalescedPerBoardPeriod() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let key = BoardPeriodKey(board: "topic:\(StoreTestEnvironment.unique("burst"))", window: .week, period: "2026-W48")
+        let first = SignalLog(storage.live.listen(to: key).signals)
+        let second = SignalLog(storage.live.listen(to: key).signals)
+        let started = ContinuousClock.now
+        for _ in 0..<10 { storage.live.notify([key]) }
+        #expect(await first.wait(for: 2) == [.live(false), .changed], "not subscribed here: not live; the first notice at once")
+        #expect(await first.wait(for: 3) == [.live(false), .changed, .changed])
+        #expect(ContinuousClock.now - started >= LiveRankings.minimumInterval)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(first.signals == [.live(false), .changed, .changed], "nine notices in the interval were told once")
+        #expect(second.signals == first.signals)
     }
 
     @Test("board keys name their board period back, whatever colons the board id holds")

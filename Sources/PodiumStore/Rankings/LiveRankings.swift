@@ -10,6 +10,16 @@ public enum LiveSignal: Sendable, Equatable {
     case changed
     /// Whether change notices arrive: false while Redis is unreachable (clients then poll), true once they do again.
     case live(Bool)
+    /// Time to read it again anyway (the listener's own clock: changes no notice names, such as a close).
+    case refresh
+}
+
+/// One listener of a board period: the signals it hears, and a way to add its own (`refresh`) or end them.
+public struct LiveListener: Sendable {
+    /// The signals, in order; a change notice is held only once while unread.
+    public let signals: AsyncStream<LiveSignal>
+    /// Where the hub, and the listener itself, put signals.
+    public let continuation: AsyncStream<LiveSignal>.Continuation
 }
 
 /// Change notices of board periods, for live streams: one Redis subscription per replica, however many listen.
@@ -22,6 +32,10 @@ public enum LiveSignal: Sendable, Equatable {
 public final class LiveRankings: Service, Sendable {
     private struct State {
         var listeners: [BoardPeriodKey: [UUID: AsyncStream<LiveSignal>.Continuation]] = [:]
+        /// When each board period's listeners were last told of a change.
+        var lastTold: [BoardPeriodKey: ContinuousClock.Instant] = [:]
+        /// Board periods with a change to tell once their interval ends.
+        var waiting: Set<BoardPeriodKey> = []
         var isLive = false
         var onChange: (@Sendable ([BoardPeriodKey]) -> Void)?
     }
@@ -45,11 +59,10 @@ public final class LiveRankings: Service, Sendable {
         state.withLockedValue { $0.onChange = handler }
     }
 
-    /// The signals for `key`, starting with whether notices arrive now; the stream ends when the listener stops
-    /// iterating (its termination removes it).
-    public func listen(to key: BoardPeriodKey) -> AsyncStream<LiveSignal> {
+    /// A listener of `key`, told first whether notices arrive now; it is removed when its stream ends.
+    public func listen(to key: BoardPeriodKey) -> LiveListener {
         let id = UUID()
-        let (stream, continuation) = AsyncStream.makeStream(of: LiveSignal.self, bufferingPolicy: .bufferingNewest(4))
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveSignal.self, bufferingPolicy: .bufferingNewest(3))
         continuation.onTermination = { [weak self] _ in
             self?.state.withLockedValue { state in
                 state.listeners[key]?[id] = nil
@@ -60,8 +73,11 @@ public final class LiveRankings: Service, Sendable {
             state.listeners[key, default: [:]][id] = continuation
             continuation.yield(.live(state.isLive))
         }
-        return stream
+        return LiveListener(signals: stream, continuation: continuation)
     }
+
+    /// The least time between two change signals of one board period: notices in between are told together.
+    public static let minimumInterval = Duration.milliseconds(250)
 
     /// Keeps the subscription open until graceful shutdown, reopening it after failures (0.5 s doubling to 10 s).
     public func run() async throws {
@@ -90,12 +106,47 @@ public final class LiveRankings: Service, Sendable {
         }
     }
 
-    /// Hands a notice to the hook and the listeners of `keys`.
+    /// Hands a notice to the hook at once, and to the listeners of `keys` at most once per `minimumInterval` per
+    /// board period (a notice inside the interval is told when it ends, with any others that came meanwhile).
     func notify(_ keys: [BoardPeriodKey]) {
-        let (hook, listeners) = state.withLockedValue { state in
-            (state.onChange, keys.flatMap { state.listeners[$0].map { Array($0.values) } ?? [] })
+        let now = ContinuousClock.now
+        let (hook, due, later) = state.withLockedValue { state in
+            var due: [BoardPeriodKey] = []
+            var later: [(BoardPeriodKey, ContinuousClock.Instant)] = []
+            for key in keys where state.listeners[key] != nil && !state.waiting.contains(key) {
+                let next = (state.lastTold[key] ?? now - Self.minimumInterval) + Self.minimumInterval
+                if next <= now {
+                    due.append(key)
+                    state.lastTold[key] = now
+                } else {
+                    state.waiting.insert(key)
+                    later.append((key, next))
+                }
+            }
+            return (state.onChange, due, later)
         }
         hook?(keys)
+        tell(due)
+        for (key, at) in later {
+            Task {
+                try? await Task.sleep(until: at)
+                state.withLockedValue { state in
+                    state.waiting.remove(key)
+                    state.lastTold[key] = .now
+                }
+                tell([key])
+            }
+        }
+    }
+
+    /// Signals `.changed` to the listeners of `keys`.
+    private func tell(_ keys: [BoardPeriodKey]) {
+        let listeners = state.withLockedValue { state in
+            keys.flatMap { key -> [AsyncStream<LiveSignal>.Continuation] in
+                if state.listeners[key] == nil { state.lastTold[key] = nil }
+                return state.listeners[key].map { Array($0.values) } ?? []
+            }
+        }
         for listener in listeners { listener.yield(.changed) }
     }
 
