@@ -180,20 +180,26 @@ struct LeaderboardsController {
     /// Served without a key: the page holds no data and nothing from the request (its script reads
     /// the board from its own address). Its API requests carry the read key given in the address's
     /// fragment (`#key=…`, never sent to a server), or none when leaderboards are public.
+    ///
+    /// A bad address is answered with the problem: as a short HTML page that explains it when a browser asks
+    /// (`Accept` names `text/html`), else as problem+json.
     @Sendable func display(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        var errors: [FieldError] = []
-        let target = try target(request, context: context, read: nil, errors: &errors)
-        // The page's script reads these itself; checking them here keeps a bad address from showing a broken page.
-        _ = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
-        if let text = request.uri.queryParameters.get("refresh"), !((Double(text)).map { (1...3600).contains($0) } ?? false) {
-            errors.append(FieldError(field: "refresh", message: "must be a number of seconds from 1 to 3600"))
+        do {
+            var errors: [FieldError] = []
+            let target = try target(request, context: context, read: nil, errors: &errors)
+            // The page's script reads these itself; checking them here keeps a bad address from showing a broken page.
+            _ = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
+            if let text = request.uri.queryParameters.get("refresh"), !((Double(text)).map { (1...3600).contains($0) } ?? false) {
+                errors.append(FieldError(field: "refresh", message: "must be a number of seconds from 1 to 3600"))
+            }
+            if let title = request.uri.queryParameters.get("title"), title.count > 100 {
+                errors.append(FieldError(field: "title", message: "must be at most 100 characters"))
+            }
+            guard errors.isEmpty, target != nil else { throw APIError.validation(errors) }
+            return DisplayPage.response(status: .ok, body: try DisplayPage.body())
+        } catch let problem as APIError where request.headers[.accept]?.contains("text/html") == true {
+            return DisplayPage.response(status: problem.status, body: DisplayPage.explanation(of: problem))
         }
-        guard errors.isEmpty, target != nil else { throw APIError.validation(errors) }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.contentSecurityPolicy] = DisplayPage.contentSecurityPolicy
-        headers[.xContentTypeOptions] = "nosniff"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: try DisplayPage.body()))
     }
 
     /// Handles `POST /v1/leaderboards/:board/:window/compare`.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+@testable import PodiumHTTP
 @testable import PodiumStore
 import PodiumCore
 import Testing
@@ -242,7 +243,26 @@ struct LeaderboardRoutesTests {
             #expect(badPeriod.errorFields == ["period"])
             #expect(try await client.send(.get, "/display/global/week?period=2026-11", key: nil).status == .notFound)
             #expect(try await client.send(.get, "/display/global/week?refresh=3601&limit=0", key: nil).errorFields == ["limit", "refresh"])
+            let longTitle = String(repeating: "t", count: 101)
+            #expect(try await client.send(.get, "/display/global/week?title=\(longTitle)", key: nil).errorFields == ["title"])
+
+            // A browser that opens a bad link gets a page that explains it, not problem+json.
+            let explained = try await client.send(.get, "/display/planet:mars/decade", key: nil, headers: [.accept: "text/html,*/*"])
+            #expect(explained.status == .badRequest)
+            #expect(explained.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(explained.headers[.contentSecurityPolicy] == DisplayPage.contentSecurityPolicy)
+            let text = String(buffer: explained.body)
+            #expect(text.contains("<h1>This leaderboard link does not work</h1>"))
+            #expect(text.contains("<li>board must be global, topic:&lt;name&gt; or group:&lt;name&gt;</li>"), "messages are escaped")
+            #expect(text.contains("<li>window "))
+            let missing = try await client.send(.get, "/display/group:class-1/week", key: nil, headers: [.accept: "text/html"])
+            #expect(missing.status == .notFound && String(buffer: missing.body).contains("This leaderboard link does not work"))
         }
+    }
+
+    @Test("display texts are escaped: the five HTML characters become entities")
+    func displayTextsAreEscaped() {
+        #expect(DisplayPage.escaped(#"<b>"Tom" & 'Jerry'</b>"#) == "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;")
     }
 
     @Test func windowsFollowTheRulesAndListShowsBoards() async throws {

@@ -329,14 +329,13 @@ def test_display_page_shows_the_board(browser, podium, display_key, frontend):
     page.set_default_timeout(TIMEOUT_MS)
     try:
         page.goto(f"{podium['base']}/display/{BOARD}/week#key={display_key}")
-        row = page.locator("#entries tr", has_text=PLAYER)
-        row.wait_for(state="visible")
-        page.locator("#entries tr", has_text=OTHER).wait_for(state="visible")
-        cells = row.locator("td").all_text_contents()
-        assert cells[2] == PLAYER
-        assert cells[3] == "2"
+        page.locator("#entries tr").nth(1).wait_for(state="visible")
         assert page.locator("#entries tr").count() == 2
-        assert page.text_content("#title") == f"{BOARD} · week"
+        rows = [row.locator("td").all_text_contents() for row in page.locator("#entries tr").all()]
+        assert [cells[2] for cells in rows] == ["Unnamed player"] * 2, "players without a display name are not shown by user id"
+        assert [cells[3] for cells in rows] == ["2", "2"]
+        assert PLAYER not in page.text_content("body") and OTHER not in page.text_content("body")
+        assert page.text_content("#title") == "Class 4b"
         assert page.text_content("#status") == ""
         page.screenshot(path=str(OUT / "display.png"), full_page=True)
     finally:
@@ -353,13 +352,14 @@ def test_display_page_shows_a_new_completion_through_the_live_stream(browser, po
             if f"/v1/leaderboards/{BOARD}/week" in urllib.parse.unquote(request.url) else None)
     try:
         page.goto(f"{podium['base']}/display/{BOARD}/week?refresh=3600#key={display_key}")
-        page.locator("#entries tr", has_text=PLAYER).wait_for(state="visible")
+        page.locator("#entries tr").first.wait_for(state="visible")
+        assert page.locator("#entries tr").count() == 2
         newcomer = f"u-live-{secrets.token_hex(4)}"
         posted = time.monotonic()
         status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
-                              completion(f"{newcomer}-1", newcomer))
+                              dict(completion(f"{newcomer}-1", newcomer), display_name="Newcomer"))
         assert status == 201
-        page.locator("#entries tr", has_text=newcomer).wait_for(state="visible", timeout=2000)
+        page.locator("#entries tr", has_text="Newcomer").wait_for(state="visible", timeout=2000)
         elapsed = time.monotonic() - posted
         print(f"live update shown {elapsed:.2f} s after the completion was recorded")
         assert page.locator("#entries tr").count() == 3
@@ -367,6 +367,71 @@ def test_display_page_shows_a_new_completion_through_the_live_stream(browser, po
         reads = [urllib.parse.unquote(urllib.parse.urlsplit(url).path) for url in board_reads]
         assert reads == [f"/v1/leaderboards/{BOARD}/week/live"], f"one stream, no polls: {reads}"
         page.screenshot(path=str(OUT / "display-live.png"), full_page=True)
+    finally:
+        page.close()
+
+
+DISPLAY_SIZES = {"1080p": (1920, 1080), "720p": (1280, 720), "phone": (390, 844)}
+
+
+def test_display_page_reads_well_at_every_size(browser, podium, display_key, frontend):
+    """A long name never pushes the score off a phone; the period reads as a date; the top three stand out."""
+    long_name = "Maximiliana " + "W" * 52  # 64 characters, the most a display name may have
+    status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
+                          dict(completion("c-long-1", "u-long-name"), difficulty="hard", correct=4, display_name=long_name))
+    assert status == 201
+    for size, (width, height) in DISPLAY_SIZES.items():
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            page.goto(f"{podium['base']}/display/{BOARD}/week?title=Friday%20quiz#key={display_key}")
+            row = page.locator("#entries tr", has_text="Maximiliana")
+            row.wait_for(state="visible")
+            assert page.text_content("#title") == "Friday quiz"
+            assert re.fullmatch(r"Week of \d{1,2} [A-Z][a-z]{2} · \d+ players", page.text_content("#period")), page.text_content("#period")
+            score = row.locator("td.score").bounding_box()
+            assert score["x"] + score["width"] <= width, f"{size}: the score runs off the screen"
+            assert row.locator("td.score").text_content() == "5"
+            assert "top1" in row.get_attribute("class"), "the leader stands out before the period closes"
+            assert all("top" in (r.get_attribute("class") or "") for r in page.locator("#entries tr").all()[:3])
+            assert re.fullmatch(r"Updated \d{2}:\d{2}:\d{2}", page.text_content("#updated"))
+            page.screenshot(path=str(OUT / f"display-{size}.png"))
+        finally:
+            page.close()
+    status, source = 0, ""
+    with _opener.open(f"{podium['base']}/display/{BOARD}/week", timeout=10) as response:
+        status, source = response.status, response.read().decode()
+    assert status == 200
+    assert not re.search("[\U0001F300-\U0001FAFF]", source), "medals and marks need no colour-emoji font"
+
+
+def test_display_page_says_when_it_is_stale(browser, podium, display_key, frontend):
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.clock.install()
+        page.goto(f"{podium['base']}/display/{BOARD}/week#key={display_key}")
+        page.locator("#entries tr").first.wait_for(state="visible")
+        page.wait_for_function("document.getElementById('updated').textContent.startsWith('Updated')")
+        # A minute without a page, a heartbeat or a poll: the screen says so rather than showing old ranks as current.
+        page.clock.fast_forward("01:00")
+        page.wait_for_function("document.getElementById('updated').className === 'stale'")
+        assert page.text_content("#updated").startswith("Stale: no update from Podium since ")
+        page.screenshot(path=str(OUT / "display-stale.png"))
+    finally:
+        page.close()
+
+
+def test_a_bad_display_link_explains_itself(browser, podium):
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        response = page.goto(f"{podium['base']}/display/planet:mars/decade")
+        assert response.status == 400
+        assert page.text_content("h1") == "This leaderboard link does not work"
+        assert "board" in page.text_content("li")
+        assert not page.text_content("body").lstrip().startswith("{"), "no raw JSON"
+        page.screenshot(path=str(OUT / "display-bad-link.png"))
     finally:
         page.close()
 
