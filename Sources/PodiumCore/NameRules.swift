@@ -137,3 +137,9 @@ public enum NameRules {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }
+
+extension TimeZone {
+    /// The zone's name as people configure it. Foundation on Linux names UTC "GMT"; Podium says "UTC" (the same
+    /// zone) wherever it shows a zone: boards, jobs, reminder events.
+    public var configuredName: String { identifier == "GMT" ? "UTC" : identifier }
+}

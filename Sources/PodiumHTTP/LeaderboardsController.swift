@@ -58,7 +58,7 @@ struct LeaderboardsController {
         let boards = ids.compactMap(BoardScope.init(id:)).filter { visible?($0) ?? true }.map { scope in
             let board = rules.boards.definition(for: scope)
             return BoardSummary(
-                board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.identifier,
+                board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.configuredName,
                 windows: board.windows.map { window in
                     let period = Period.containing(at, window: window, timeZone: board.timeZone)
                     return WindowSummary(

@@ -105,7 +105,7 @@ public final class Scheduler: Sendable {
         return jobNames.compactMap { name in
             settings(of: name).map { settings in
                 JobSummary(
-                    name: name, cron: settings.schedule.expression.description, timeZone: settings.schedule.timeZone.identifier,
+                    name: name, cron: settings.schedule.expression.description, timeZone: settings.schedule.timeZone.configuredName,
                     misfire: settings.misfire.rawValue, retryLimit: settings.retryLimit, leaseSeconds: Int(settings.lease),
                     paused: paused.contains(name), nextSlot: settings.schedule.next(after: now).map(RFC3339.format),
                     lastRun: latest[name])

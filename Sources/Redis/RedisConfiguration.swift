@@ -8,6 +8,8 @@ public struct RedisConfiguration: Sendable {
     public var database: Int
     /// Password sent with `AUTH` on every new connection, if set.
     public var password: String?
+    /// ACL user sent with the password (`AUTH user password`); nil for the default user (`AUTH password`).
+    public var user: String?
     /// Most connections the pool keeps open at once; also the number of blocking threads.
     public var poolSize: Int
     /// Longest wait for a TCP connection to be established.
@@ -19,38 +21,49 @@ public struct RedisConfiguration: Sendable {
 
     /// Creates a configuration from its parts.
     public init(
-        host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, password: String? = nil, poolSize: Int = 8,
+        host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, password: String? = nil, user: String? = nil, poolSize: Int = 8,
         connectTimeout: Duration = .seconds(2), commandTimeout: Duration = .seconds(2), acquireTimeout: Duration = .seconds(5)
     ) {
         self.host = host
         self.port = port
         self.database = database
         self.password = password
+        self.user = user
         self.poolSize = poolSize
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
         self.acquireTimeout = acquireTimeout
     }
 
-    /// Parses `redis://[:password@]host[:port][/db]`; throws `RedisError(kind: .configuration)` on anything else.
+    /// Parses `redis://[[user]:password@]host[:port][/db]`; throws `RedisError(kind: .configuration)` on anything else.
     ///
-    /// The password may be percent-encoded; an IPv6 host is written in brackets (`redis://[::1]:6379`).
+    /// A user names a Redis 6+ ACL user (`AUTH user password`). User and password may be percent-encoded; an IPv6 host is written in brackets (`redis://[::1]:6379`).
     /// Pool size and timeouts keep their defaults.
     public init(url: String) throws {
         func invalid(_ reason: String) -> RedisError {
             RedisError(kind: .configuration, message: "invalid Redis URL (\(reason))", operation: "parse Redis URL")
         }
         let scheme = "redis://"
+        if url.lowercased().hasPrefix("rediss://") {
+            throw invalid("rediss:// (TLS) is not supported by this hiredis build; reach a TLS-only Redis through a local TLS "
+                          + "tunnel such as stunnel and give its redis:// address (see ops/README.md, \"Redis over TLS\")")
+        }
         guard url.lowercased().hasPrefix(scheme) else { throw invalid("expected redis://") }
         var rest = Substring(url.dropFirst(scheme.count))
 
         var password: String?
+        var user: String?
         if let at = rest.lastIndex(of: "@") {
             let userInfo = rest[..<at]
             rest = rest[rest.index(after: at)...]
-            guard userInfo.first == ":" else { throw invalid("expected :password@ before the host") }
-            guard let decoded = Self.percentDecoded(userInfo.dropFirst()) else { throw invalid("bad percent-encoding in password") }
+            guard let colon = userInfo.firstIndex(of: ":") else { throw invalid("expected [user]:password@ before the host") }
+            guard let decoded = Self.percentDecoded(userInfo[userInfo.index(after: colon)...]) else {
+                throw invalid("bad percent-encoding in password")
+            }
+            guard let name = Self.percentDecoded(userInfo[..<colon]) else { throw invalid("bad percent-encoding in user") }
             password = decoded.isEmpty ? nil : decoded
+            user = name.isEmpty ? nil : name
+            guard user == nil || password != nil else { throw invalid("a user needs a password") }
         }
 
         let path: Substring
@@ -93,7 +106,7 @@ public struct RedisConfiguration: Sendable {
             database = value
         }
 
-        self.init(host: String(host), port: port, database: database, password: password)
+        self.init(host: String(host), port: port, database: database, password: password, user: user)
     }
 
     /// Decodes `%XX` escapes; nil if an escape is malformed.

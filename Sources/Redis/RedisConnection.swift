@@ -50,7 +50,7 @@ public final class RedisConnection {
             throw connection.contextError("redisSetTimeout")
         }
         if let password = configuration.password {
-            try connection.command(["AUTH", password])
+            try connection.command(["AUTH"] + (configuration.user.map { [$0] } ?? []) + [password])
         }
         if configuration.database != 0 {
             try connection.command(["SELECT", String(configuration.database)])

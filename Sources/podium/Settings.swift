@@ -166,7 +166,18 @@ struct Settings {
     /// The game rules: the rules file if set, else the defaults.
     func rules() throws -> GameRules {
         guard let rulesFile else { return GameRules() }
-        return try RulesDocument.rules(from: try Data(contentsOf: URL(fileURLWithPath: rulesFile)))
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: rulesFile))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: rulesFile) ? "cannot be read" : "does not exist"
+            throw SettingsError(message: "PODIUM_RULES_FILE names \(rulesFile), which \(reason)")
+        }
+        do {
+            return try RulesDocument.rules(from: data)
+        } catch {
+            throw SettingsError(message: "PODIUM_RULES_FILE \(rulesFile): \(error)")
+        }
     }
 
     /// A logger at the configured level.

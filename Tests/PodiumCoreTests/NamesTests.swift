@@ -171,4 +171,11 @@ struct NamesTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
         #expect(object == ["field": "correct", "message": "must not exceed total"])
     }
+
+    @Test("zones print as configured: UTC stays UTC (Foundation on Linux says GMT), others keep their name")
+    func zonesPrintAsConfigured() throws {
+        #expect(try zone("UTC").configuredName == "UTC")
+        #expect(try zone("Europe/Paris").configuredName == "Europe/Paris")
+        #expect(TimeZone.gmt.configuredName == "UTC")
+    }
 }

@@ -206,6 +206,8 @@ struct LeaderboardRoutesTests {
             var revalidations: [HTTPResponse.Status] = []
             for _ in 0..<50 where revalidations.last != .notModified {
                 let list = try await client.send(.get, "/v1/leaderboards", key: harness.readKey)
+                let zones = Set((list.json["boards"] as? [[String: Any]] ?? []).compactMap { $0["time_zone"] as? String })
+                #expect(zones == ["UTC"], "boards without a zone of their own say UTC, not Foundation's GMT")
                 let listTag = try #require(list.headers[.eTag])
                 let revalidated = try await client.send(.get, "/v1/leaderboards", key: harness.readKey, headers: [.ifNoneMatch: listTag])
                 if revalidated.status == .notModified {

@@ -59,6 +59,7 @@ struct SchedulerRoutesTests {
             let jobs = list.json["jobs"] as? [[String: Any]] ?? []
             #expect(jobs.compactMap { $0["name"] as? String } == ["close-periods", "emit-reminders", "prune", "reconcile-rankings", "snapshot-leaderboards"])
             #expect(jobs.first?["cron"] as? String == "* * * * *")
+            #expect(Set(jobs.compactMap { $0["time_zone"] as? String }) == ["UTC"], "UTC as configured, not Foundation's GMT")
             #expect(jobs.first?["next_slot"] as? String == "2026-11-25T12:01:00.000Z")
             #expect(try await client.send(.get, "/v1/admin/jobs", key: harness.readKey).status == .forbidden)
 

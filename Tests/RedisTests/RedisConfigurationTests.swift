@@ -1,3 +1,4 @@
+import Foundation
 import Redis
 import Testing
 
@@ -22,6 +23,44 @@ struct RedisConfigurationTests {
         #expect(configuration.database == 15)
         #expect(configuration.password == "s@cret/")
         #expect(configuration.poolSize == 8)
+    }
+
+    @Test("an ACL user before the password is sent with it; a user without a password, or rediss://, is refused plainly")
+    func parsesACLUser() throws {
+        let configuration = try RedisConfiguration(url: "redis://podium%2Dapp:s%40cret@cache.internal:6380/2")
+        #expect(configuration.user == "podium-app")
+        #expect(configuration.password == "s@cret")
+        #expect(configuration.database == 2)
+        #expect(try RedisConfiguration(url: "redis://:only-password@host").user == nil)
+        let noPassword = #expect(throws: RedisError.self) { try RedisConfiguration(url: "redis://podium:@host") }
+        #expect(noPassword?.message == "invalid Redis URL (a user needs a password)")
+        let tls = #expect(throws: RedisError.self) { try RedisConfiguration(url: "rediss://cache.internal:6380") }
+        #expect(tls?.message.contains("stunnel") == true)
+    }
+
+    @Test("a connection with an ACL user's URL authenticates as that user; a wrong password is refused")
+    func authenticatesAsACLUser() async throws {
+        let name = "podium-test-\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = RedisPool(configuration: try TestRedis.configuration(), logger: TestRedis.logger)
+        try await admin.command(["ACL", "SETUSER", name, "on", ">acl-secret", "~*", "&*", "+@all"])
+        do {
+            var url = try #require(URLComponents(string: TestRedis.url))
+            url.user = name
+            url.password = "acl-secret"
+            let pool = RedisPool(configuration: try RedisConfiguration(url: try #require(url.string)), logger: TestRedis.logger)
+            #expect(try await pool.command(["ACL", "WHOAMI"]).string == name)
+            await pool.close()
+            url.password = "wrong"
+            let refused = RedisPool(configuration: try RedisConfiguration(url: try #require(url.string)), logger: TestRedis.logger)
+            await #expect(throws: RedisError.self) { try await refused.ping() }
+            await refused.close()
+        } catch {
+            try await admin.command(["ACL", "DELUSER", name])
+            await admin.close()
+            throw error
+        }
+        try await admin.command(["ACL", "DELUSER", name])
+        await admin.close()
     }
 
     @Test func parsesMinimalURLs() throws {

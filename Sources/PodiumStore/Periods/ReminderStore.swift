@@ -117,7 +117,7 @@ public struct ReminderStore: Sendable {
             if remind {
                 let atRisk = played.before
                 events.append(ReminderDueEvent(
-                    userId: item.user, localDate: Period.dayKey(dayNumber: item.day), timeZone: item.zone.identifier, streakAtRisk: atRisk))
+                    userId: item.user, localDate: Period.dayKey(dayNumber: item.day), timeZone: item.zone.configuredName, streakAtRisk: atRisk))
                 report.emitted += 1
             } else {
                 report.skipped += 1
