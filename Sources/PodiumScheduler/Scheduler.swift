@@ -115,16 +115,26 @@ public final class Scheduler: Sendable {
 
     /// Asks for a run of scheduled job `name` at `slot` (`now`, the current second, or an RFC 3339 time),
     /// with the job's own retry limit; any replica's next tick claims it.
+    ///
+    /// `now` is never refused: it takes the current second, or the first later one no run holds (a scheduled slot
+    /// falls on a whole second, and another request may have taken this one). Whole seconds, because they stay exact
+    /// through PostgreSQL and RFC 3339; the run is claimable at once whatever its slot says.
     public func requestRun(_ name: String, slot text: String) async throws -> JobRun {
         let at = now()
-        let slot: Date
-        if text == "now" {
-            slot = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
-        } else {
+        let attempts = (settings(of: name)?.retryLimit ?? 0) + 1
+        guard text == "now" else {
             guard let parsed = RFC3339.parse(text) else { throw RunRequestError.badSlot(text) }
-            slot = RFC3339.truncated(parsed)
+            return try await store.requestRun(job: name, slot: RFC3339.truncated(parsed), attemptLimit: attempts, now: at)
         }
-        return try await store.requestRun(job: name, slot: slot, attemptLimit: (settings(of: name)?.retryLimit ?? 0) + 1, now: at)
+        var slot = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
+        for _ in 0..<1000 {
+            do {
+                return try await store.requestRun(job: name, slot: slot, attemptLimit: attempts, now: at)
+            } catch RunRequestError.slotTaken {
+                slot = slot.addingTimeInterval(1)
+            }
+        }
+        throw RunRequestError.slotTaken(job: name, slot: slot, status: nil)
     }
 
     /// One pass: plan due slots, claim every due run and run them all, returning how each attempt ended.

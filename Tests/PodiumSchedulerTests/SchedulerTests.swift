@@ -182,6 +182,27 @@ struct SchedulerTests {
         #expect(try await statuses(store, job.name)["2026-11-21T11:00:00.000Z"] == "missed")
     }
 
+    @Test("run now is never refused: in the second of a scheduled run it takes the next free second")
+    func runNowTakesAFreeSlot() async throws {
+        let store = JobRunStore(postgres: try await SchedulerTestEnvironment.postgres())
+        let clock = TestClock(instant("2026-11-21T10:20:00Z"))
+        let job = RecordingJob(name: SchedulerTestEnvironment.uniqueJob("run-now"), failures: 0)
+        let scheduler = try makeScheduler(job, cron: "0 0 1 1 *", retryLimit: 0, store: store, clock: clock, replica: "a")
+        #expect(await scheduler.tick().map(\.outcome) == [.succeeded], "the latest yearly slot, on a first start")
+        // A run that holds this very second, as a scheduled slot on a whole second does.
+        _ = try await store.requestRun(job: job.name, slot: instant("2026-11-21T10:20:00Z"), attemptLimit: 1, now: clock.now)
+        #expect(await scheduler.tick().map(\.outcome) == [.succeeded])
+        #expect(try await statuses(store, job.name)["2026-11-21T10:20:00.000Z"] == "succeeded")
+        let first = try await scheduler.requestRun(job.name, slot: "now")
+        #expect(first.slot == "2026-11-21T10:20:01.000Z")
+        #expect(first.status == .pending && first.trigger == "manual")
+        let second = try await scheduler.requestRun(job.name, slot: "now")
+        #expect(second.slot == "2026-11-21T10:20:02.000Z", "a second request in the same second gets its own run too")
+        await #expect(throws: RunRequestError.slotTaken(job: job.name, slot: instant("2026-11-21T10:20:00Z"), status: .succeeded)) {
+            try await scheduler.requestRun(job.name, slot: "2026-11-21T10:20:00Z")
+        }
+    }
+
     @Test("run now: a pending manual run any replica claims; a failed slot can be re-run, a done one cannot")
     func manualRuns() async throws {
         let store = JobRunStore(postgres: try await SchedulerTestEnvironment.postgres())
