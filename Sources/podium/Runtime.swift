@@ -44,6 +44,26 @@ struct Runtime {
         try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
     }
 
+    /// Applies pending migrations once PostgreSQL answers: a replica started before its database (a compose stack,
+    /// a restart) tries again with backoff (0.5 s doubling to 5 s), logging each try, for at most `wait`.
+    func migrateWhenPostgreSQLAnswers(within wait: Duration) async throws -> [Int] {
+        let deadline = ContinuousClock.now + wait
+        var delay = Duration.milliseconds(500)
+        var attempt = 1
+        while true {
+            do {
+                return try await migrate()
+            } catch let error as PostgresError where error.kind == .connection || error.kind == .timeout {
+                guard ContinuousClock.now + delay < deadline else { throw error }
+                logger.warning("PostgreSQL does not answer yet; trying again", metadata: [
+                    "attempt": "\(attempt)", "retry_in": "\(delay)", "error": "\(error)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(5))
+                attempt += 1
+            }
+        }
+    }
+
     /// Closes both pools.
     func close() async {
         await postgres.close()

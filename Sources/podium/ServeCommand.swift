@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
         let runtime = try Runtime(settings: settings)
         let logger = runtime.logger
-        let applied = try await runtime.migrate()
+        let applied = try await runtime.migrateWhenPostgreSQLAnswers(within: settings.startupWait)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["versions": "\(applied)"]) }
 
         let scheduler = runtime.scheduler()

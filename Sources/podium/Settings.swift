@@ -22,6 +22,8 @@ import Redis
 /// | `PODIUM_BATCH_SIZE`, `PODIUM_BATCH_CONCURRENCY` | `128`, `4` |
 /// | `PODIUM_SYNC_INTERVAL_MS` | `2000` |
 /// | `PODIUM_SCHEDULER_TICK_MS` | `1000` |
+/// | `PODIUM_STARTUP_WAIT_SECONDS` | `60`: how long `serve` waits for PostgreSQL before giving up |
+/// | `PODIUM_LIVE_STREAM_SECONDS` | `300` |
 /// | `PODIUM_REPLICA_NAME` | host name and process id |
 /// | `PODIUM_WEBHOOK_TIMEOUT_MS`, `PODIUM_WEBHOOK_MAX_ATTEMPTS`, `PODIUM_WEBHOOK_BACKOFF_MS` | `5000`, `8`, `2000` |
 /// | `PODIUM_TEST_JOB_DELAY` | none; `<job>=<ms>` makes a job sleep first (fault injection for tests) |
@@ -45,6 +47,8 @@ struct Settings {
     var batchConcurrency: Int
     var syncInterval: Duration
     var schedulerTick: Duration
+    /// How long `serve` waits for PostgreSQL at start.
+    var startupWait: Duration
     var replicaName: String
     var testJobDelay: (job: String, delay: Duration)?
     var webhooks: WebhookSettings
@@ -121,6 +125,7 @@ struct Settings {
             idleTimeout: try timeout("PODIUM_IDLE_TIMEOUT_MS", 60_000),
             maxConnections: min(1_000_000, max(1, try integer("PODIUM_MAX_CONNECTIONS", 4096))))
         schedulerTick = .milliseconds(max(50, try integer("PODIUM_SCHEDULER_TICK_MS", 1000)))
+        startupWait = .seconds(try integer("PODIUM_STARTUP_WAIT_SECONDS", 60))
         replicaName = value("PODIUM_REPLICA_NAME") ?? Scheduler.defaultReplicaName()
         if let text = value("PODIUM_TEST_JOB_DELAY") {
             let parts = text.split(separator: "=")
