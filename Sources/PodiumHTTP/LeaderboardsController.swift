@@ -48,14 +48,33 @@ struct LeaderboardsController {
         return try await periods.finalSnapshot(target.periodKey)
     }
 
-    /// Handles `GET /v1/leaderboards`.
+    /// Handles `GET /v1/leaderboards?kind=&prefix=&cursor=&limit=`: configured boards and every board that took a
+    /// score, in id order, a page at a time (`next_cursor` while more follow), optionally one kind or one id prefix.
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let visible = try context.requireBoardList()
-        let stored = try await boards.scoredBoards()
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...1000, fallback: 500, errors: &errors)
+        let kind = request.uri.queryParameters.get("kind").map { String($0) }
+        if let kind, !["global", "topic", "group"].contains(kind) {
+            errors.append(FieldError(field: "kind", message: "must be global, topic or group"))
+        }
+        let prefix = request.uri.queryParameters.get("prefix").map { String($0) } ?? ""
+        if !prefix.isEmpty, prefix.count > 70 || !prefix.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || ":._-".contains($0)) }) {
+            errors.append(FieldError(field: "prefix", message: "must be the start of a board id: up to 70 of a-z 0-9 : . _ -"))
+        }
+        let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
+        if let cursor { _ = HTTPSupport.boardScope(cursor, field: "cursor", errors: &errors) }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        let wanted = { (id: String) in
+            id.hasPrefix(prefix) && (cursor.map { id > $0 } ?? true)
+                && (kind.map { kind in kind == "global" ? id == "global" : id.hasPrefix(kind + ":") } ?? true)
+        }
+        let stored = try await boards.scoredBoards(after: cursor, prefix: prefix)
         let configured = rules.boards.rules.map(\.scope).filter { BoardScope(id: $0) != nil }
-        let ids = Array(Set(stored + configured)).sorted()
+        let scopes = Array(Set(stored + configured)).filter(wanted).sorted().compactMap(BoardScope.init(id:)).filter { visible?($0) ?? true }
+        let page = scopes.prefix(limit)
         let at = now()
-        let boards = ids.compactMap(BoardScope.init(id:)).filter { visible?($0) ?? true }.map { scope in
+        let boards = page.map { scope in
             let board = rules.boards.definition(for: scope)
             return BoardSummary(
                 board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.configuredName,
@@ -68,7 +87,7 @@ struct LeaderboardsController {
                         medals: board.medalWindows.contains(window))
                 })
         }
-        return try Self.revalidatedJSON(request, BoardList(boards: boards))
+        return try Self.revalidatedJSON(request, BoardList(boards: boards, nextCursor: scopes.count > limit ? page.last?.id : nil))
     }
 
     /// A page request, parsed and checked: which board period, which slice, in which format.
@@ -396,8 +415,10 @@ struct CompareRequest: Codable, Sendable {
 
 /// The answer to `GET /v1/leaderboards`.
 struct BoardList: Codable, Sendable {
-    /// Known boards: configured ones and every board that has had a score.
+    /// Known boards: configured ones and every board that has had a score, in id order (one page).
     var boards: [BoardSummary]
+    /// Pass as `cursor` for the next page; nil on the last.
+    var nextCursor: String?
 }
 
 /// One board and its current periods.

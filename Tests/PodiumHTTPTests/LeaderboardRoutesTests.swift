@@ -262,6 +262,31 @@ struct LeaderboardRoutesTests {
         }
     }
 
+    @Test("the board list pages in id order with a cursor, and filters by kind and id prefix")
+    func boardListPagesAndFilters() async throws {
+        let harness = try await HTTPHarness()
+        let district = unique("district")
+        let user = unique("pupil")
+        try await harness.run { client in
+            let body = completionBody(id: "\(user)-1", user: user, topic: district, groups: ["\(district)-a", "\(district)-b", "\(district)-c"])
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            func ids(_ answer: TestResponse) -> [String] { (answer.json["boards"] as? [[String: Any]] ?? []).compactMap { $0["board"] as? String } }
+            let first = try await client.send(.get, "/v1/leaderboards?prefix=group:\(district)-&limit=2", key: harness.readKey)
+            #expect(ids(first) == ["group:\(district)-a", "group:\(district)-b"])
+            #expect(first.json["next_cursor"] as? String == "group:\(district)-b")
+            let second = try await client.send(
+                .get, "/v1/leaderboards?prefix=group:\(district)-&limit=2&cursor=group:\(district)-b", key: harness.readKey)
+            #expect(ids(second) == ["group:\(district)-c"])
+            #expect(second.json["next_cursor"] == nil, "the last page has no cursor")
+            #expect(ids(try await client.send(.get, "/v1/leaderboards?kind=topic&prefix=topic:\(district)", key: harness.readKey))
+                == ["topic:\(district)"])
+            #expect(ids(try await client.send(.get, "/v1/leaderboards?kind=global", key: harness.readKey)) == ["global"])
+            #expect(ids(try await client.send(.get, "/v1/leaderboards?kind=group&prefix=topic:", key: harness.readKey)) == [])
+            let bad = try await client.send(.get, "/v1/leaderboards?kind=planet&prefix=Group&cursor=nowhere&limit=0", key: harness.readKey)
+            #expect(bad.errorFields == ["limit", "kind", "prefix", "cursor"])
+        }
+    }
+
     @Test("display texts are escaped: the five HTML characters become entities")
     func displayTextsAreEscaped() {
         #expect(DisplayPage.escaped(#"<b>"Tom" & 'Jerry'</b>"#) == "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;")

@@ -53,7 +53,7 @@ struct ResponseShapeTests {
         ResponseShape("BatchItemResult", Samples.batchItem),
         ResponseShape("BatchResponse", BatchResponse(results: [Samples.batchItem], created: 1, replayed: 0, conflicts: 0, invalid: 0)),
         ResponseShape("WindowSummary", Samples.window), ResponseShape("BoardSummary", Samples.board),
-        ResponseShape("BoardList", BoardList(boards: [Samples.board])), ResponseShape("LeaderboardSnapshot", Samples.snapshot),
+        ResponseShape("BoardList", BoardList(boards: [Samples.board], nextCursor: "group:class-4b")), ResponseShape("LeaderboardSnapshot", Samples.snapshot),
         ResponseShape("SnapshotList", SnapshotList(board: "global", window: .week, period: "2026-W47", snapshots: [Samples.snapshot])),
         ResponseShape("MedalList", MedalList(medals: [Samples.medal])), ResponseShape("RankPoint", Samples.rankPoint),
         ResponseShape("RankHistory", RankHistory(userId: "alice", points: [Samples.rankPoint])),

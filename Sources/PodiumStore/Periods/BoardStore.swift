@@ -10,8 +10,12 @@ public struct BoardStore: Sendable {
         self.postgres = postgres
     }
 
-    /// Every board id that took a score, sorted.
-    public func scoredBoards() async throws -> [String] {
-        try await postgres.query("SELECT board FROM boards ORDER BY board").rows.map { try $0.string("board") }
+    /// The board ids that took a score, sorted: those after `after` (all when nil) that start with `prefix`.
+    public func scoredBoards(after: String? = nil, prefix: String = "") async throws -> [String] {
+        try await postgres.query("""
+            SELECT board FROM boards
+            WHERE (\(bind: after)::text IS NULL OR board > \(bind: after)) AND left(board, \(bind: prefix.count)) = \(bind: prefix)
+            ORDER BY board
+            """).rows.map { try $0.string("board") }
     }
 }
