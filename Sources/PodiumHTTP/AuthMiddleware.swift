@@ -55,11 +55,14 @@ struct AuthMiddleware: RouterMiddleware {
             throw APIError.unauthorized("send a credential as 'Authorization: Bearer <credential>'")
         }
         let credential = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        if let bootstrapAdminHash, ApiKeyStore.hash(credential) == bootstrapAdminHash {
+        let wellFormedKey = ApiKeyStore.isWellFormed(credential)
+        // Hashed once, and only when a key could match: the bootstrap key, or a well-formed API key.
+        let hash = bootstrapAdminHash != nil || wellFormedKey ? ApiKeyStore.hash(credential) : nil
+        if let bootstrapAdminHash, hash == bootstrapAdminHash {
             return .key(KeyGrant(id: "bootstrap", role: .admin, scopes: []))
         }
-        if ApiKeyStore.isWellFormed(credential) {
-            guard let grant = try await directory.grant(forHash: ApiKeyStore.hash(credential)) else {
+        if wellFormedKey, let hash {
+            guard let grant = try await directory.grant(forHash: hash) else {
                 throw APIError.unauthorized("the API key is unknown or revoked")
             }
             return .key(grant)

@@ -105,17 +105,16 @@ struct CompletionsController {
             if !own.isEmpty { refused[index] = Self.implausibleProblem(own) }
         }
         let accepted = valid.filter { refused[$0.index] == nil }
-        var outcomes: [Int: BatchItemOutcome] = [:]
-        for (entry, outcome) in zip(accepted, try await batch.record(accepted.map(\.item))) { outcomes[entry.index] = outcome }
+        var recorded: [Int: (item: ValidCompletion, outcome: BatchItemOutcome)] = [:]
+        for (entry, outcome) in zip(accepted, try await batch.record(accepted.map(\.item))) { recorded[entry.index] = (entry.item, outcome) }
         var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0, invalid: refused.count)
         for (index, sent) in requests.enumerated() {
             if let problem = refused[index] {
                 answer.results.append(BatchItemResult(id: sent.id ?? "", status: Int(problem.status.code), result: nil, problem: problem.problem))
                 continue
             }
-            let item = valid.first { $0.index == index }!.item
-            guard case .recorded(let outcome) = outcomes[index] else {
-                answer.results.append(BatchItemResult(id: item.id, status: 500, result: nil, problem: APIError.internalError.problem))
+            guard let (item, itemOutcome) = recorded[index], case .recorded(let outcome) = itemOutcome else {
+                answer.results.append(BatchItemResult(id: sent.id ?? "", status: 500, result: nil, problem: APIError.internalError.problem))
                 continue
             }
             count(outcome)

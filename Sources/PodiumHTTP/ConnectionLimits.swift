@@ -28,14 +28,6 @@ public struct ConnectionLimits: Sendable {
     }
 }
 
-extension Duration {
-    /// The same span as NIO's `TimeAmount`.
-    var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
-
 /// Closes a connection whose first request's headers, or any request's body, take longer than their limit.
 ///
 /// Sits after HTTP decoding, so it sees whole parts: the first timer runs from the connection's start to the first
@@ -57,8 +49,8 @@ final class RequestDeadlineHandler: ChannelInboundHandler, RemovableChannelHandl
 
     /// Creates a handler for one connection.
     init(limits: ConnectionLimits) {
-        headerTimeout = limits.headerTimeout.timeAmount
-        bodyTimeout = limits.bodyTimeout.timeAmount
+        headerTimeout = TimeAmount(limits.headerTimeout)
+        bodyTimeout = TimeAmount(limits.bodyTimeout)
     }
 
     /// Caps the read size and starts the header timer.

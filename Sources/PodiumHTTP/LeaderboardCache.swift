@@ -72,14 +72,18 @@ final class LeaderboardCache: Sendable {
 
     /// The answer for `request` on board period `key`: the fresh cached one; else the read in flight for it, if that
     /// began since the key was last dropped (so a room of listeners woken by one change costs one read); else a new
-    /// read by `read`, given the ticket to `store` its answer with.
-    func answer(key: BoardPeriodKey, request: String, read: @escaping @Sendable (Ticket) async throws -> Entry) async throws -> Entry {
+    /// read by `read`, whose answer is stored unless the key was dropped while it read.
+    func answer(key: BoardPeriodKey, request: String, read: @escaping @Sendable () async throws -> Entry) async throws -> Entry {
         enum Found { case cached(Entry), flight(Task<Entry, any Error>) }
         let found = state.withLock { state -> Found in
             if let entry = state.boards[key]?[request], entry.expires > .now { return .cached(entry) }
             if let flight = state.flights[key]?[request], state.accepts(flight.ticket, for: key) { return .flight(flight.task) }
             let ticket = Ticket(epoch: state.epoch)
-            let task = Task { try await read(ticket) }
+            let task = Task {
+                let entry = try await read()
+                self.store(key: key, request: request, body: entry.body, contentType: entry.contentType, etag: entry.etag, readSince: ticket)
+                return entry
+            }
             state.flights[key, default: [:]][request] = Flight(ticket: ticket, task: task)
             return .flight(task)
         }

@@ -70,7 +70,7 @@ struct LeaderboardsController {
                 && (kind.map { kind in kind == "global" ? id == "global" : id.hasPrefix(kind + ":") } ?? true)
         }
         let stored = try await boards.scoredBoards(after: cursor, prefix: prefix)
-        let configured = rules.boards.rules.map(\.scope).filter { BoardScope(id: $0) != nil }
+        let configured = rules.boards.rules.map(\.scope)
         let scopes = Array(Set(stored + configured)).filter(wanted).sorted().compactMap(BoardScope.init(id:)).filter { visible?($0) ?? true }
         let page = scopes.prefix(limit)
         let at = now()
@@ -133,14 +133,12 @@ struct LeaderboardsController {
 
     /// The answer to `query`: from this replica's cache or a read of it in flight when it is shared, else read.
     private func answer(_ query: PageQuery) async throws -> LeaderboardCache.Entry {
-        guard let cacheKey = query.cacheKey else { return try await render(query, storingWith: nil) }
-        return try await cache.answer(key: query.target.periodKey, request: cacheKey) { ticket in
-            try await render(query, storingWith: ticket)
-        }
+        guard let cacheKey = query.cacheKey else { return try await render(query) }
+        return try await cache.answer(key: query.target.periodKey, request: cacheKey) { try await render(query) }
     }
 
-    /// Reads and renders `query`'s answer; with a ticket, stores it in the cache (unless dropped since).
-    private func render(_ query: PageQuery, storingWith ticket: LeaderboardCache.Ticket?) async throws -> LeaderboardCache.Entry {
+    /// Reads and renders `query`'s answer.
+    private func render(_ query: PageQuery) async throws -> LeaderboardCache.Entry {
         let target = query.target
         // A closed period is read from its final snapshot (with medals): later writes cannot change it.
         let snapshot = try await finalSnapshot(target)
@@ -155,13 +153,9 @@ struct LeaderboardsController {
         let page = makePage(target, entries, closed: snapshot != nil)
         let body = ByteBuffer(bytes: query.csv ? Self.csv(page) : Data(page.jsonBytes()))
         let contentType = query.csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-        let etag = LeaderboardCache.etag(for: body)
-        // Answers served from PostgreSQL (Redis down) are cached too: they cost far more than live ones, and
-        // polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
-        if let ticket, let cacheKey = query.cacheKey {
-            cache.store(key: target.periodKey, request: cacheKey, body: body, contentType: contentType, etag: etag, readSince: ticket)
-        }
-        return LeaderboardCache.Entry(body: body, contentType: contentType, etag: etag, expires: .now)
+        // Answers served from PostgreSQL (Redis down) are cached too (by `answer`): they cost far more than live ones,
+        // and polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
+        return LeaderboardCache.Entry(body: body, contentType: contentType, etag: LeaderboardCache.etag(for: body), expires: .now)
     }
 
     /// Handles `GET /v1/leaderboards/:board/:window`.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import PodiumCore
 import PodiumScheduler
 import PodiumStore
@@ -115,7 +116,7 @@ public enum PodiumApplication {
         return Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestDeadlineHandler(limits: limits)], idleTimeout: limits.idleTimeout.timeAmount)),
+                additionalChannelHandlers: [RequestDeadlineHandler(limits: limits)], idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: .init(
                 address: .hostname(settings.host, port: settings.port), serverName: "podium",
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),

@@ -108,7 +108,7 @@ struct RateLimitMiddleware: RouterMiddleware {
 
 extension HTTPField.Name {
     /// `RateLimit`: the bucket's state.
-    static var rateLimit: Self { Self("RateLimit")! }
+    static let rateLimit = Self("RateLimit")!
     /// `RateLimit-Policy`: the limit.
-    static var rateLimitPolicy: Self { Self("RateLimit-Policy")! }
+    static let rateLimitPolicy = Self("RateLimit-Policy")!
 }

@@ -137,14 +137,13 @@ struct UsersController {
     @Sendable func follow(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireWriter()
         let (id, other) = try followPair(context)
+        let status: HTTPResponse.Status
         switch try await follows.follow(userID: id, other: other, now: now()) {
-        case .added:
-            return try HTTPSupport.json(FollowingList(userId: id, following: try await follows.following(userID: id)), status: .created)
-        case .alreadyFollowing:
-            return try HTTPSupport.json(FollowingList(userId: id, following: try await follows.following(userID: id)))
-        case .full:
-            throw APIError.conflict("\(id) already follows \(FollowRules.maximumFollowing) players, the most allowed; unfollow one first")
+        case .added: status = .created
+        case .alreadyFollowing: status = .ok
+        case .full: throw APIError.conflict("\(id) already follows \(FollowRules.maximumFollowing) players, the most allowed; unfollow one first")
         }
+        return try HTTPSupport.json(FollowingList(userId: id, following: try await follows.following(userID: id)), status: status)
     }
 
     /// Handles `DELETE /v1/users/:id/following/:other`: 204, or 404 when the player did not follow them.

@@ -223,18 +223,32 @@ public struct JobRunStore: Sendable {
     /// Asks for a run of `job` at `slot` now: a new pending run, or a failed or missed slot made pending again
     /// with a fresh set of attempts. Throws `RunRequestError.slotTaken` when the slot is pending, running or done.
     public func requestRun(job: String, slot: Date, attemptLimit: Int, now: Date) async throws -> JobRun {
-        let requested = try Self.decode(try await postgres.query("""
+        if let run = try await requestRunIfFree(job: job, slot: slot, attemptLimit: attemptLimit, now: now) { return run }
+        let status = try await postgres.query(
+            "SELECT status FROM job_runs WHERE job = $1 AND slot = $2", [job, slot]).rows.first?.value("status", as: JobRunStatus.self)
+        throw RunRequestError.slotTaken(job: job, slot: slot, status: status)
+    }
+
+    /// Asks for a run of `job` at the first second from `slot` on that no run holds (a failed or missed one is
+    /// made pending again): a manual "now" that is never refused. Tries at most `seconds` seconds.
+    public func requestRunAtFirstFreeSecond(job: String, from slot: Date, seconds: Int = 1000, attemptLimit: Int, now: Date) async throws -> JobRun {
+        for offset in 0..<seconds {
+            let candidate = slot.addingTimeInterval(TimeInterval(offset))
+            if let run = try await requestRunIfFree(job: job, slot: candidate, attemptLimit: attemptLimit, now: now) { return run }
+        }
+        throw RunRequestError.slotTaken(job: job, slot: slot.addingTimeInterval(TimeInterval(seconds - 1)), status: nil)
+    }
+
+    /// The run requested at `slot`, or nil when the slot is pending, running or done.
+    private func requestRunIfFree(job: String, slot: Date, attemptLimit: Int, now: Date) async throws -> JobRun? {
+        try Self.decode(try await postgres.query("""
             INSERT INTO job_runs AS r (job, slot, trigger, status, attempt_limit, next_attempt_at, created_at)
             VALUES ($1, $2, 'manual', 'pending', $3, $4, $4)
             ON CONFLICT (job, slot) DO UPDATE SET status = 'pending', trigger = 'manual', next_attempt_at = $4, finished_at = NULL,
                 error = NULL, attempt_limit = r.attempt + $3, attempts_before = r.attempt
             WHERE r.status IN ('failed', 'missed')
             RETURNING \(Self.runColumns)
-            """, [job, slot, attemptLimit, now]).rows)
-        if let run = requested.first { return run }
-        let status = try await postgres.query(
-            "SELECT status FROM job_runs WHERE job = $1 AND slot = $2", [job, slot]).rows.first?.value("status", as: JobRunStatus.self)
-        throw RunRequestError.slotTaken(job: job, slot: slot, status: status)
+            """, [job, slot, attemptLimit, now]).rows).first
     }
 
     /// Runs of `job`, newest slot first, each with its attempts; only `slot`'s when given.

@@ -126,15 +126,8 @@ public final class Scheduler: Sendable {
             guard let parsed = RFC3339.parse(text) else { throw RunRequestError.badSlot(text) }
             return try await store.requestRun(job: name, slot: RFC3339.truncated(parsed), attemptLimit: attempts, now: at)
         }
-        var slot = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
-        for _ in 0..<1000 {
-            do {
-                return try await store.requestRun(job: name, slot: slot, attemptLimit: attempts, now: at)
-            } catch RunRequestError.slotTaken {
-                slot = slot.addingTimeInterval(1)
-            }
-        }
-        throw RunRequestError.slotTaken(job: name, slot: slot, status: nil)
+        return try await store.requestRunAtFirstFreeSecond(
+            job: name, from: Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down)), attemptLimit: attempts, now: at)
     }
 
     /// One pass: plan due slots, claim every due run and run them all, returning how each attempt ended.

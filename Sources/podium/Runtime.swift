@@ -53,7 +53,7 @@ struct Runtime {
         while true {
             do {
                 return try await migrate()
-            } catch let error as PostgresError where error.kind == .connection || error.kind == .timeout {
+            } catch let error where StoreError(classifying: error)?.unavailableService == .postgreSQL {
                 guard ContinuousClock.now + delay < deadline else { throw error }
                 logger.warning("PostgreSQL does not answer yet; trying again", metadata: [
                     "attempt": "\(attempt)", "retry_in": "\(delay)", "error": "\(error)"])

@@ -55,7 +55,7 @@ struct LeaderboardCacheTests {
     @Test("concurrent misses of one answer share one read; a caller after the board was dropped starts its own")
     func concurrentMissesShareARead() async throws {
         let reads = ReadCounter()
-        @Sendable func read(_ ticket: LeaderboardCache.Ticket) async throws -> LeaderboardCache.Entry {
+        @Sendable func read() async throws -> LeaderboardCache.Entry {
             let number = reads.next()
             try await Task.sleep(for: .milliseconds(200))
             return LeaderboardCache.Entry(body: ByteBuffer(string: "read \(number)"), contentType: "text/plain", etag: "\"\(number)\"",

@@ -231,7 +231,7 @@ extension CompletionStore {
         statements.append((insertPeriods, periodColumns))
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let results = try connection.pipeline(statements)
-        let states = try upserts.states(from: BatchUpserts.Results(results.prefix(4)))
+        let states = try upserts.states(from: BatchUpserts.Results(results[...]))
         let earlyClosings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
 
         batch.fresh = fresh
@@ -252,7 +252,7 @@ extension CompletionStore {
         return batch
     }
 
-    /// Round trip 3: the completions with their answers and events, the achievements, and the commit.
+    /// Round trip 3: the completions with their answers, their events, the achievements, and the commit.
     ///
     /// `ranked` tells whether Redis already holds their scores (the answers then carry ranks); when it
     /// does, erasures Redis has now applied are no longer pending.
@@ -260,7 +260,10 @@ extension CompletionStore {
         let fresh = batch.fresh
         let created = fresh.compactMap { batch.outcomes[$0.item.id]?.response }
         let outcomes = batch.created.map(\.outcome)
-        var statements = [try insertCompletions(fresh, answers: created, recordedAt: batch.recordedAt, ranked: ranked)]
+        var statements = [
+            insertCompletions(fresh, answers: created, recordedAt: batch.recordedAt, ranked: ranked),
+            try EventStore.append(outcomes.map(\.recordedEvent), occurredAt: batch.recordedAt),
+        ]
         let levelEvents = outcomes.compactMap(\.levelEvent)
         if !levelEvents.isEmpty {
             statements.append(try EventStore.append(levelEvents, occurredAt: batch.recordedAt))
@@ -275,17 +278,16 @@ extension CompletionStore {
         _ = try connection.pipeline(statements)
     }
 
-    /// The batch's completions with their answers and `completion.recorded` events, in one statement.
+    /// The batch's completions with their answers, in one statement.
     ///
-    /// Answers and events travel as JSON arrays (not text[] literals): no per-character escaping of large bodies.
+    /// Answers travel as one JSON array (not a text[] literal): no per-character escaping of large bodies.
     static func insertCompletions(
         _ fresh: [CompletionPlan], answers: [CompletionResponse], recordedAt: Date, ranked: Bool
-    ) throws -> PostgresQuery {
+    ) -> PostgresQuery {
         let items = fresh.map(\.item)
-        let events = try PodiumJSON.string(answers.map { CompletionRecordedEvent($0.completion) })
         return """
             WITH x AS (
-                SELECT x.*, r.body, e.payload
+                SELECT x.*, r.body
                 FROM unnest(\(bind: items.map(\.id))::text[], \(bind: items.map(\.userID))::text[], \(bind: items.map(\.quizID))::text[],
                             \(bind: items.map(\.topic))::text[], \(bind: items.map(\.difficulty.rawValue))::text[],
                             \(bind: items.map(\.correct))::int[], \(bind: items.map(\.total))::int[],
@@ -294,16 +296,12 @@ extension CompletionStore {
                             \(bind: items.map(requestHash))::text[])
                      WITH ORDINALITY AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, i)
                 JOIN jsonb_array_elements(\(bind: PodiumJSON.array(answers.map { $0.jsonString() }))::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
-                JOIN jsonb_array_elements(\(bind: events)::jsonb) WITH ORDINALITY AS e(payload, i) USING (i)
-            ), inserted AS (
-                INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
-                                         recorded_at, points, request_hash, response, ranked)
-                SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
-                       \(bind: recordedAt)::timestamptz, x.pts, x.h, x.body, \(bind: ranked)::bool
-                FROM x
             )
-            INSERT INTO events (type, user_id, occurred_at, payload)
-            SELECT \(bind: CompletionRecordedEvent.type.rawValue), x.u, \(bind: recordedAt)::timestamptz, x.payload FROM x ORDER BY x.i
+            INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
+                                     recorded_at, points, request_hash, response, ranked)
+            SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
+                   \(bind: recordedAt)::timestamptz, x.pts, x.h, x.body, \(bind: ranked)::bool
+            FROM x
             """
     }
 

@@ -136,7 +136,7 @@ public struct PeriodStore: Sendable {
                     board: key.board, window: key.window, period: key.period, players: players, medals: medals.count,
                     closedAt: RFC3339.format(now))],
                 occurredAt: now))
-            try connection.query(try EventStore.append(medals.map(MedalAwardedEvent.init), occurredAt: now))
+            if !medals.isEmpty { try connection.query(try EventStore.append(medals.map(MedalAwardedEvent.init), occurredAt: now)) }
             return PeriodCloseReport(
                 board: key.board, window: key.window, period: key.period, outcome: .closed, players: players,
                 medals: medals.map { var medal = $0; medal.awardedAt = RFC3339.format(now); return medal })
@@ -147,20 +147,13 @@ public struct PeriodStore: Sendable {
     private static func awardMedals(
         snapshot: Int64, key: BoardPeriodKey, windowAwardsMedals: Bool, on connection: PostgresConnection
     ) throws -> [MedalAward] {
+        guard windowAwardsMedals else { return [] }
         let candidates = try connection.query("""
             SELECT position, user_id, score, rank FROM snapshot_entries WHERE snapshot_id = \(bind: snapshot)
             AND rank <= \(bind: Medal.lastMedalRank) ORDER BY position
             """).rows
-        var positions: [Int] = []
-        var medals: [MedalAward] = []
-        for row in candidates {
-            let (rank, score) = (try row.int("rank"), try row.int64("score"))
-            guard let medal = Medal.awarded(rank: rank, score: score, windowAwardsMedals: windowAwardsMedals) else { continue }
-            positions.append(try row.int("position"))
-            medals.append(MedalAward(
-                board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: medal, rank: rank,
-                score: score, awardedAt: nil))
-        }
+        let awarded = try candidates.compactMap { row in try standingsMedal(of: row, key: key).map { (position: try row.int("position"), award: $0) } }
+        let (positions, medals) = (awarded.map(\.position), awarded.map(\.award))
         if !medals.isEmpty {
             try connection.query("""
                 UPDATE snapshot_entries e SET medal = x.m
@@ -255,16 +248,19 @@ public struct PeriodStore: Sendable {
             let players = try connection.query(
                 "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
                 [key.board, key.window.rawValue, key.period]).rows[0].int("n")
-            let medals = try connection.query("""
+            let medals = awardsMedals ? try connection.query("""
                 SELECT user_id, score, rank FROM (\(Self.finalStandings)) standings WHERE rank <= $4 ORDER BY position
-                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank]).rows.compactMap { row -> MedalAward? in
-                let (rank, score) = (try row.int("rank"), try row.int64("score"))
-                return try Medal.awarded(rank: rank, score: score, windowAwardsMedals: awardsMedals).map {
-                    MedalAward(board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: $0,
-                               rank: rank, score: score, awardedAt: nil)
-                }
-            }
+                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank]).rows.compactMap { try Self.standingsMedal(of: $0, key: key) } : []
             return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: .dryRun, players: players, medals: medals)
+        }
+    }
+
+    /// The medal `Medal.awarded` gives a standings row (`user_id`, `score`, `rank`) of a window that awards medals.
+    private static func standingsMedal(of row: PostgresRow, key: BoardPeriodKey) throws -> MedalAward? {
+        let (rank, score) = (try row.int("rank"), try row.int64("score"))
+        return try Medal.awarded(rank: rank, score: score).map {
+            MedalAward(board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: $0,
+                       rank: rank, score: score, awardedAt: nil)
         }
     }
 

@@ -31,6 +31,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The service that did not answer, for `unavailable`; nil otherwise.
+    public var unavailableService: StorageService? {
+        if case .unavailable(let service, _) = self { service } else { nil }
+    }
+
     /// A sentence for logs.
     public var description: String {
         switch self {
