@@ -20,6 +20,7 @@ struct JobsController {
         router.post("/v1/admin/jobs/:name/run", use: runNow)
         router.post("/v1/admin/jobs/:name/pause", use: pause)
         router.post("/v1/admin/jobs/:name/resume", use: resume)
+        router.get("/v1/admin/periods/:board/:window", use: listPeriods)
         router.post("/v1/admin/periods/:board/:window/:period/close", use: closePeriod)
     }
 
@@ -61,6 +62,23 @@ struct JobsController {
     /// Handles `POST /v1/admin/jobs/:name/resume`; slots missed while paused follow the misfire policy.
     @Sendable func resume(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try await setPaused(false, context: context)
+    }
+
+    /// Handles `GET /v1/admin/periods/:board/:window?limit=20`: a board window's newest periods, open, due or closed.
+    @Sendable func listPeriods(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        var errors: [FieldError] = []
+        let scope = HTTPSupport.boardScope(HTTPSupport.pathParameter("board", in: context), errors: &errors)
+        let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)).flatMap { $0 == .all ? nil : $0 }
+        if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month")) }
+        let limitText = request.uri.queryParameters.get("limit") ?? "20"
+        let limit = Int(limitText).flatMap { (1...100).contains($0) ? $0 : nil }
+        if limit == nil { errors.append(FieldError(field: "limit", message: "must be a whole number from 1 to 100")) }
+        guard errors.isEmpty, let scope, let window, let limit else { throw APIError.validation(errors) }
+        let board = rules.boards.definition(for: scope)
+        guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
+        let periods = try await periods.periods(of: board, window: window, limit: limit, now: now())
+        return try HTTPSupport.json(PeriodList(board: board.id, window: window, timeZone: board.timeZone.configuredName, periods: periods))
     }
 
     /// Handles `POST /v1/admin/periods/:board/:window/:period/close?dry_run=true`: close an ended period now.
@@ -120,6 +138,18 @@ struct JobRunList: Codable, Sendable {
     var job: String
     /// Runs, newest slot first.
     var runs: [JobRun]
+}
+
+/// The answer to `GET /v1/admin/periods/{board}/{window}`.
+struct PeriodList: Codable, Sendable {
+    /// Board id.
+    var board: String
+    /// Window.
+    var window: LeaderboardWindow
+    /// The zone the board's periods are cut in.
+    var timeZone: String
+    /// Its newest periods, newest first.
+    var periods: [PeriodSummary]
 }
 
 /// The body of `POST /v1/admin/jobs/{name}/run`.

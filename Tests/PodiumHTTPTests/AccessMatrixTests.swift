@@ -125,6 +125,8 @@ struct AccessMatrixTests {
         Row(method: .post, template: "/v1/admin/jobs/{name}/run", path: "/v1/admin/jobs/no-such-job/run", body: { _ in [:] },
             statuses: adminOnly(404)),
         Row(method: .get, template: "/v1/admin/jobs/{name}/runs", path: "/v1/admin/jobs/no-such-job/runs", body: nil, statuses: adminOnly(404)),
+        Row(method: .get, template: "/v1/admin/periods/{board}/{window}", path: "/v1/admin/periods/global/week", body: nil,
+            statuses: adminOnly(200)),
         Row(method: .post, template: "/v1/admin/periods/{board}/{window}/{period}/close",
             path: "/v1/admin/periods/global/week/2026-W47/close?dry_run=true", body: nil, statuses: adminOnly(200)),
         Row(method: .post, template: "/v1/admin/rankings/rebuild", path: "/v1/admin/rankings/rebuild", body: nil, statuses: adminOnly(200)),

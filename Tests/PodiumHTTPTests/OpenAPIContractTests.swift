@@ -307,7 +307,7 @@ struct PodiumOpenAPIDocumentTests {
             "GET /v1/admin/api-keys", "POST /v1/admin/api-keys", "DELETE /v1/admin/api-keys/{id}", "POST /v1/admin/rankings/rebuild",
             "GET /v1/admin/jobs", "GET /v1/admin/jobs/{name}/runs", "POST /v1/admin/jobs/{name}/run",
             "POST /v1/admin/jobs/{name}/pause", "POST /v1/admin/jobs/{name}/resume",
-            "POST /v1/admin/periods/{board}/{window}/{period}/close",
+            "GET /v1/admin/periods/{board}/{window}", "POST /v1/admin/periods/{board}/{window}/{period}/close",
             "GET /v1/admin/calendar/closed-days", "PUT /v1/admin/calendar/closed-days/{day}",
             "DELETE /v1/admin/calendar/closed-days/{day}",
             "GET /v1/admin/webhooks", "POST /v1/admin/webhooks", "DELETE /v1/admin/webhooks/{id}", "POST /v1/admin/webhooks/{id}/disable",

@@ -67,6 +67,8 @@ struct ResponseShapeTests {
         ResponseShape("JobPauseState", JobPauseState(job: "prune", paused: true)),
         ResponseShape("PeriodCloseReport", PeriodCloseReport(
             board: "global", window: .week, period: "2026-W47", outcome: .closed, players: 1, medals: [Samples.medal])),
+        ResponseShape("PeriodSummary", Samples.closedPeriod),
+        ResponseShape("PeriodList", PeriodList(board: "global", window: .week, timeZone: "UTC", periods: [Samples.closedPeriod])),
         ResponseShape("ClosedDay", Samples.closedDay), ResponseShape("ClosedDayList", ClosedDayList(closedDays: [Samples.closedDay])),
         ResponseShape("Webhook", Samples.webhook), ResponseShape("WebhookList", WebhookList(webhooks: [Samples.webhook])),
         ResponseShape("WebhookAttempt", Samples.webhookAttempt), ResponseShape("WebhookDelivery", Samples.delivery),
@@ -161,6 +163,9 @@ private enum Samples {
     static let medal = MedalAward(
         board: "global", window: .week, period: "2026-W47", userId: "alice", medal: .gold, rank: 1, score: 40,
         awardedAt: "2026-11-23T00:15:02.000Z")
+    static let closedPeriod = PeriodSummary(
+        period: Period.named("2026-W47", window: .week, timeZone: TimeZone(identifier: "UTC")!)!,
+        closedAt: Date(timeIntervalSince1970: 1_795_479_302), players: 1, medals: [medal], grace: 900, now: Date(timeIntervalSince1970: 1_795_500_000))
     static let profile = UserProfile(
         userId: "alice", displayName: "Alice", timeZone: "Europe/Paris", totals: totals, level: level, ranks: [rank], rankingsLive: true,
         createdAt: "2026-11-01T08:00:00.000Z", medals: [medal], streak: streak, achievements: [achievement], friends: [friend])

@@ -152,6 +152,59 @@ struct SchedulerRoutesTests {
         }
     }
 
+    @Test("the period list shows open, due and closed periods with players and medals, newest first")
+    func periodListShowsEachPeriodsState() async throws {
+        // Scores land while the week is in its grace time (until 00:15); the list is read once the grace has passed.
+        let topic = unique("periods")
+        let (winner, second) = ("\(topic)-w", "\(topic)-s")
+        let during = try await HTTPHarness(now: instant("2026-11-23T00:10:00Z"))
+        try await during.run { client in
+            for (user, difficulty, at) in [(winner, "hard", "2026-11-22T20:00:00Z"), (second, "easy", "2026-11-22T21:00:00Z"),
+                                           (winner, "easy", "2026-11-23T00:05:00Z")] {
+                let body = completionBody(id: unique("c"), user: user, topic: topic, difficulty: difficulty, completedAt: at)
+                let answer = try await client.send(.post, "/v1/completions", key: during.ingestKey, json: body)
+                #expect(answer.status == .created)
+            }
+        }
+        let harness = try await HTTPHarness(now: instant("2026-11-23T00:20:00Z"))
+        try await harness.run { client in
+            func states(_ answer: TestResponse) -> [String] {
+                (answer.json["periods"] as? [[String: Any]] ?? []).map {
+                    "\($0["period"] as? String ?? ""):\($0["status"] as? String ?? ""):\($0["players"] as? Int ?? -1)"
+                }
+            }
+            let path = "/v1/admin/periods/topic:\(topic)/week"
+            let before = try await client.send(.get, path, key: HTTPHarness.adminKey)
+            #expect(before.status == .ok)
+            #expect(before.json["time_zone"] as? String == "UTC")
+            #expect(states(before) == ["2026-W48:open:1", "2026-W47:due:2"])
+            let due = (before.json["periods"] as? [[String: Any]] ?? []).last ?? [:]
+            #expect(due["starts_at"] as? String == "2026-11-16T00:00:00.000Z")
+            #expect(due["ends_at"] as? String == "2026-11-23T00:00:00.000Z")
+            #expect(due["closes_at"] as? String == "2026-11-23T00:15:00.000Z")
+            #expect(due["closed_at"] == nil)
+
+            #expect(try await client.send(.post, path + "/2026-W47/close", key: HTTPHarness.adminKey).json["outcome"] as? String == "closed")
+            let after = try await client.send(.get, path, key: HTTPHarness.adminKey)
+            #expect(states(after) == ["2026-W48:open:1", "2026-W47:closed:2"])
+            let closed = (after.json["periods"] as? [[String: Any]] ?? []).last ?? [:]
+            #expect(closed["closed_at"] as? String == "2026-11-23T00:20:00.000Z")
+            let medals = (closed["medals"] as? [[String: Any]] ?? []).map {
+                "\($0["user_id"] as? String ?? ""):\($0["medal"] as? String ?? ""):\($0["awarded_at"] as? String ?? "")"
+            }
+            #expect(medals == ["\(winner):gold:2026-11-23T00:20:00.000Z", "\(second):silver:2026-11-23T00:20:00.000Z"])
+            #expect(states(try await client.send(.get, path + "?limit=1", key: HTTPHarness.adminKey)) == ["2026-W48:open:1"])
+
+            let empty = try await client.send(.get, "/v1/admin/periods/topic:\(unique("quiet"))/day", key: HTTPHarness.adminKey)
+            #expect(states(empty) == ["2026-11-23:open:0"], "the current period is listed before its first score")
+            #expect(try await client.send(.get, path + "?limit=0", key: HTTPHarness.adminKey).errorFields == ["limit"])
+            #expect(try await client.send(.get, path + "?limit=101", key: HTTPHarness.adminKey).errorFields == ["limit"])
+            #expect(try await client.send(.get, "/v1/admin/periods/topic:\(topic)/all", key: HTTPHarness.adminKey).errorFields == ["window"])
+            #expect(try await client.send(.get, "/v1/admin/periods/nowhere/week", key: HTTPHarness.adminKey).errorFields == ["board"])
+            #expect(try await client.send(.get, path, key: harness.readKey).status == .forbidden)
+        }
+    }
+
     @Test func snapshotsAndRankHistoryAnswerAndValidate() async throws {
         let harness = try await HTTPHarness()
         try await harness.run { client in

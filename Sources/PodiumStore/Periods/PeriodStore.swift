@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PodiumCore
 import Postgres
 
@@ -105,7 +106,19 @@ public struct PeriodStore: Sendable {
         guard end <= now else { throw PeriodCloseError.notEnded(key, endsAt: end) }
         let awardsMedals = rules.boards.definition(for: scope).medalWindows.contains(key.window)
         if dryRun { return try await previewClose(key, awardsMedals: awardsMedals) }
-        return try await postgres.withTransaction { connection in
+        let report = try await closeNow(key, end: end, now: now, awardsMedals: awardsMedals)
+        if report.outcome == .closed {
+            for medal in report.medals {
+                Counter(label: "podium_medals_awarded_total", dimensions: [("window", key.window.rawValue), ("medal", medal.medal.rawValue)])
+                    .increment()
+            }
+        }
+        return report
+    }
+
+    /// The close itself, in one transaction.
+    private func closeNow(_ key: BoardPeriodKey, end: Date, now: Date, awardsMedals: Bool) async throws -> PeriodCloseReport {
+        try await postgres.withTransaction { connection in
             try connection.query("""
                 INSERT INTO board_periods (board, board_window, period, ends_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
                 """, [key.board, key.window.rawValue, key.period, end])
@@ -141,6 +154,51 @@ public struct PeriodStore: Sendable {
                 board: key.board, window: key.window, period: key.period, outcome: .closed, players: players,
                 medals: medals.map { var medal = $0; medal.awardedAt = RFC3339.format(now); return medal })
         }
+    }
+
+    /// The newest `limit` periods of one board window, newest first, with their state, players and medals.
+    ///
+    /// Periods exist once a score lands in them (or a close was asked for); the current period is listed even before that,
+    /// with no players, so the list always shows what is open now. `board` must be a configured board with this window.
+    public func periods(of board: BoardDefinition, window: LeaderboardWindow, limit: Int, now: Date) async throws -> [PeriodSummary] {
+        let rows = try await postgres.query("""
+            SELECT p.period, p.closed_at, p.final_snapshot_id,
+                   COALESCE(s.players, (SELECT count(*) FROM board_scores b
+                                        WHERE b.board = p.board AND b.board_window = p.board_window AND b.period = p.period)) AS players
+            FROM board_periods p LEFT JOIN snapshots s ON s.id = p.final_snapshot_id
+            WHERE p.board = \(bind: board.id) AND p.board_window = \(bind: window.rawValue)
+            ORDER BY p.ends_at DESC LIMIT \(bind: limit)
+            """).rows
+        let snapshots = rows.compactMap { $0["final_snapshot_id"].flatMap(Int64.init) }
+        var medals: [Int64: [MedalAward]] = [:]
+        if !snapshots.isEmpty {
+            let names = Dictionary(uniqueKeysWithValues: try rows.compactMap { row in
+                try row["final_snapshot_id"].flatMap(Int64.init).map { ($0, try row.string("period")) }
+            })
+            for row in try await postgres.query("""
+                SELECT snapshot_id, user_id, medal, rank, score FROM snapshot_entries
+                WHERE snapshot_id = ANY(\(bind: snapshots)) AND medal IS NOT NULL ORDER BY snapshot_id, position
+                """).rows {
+                let snapshot = try row.int64("snapshot_id")
+                let key = BoardPeriodKey(board: board.id, window: window, period: names[snapshot] ?? "")
+                medals[snapshot, default: []].append(try Self.medal(row, key: key))
+            }
+        }
+        var summaries = try rows.compactMap { row -> PeriodSummary? in
+            guard let period = Period.named(try row.string("period"), window: window, timeZone: board.timeZone) else { return nil }
+            let closedAt = try row.optionalDate("closed_at")
+            let snapshot = row["final_snapshot_id"].flatMap(Int64.init)
+            return PeriodSummary(
+                period: period, closedAt: closedAt, players: try row.int("players"),
+                medals: (snapshot.flatMap { medals[$0] } ?? []).map { var medal = $0; medal.awardedAt = closedAt.map(RFC3339.format); return medal },
+                grace: rules.closeGrace, now: now)
+        }
+        let current = Period.containing(now, window: window, timeZone: board.timeZone)
+        if !summaries.contains(where: { $0.period == current.key }), summaries.first.map({ $0.period < current.key }) ?? true {
+            summaries.insert(PeriodSummary(period: current, closedAt: nil, players: 0, medals: [], grace: rules.closeGrace, now: now), at: 0)
+            if summaries.count > limit { summaries.removeLast() }
+        }
+        return summaries
     }
 
     /// Gives the final snapshot's top players their medals by `Medal.awarded` and returns them in listing order.
@@ -309,6 +367,49 @@ public struct PeriodStore: Sendable {
         BoardPeriodKey(board: try row.string("board"), window: LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                        period: try row.string("period"))
     }
+}
+
+/// One period of a board window as the console lists it.
+public struct PeriodSummary: Sendable, Codable, Equatable {
+    /// Period name.
+    public var period: String
+    /// Its first instant.
+    public var startsAt: String
+    /// Its end, exclusive.
+    public var endsAt: String
+    /// When it closes: its end plus the grace for late completions.
+    public var closesAt: String
+    /// Where it stands.
+    public var status: PeriodState
+    /// When it was closed; absent until then.
+    public var closedAt: String?
+    /// Players on it (on its final board once closed).
+    public var players: Int
+    /// Medals it awarded, best first; empty until it is closed.
+    public var medals: [MedalAward]
+
+    /// The summary of `period`, closed at `closedAt` (nil while not), as it stands at `now`.
+    init(period: Period, closedAt: Date?, players: Int, medals: [MedalAward], grace: TimeInterval, now: Date) {
+        self.period = period.key
+        startsAt = period.start.map(RFC3339.format) ?? ""
+        endsAt = period.end.map(RFC3339.format) ?? ""
+        let closes = period.closesAt(grace: grace) ?? now
+        closesAt = RFC3339.format(closes)
+        status = closedAt != nil ? .closed : now >= closes ? .due : .open
+        self.closedAt = closedAt.map(RFC3339.format)
+        self.players = players
+        self.medals = medals
+    }
+}
+
+/// Where a period stands.
+public enum PeriodState: String, Sendable, Codable {
+    /// It has not reached its close time yet.
+    case open
+    /// Its close time has passed and it is not closed yet: the next `close-periods` run (or an admin) closes it.
+    case due
+    /// It is closed: its final board and medals are fixed.
+    case closed
 }
 
 /// A period due to close, with its end (the paging position of `PeriodStore.duePeriods`).
