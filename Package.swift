@@ -1,6 +1,10 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// The commit being built, for `podium --version` and `podium_build_info`: SwiftPM reads it from the checkout
+/// (a short hash, with `-dirty` when files differ from it). Outside a git checkout it is `unknown`.
+let commit = Context.gitInformation.map { String($0.currentCommit.prefix(12)) + ($0.hasUncommittedChanges ? "-dirty" : "") } ?? "unknown"
+
 let package = Package(
     name: "podium",
     platforms: [.macOS(.v14)],
@@ -39,6 +43,9 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
 
+        // The build's commit, compiled in from the manifest.
+        .target(name: "CBuildInfo", cSettings: [.define("PODIUM_COMMIT", to: "\"\(commit)\"")]),
+
         // Pure rules: no I/O.
         .target(name: "PodiumCore"),
 
@@ -73,7 +80,7 @@ let package = Package(
 
         // HTTP routes, auth, errors, OpenAPI.
         .target(name: "PodiumHTTP", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumScheduler",
+            "PodiumCore", "PodiumStore", "PodiumScheduler", "CBuildInfo",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import PodiumCore
 import PodiumStore
 
@@ -95,6 +96,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         // Every 503 says when to come back: what it waits for (a database, Redis) is usually back within seconds.
         if status == .serviceUnavailable && headers[.retryAfter] == nil { headers[.retryAfter] = "2" }
+        var problem = self.problem
+        problem.requestId = RequestID.current
         let body = (try? PodiumJSON.encoder().encode(problem)) ?? Data()
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
@@ -114,6 +117,8 @@ public struct Problem: Codable, Sendable, Equatable {
     public var code: String
     /// Field-level problems.
     public var errors: [FieldError]?
+    /// The request's id (as in its `X-Request-Id` answer header), to find its log lines; absent on a batch item's problem.
+    public var requestId: String?
 }
 
 /// Turns every error into a problem+json answer: Hummingbird's own (404 no route, 413 too large) and unexpected ones (500, logged).
@@ -121,22 +126,32 @@ public struct Problem: Codable, Sendable, Equatable {
 /// The answer is returned, not thrown, so the metrics middleware outside records its latency under its
 /// status like any other answer (it times only returned responses).
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// While a server is down every request fails the same way: one line per 10 s says so, with the count.
+    private let postgresDown: ThrottledLog
+    private let redisDown: ThrottledLog
+
+    /// Creates the middleware, logging on `logger`.
+    init(logger: Logger) {
+        postgresDown = ThrottledLog(logger, level: .error)
+        redisDown = ThrottledLog(logger, level: .error)
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
-            return try Self.problem(for: error, request: request, context: context).response(from: request, context: context)
+            return try problem(for: error, request: request, context: context).response(from: request, context: context)
         }
     }
 
     /// The problem an error is answered with.
-    private static func problem(for error: any Error, request: Request, context: Context) -> APIError {
+    private func problem(for error: any Error, request: Request, context: Context) -> APIError {
         switch StoreError(classifying: error) {
         case .unavailable(.postgreSQL, let cause):
-            context.logger.error("PostgreSQL unavailable", metadata: ["error": "\(cause)"])
+            postgresDown.log("requests fail: PostgreSQL unavailable", metadata: ["error": "\(cause)"])
             return APIError.unavailable("the database is unavailable; retry shortly (recorded completions are safe to resend)")
         case .unavailable(.redis, let cause):
-            context.logger.error("Redis unavailable", metadata: ["error": "\(cause)"])
+            redisDown.log("requests fail: Redis unavailable", metadata: ["error": "\(cause)"])
             return APIError.unavailable("the rankings store is unavailable; retry shortly")
         case .conflict(let text):
             return APIError.conflict(text)

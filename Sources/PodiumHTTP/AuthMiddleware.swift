@@ -37,6 +37,11 @@ struct AuthMiddleware: RouterMiddleware {
         if let header = request.headers[.authorization] {
             do {
                 context.caller = try await caller(header)
+                switch context.caller {
+                case .key(let grant): context.principal.name = "key:\(grant.id)"
+                case .player(let claims): context.principal.name = "player:\(claims.userID)"
+                case .anonymous: break
+                }
             } catch let error as APIError where error.status == .unauthorized {
                 // Failures from one address past the limit are answered 429. Valid credentials from it keep working: a
                 // school behind one address must not be locked out by one pupil's guesses, and a key or token cannot be
@@ -98,9 +103,8 @@ final class KeyDirectory: Sendable {
     private let state = Mutex(State())
     private let freshness: Duration
     private let staleLimit: Duration
-    private let logger: Logger
     private let clock: @Sendable () -> ContinuousClock.Instant
-    private let warnings = Mutex(LogThrottle(interval: .seconds(10)))
+    private let readFailure: ThrottledLog
 
     /// Creates a directory reading grants with `load`; `clock` measures the copy's age (tests move it by hand).
     init(
@@ -111,7 +115,7 @@ final class KeyDirectory: Sendable {
         self.load = load
         self.freshness = freshness
         self.staleLimit = staleLimit
-        self.logger = logger
+        readFailure = ThrottledLog(logger)
         self.clock = clock
     }
 
@@ -171,12 +175,7 @@ final class KeyDirectory: Sendable {
                 state.refreshing = nil
             }
         } catch {
-            let leftOut = warnings.withLock { $0.admit(now: .now) }
-            if let leftOut {
-                logger.warning("API keys could not be read; the last copy is used", metadata: [
-                    "error": "\(error)", "unlogged_since_last": "\(leftOut)",
-                ])
-            }
+            readFailure.log("API keys could not be read; the last copy is used", metadata: ["error": "\(error)"])
             state.withLock { state in
                 guard state.generation == generation else { return }
                 state.failedAt = clock()

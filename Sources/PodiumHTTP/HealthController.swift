@@ -3,11 +3,16 @@ import Hummingbird
 import Logging
 import PodiumStore
 import Prometheus
+import Synchronization
 
 /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`: no key needed.
 struct HealthController {
     let storage: PodiumStorage
     let registry: PrometheusCollectorRegistry
+    /// Gauges read fresh at each scrape.
+    let gauges: ScrapeGauges
+    /// The last readiness answered, so that a change is logged once.
+    let readiness: ReadinessLog
 
     /// Registers this controller's routes on `router`.
     func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
@@ -28,10 +33,11 @@ struct HealthController {
     /// so it stays in rotation, `degraded`: a probe that took every replica out while Redis is down
     /// would turn that degraded service into an outage.
     @Sendable func ready(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        async let postgres = Self.check("PostgreSQL", logger: context.logger) { try await storage.pingPostgreSQL() }
-        async let redis = Self.check("Redis", logger: context.logger) { try await storage.pingRedis() }
+        async let postgres = check("PostgreSQL") { try await storage.pingPostgreSQL() }
+        async let redis = check("Redis") { try await storage.pingRedis() }
         let (postgresStatus, redisStatus) = await (postgres, redis)
         let status = postgresStatus != "ok" ? "not ready" : redisStatus != "ok" ? "degraded" : "ready"
+        readiness.note(status, logger: context.logger)
         var response = try HTTPSupport.json(
             HealthStatus(status: status, postgres: postgresStatus, redis: redisStatus), status: postgresStatus == "ok" ? .ok : .serviceUnavailable)
         if postgresStatus != "ok" { response.headers[.retryAfter] = "2" }
@@ -42,7 +48,8 @@ struct HealthController {
     @Sendable func metrics(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        await gauges.refresh()
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: PodiumMetrics.exposition(of: registry))))
     }
 
     /// Handles `GET /openapi.json`.
@@ -52,16 +59,40 @@ struct HealthController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPIDocument.data())))
     }
 
-    /// "ok" or "unavailable"; the cause goes to the log only, since the probe needs no key and libpq's
-    /// messages name hosts, ports, users and databases.
-    private static func check(_ server: String, logger: Logger, _ probe: () async throws -> Void) async -> String {
+    /// "ok" or "unavailable"; the cause goes to the log only (throttled: probes come every few seconds), since the
+    /// probe needs no key and libpq's messages name hosts, ports, users and databases.
+    private func check(_ server: String, _ probe: () async throws -> Void) async -> String {
         do {
             try await probe()
             return "ok"
         } catch {
-            logger.warning("readiness check failed", metadata: ["server": "\(server)", "error": "\(error)"])
+            readiness.checkFailed.log("readiness check failed", metadata: ["server": "\(server)", "error": "\(error)"])
             return "unavailable"
         }
+    }
+}
+
+/// Readiness as last answered: a change (ready, degraded, not ready) is logged once, at `info` when ready again and
+/// `warning` otherwise.
+final class ReadinessLog: Sendable {
+    private let last = Mutex<String?>(nil)
+    /// Failed checks, throttled.
+    let checkFailed: ThrottledLog
+
+    /// Creates the record, logging failed checks on `logger`.
+    init(logger: Logger) {
+        checkFailed = ThrottledLog(logger)
+    }
+
+    /// Notes the readiness just answered and logs it if it changed.
+    func note(_ status: String, logger: Logger) {
+        let previous = last.withLock { last in
+            defer { last = status }
+            return last
+        }
+        guard previous != status else { return }
+        logger.log(level: status == "ready" ? .info : .warning, "readiness changed", metadata: [
+            "readiness": "\(status)", "previous": "\(previous ?? "none")"])
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Metrics
 import NIOCore
 import PodiumStore
 import ServiceLifecycle
@@ -46,6 +47,9 @@ struct LiveStream: Sendable {
             clockTask.cancel()
             listener.continuation.finish()
         }
+        let listeners = Meter(label: "podium_live_listeners")
+        listeners.increment()
+        defer { listeners.decrement() }
         let clock = ContinuousClock()
         var sent = lastSent
         var lastWrite = clock.now

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Metrics
 import PodiumStore
 
 /// Requests per minute each caller may make, shared by every replica.
@@ -41,6 +42,12 @@ public struct RateLimits: Sendable, Equatable {
             }
         }
         return limits
+    }
+
+    /// The limits written as `parse` reads them.
+    public var description: String {
+        (Role.allCases.compactMap { role in perRole[role].map { "\(role.rawValue)=\($0)" } } + ["player=\(player)", "failed-auth=\(failedAuthentications)"])
+            .joined(separator: ",")
     }
 
     /// The bucket and limit a caller's requests count against; nil for anonymous callers (public routes and 401s).
@@ -96,6 +103,7 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     /// The 429 for a caller past `limit`.
     static func tooManyRequests(_ limit: RateLimit, _ decision: RateDecision) -> APIError {
+        Counter(label: "podium_rate_limit_rejections_total", dimensions: [("limit", limit.name)]).increment()
         var headers = HTTPFields()
         headers[.retryAfter] = String(max(1, decision.retryAfter))
         describe(limit, decision, in: &headers)

@@ -186,6 +186,9 @@ public final class Scheduler: Sendable {
         logger[metadataKey: "slot"] = "\(RFC3339.format(claim.slot))"
         logger[metadataKey: "attempt"] = "\(claim.attempt)"
         let context = JobContext(slot: claim.slot, attempt: claim.attempt, now: now, logger: logger)
+        // How long after its slot the run started: a manual run of a past slot is as late as its slot is old.
+        Timer(label: "podium_job_lateness_seconds", dimensions: [("job", claim.job)], preferredDisplayUnit: .seconds)
+            .recordSeconds(max(0, now().timeIntervalSince(claim.slot)))
         let started = ContinuousClock.now
         let result = await withTaskGroup(of: AttemptResult?.self) { group in
             group.addTask {
@@ -205,6 +208,12 @@ public final class Scheduler: Sendable {
             case .finished(let counts):
                 let held = try await store.succeed(claim, result: counts, now: now())
                 outcome = JobOutcome(claim: claim, outcome: held ? .succeeded : .leaseLost, error: nil)
+                if held {
+                    Gauge(label: "podium_job_last_success_timestamp_seconds", dimensions: [("job", claim.job)]).record(now().timeIntervalSince1970)
+                    logger.info("job run succeeded", metadata: [
+                        "duration_s": "\(String(format: "%.3f", seconds))",
+                        "result": "\(counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"])
+                }
                 for (name, value) in counts {
                     Counter(label: "podium_job_items_total", dimensions: [("job", claim.job), ("item", name)]).increment(by: value)
                 }

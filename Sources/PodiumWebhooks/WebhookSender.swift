@@ -127,6 +127,9 @@ public final class WebhookSender: Sendable {
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         let delivered = statusCode.map { (200..<300).contains($0) } ?? false
         Counter(label: "podium_webhook_attempts_total", dimensions: [("outcome", delivered ? "delivered" : "failed")]).increment()
+        if delivered || delivery.attempt >= delivery.attemptLimit {
+            Counter(label: "podium_webhook_deliveries_total", dimensions: [("outcome", delivered ? "delivered" : "dead")]).increment()
+        }
         do {
             try await store.finish(
                 delivery, replica: replica, startedAt: started, durationMs: milliseconds, statusCode: statusCode, error: failure,

@@ -35,6 +35,11 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// The pool's size, the slots borrowed now and the callers waiting for one, for metrics.
+    public var usage: (size: Int, inUse: Int, waiters: Int) {
+        state.withLockedValue { (configuration.poolSize, $0.open - $0.idle.count, $0.waiters.count) }
+    }
+
     /// Connections currently open or borrowed (including ones being opened), for metrics and tests.
     public var openConnections: Int {
         state.withLockedValue { $0.open }

@@ -118,6 +118,12 @@ public final class RedisPool: Sendable {
         logger.debug("Redis pool closed")
     }
 
+    /// The pool's size, the slots borrowed now and the callers waiting for one, for metrics.
+    public var usage: (size: Int, inUse: Int, waiters: Int) {
+        let size = Self.size(of: configuration)
+        return state.withLock { (size, $0.slots - $0.idle.count, $0.waiters.count) }
+    }
+
     /// Connections currently open to the server (idle or borrowed).
     public var openConnections: Int {
         state.withLock(\.connections)

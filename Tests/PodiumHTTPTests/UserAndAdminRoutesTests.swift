@@ -172,17 +172,48 @@ struct UserAndAdminRoutesTests {
             let metrics = try await client.send(.get, "/metrics", key: nil)
             let text = String(buffer: metrics.body)
             #expect(text.contains("podium_completions_recorded_total{outcome=\"created\"}"))
-            #expect(text.contains("http_server_request_duration"))
+            #expect(text.contains("podium_http_request_duration_seconds_bucket"))
             let missing = try await client.execute(uri: "/v2/nothing", method: .get)
             #expect(missing.status == .notFound)
             #expect(missing.headers[.contentType] == "application/problem+json")
-            // Error answers are timed too, under their status.
+            // Error answers are counted too, under their status and as errors of their class, by route template.
             #expect(try await client.send(.get, "/v1/users/u-1", key: nil).status == .unauthorized)
             let after = String(buffer: try await client.send(.get, "/metrics", key: nil).body)
-            let timed401 = after.split(separator: "\n").first {
-                $0.hasPrefix("http_server_request_duration_count") && $0.contains("\"401\"") && $0.contains("/v1/users/{id}")
+            func value(_ name: String, _ labels: [String]) -> Double {
+                let line = after.split(separator: "\n").first { line in line.hasPrefix(name + "{") && labels.allSatisfy { line.contains($0) } }
+                return (line?.split(separator: " ").last).flatMap { Double($0) } ?? 0
             }
-            #expect((timed401?.split(separator: " ").last).flatMap { Double($0) } ?? 0 >= 1, "\(timed401 ?? "no such series")")
+            let route = "route=\"/v1/users/{id}\""
+            #expect(value("podium_http_requests_total", [route, "method=\"GET\"", "status=\"401\""]) >= 1)
+            #expect(value("podium_http_request_errors_total", [route, "status_class=\"4xx\""]) >= 1)
+            #expect(value("podium_http_request_duration_seconds_count", [route]) >= 1)
+            #expect(value("podium_http_requests_total", ["route=\"unmatched\"", "status=\"404\""]) >= 1, "no raw path as a label")
+            #expect(!after.contains("/v2/nothing"))
+        }
+    }
+
+    @Test("a request id is taken from X-Request-Id or made, and answered in the header and in problem bodies")
+    func requestIDsAreAnswered() async throws {
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            var headers = HTTPFields()
+            headers[RequestID.header] = "trace-abc.123"
+            let sent = try await client.execute(uri: "/v1/users/u-1", method: .get, headers: headers)
+            #expect(sent.status == .unauthorized)
+            #expect(sent.headers[RequestID.header] == "trace-abc.123")
+            #expect(sent.json["request_id"] as? String == "trace-abc.123")
+            let made = try await client.execute(uri: "/healthz", method: .get)
+            let id = made.headers[RequestID.header] ?? ""
+            #expect(id.count == 16 && id.allSatisfy(\.isHexDigit), "\(id)")
+            let other = try await client.execute(uri: "/healthz", method: .get).headers[RequestID.header]
+            #expect(other != id, "each request gets its own")
+            for unusable in [String(repeating: "x", count: 129), "two words"] {
+                headers[RequestID.header] = unusable
+                let answer = try await client.execute(uri: "/v2/nothing", method: .get, headers: headers)
+                let replaced = answer.headers[RequestID.header] ?? ""
+                #expect(replaced.count == 16 && replaced != unusable)
+                #expect(answer.json["request_id"] as? String == replaced)
+            }
         }
     }
 
@@ -258,6 +289,7 @@ struct UserAndAdminRoutesTests {
             }.joined(separator: "/")
         })
         #expect(routes.count >= 16)
-        #expect(routes == harness.contract.operations)
+        // The console and the docs are HTML apps over the API, not part of it.
+        #expect(routes.subtracting(["GET /console", "GET /console/{file}", "GET /docs", "GET /docs/{file}"]) == harness.contract.operations)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PodiumCore
 import Postgres
 
@@ -39,6 +40,7 @@ public final class CompletionWriter: Sendable {
     private static func write(
         _ items: [ValidCompletion], store: CompletionStore, now: @Sendable () -> Date
     ) async -> [Result<RecordOutcome, any Error>] {
+        Recorder(label: "podium_group_commit_batch_size").record(items.count)
         do {
             return try await store.record(items, now: now()).map { .success($0) }
         } catch let error as PostgresError where items.count > 1 && error.kind == .query {

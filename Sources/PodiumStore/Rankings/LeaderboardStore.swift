@@ -36,14 +36,15 @@ public struct LeaderboardStore: Sendable {
     let reads: RedisReadBatcher
     /// Reads served from PostgreSQL because Redis failed, a few at a time (see `ConcurrencyLimit`).
     let fallbacks: ConcurrencyLimit
-    let fallbackWarning: FallbackWarning
+    /// Reads served from PostgreSQL because Redis failed: under an outage every poll falls back.
+    let fallbackWarning: ThrottledLog
 
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails.
     public init(postgres: PostgresPool, redis: RedisPool, logger: Logger, fallbackReads: Int = 4) {
         self.postgres = postgres
         self.reads = RedisReadBatcher(redis: redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
-        self.fallbackWarning = FallbackWarning(logger: logger)
+        self.fallbackWarning = ThrottledLog(logger)
     }
 
     // Every script first checks the ready marker: an empty Redis (restarted, rebuild not finished)
@@ -74,7 +75,7 @@ public struct LeaderboardStore: Sendable {
             let reply = try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments)
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
-            fallbackWarning.note("leaderboard read", error: error)
+            fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "leaderboard read", "error": "\(error)"])
             return try await fallbacks.run { try await readFromPostgres(board: board, window: window, period: period, slice: slice) }
         }
     }
@@ -102,7 +103,7 @@ public struct LeaderboardStore: Sendable {
             listed.sort { ($0.entry.rank, $0.member) < ($1.entry.rank, $1.member) }
             return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: listed.map(\.entry), live: true, found: true)
         } catch let error as RedisError {
-            fallbackWarning.note("leaderboard compare", error: error)
+            fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "leaderboard compare", "error": "\(error)"])
             // The LEFT JOIN keeps the board's size when none of the players is on it.
             let rows = try await fallbacks.run { try await postgres.query("""
                 WITH counts AS (
@@ -141,7 +142,7 @@ public struct LeaderboardStore: Sendable {
             }
             return (ranks, true)
         } catch let error as RedisError {
-            fallbackWarning.note("player ranks", error: error)
+            fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "player ranks", "error": "\(error)"])
             return (try await fallbacks.run { try await ranksFromPostgres(userID: userID, periods: periods) }, false)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PodiumCore
 import Postgres
 import Redis
@@ -166,6 +167,8 @@ public struct RankingSync: Sendable {
         do {
             let report = try await rebuild(run: run, progress: progress)
             try await releaseRebuildLease(run)
+            Gauge(label: "podium_rankings_last_rebuild_timestamp_seconds").record(now().timeIntervalSince1970)
+            logger.info("rankings rebuilt from PostgreSQL", metadata: ["boards": "\(report.boards)", "entries": "\(report.entries)"])
             return report
         } catch {
             try? await discardTemporaryBoards(run)

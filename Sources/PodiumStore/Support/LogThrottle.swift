@@ -1,5 +1,4 @@
 import Logging
-import Redis
 import Synchronization
 
 /// When to write a repeated log message: the first at once, then at most one per `interval`,
@@ -26,23 +25,25 @@ public struct LogThrottle: Sendable {
     }
 }
 
-/// The warning for reads served from PostgreSQL because Redis failed, throttled: under an outage every
-/// poll falls back, and one line per read would flood the log.
-final class FallbackWarning: Sendable {
+/// A log message that may repeat many times a second (Redis down, a webhook endpoint failing), written at most
+/// once per `interval` with `suppressed`: how many were left out since the last one written.
+public final class ThrottledLog: Sendable {
     private let throttle: Mutex<LogThrottle>
     private let logger: Logger
+    private let level: Logger.Level
 
-    /// Creates the warning, written at most once per `interval` on `logger`.
-    init(logger: Logger, interval: Duration = .seconds(10)) {
+    /// Creates the message's throttle, writing at `level` on `logger` at most once per `interval`.
+    public init(_ logger: Logger, level: Logger.Level = .warning, interval: Duration = .seconds(10)) {
         self.logger = logger
+        self.level = level
         self.throttle = Mutex(LogThrottle(interval: interval))
     }
 
-    /// Notes one `read` (`leaderboard read`, `player ranks`…) served from PostgreSQL after `error`.
-    func note(_ read: String, error: RedisError) {
-        guard let leftOut = throttle.withLock({ $0.admit(now: .now) }) else { return }
-        logger.warning("reads served from PostgreSQL: Redis failed", metadata: [
-            "read": "\(read)", "error": "\(error)", "unlogged_since_last": "\(leftOut)",
-        ])
+    /// Writes `message` unless one was written less than the interval ago (then only counts it).
+    public func log(_ message: @autoclosure () -> Logger.Message, metadata: @autoclosure () -> Logger.Metadata = [:]) {
+        guard let suppressed = throttle.withLock({ $0.admit(now: .now) }) else { return }
+        var metadata = metadata()
+        metadata["suppressed"] = .stringConvertible(suppressed)
+        logger.log(level: level, message(), metadata: metadata)
     }
 }

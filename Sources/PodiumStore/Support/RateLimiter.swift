@@ -48,13 +48,12 @@ public struct RateDecision: Sendable, Equatable {
 public final class RateLimiter: Sendable {
     private let batcher: RedisReadBatcher
     private let local = Mutex<[String: (tokens: Double, at: Date)]>([:])
-    private let logger: Logger
-    private let throttle = Mutex(LogThrottle(interval: .seconds(10)))
+    private let fallbackWarning: ThrottledLog
 
     /// Creates a limiter on `redis`.
     public init(redis: RedisPool, logger: Logger) {
         batcher = RedisReadBatcher(redis: redis)
-        self.logger = logger
+        fallbackWarning = ThrottledLog(logger)
     }
 
     /// Takes one request from `bucket` under `limit` at `now`.
@@ -69,11 +68,7 @@ public final class RateLimiter: Sendable {
             }
             return RateDecision(allowed: parts[0] == 1, remaining: Int(parts[1]), retryAfter: Int(parts[2]), reset: Int(parts[3]))
         } catch {
-            if let leftOut = throttle.withLock({ $0.admit(now: .now) }) {
-                logger.warning("rate limits fall back to this replica's own buckets: Redis failed", metadata: [
-                    "error": "\(error)", "unlogged_since_last": "\(leftOut)",
-                ])
-            }
+            fallbackWarning.log("rate limits fall back to this replica's own buckets: Redis failed", metadata: ["error": "\(error)"])
             return takeLocally(bucket, limit: limit, now: now)
         }
     }

@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Logging
+import Metrics
+import Synchronization
+
+/// The id of the request being served, for logs and problem answers.
+///
+/// Taken from the client's `X-Request-Id` when it is 1 to 128 visible ASCII characters, generated otherwise.
+/// While a request is served it is a task-local value, so every log line written in its task carries it
+/// (`RequestID.metadataProvider`), whichever logger wrote it.
+public enum RequestID {
+    /// The header carrying it, both ways.
+    public static let header = HTTPField.Name("X-Request-Id")!
+
+    /// The id of the request this task serves; nil outside a request.
+    @TaskLocal public static var current: String?
+
+    /// Adds `request_id` to every log line written while a request is served.
+    public static let metadataProvider = Logger.MetadataProvider {
+        current.map { ["request_id": .string($0)] } ?? [:]
+    }
+
+    /// The client's id when usable, else a new random one (16 hexadecimal digits).
+    static func accept(_ sent: String?) -> String {
+        if let sent, (1...128).contains(sent.utf8.count), sent.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { return sent }
+        return String(format: "%016llx", UInt64.random(in: .min ... .max))
+    }
+}
+
+/// Who made a request, as far as the auth middleware found out, for the access log.
+///
+/// A reference in the request context: the auth middleware runs inside the observer, and what it sets on its
+/// copy of the context would not otherwise reach the observer's line.
+public final class RequestPrincipal: Sendable {
+    private let value = Mutex<String?>(nil)
+
+    /// Creates an empty record.
+    public init() {}
+
+    /// `key:<id>` or `player:<subject>`; nil for an anonymous request. Never a secret.
+    public var name: String? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
+/// What the server notes of every request: its id, its metrics and its access log line.
+///
+/// First in the middleware chain, so it sees every answer, problems included (the problem middleware inside it
+/// returns them). Labels use the route template (`/v1/users/{id}`), never the raw path; a request no route
+/// matched is labelled `unmatched`.
+struct RequestObserverMiddleware: RouterMiddleware {
+    /// Whether each request gets an access log line at `info`.
+    let accessLog: Bool
+    private let inFlight = Meter(label: "podium_http_requests_in_flight")
+    private let metrics = RequestMetricsCache()
+
+    /// Creates the middleware; `accessLog` false keeps metrics and ids but writes no access lines.
+    init(accessLog: Bool) {
+        self.accessLog = accessLog
+    }
+
+    func handle(
+        _ request: Request, context: PodiumRequestContext, next: (Request, PodiumRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let id = RequestID.accept(request.headers[RequestID.header])
+        var context = context
+        // Ours replaces Hummingbird's own id, so that a line names the request once, by the id its answer carries.
+        context.logger[metadataKey: "hb.request.id"] = nil
+        context.logger[metadataKey: "request_id"] = .string(id)
+        let started = ContinuousClock.now
+        inFlight.increment()
+        var response: Response
+        do {
+            response = try await RequestID.$current.withValue(id) { try await next(request, context) }
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            finish(request, context: context, status: status, bytes: 0, started: started, id: id)
+            throw error
+        }
+        response.headers[RequestID.header] = id
+        let status = response.status
+        // Noted once the body is written: a stream (a live page) when it ends, with the bytes it sent.
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { [self, context] writer in
+            let counter = CountingWriter(writer)
+            do {
+                try await body.write(counter)
+            } catch {
+                finish(request, context: context, status: status, bytes: counter.written, started: started, id: id)
+                throw error
+            }
+            finish(request, context: context, status: status, bytes: counter.written, started: started, id: id)
+        }
+        return response
+    }
+
+    private func finish(
+        _ request: Request, context: PodiumRequestContext, status: HTTPResponse.Status, bytes: Int, started: ContinuousClock.Instant, id: String
+    ) {
+        let elapsed = ContinuousClock.now - started
+        inFlight.decrement()
+        // Hummingbird names a request no route matched `NotFound`; no route template looks like that.
+        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+        metrics.record(method: request.method.rawValue, route: route, status: Int(status.code), duration: elapsed)
+        guard accessLog else { return }
+        var metadata: Logger.Metadata = [
+            "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status.code),
+            "duration_ms": .string(String(format: "%.1f", elapsed.milliseconds)),
+            "bytes": .stringConvertible(bytes), "request_id": .string(id),
+        ]
+        if let principal = context.principal.name { metadata["principal"] = .string(principal) }
+        context.logger.info("request", metadata: metadata)
+    }
+}
+
+extension Duration {
+    /// This duration in milliseconds, fractions included.
+    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}
+
+/// A body writer that passes everything on and counts the bytes.
+private final class CountingWriter: ResponseBodyWriter, @unchecked Sendable {
+    private var writer: any ResponseBodyWriter
+    /// Bytes written so far.
+    private(set) var written = 0
+
+    init(_ writer: any ResponseBodyWriter) {
+        self.writer = writer
+    }
+
+    func write(_ buffer: ByteBuffer) async throws {
+        written += buffer.readableBytes
+        try await writer.write(buffer)
+    }
+
+    func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await writer.finish(trailingHeaders)
+    }
+}
+
+/// The request metrics, one set per method, route and status, made once and reused.
+final class RequestMetricsCache: Sendable {
+    private struct Key: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    private struct Series {
+        let requests: Counter
+        let errors: Counter?
+        let duration: Timer
+    }
+
+    private let series = Mutex<[Key: Series]>([:])
+
+    /// Counts one request and its duration; a 4xx or 5xx answer also counts as an error of its class.
+    func record(method: String, route: String, status: Int, duration: Duration) {
+        let key = Key(method: method, route: route, status: status)
+        let entry = series.withLock { series in
+            if let entry = series[key] { return entry }
+            let labels = [("method", method), ("route", route)]
+            let entry = Series(
+                requests: Counter(label: "podium_http_requests_total", dimensions: labels + [("status", String(status))]),
+                errors: status >= 400 ? Counter(label: "podium_http_request_errors_total", dimensions: labels + [("status_class", "\(status / 100)xx")]) : nil,
+                duration: Timer(label: "podium_http_request_duration_seconds", dimensions: labels, preferredDisplayUnit: .seconds))
+            series[key] = entry
+            return entry
+        }
+        entry.requests.increment()
+        entry.errors?.increment()
+        entry.duration.recordNanoseconds(Int64(duration.milliseconds * 1_000_000))
+    }
+}

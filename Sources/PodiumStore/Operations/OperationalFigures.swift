@@ -1,0 +1,117 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// What `/metrics` reports of the whole service at one moment: the pools, whether the servers answer, and the
+/// figures only PostgreSQL knows (periods, outbox, webhooks), read fresh at each scrape.
+public struct OperationalFigures: Sendable {
+    /// A pool's size, its slots in use and its waiting callers.
+    public struct PoolUsage: Sendable, Equatable {
+        /// Connections it may open.
+        public var size: Int
+        /// Slots borrowed now.
+        public var inUse: Int
+        /// Callers waiting for a slot.
+        public var waiters: Int
+    }
+
+    /// One board window's periods.
+    public struct WindowFigures: Sendable, Equatable {
+        /// The end of its newest closed period; nil before the first close.
+        public var lastClosedEnd: Date?
+        /// Periods whose close time passed over `PeriodStore.overdueMargin` ago and that are still open.
+        public var overdue: Int
+    }
+
+    /// One webhook's delivery backlog.
+    public struct WebhookFigures: Sendable, Equatable {
+        /// Deliveries waiting (pending or being sent).
+        public var pending: Int
+        /// Deliveries that used up their attempts.
+        public var dead: Int
+        /// Age of its oldest waiting delivery, in seconds; 0 when none waits.
+        public var oldestUndeliveredAge: Double
+
+        /// A webhook with nothing waiting and nothing dead (one deleted since the last scrape reads so).
+        public static let idle = WebhookFigures(pending: 0, dead: 0, oldestUndeliveredAge: 0)
+    }
+
+    /// The PostgreSQL pool.
+    public var postgresPool: PoolUsage
+    /// The Redis pool.
+    public var redisPool: PoolUsage
+    /// Whether PostgreSQL answered a ping.
+    public var postgresUp: Bool
+    /// Whether Redis answered a ping.
+    public var redisUp: Bool
+    /// Per window (day, week, month); empty when PostgreSQL did not answer.
+    public var windows: [LeaderboardWindow: WindowFigures]
+    /// The newest event id (the outbox head); nil when PostgreSQL did not answer.
+    public var outboxHead: Int64?
+    /// Events written but not yet fanned out into webhook deliveries (by id, so an estimate while transactions overlap).
+    public var dispatchLag: Int64?
+    /// Per webhook id; empty when PostgreSQL did not answer.
+    public var webhooks: [String: WebhookFigures]
+}
+
+extension PodiumStorage {
+    /// How long past its close time an open period counts as overdue: the `close-periods` job runs every minute.
+    public static let overdueMargin: TimeInterval = 60
+
+    /// The figures at `now`. Never throws: a server that does not answer reads as down, with its figures left out.
+    public func operationalFigures(now: Date) async -> OperationalFigures {
+        async let postgresUp = answers { try await pingPostgreSQL() }
+        async let redisUp = answers { try await pingRedis() }
+        let pools = (postgres.usage, redis.usage)
+        var figures = OperationalFigures(
+            postgresPool: .init(size: pools.0.size, inUse: pools.0.inUse, waiters: pools.0.waiters),
+            redisPool: .init(size: pools.1.size, inUse: pools.1.inUse, waiters: pools.1.waiters),
+            postgresUp: await postgresUp, redisUp: await redisUp, windows: [:], outboxHead: nil, dispatchLag: nil, webhooks: [:])
+        guard figures.postgresUp else { return figures }
+        do {
+            let overdueBefore = now.addingTimeInterval(-rules.closeGrace - Self.overdueMargin)
+            for row in try await postgres.query("""
+                SELECT w.board_window,
+                       (SELECT max(ends_at) FROM board_periods p
+                        WHERE p.board_window = w.board_window AND p.closed_at IS NOT NULL) AS last_closed_end,
+                       (SELECT count(*) FROM board_periods p
+                        WHERE p.board_window = w.board_window AND p.closed_at IS NULL AND p.ends_at <= \(bind: overdueBefore)) AS overdue
+                FROM unnest(ARRAY['day', 'week', 'month']) AS w(board_window)
+                """).rows {
+                guard let window = LeaderboardWindow(rawValue: try row.string("board_window")) else { continue }
+                figures.windows[window] = .init(lastClosedEnd: try row.optionalDate("last_closed_end"), overdue: try row.int("overdue"))
+            }
+            let outbox = try await postgres.query("""
+                SELECT COALESCE((SELECT max(id) FROM events), 0) AS head,
+                       (SELECT event_id FROM webhook_dispatch WHERE name = 'outbox') AS dispatched
+                """).rows[0]
+            let head = try outbox.int64("head")
+            figures.outboxHead = head
+            figures.dispatchLag = max(0, head - (outbox["dispatched"].flatMap(Int64.init) ?? head))
+            for row in try await postgres.query("""
+                SELECT w.id,
+                       count(d.id) FILTER (WHERE d.status IN ('pending', 'sending')) AS pending,
+                       count(d.id) FILTER (WHERE d.status = 'dead') AS dead,
+                       COALESCE(extract(epoch FROM \(bind: now)::timestamptz
+                                - min(d.created_at) FILTER (WHERE d.status IN ('pending', 'sending'))), 0)::float8 AS oldest_age
+                FROM webhooks w LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.status <> 'delivered'
+                GROUP BY w.id
+                """).rows {
+                figures.webhooks[try row.string("id")] = .init(
+                    pending: try row.int("pending"), dead: try row.int("dead"), oldestUndeliveredAge: max(0, try row.double("oldest_age")))
+            }
+        } catch {
+            // PostgreSQL went away mid-scrape: report what was read.
+        }
+        return figures
+    }
+
+    private func answers(_ ping: () async throws -> Void) async -> Bool {
+        do {
+            try await ping()
+            return true
+        } catch {
+            return false
+        }
+    }
+}
