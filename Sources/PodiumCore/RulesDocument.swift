@@ -29,6 +29,25 @@ public struct RulesDocument: Sendable, Codable {
     /// Achievements (replace the defaults when given).
     public var achievements: [AchievementRule]?
 
+    /// The document that spells out `rules` in full: every section given, defaults included (what
+    /// `podium rules check` prints, and a complete file to start editing from).
+    public init(effective rules: GameRules) {
+        points = rules.points
+        levels = rules.levels
+        boards = rules.boards.rules
+        closeGraceMinutes = rules.closeGrace / 60
+        futureSkewMinutes = rules.futureSkew / 60
+        maximumAgeDays = rules.maximumAge / 86_400
+        achievements = rules.achievements
+        scheduler = SchedulerDocument(
+            jobs: rules.scheduler.jobs.map { job in
+                JobDocument(
+                    name: job.name, cron: job.schedule.expression.description, timeZone: job.schedule.timeZone.configuredName, misfire: job.misfire,
+                    retryLimit: job.retryLimit, leaseSeconds: job.lease, backoffSeconds: job.backoff)
+            },
+            retention: rules.scheduler.retention, snapshotTop: rules.scheduler.snapshotTop)
+    }
+
     /// Decodes a rules file and checks it; throws `RulesError` listing every problem.
     public static func rules(from data: Data) throws -> GameRules {
         let document: RulesDocument

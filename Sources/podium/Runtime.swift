@@ -72,7 +72,7 @@ struct Runtime {
 
     /// Runs `body` with a runtime, closing the pools afterwards whatever happens.
     static func with<T>(_ body: (Runtime) async throws -> T) async throws -> T {
-        let runtime = try Runtime(settings: try Settings())
+        let runtime = try Runtime(settings: try Settings.load())
         do {
             let result = try await body(runtime)
             await runtime.close()

@@ -16,11 +16,14 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
 
     func run() async throws {
-        let settings = try Settings()
+        let settings = try Settings.load()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
         let runtime = try Runtime(settings: settings)
         let logger = runtime.logger
+        logger.info("podium starting", metadata: [
+            "version": "\(BuildInfo.version)", "commit": "\(BuildInfo.commit)", "process": "\(ProcessInfo.processInfo.processIdentifier)"])
+        logger.info("configuration", metadata: .init(uniqueKeysWithValues: settings.summary().map { ($0.name, .string($0.value)) }))
         let applied = try await runtime.migrateWhenPostgreSQLAnswers(within: settings.startupWait)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["versions": "\(applied)"]) }
 
@@ -39,7 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServiceGroupConfiguration(
             // Shut down in reverse order: the HTTP server stops taking requests and drains first,
             // while the background loops and both pools still serve it.
-            services: [.init(service: sync), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks), .init(service: app)],
+            services: [
+                .init(service: sync), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks),
+                .init(service: ShutdownStep("HTTP drained; stopping the webhook sender, the scheduler (a running job gets up to 50 s), live rankings and the ranking sync", logger: logger)),
+                .init(service: app),
+                .init(service: ShutdownStep("shutdown requested: the HTTP server stops taking requests and drains open ones", logger: logger)),
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         // Then whatever still runs (a long job, a rebuild) is cancelled: its lease lets another replica take over.
@@ -52,9 +60,29 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             try? await http.shutdown()
             await runtime.close()
+            logger.error("podium stopped after an error", metadata: ["error": "\(error)"])
             throw error
         }
+        logger.info("services stopped; closing the webhook client and the connection pools")
         try? await http.shutdown()
         await runtime.close()
+        logger.info("podium stopped")
+    }
+}
+
+/// A service that only logs `message` when the group's graceful shutdown reaches it: placed between the services,
+/// its line marks each step of the shutdown (services stop in reverse order, each after the one behind it ended).
+struct ShutdownStep: Service {
+    let message: String
+    let logger: Logger
+
+    init(_ message: String, logger: Logger) {
+        self.message = message
+        self.logger = logger
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        logger.info("\(message)")
     }
 }

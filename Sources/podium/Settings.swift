@@ -36,6 +36,8 @@ import Redis
 /// | `PODIUM_RATE_LIMITS` | `ingest=6000,read=6000,display=1200,admin=600,player=120,failed-auth=60` (per minute) |
 /// | `PODIUM_PLAYER_MIN_SECONDS_PER_QUESTION`, `PODIUM_PLAYER_MAX_COMPLETIONS_PER_MINUTE`, `PODIUM_PLAYER_REPEAT_QUIZ_WINDOW_S` | `1`, `6`, `60` |
 /// | `PODIUM_LOG_LEVEL` | `info` |
+/// | `PODIUM_LOG_FORMAT` | `text`; `json` writes one JSON object per line |
+/// | `PODIUM_ACCESS_LOG` | `true`: one `info` line per request |
 struct Settings {
     var databaseURL: String
     var redisURL: String
@@ -53,10 +55,29 @@ struct Settings {
     var testJobDelay: (job: String, delay: Duration)?
     var webhooks: WebhookSettings
     var logLevel: Logger.Level
+    var logFormat: LogFormat
+    /// What the settings were read from, for `summary`.
+    private let environment: [String: String]
+
+    /// Reads the settings from the process environment and installs the log format they name.
+    static func load() throws -> Settings {
+        let settings = try Settings()
+        settings.logFormat.bootstrap()
+        return settings
+    }
 
     /// Reads the settings from `environment`.
     init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.environment = environment
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        func flag(_ name: String, _ fallback: Bool) throws -> Bool {
+            switch value(name)?.lowercased() {
+            case nil: return fallback
+            case "0", "false", "no", "off": return false
+            case "1", "true", "yes", "on": return true
+            case let text?: throw SettingsError(message: "\(name) must be true or false, got \(text)")
+            }
+        }
         func integer(_ name: String, _ fallback: Int) throws -> Int {
             guard let text = value(name) else { return fallback }
             guard let number = Int(text), number >= 0 else { throw SettingsError(message: "\(name) must be a whole number, got \(text)") }
@@ -70,12 +91,7 @@ struct Settings {
         redisURL = value("PODIUM_REDIS_URL") ?? "redis://127.0.0.1:6379/0"
         let port = try integer("PODIUM_PORT", 8080)
         guard (1...65535).contains(port) else { throw SettingsError(message: "PODIUM_PORT must be 1 to 65535, got \(port)") }
-        let publicLeaderboards: Bool
-        switch value("PODIUM_PUBLIC_LEADERBOARDS")?.lowercased() {
-        case nil, "0", "false", "no": publicLeaderboards = false
-        case "1", "true", "yes": publicLeaderboards = true
-        case let text?: throw SettingsError(message: "PODIUM_PUBLIC_LEADERBOARDS must be true or false, got \(text)")
-        }
+        let publicLeaderboards = try flag("PODIUM_PUBLIC_LEADERBOARDS", false)
         var adminKey = value("PODIUM_ADMIN_KEY")
         if let path = value("PODIUM_ADMIN_KEY_FILE") {
             guard adminKey == nil else { throw SettingsError(message: "set PODIUM_ADMIN_KEY or PODIUM_ADMIN_KEY_FILE, not both") }
@@ -90,7 +106,8 @@ struct Settings {
             bootstrapAdminKey: adminKey.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 },
             publicLeaderboards: publicLeaderboards,
             leaderboardCacheLifetime: .milliseconds(try integer("PODIUM_LEADERBOARD_CACHE_MS", 1000)),
-            liveStreamLifetime: .seconds(max(1, try integer("PODIUM_LIVE_STREAM_SECONDS", 300))))
+            liveStreamLifetime: .seconds(max(1, try integer("PODIUM_LIVE_STREAM_SECONDS", 300))),
+            accessLog: try flag("PODIUM_ACCESS_LOG", true))
         rulesFile = value("PODIUM_RULES_FILE")
         postgresPoolSize = max(2, try integer("PODIUM_PG_POOL_SIZE", 16))
         redisPoolSize = max(2, try integer("PODIUM_REDIS_POOL_SIZE", 16))
@@ -138,6 +155,60 @@ struct Settings {
             throw SettingsError(message: "PODIUM_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
         logLevel = level
+        guard let format = LogFormat(rawValue: value("PODIUM_LOG_FORMAT") ?? "text") else {
+            throw SettingsError(message: "PODIUM_LOG_FORMAT must be text or json, got \(value("PODIUM_LOG_FORMAT") ?? "")")
+        }
+        logFormat = format
+    }
+
+    /// The effective configuration, one setting a line, secrets masked: what `podium config` prints and `serve` logs at start.
+    ///
+    /// Passwords in the database and Redis addresses, the admin key and the player token secrets are never shown,
+    /// only whether they are set (and the token key ids).
+    func summary() -> [(name: String, value: String)] {
+        let seconds = { (duration: Duration) in "\(duration.components.seconds)" }
+        let milliseconds = { (duration: Duration) in "\(Int(duration.inSeconds * 1000))" }
+        return [
+            ("PODIUM_DATABASE_URL", Self.maskedPassword(in: databaseURL)),
+            ("PODIUM_REDIS_URL", Self.maskedPassword(in: redisURL)),
+            ("PODIUM_HOST", http.host), ("PODIUM_PORT", "\(http.port)"),
+            ("PODIUM_ADMIN_KEY", http.bootstrapAdminKey == nil ? "(not set)" : "(set, hidden)"),
+            ("PODIUM_PUBLIC_LEADERBOARDS", "\(http.publicLeaderboards)"),
+            ("PODIUM_RULES_FILE", rulesFile ?? "(none: default rules)"),
+            ("PODIUM_PG_POOL_SIZE", "\(postgresPoolSize)"), ("PODIUM_REDIS_POOL_SIZE", "\(redisPoolSize)"),
+            ("PODIUM_LEADERBOARD_CACHE_MS", milliseconds(http.leaderboardCacheLifetime)),
+            ("PODIUM_BATCH_SIZE", "\(batchSize)"), ("PODIUM_BATCH_CONCURRENCY", "\(batchConcurrency)"),
+            ("PODIUM_SYNC_INTERVAL_MS", milliseconds(syncInterval)), ("PODIUM_SCHEDULER_TICK_MS", milliseconds(schedulerTick)),
+            ("PODIUM_STARTUP_WAIT_SECONDS", seconds(startupWait)), ("PODIUM_LIVE_STREAM_SECONDS", seconds(http.liveStreamLifetime)),
+            ("PODIUM_REPLICA_NAME", replicaName),
+            ("PODIUM_WEBHOOK_TIMEOUT_MS", "\(Int(webhooks.timeout * 1000))"), ("PODIUM_WEBHOOK_MAX_ATTEMPTS", "\(webhooks.maxAttempts)"),
+            ("PODIUM_WEBHOOK_BACKOFF_MS", "\(Int(webhooks.backoff * 1000))"),
+            ("PODIUM_PLAYER_TOKEN_HS256_KEYS", http.playerTokens.hmacSecrets.isEmpty
+                ? "(none)" : "key ids " + http.playerTokens.hmacSecrets.keys.sorted().joined(separator: ",") + " (secrets hidden)"),
+            ("PODIUM_PLAYER_TOKEN_JWKS_FILE", environment["PODIUM_PLAYER_TOKEN_JWKS_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "(none)"),
+            ("PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S", "\(Int(http.playerTokens.maxLifetime))"),
+            ("PODIUM_PLAYER_TOKEN_AUDIENCE", http.playerTokens.audience ?? "(none)"),
+            ("PODIUM_CORS_ORIGINS", http.cors.origins.isEmpty ? "(none)" : http.cors.origins.sorted().joined(separator: ",")),
+            ("PODIUM_HEADER_TIMEOUT_MS", milliseconds(http.connections.headerTimeout)),
+            ("PODIUM_BODY_TIMEOUT_MS", milliseconds(http.connections.bodyTimeout)),
+            ("PODIUM_IDLE_TIMEOUT_MS", milliseconds(http.connections.idleTimeout)),
+            ("PODIUM_MAX_CONNECTIONS", "\(http.connections.maxConnections)"),
+            ("PODIUM_RATE_LIMITS", http.rateLimits.description),
+            ("PODIUM_LOG_LEVEL", logLevel.rawValue), ("PODIUM_LOG_FORMAT", logFormat.rawValue), ("PODIUM_ACCESS_LOG", "\(http.accessLog)"),
+        ]
+    }
+
+    /// `text` with the password of a `scheme://user:password@host` URL or a `password=` conninfo field replaced by `*****`.
+    static func maskedPassword(in text: String) -> String {
+        var masked = text
+        if let scheme = masked.range(of: "://"), let at = masked.range(of: "@", range: scheme.upperBound..<masked.endIndex),
+           let colon = masked.range(of: ":", range: scheme.upperBound..<at.lowerBound) {
+            masked.replaceSubrange(colon.upperBound..<at.lowerBound, with: "*****")
+        }
+        if let field = masked.range(of: #"password\s*=\s*('([^'\\]|\\.)*'|\S+)"#, options: .regularExpression) {
+            masked.replaceSubrange(field, with: "password=*****")
+        }
+        return masked
     }
 
     /// Player token keys and limits from `PODIUM_PLAYER_TOKEN_*`.
@@ -171,17 +242,22 @@ struct Settings {
     /// The game rules: the rules file if set, else the defaults.
     func rules() throws -> GameRules {
         guard let rulesFile else { return GameRules() }
+        return try Self.rules(fromFile: rulesFile, setting: "PODIUM_RULES_FILE")
+    }
+
+    /// The rules of the file at `path`; errors name the path, and the `setting` that named it when there is one.
+    static func rules(fromFile path: String, setting: String?) throws -> GameRules {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: rulesFile))
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: rulesFile) ? "cannot be read" : "does not exist"
-            throw SettingsError(message: "PODIUM_RULES_FILE names \(rulesFile), which \(reason)")
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw SettingsError(message: setting.map { "\($0) names \(path), which \(reason)" } ?? "\(path) \(reason)")
         }
         do {
             return try RulesDocument.rules(from: data)
         } catch {
-            throw SettingsError(message: "PODIUM_RULES_FILE \(rulesFile): \(error)")
+            throw SettingsError(message: (setting.map { "\($0) " } ?? "") + "\(path): \(error)")
         }
     }
 

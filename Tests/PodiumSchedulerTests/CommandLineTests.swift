@@ -48,3 +48,67 @@ struct CommandLineTests {
         #expect(waited >= .seconds(1) && waited < .seconds(30), "bounded by the setting, not at once: \(waited)")
     }
 }
+
+/// The operator's commands: version, configuration, rules check, and what `serve` logs.
+@Suite("Operating the podium command")
+struct OperatorCommandTests {
+    @Test("--version names the version and the commit")
+    func versionNamesTheCommit() async throws {
+        let result = try await CommandLineTests.run(["--version"], environment: [:])
+        #expect(result.status == 0)
+        #expect(result.error.range(of: #"^podium \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n$"#, options: .regularExpression) != nil,
+                "\(result.error)")
+    }
+
+    @Test("config prints the effective settings with every secret masked")
+    func configMasksSecrets() async throws {
+        let result = try await CommandLineTests.run(["config"], environment: [
+            "PODIUM_DATABASE_URL": "host=db user=podium password=hunter2-db dbname=podium",
+            "PODIUM_REDIS_URL": "redis://ops:hunter2-redis@cache:6380/2", "PODIUM_ADMIN_KEY": "pdm_hunter2adminkeyhunter2adminkey",
+            "PODIUM_PLAYER_TOKEN_HS256_KEYS": "k1:hunter2-token-secret-of-32-bytes-or-more", "PODIUM_PORT": "9001",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(!result.error.contains("hunter2"), "\(result.error)")
+        let lines = result.error.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) } }
+        let values = Dictionary(lines.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) { first, _ in first }
+        #expect(values["PODIUM_DATABASE_URL"] == "host=db user=podium password=***** dbname=podium")
+        #expect(values["PODIUM_REDIS_URL"] == "redis://ops:*****@cache:6380/2")
+        #expect(values["PODIUM_ADMIN_KEY"] == "(set, hidden)")
+        #expect(values["PODIUM_PLAYER_TOKEN_HS256_KEYS"] == "key ids k1 (secrets hidden)")
+        #expect(values["PODIUM_PORT"] == "9001")
+        #expect(values["PODIUM_LOG_FORMAT"] == "text")
+        let bad = try await CommandLineTests.run(["config"], environment: ["PODIUM_LOG_FORMAT": "xml"])
+        #expect(bad.status != 0)
+        #expect(bad.error.contains("PODIUM_LOG_FORMAT must be text or json, got xml"))
+    }
+
+    @Test("rules check prints the effective rules, which check again unchanged, and names every problem")
+    func rulesCheck() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("podium-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("rules.json")
+        try Data(#"{"points": {"hard": 7}, "close_grace_minutes": 5}"#.utf8).write(to: file)
+        let checked = try await CommandLineTests.run(["rules", "check", file.path], environment: [:])
+        #expect(checked.status == 0, "\(checked.error)")
+        let effective = try JSONSerialization.jsonObject(with: Data(checked.error.utf8)) as? [String: Any] ?? [:]
+        #expect((effective["points"] as? [String: Any])?["hard"] as? Int == 7)
+        #expect((effective["points"] as? [String: Any])?["easy"] as? Int == 2, "defaults filled in")
+        #expect(effective["close_grace_minutes"] as? Double == 5)
+        let jobs = (effective["scheduler"] as? [String: Any])?["jobs"] as? [[String: Any]] ?? []
+        #expect(jobs.first { $0["name"] as? String == "close-periods" }?["time_zone"] as? String == "UTC")
+        let again = folder.appendingPathComponent("effective.json")
+        try Data(checked.error.utf8).write(to: again)
+        let rechecked = try await CommandLineTests.run(["rules", "check", again.path], environment: [:])
+        #expect(rechecked.status == 0)
+        #expect(rechecked.error == checked.error, "the printed rules are a valid rules file with the same rules")
+
+        try Data(#"{"points": {"hard": -1}, "colour": "red"}"#.utf8).write(to: file)
+        let wrong = try await CommandLineTests.run(["rules", "check", file.path], environment: [:])
+        #expect(wrong.status != 0)
+        #expect(wrong.error.contains("\(file.path): colour: unknown key"), "\(wrong.error)")
+        let missing = try await CommandLineTests.run(["rules", "check", folder.appendingPathComponent("none.json").path], environment: [:])
+        #expect(missing.status != 0)
+        #expect(missing.error.contains("none.json does not exist"))
+    }
+}
