@@ -23,6 +23,8 @@ public struct HTTPSettings: Sendable {
     /// How long one live stream stays open before the server ends it (clients reconnect with `Last-Event-ID`,
     /// which also spreads listeners over replicas again).
     public var liveStreamLifetime: Duration
+    /// Whether every request gets an access log line at `info`.
+    public var accessLog: Bool
     /// Attempts a resent dead webhook delivery gets.
     public var webhookAttempts: Int
     /// How player tokens are verified (off without keys).
@@ -39,7 +41,8 @@ public struct HTTPSettings: Sendable {
     /// Creates settings; the defaults suit the quick start.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bootstrapAdminKey: String? = nil, publicLeaderboards: Bool = false,
-        leaderboardCacheLifetime: Duration = .milliseconds(1000), liveStreamLifetime: Duration = .seconds(300), webhookAttempts: Int = 8,
+        leaderboardCacheLifetime: Duration = .milliseconds(1000), liveStreamLifetime: Duration = .seconds(300), accessLog: Bool = true,
+        webhookAttempts: Int = 8,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
         connections: ConnectionLimits = ConnectionLimits(), rateLimits: RateLimits = RateLimits(),
         plausibility: PlausibilityRules = PlausibilityRules()
@@ -50,6 +53,7 @@ public struct HTTPSettings: Sendable {
         self.publicLeaderboards = publicLeaderboards
         self.leaderboardCacheLifetime = leaderboardCacheLifetime
         self.liveStreamLifetime = liveStreamLifetime
+        self.accessLog = accessLog
         self.webhookAttempts = webhookAttempts
         self.playerTokens = playerTokens
         self.cors = cors
@@ -76,18 +80,22 @@ public enum PodiumApplication {
         let keys = storage.apiKeys
         let directory = KeyDirectory(logger: logger) { try await keys.validGrants() }
         let playerTokens = settings.playerTokens.isEnabled ? try await PlayerTokens(settings: settings.playerTokens) : nil
+        router.add(middleware: RequestObserverMiddleware(accessLog: settings.accessLog))
         router.add(middleware: CORSMiddleware(policy: settings.cors))
-        router.add(middleware: LogRequestsMiddleware(.debug))
-        router.add(middleware: MetricsMiddleware())
-        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: ProblemMiddleware(logger: logger))
         let routes = RouteTable()
         router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
         let leaderboards = LeaderboardsController(
             leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, boards: storage.boards,
             users: storage.users, follows: storage.follows, liveRankings: storage.live, liveStreamLifetime: settings.liveStreamLifetime,
             rules: storage.rules, cache: cache, now: now)
-        HealthController(storage: storage, registry: registry).addRoutes(to: router)
+        HealthController(
+            storage: storage, registry: registry, gauges: ScrapeGauges(storage: storage, now: now), readiness: ReadinessLog(logger: logger)
+        ).addRoutes(to: router)
         leaderboards.addPublicRoutes(to: router)
+        // The console and the docs hold no data: their scripts call the API with the key the person enters.
+        StaticSite(path: "/console", folder: "console").addRoutes(to: router)
+        StaticSite(path: "/docs", folder: "docs").addRoutes(to: router)
         let limiter = storage.rateLimiter
         router.add(middleware: AuthMiddleware(
             directory: directory, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash), playerTokens: playerTokens,
