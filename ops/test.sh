@@ -8,7 +8,8 @@
 #                                    executable) and `swift test --disable-xctest`,
 #                                    then the browser end-to-end test against that
 #                                    build (ops/browser-test.sh) and schemathesis
-#                                    over the OpenAPI document (ops/schemathesis.sh)
+#                                    over the OpenAPI document (ops/schemathesis.sh),
+#                                    then the monitoring tests (ops/monitoring-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to `swift test`,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
@@ -157,6 +158,20 @@ if [ -z "$shift_days" ]; then
         exit "$status"
     fi
     browser=", the browser tests and schemathesis"
+
+    # Then the monitoring pieces: promtool over the alerts and their unit tests, the compose file,
+    # the dashboard, and a real Prometheus scraping this build.
+    monitoring_log=".local/monitoring-test.log"
+    echo "bash ops/monitoring-test.sh"
+    set +e
+    bash ops/monitoring-test.sh </dev/null 2>&1 | tee "$monitoring_log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "FAILED: ops/monitoring-test.sh exited with status $status ($((SECONDS - started))s); output in $monitoring_log" >&2
+        exit "$status"
+    fi
+    browser=", the browser tests, schemathesis and the monitoring tests"
     elapsed=$((SECONDS - started))
 fi
 echo "OK: all $count test(s) passed${browser} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"
