@@ -9,7 +9,9 @@
 #                                    then the browser end-to-end test against that
 #                                    build (ops/browser-test.sh) and schemathesis
 #                                    over the OpenAPI document (ops/schemathesis.sh),
-#                                    then the monitoring tests (ops/monitoring-test.sh)
+#                                    then the monitoring tests (ops/monitoring-test.sh);
+#                                    first the Redis tests again through stunnel
+#                                    to a TLS-only Redis (ops/stunnel-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to `swift test`,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
@@ -134,6 +136,18 @@ esac
 # shifted clock: date-shift runs check the Swift suites only).
 browser=""
 if [ -z "$shift_days" ]; then
+    # The Redis tests again, through stunnel to a TLS-only Redis (ops/README.md, "Redis over TLS").
+    stunnel_log=".local/stunnel-test.log"
+    echo "bash ops/stunnel-test.sh"
+    set +e
+    bash ops/stunnel-test.sh </dev/null 2>&1 | tee "$stunnel_log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "FAILED: ops/stunnel-test.sh exited with status $status ($((SECONDS - started))s); output in $stunnel_log" >&2
+        exit "$status"
+    fi
+
     browser_log=".local/browser-test.log"
     echo "bash ops/browser-test.sh"
     set +e
