@@ -44,6 +44,8 @@ public final class WebhookSender: Sendable {
     let replica: String
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Failed attempts: a receiver that is down fails every delivery, so one line per 10 s says so.
+    private let endpointFailing: ThrottledLog
 
     /// Creates a sender over `http` (owned by the caller).
     public init(store: WebhookStore, http: HTTPClient, settings: WebhookSettings, replica: String, now: @escaping @Sendable () -> Date, logger: Logger) {
@@ -53,6 +55,7 @@ public final class WebhookSender: Sendable {
         self.replica = replica
         self.now = now
         self.logger = logger
+        endpointFailing = ThrottledLog(logger)
     }
 
     /// An HTTP client for sending: redirects are not followed (a 3xx is a failed attempt, and a receiver cannot
@@ -129,6 +132,13 @@ public final class WebhookSender: Sendable {
         Counter(label: "podium_webhook_attempts_total", dimensions: [("outcome", delivered ? "delivered" : "failed")]).increment()
         if delivered || delivery.attempt >= delivery.attemptLimit {
             Counter(label: "podium_webhook_deliveries_total", dimensions: [("outcome", delivered ? "delivered" : "dead")]).increment()
+        }
+        if !delivered {
+            // The host only: a receiver's address may carry a token in its path or query.
+            endpointFailing.log("webhook endpoint failing", metadata: [
+                "host": "\(URL(string: delivery.url)?.host ?? "?")", "delivery": "\(delivery.id)", "attempt": "\(delivery.attempt)",
+                "dead": "\(delivery.attempt >= delivery.attemptLimit)", "status": "\(statusCode.map(String.init) ?? "none")",
+                "error": "\(failure ?? "")"])
         }
         do {
             try await store.finish(

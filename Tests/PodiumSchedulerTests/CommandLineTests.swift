@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @Suite("The podium command")
@@ -110,5 +113,100 @@ struct OperatorCommandTests {
         let missing = try await CommandLineTests.run(["rules", "check", folder.appendingPathComponent("none.json").path], environment: [:])
         #expect(missing.status != 0)
         #expect(missing.error.contains("none.json does not exist"))
+    }
+}
+
+/// What `podium serve` logs, read from a real process.
+@Suite("What serve logs")
+struct ServeLogTests {
+    static let adminKey = "pdm_serve-log-test-key-never-logged-0123456789"
+
+    /// Runs `serve` with `environment`, lets `body` use its port, then stops it with SIGTERM; returns what it wrote to standard error.
+    static func serve(_ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
+        let port = Int.random(in: 31_001...39_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve"]
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "PODIUM_DATABASE_URL": SchedulerTestEnvironment.databaseURL,
+            "PODIUM_REDIS_URL": SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/14"),
+            "PODIUM_PORT": String(port), "PODIUM_ADMIN_KEY": adminKey, "PODIUM_LOG_LEVEL": "info",
+        ].merging(environment) { $1 }) { $1 }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("podium-serve-log-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardError = handle
+        process.standardOutput = handle
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await ServeLogTests.get(port: port, path: "/healthz", headers: [:]) == nil {
+            guard ContinuousClock.now < deadline, process.isRunning else { throw TestTimeout("serve never answered /healthz") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await body(port)
+        kill(process.processIdentifier, SIGTERM)
+        let stopDeadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(50)) }
+        try handle.close()
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+    }
+
+    /// One GET; the status and headers, or nil when nothing answered.
+    static func get(port: Int, path: String, headers: [String: String]) async throws -> HTTPURLResponse? {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.timeoutInterval = 5
+        do {
+            return try await URLSession.shared.data(for: request).1 as? HTTPURLResponse
+        } catch {
+            return nil
+        }
+    }
+
+    @Test("JSON lines: start-up with version and masked configuration, an access line with the request id, each shutdown step")
+    func serveLogsJSONLines() async throws {
+        let text = try await Self.serve(["PODIUM_LOG_FORMAT": "json"]) { port in
+            let answer = try await Self.get(port: port, path: "/v1/users/nobody-here", headers: [
+                "X-Request-Id": "log-test-1", "Authorization": "Bearer \(Self.adminKey)"])
+            #expect(answer?.statusCode == 404)
+            #expect(answer?.value(forHTTPHeaderField: "X-Request-Id") == "log-test-1")
+        }
+        #expect(!text.contains(Self.adminKey), "the key is never logged")
+        let lines = text.split(separator: "\n").filter { !$0.isEmpty }
+        let records = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.count == lines.count, "every line is one JSON object: \(lines.filter { !$0.hasPrefix("{") })")
+        #expect(records.allSatisfy { $0["time"] is String && $0["level"] is String && $0["message"] is String && $0["labels"] is [String: Any] })
+        func labels(_ message: String) -> [[String: String]] {
+            records.filter { $0["message"] as? String == message }.map { ($0["labels"] as? [String: String]) ?? [:] }
+        }
+        #expect(labels("podium starting").first?["version"] != nil)
+        #expect(labels("configuration").first?["PODIUM_ADMIN_KEY"] == "(set, hidden)")
+        #expect(labels("configuration").first?["PODIUM_LOG_FORMAT"] == "json")
+        let access = labels("request").first { $0["request_id"] == "log-test-1" }
+        #expect(access?["route"] == "/v1/users/{id}")
+        #expect(access?["status"] == "404")
+        #expect(access?["method"] == "GET")
+        #expect(access?["principal"] == "key:bootstrap")
+        #expect(Int(access?["bytes"] ?? "") ?? 0 > 0)
+        let messages = records.compactMap { $0["message"] as? String }
+        let steps = ["shutdown requested: the HTTP server stops taking requests and drains open ones", "podium stopped"]
+        let positions = steps.map { step in messages.firstIndex { $0 == step } }
+        #expect(positions.allSatisfy { $0 != nil }, "\(messages.suffix(6))")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+    }
+
+    @Test("PODIUM_ACCESS_LOG=false writes no access lines; the text format stays text")
+    func accessLogOff() async throws {
+        let text = try await Self.serve(["PODIUM_ACCESS_LOG": "false"]) { port in
+            let answer = try await Self.get(port: port, path: "/healthz", headers: ["X-Request-Id": "quiet-1"])
+            #expect(answer?.statusCode == 200)
+        }
+        #expect(!text.contains("quiet-1"))
+        #expect(text.contains("podium starting"))
+        #expect(!text.contains("{\"labels\""))
     }
 }
