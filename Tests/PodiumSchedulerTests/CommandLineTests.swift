@@ -121,8 +121,26 @@ struct OperatorCommandTests {
 struct ServeLogTests {
     static let adminKey = "pdm_serve-log-test-key-never-logged-0123456789"
 
-    /// Runs `serve` with `environment`, lets `body` use its port, then stops it with SIGTERM; returns what it wrote to standard error.
+    /// Runs `serve` with `environment` on a database of its own (its scheduler runs on the real clock, and would close
+    /// periods that tests on a pinned clock still write to), lets `body` use its port, then stops it with SIGTERM;
+    /// returns what it wrote to standard error.
     static func serve(_ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
+        let database = "podium_log_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try await SchedulerTestEnvironment.postgres()
+        try await admin.query("CREATE DATABASE \(database)")
+        do {
+            let text = try await serve(database: database, environment, body)
+            try await admin.query("DROP DATABASE \(database) WITH (FORCE)")
+            await admin.close()
+            return text
+        } catch {
+            try? await admin.query("DROP DATABASE \(database) WITH (FORCE)")
+            await admin.close()
+            throw error
+        }
+    }
+
+    private static func serve(database: String, _ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
         let port = Int.random(in: 31_001...39_000)
@@ -130,12 +148,13 @@ struct ServeLogTests {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve"]
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "PODIUM_DATABASE_URL": SchedulerTestEnvironment.databaseURL,
+            "PODIUM_DATABASE_URL": SchedulerTestEnvironment.databaseURL.split(separator: " ").filter { !$0.hasPrefix("dbname=") }
+                .joined(separator: " ") + " dbname=\(database)",
             "PODIUM_REDIS_URL": SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/14"),
             "PODIUM_PORT": String(port), "PODIUM_ADMIN_KEY": adminKey, "PODIUM_LOG_LEVEL": "info",
         ].merging(environment) { $1 }) { $1 }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("podium-serve-log-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         process.standardError = handle
