@@ -7,16 +7,17 @@
 #   bash ops/browser-test.sh ARGS...     extra arguments go to pytest, e.g. `-k display`
 #
 # Installs with apt only what is missing (chromium, fonts-liberation when no
-# font is installed, python3, python3-venv), and Playwright and pytest with pip
+# font is installed, python3, python3-venv, gcc), and Playwright and pytest with pip
 # into a venv at .local/browser-venv, so system packages are left alone.
 # Playwright never downloads a browser (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1):
 # the test launches /usr/bin/chromium.
 #
 # It builds nothing: the binary is PODIUM_BINARY (default .build/debug/podium,
-# which `swift build` and ops/test.sh make). The test creates a database of its
+# which `swift build` and ops/test.sh make). The tests create databases of their
 # own on the test PostgreSQL server (the one PODIUM_TEST_DATABASE_URL names, or
-# 127.0.0.1:PODIUM_PG_PORT), drops it at the end, and empties Redis db 11 on
-# 127.0.0.1:PODIUM_REDIS_PORT. Screenshots go to .local/browser/.
+# 127.0.0.1:PODIUM_PG_PORT), drop them at the end, and empty Redis dbs 11 and 12
+# (the console test's second Podium) on 127.0.0.1:PODIUM_REDIS_PORT.
+# Screenshots go to .local/browser/.
 #
 # Fails if pytest fails, and also if it collected no test (pytest's status 5).
 set -euo pipefail
@@ -41,6 +42,8 @@ missing=()
 # Minimal images ship no fonts, and pages would render without visible text.
 compgen -G "/usr/share/fonts/truetype/*/*.ttf" >/dev/null || missing+=(fonts-liberation)
 [ -x "$python" ] || missing+=(python3)
+# The console test builds ops/clock-shift/clock_shift.c to serve a Podium with its clock moved ahead.
+command -v gcc >/dev/null || missing+=(gcc libc6-dev)
 { [ -x "$python" ] && "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; } || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}"

@@ -4,226 +4,28 @@ What a browser adds to the Swift suites: CORS as a browser enforces it, a player
 origin, and the display page's own script rendering a board. Run with `bash ops/browser-test.sh`, which installs
 Chromium, Playwright and pytest; the binary is PODIUM_BINARY (default .build/debug/podium), never built here.
 
-One session: a fresh PostgreSQL database (dropped at the end) on the test server (PODIUM_TEST_DATABASE_URL's, or
-127.0.0.1:PODIUM_PG_PORT), an emptied Redis db 11, the frontend page (frontend/index.html) served by Python from two
-origins, only the first listed in PODIUM_CORS_ORIGINS, and one `podium serve`. Screenshots go to .local/browser/.
+The session fixtures (the database, Redis, the frontend's two origins, `podium serve`, Chromium) and the helpers are
+in conftest.py, shared with the other browser tests. Screenshots go to .local/browser/.
 """
 
-import base64
-import functools
-import glob
-import hashlib
-import hmac
-import http.server
-import json
-import os
-import pathlib
 import re
 import secrets
-import shutil
-import socket
-import string
-import subprocess
-import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-FRONTEND = pathlib.Path(__file__).resolve().parent / "frontend"
-OUT = ROOT / ".local" / "browser"
-CHROMIUM = "/usr/bin/chromium"
-GROUP = "class-4b"
+from conftest import GROUP, OUT, TIMEOUT_MS, _opener, http_json
+
 BOARD = f"group:{GROUP}"
 PLAYER = "u-browser"  # posts from the frontend page
 OTHER = "u-other"  # posted by a backend (urllib), so that its profile exists
 STRANGER = "u-stranger"  # the player of the page on the unlisted origin
-TIMEOUT_MS = 20_000
-
-# Loopback only, whatever proxy the environment names.
-_opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def http_json(method, url, credential=None, body=None):
-    """One request; returns (status, parsed JSON body or None)."""
-    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode())
-    if credential:
-        request.add_header("Authorization", f"Bearer {credential}")
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with _opener.open(request, timeout=10) as response:
-            status, raw = response.status, response.read()
-    except urllib.error.HTTPError as error:
-        status, raw = error.code, error.read()
-    try:
-        return status, json.loads(raw) if raw else None
-    except ValueError:
-        return status, None
 
 
 def completion(completion_id, user_id):
     return {"id": completion_id, "user_id": user_id, "quiz_id": "q1", "topic": "math", "difficulty": "easy",
             "correct": 3, "total": 4, "duration_ms": 40000, "groups": [GROUP]}
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def player_token(kid, secret, sub):
-    """An HS256 JWT as a quiz backend signs it for its player: ten minutes, vouching for one group."""
-    now = int(time.time())
-    header = b64url(json.dumps({"alg": "HS256", "typ": "JWT", "kid": kid}, separators=(",", ":")).encode())
-    claims = b64url(json.dumps({"sub": sub, "iat": now, "exp": now + 600, "groups": [GROUP]},
-                               separators=(",", ":")).encode())
-    signature = hmac.new(secret.encode(), f"{header}.{claims}".encode(), hashlib.sha256).digest()
-    return f"{header}.{claims}.{b64url(signature)}"
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-# --- PostgreSQL and Redis -------------------------------------------------------------------------------------
-
-def psql_binary():
-    found = shutil.which("psql") or (sorted(glob.glob("/usr/lib/postgresql/*/bin/psql")) or [None])[-1]
-    if not found:
-        pytest.fail("psql not found (run bash ops/services.sh)")
-    return found
-
-
-def conninfo_for(dbname):
-    """The test server's conninfo (PODIUM_TEST_DATABASE_URL's, as libpq takes it), naming database `dbname`."""
-    url = os.environ.get("PODIUM_TEST_DATABASE_URL", "")
-    if not url:
-        return f"host=127.0.0.1 port={os.environ.get('PODIUM_PG_PORT', '5432')} user=postgres dbname={dbname}"
-    if "://" in url:
-        parts = urllib.parse.urlsplit(url)
-        return urllib.parse.urlunsplit(parts._replace(path=f"/{dbname}"))
-    without = re.sub(r"\bdbname\s*=\s*('(?:[^'\\]|\\.)*'|\S+)", "", url).strip()
-    return f"{without} dbname={dbname}"
-
-
-def psql(sql):
-    subprocess.run([psql_binary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", conninfo_for("postgres"), "-c", sql],
-                   check=True, stdin=subprocess.DEVNULL, timeout=60)
-
-
-@pytest.fixture(scope="session")
-def database():
-    name = f"podium_browser_{secrets.token_hex(4)}"
-    psql(f"CREATE DATABASE {name}")
-    try:
-        yield conninfo_for(name)
-    finally:
-        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
-@pytest.fixture(scope="session")
-def redis_url():
-    url = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/11"
-    subprocess.run(["redis-cli", "-u", url, "FLUSHDB"], check=True, stdin=subprocess.DEVNULL,
-                   stdout=subprocess.DEVNULL, timeout=30)
-    return url
-
-
-# --- the frontend's static server and Podium --------------------------------------------------------------------
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="session")
-def static_origins():
-    """The frontend folder served twice: (listed origin, unlisted origin)."""
-    servers = []
-    for _ in range(2):
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                                 functools.partial(QuietHandler, directory=str(FRONTEND)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-    try:
-        yield tuple(f"http://127.0.0.1:{server.server_address[1]}" for server in servers)
-    finally:
-        for server in servers:
-            server.shutdown()
-            server.server_close()
-
-
-def stop(process):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-
-
-@pytest.fixture(scope="session")
-def podium(database, redis_url, static_origins):
-    binary = pathlib.Path(os.environ.get("PODIUM_BINARY", ROOT / ".build" / "debug" / "podium"))
-    if not binary.is_absolute():
-        binary = ROOT / binary
-    assert os.access(binary, os.X_OK), f"no podium executable at {binary} (set PODIUM_BINARY)"
-    OUT.mkdir(parents=True, exist_ok=True)
-    admin_key = "pdm_" + "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(40))
-    kid, secret = "k1", secrets.token_hex(24)
-    listed, unlisted = static_origins
-    log_path = OUT / "podium.log"
-    # Another process may take the port between free_port() and the bind: try again on another one.
-    for attempt in range(3):
-        port = free_port()
-        env = dict(os.environ, PODIUM_DATABASE_URL=database, PODIUM_REDIS_URL=redis_url, PODIUM_PORT=str(port),
-                   PODIUM_HOST="127.0.0.1", PODIUM_ADMIN_KEY=admin_key,
-                   PODIUM_PLAYER_TOKEN_HS256_KEYS=f"{kid}:{secret}", PODIUM_CORS_ORIGINS=listed,
-                   PODIUM_LOG_LEVEL="warning")
-        log = open(log_path, "w")
-        process = subprocess.Popen([str(binary), "serve"], env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        ready = False
-        while time.monotonic() < deadline and process.poll() is None:
-            try:
-                ready = http_json("GET", f"{base}/healthz")[0] == 200 and http_json("GET", f"{base}/readyz")[0] == 200
-            except OSError:
-                ready = False
-            if ready:
-                break
-            time.sleep(0.1)
-        if ready:
-            break
-        stop(process)
-        log.close()
-        if attempt == 2:
-            pytest.fail(f"podium did not answer /healthz and /readyz; the end of {log_path}:\n"
-                        + "\n".join(log_path.read_text(errors="replace").splitlines()[-30:]))
-    try:
-        yield {"base": base, "admin_key": admin_key, "listed": listed, "unlisted": unlisted,
-               "token": functools.partial(player_token, kid, secret)}
-    finally:
-        stop(process)
-        log.close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def run_frontend(browser, origin, api, token, user, completion_id, screenshot=None):

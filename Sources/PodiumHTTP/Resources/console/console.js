@@ -1,0 +1,954 @@
+// Podium's ops console (GET /console): boards and their periods, snapshots and rank history, jobs, the calendar of
+// closed days, API keys, webhooks and players, over the admin API of the server that serves this file.
+//
+// Rules kept throughout:
+// - Every text from the API reaches the page through textContent or text nodes (el() below), never innerHTML, so a
+//   display name holding markup shows as that markup's text.
+// - The admin key comes from the address's fragment (#key=…, removed from the address bar at once) or the sign-in
+//   form, travels only in the Authorization header, and is kept in sessionStorage (this tab) until "Sign out".
+// - An API error shows its problem `detail` in the message area at the top.
+"use strict";
+(() => {
+  const KEY_STORE = "podium.console.key";
+  const SCREENS = ["boards", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"];
+  const WINDOWS = ["all", "day", "week", "month"];
+  const ROLES = ["read", "ingest", "admin", "display"];
+  const $ = (id) => document.getElementById(id);
+  let key = null;
+
+  // --- DOM helpers --------------------------------------------------------------------------------------------
+
+  // el("td", { class: "num", title: "…" }, "text", node, …): strings become text nodes, never markup.
+  // Properties: class, text, on<Event> (a listener), hidden/disabled/checked/value/… (set as properties when the
+  // element has them), anything else as an attribute.
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(props || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === "class") node.className = value;
+      else if (name === "text") node.textContent = String(value);
+      else if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
+      else if (name === "dataset") Object.assign(node.dataset, value);
+      else if (ATTRIBUTES.has(name)) node.setAttribute(name, String(value));
+      else if (name in node && typeof node[name] !== "object") node[name] = value;
+      else node.setAttribute(name, value === true ? "" : String(value));
+    }
+    append(node, children);
+    return node;
+  }
+  function append(node, children) {
+    for (const child of children.flat(Infinity)) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+  // Set as attributes whatever the element's properties (spellcheck="false" as a property would mean true).
+  const ATTRIBUTES = new Set(["spellcheck", "autocomplete", "role", "colspan", "aria-label", "aria-expanded"]);
+  const SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attributes, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, String(value));
+    for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    return node;
+  }
+  // headers: "Text" or ["Text", "num"] (a class for the column's header). Each cell gets its column's name as
+  // data-label, which tables of class "stack" show beside the value when stacked on a phone.
+  function table(headers, rows, className) {
+    const names = headers.map((h) => (Array.isArray(h) ? h[0] : h));
+    const thead = el("thead", {}, el("tr", {}, headers.map((h) =>
+      Array.isArray(h) ? el("th", { scope: "col", class: h[1] }, h[0]) : el("th", { scope: "col" }, h))));
+    const tbody = el("tbody", {}, rows);
+    for (const tr of tbody.children) {
+      if (tr.children.length !== names.length) continue;
+      [...tr.children].forEach((cell, i) => { if (names[i]) cell.dataset.label = names[i]; });
+    }
+    return el("div", { class: "table-wrap" }, el("table", { class: className || "" }, thead, tbody));
+  }
+  const num = (text) => [text, "num"];
+  function empty(text) { return el("p", { class: "empty" }, text); }
+  function badge(text, kind) { return el("span", { class: `badge ${kind || ""}`.trim() }, text); }
+  function field(label, control, hint) {
+    return el("label", { class: "field" }, el("span", { class: "label" }, label), control,
+      hint ? el("span", { class: "hint" }, hint) : null);
+  }
+  function button(text, onclick, className) {
+    return el("button", { type: "button", class: className || "", onclick }, text);
+  }
+  // Tickets for requests that replace what a screen shows: only the newest one's answer is drawn.
+  //   const ticket = tickets(); … const isNewest = ticket(); await …; if (!isNewest()) return;
+  function tickets() {
+    let newest = 0;
+    return () => { const mine = ++newest; return () => mine === newest; };
+  }
+  function section(title, ...children) {
+    return el("section", { class: "card" }, title ? el("h2", {}, title) : null, children);
+  }
+
+  // --- messages -----------------------------------------------------------------------------------------------
+
+  function showMessage(text, kind) {
+    $("message-text").textContent = text;
+    $("message").className = `message ${kind}`;
+    $("message").hidden = false;
+  }
+  const showError = (text) => showMessage(text, "error");
+  const showNotice = (text) => showMessage(text, "notice");
+  function clearMessage() { $("message").hidden = true; $("message-text").textContent = ""; }
+
+  // --- the API ------------------------------------------------------------------------------------------------
+
+  class ApiError extends Error {
+    constructor(status, detail, problem) {
+      super(detail);
+      this.status = status;
+      this.problem = problem;
+    }
+  }
+
+  // A path segment: board ids keep their colon (`group:class-4b`), anything else is escaped.
+  const seg = (value) => encodeURIComponent(value).replace(/%3A/gi, ":").replace(/%40/g, "@");
+
+  async function api(method, path, body, credential) {
+    const headers = { Authorization: `Bearer ${credential || key}`, Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response;
+    try {
+      response = await fetch(path, { method, headers, cache: "no-store",
+        body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      throw new ApiError(0, `Podium did not answer (${error.message})`, null);
+    }
+    const text = await response.text();
+    let data = null;
+    if (text) { try { data = JSON.parse(text); } catch { data = null; } }
+    if (!response.ok) {
+      const detail = data && typeof data.detail === "string" ? data.detail : `${response.status} ${response.statusText}`;
+      throw new ApiError(response.status, detail, data);
+    }
+    return data;
+  }
+  const get = (path) => api("GET", path);
+  function query(params) {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== "") search.set(name, String(value));
+    const text = search.toString();
+    return text ? `?${text}` : "";
+  }
+
+  // Runs an action; an API error shows its detail (a refused key signs out).
+  async function attempt(action) {
+    try {
+      return await action();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        signOut(`The key was refused: ${error.message}`);
+      } else {
+        showError(error instanceof ApiError ? error.message : `Something went wrong: ${error.message}`);
+      }
+      return undefined;
+    }
+  }
+
+  // --- formatting ---------------------------------------------------------------------------------------------
+
+  const formatters = new Map();
+  function formatter(zone, options) {
+    const id = `${zone || ""}|${JSON.stringify(options)}`;
+    if (!formatters.has(id)) {
+      let made;
+      try { made = new Intl.DateTimeFormat("en-GB", Object.assign({ timeZone: zone || undefined }, options)); }
+      catch { made = new Intl.DateTimeFormat("en-GB", Object.assign({ timeZone: "UTC" }, options)); }
+      formatters.set(id, made);
+    }
+    return formatters.get(id);
+  }
+  const DATE_TIME = { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
+  const DATE_TIME_SECONDS = Object.assign({}, DATE_TIME, { second: "2-digit" });
+  const DATE_ONLY = { weekday: "short", day: "numeric", month: "short", year: "numeric" };
+  const RUN_TIME = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit" };
+  // "Tue 25 Nov 2025, 00:15 CET" in `zone` (the browser's own when absent).
+  function when(iso, zone, options) {
+    if (!iso) return "—";
+    const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) return iso;
+    return formatter(zone, options || DATE_TIME).format(date);
+  }
+  // The days a period covers (its end is exclusive): "Mon, 23 Nov 2026 – Sun, 29 Nov 2026", or one day.
+  function dateRange(startIso, endIso, zone) {
+    if (!startIso) return "all time";
+    const first = when(startIso, zone, DATE_ONLY);
+    if (!endIso) return `from ${first}`;
+    const last = when(new Date(new Date(endIso).getTime() - 1).toISOString(), zone, DATE_ONLY);
+    return first === last ? first : `${first} – ${last}`;
+  }
+  function duration(startIso, endIso) {
+    if (!startIso || !endIso) return "—";
+    const ms = new Date(endIso).getTime() - new Date(startIso).getTime();
+    if (!Number.isFinite(ms) || ms < 0) return "—";
+    if (ms < 1000) return `${ms} ms`;
+    if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`;
+    const minutes = Math.floor(ms / 60000);
+    return `${minutes} min ${Math.round((ms % 60000) / 1000)} s`;
+  }
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many || `${one}s`}`;
+  const MEDAL_ORDER = { gold: 1, silver: 2, bronze: 3 };
+
+  function medalList(medals, className) {
+    if (!medals || medals.length === 0) return empty("No medals.");
+    return el("ol", { class: `medals ${className || ""}`.trim() }, medals.map((medal) =>
+      el("li", { class: "medal-item", dataset: { medal: medal.medal, user: medal.user_id } },
+        badge(medal.medal, `medal ${medal.medal}`),
+        el("span", { class: "medal-user" }, medal.user_id),
+        el("span", { class: "medal-rank" }, `rank ${medal.rank}`),
+        el("span", { class: "medal-score" }, `score ${medal.score}`))));
+  }
+
+  // --- cron: words and next slots -----------------------------------------------------------------------------
+
+  const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+  const DAY_NAMES = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
+  const DAY_WORDS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+  const MONTH_WORDS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+  const MACROS = { "@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *", "@monthly": "0 0 1 * *", "@weekly": "0 0 * * 0",
+    "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@hourly": "0 * * * *" };
+
+  // One field as a sorted list of values, or null when it does not parse.
+  function cronField(text, low, high, names) {
+    const values = new Set();
+    const number = (token) => {
+      const lower = token.toLowerCase();
+      if (names && names.includes(lower)) return names.indexOf(lower) + low;
+      return /^\d+$/.test(token) ? Number(token) : NaN;
+    };
+    for (const item of text.split(",")) {
+      const [range, stepText] = item.split("/");
+      const step = stepText === undefined ? 1 : Number(stepText);
+      if (!Number.isInteger(step) || step < 1) return null;
+      let from, to;
+      if (range === "*") { from = low; to = high; }
+      else if (range.includes("-")) { [from, to] = range.split("-").map(number); }
+      else { from = number(range); to = stepText === undefined ? from : high; }
+      if (!Number.isInteger(from) || !Number.isInteger(to) || from < low || to > high || from > to) return null;
+      for (let v = from; v <= to; v += step) values.add(v);
+    }
+    return [...values].sort((a, b) => a - b);
+  }
+
+  function parseCron(expression) {
+    let text = String(expression || "").trim();
+    if (text.startsWith("@")) text = MACROS[text.toLowerCase()] || "";
+    const fields = text.split(/\s+/);
+    if (fields.length !== 5) return null;
+    const minutes = cronField(fields[0], 0, 59);
+    const hours = cronField(fields[1], 0, 23);
+    const days = cronField(fields[2], 1, 31);
+    const months = cronField(fields[3], 1, 12, MONTH_NAMES);
+    let weekdays = cronField(fields[4], 0, 7, DAY_NAMES);
+    if (!minutes || !hours || !days || !months || !weekdays) return null;
+    weekdays = [...new Set(weekdays.map((d) => d % 7))].sort((a, b) => a - b);
+    return { fields, minutes, hours, days, months, weekdays,
+      dayRestricted: !fields[2].startsWith("*"), weekdayRestricted: !fields[4].startsWith("*"),
+      monthRestricted: months.length < 12 };
+  }
+
+  // An arithmetic run 0, n, 2n … covering the whole field: the n, else 0.
+  function everyStep(values, size) {
+    if (values.length < 2 || values[0] !== 0) return 0;
+    const step = values[1] - values[0];
+    if (size % step !== 0 || values.length !== size / step) return 0;
+    return values.every((v, i) => v === i * step) ? step : 0;
+  }
+  const two = (n) => String(n).padStart(2, "0");
+  function andList(words) {
+    return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  }
+
+  // "every 5 minutes", "every day at 00:05", "every Monday at 08:00" … or the expression itself.
+  function cronWords(expression) {
+    const cron = parseCron(expression);
+    if (!cron) return expression;
+    const { minutes, hours, days, months, weekdays } = cron;
+    const allDays = !cron.dayRestricted && !cron.weekdayRestricted && !cron.monthRestricted && days.length === 31 && weekdays.length === 7;
+    if (allDays && hours.length === 24) {
+      if (minutes.length === 60) return "every minute";
+      const step = everyStep(minutes, 60);
+      if (step) return `every ${step} minutes`;
+      if (minutes.length === 1) return minutes[0] === 0 ? "every hour, on the hour" : `every hour at ${minutes[0]} past`;
+      return expression;
+    }
+    if (minutes.length !== 1) return expression;
+    const hourStep = everyStep(hours, 24);
+    if (allDays && hourStep > 1) {
+      return minutes[0] === 0 ? `every ${hourStep} hours, on the hour` : `every ${hourStep} hours at ${minutes[0]} past`;
+    }
+    if (hours.length > 4) return expression;
+    const at = `at ${andList(hours.map((h) => `${two(h)}:${two(minutes[0])}`))}`;
+    if (allDays) return `every day ${at}`;
+    if (!cron.monthRestricted && !cron.dayRestricted && cron.weekdayRestricted) {
+      if (weekdays.join() === "1,2,3,4,5") return `every weekday (Monday to Friday) ${at}`;
+      if (weekdays.join() === "0,6") return `every Saturday and Sunday ${at}`;
+      return `every ${andList(weekdays.map((d) => DAY_WORDS[d]))} ${at}`;
+    }
+    if (!cron.monthRestricted && cron.dayRestricted && !cron.weekdayRestricted) {
+      return `on day ${andList(days.map(String))} of every month ${at}`;
+    }
+    if (cron.monthRestricted && cron.dayRestricted && !cron.weekdayRestricted && days.length === 1) {
+      return `every year on ${days[0]} ${andList(months.map((m) => MONTH_WORDS[m - 1]))} ${at}`;
+    }
+    return expression;
+  }
+
+  // Offset of `zone` from UTC at instant `ms`, in ms.
+  function zoneOffset(ms, zone) {
+    const parts = {};
+    for (const part of formatter(zone, { hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric",
+      hour: "numeric", minute: "numeric" }).formatToParts(new Date(ms))) parts[part.type] = part.value;
+    const local = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour % 24, +parts.minute);
+    return local - Math.floor(ms / 60000) * 60000;
+  }
+  function localToInstant(y, m, d, h, min, zone) {
+    const guess = Date.UTC(y, m - 1, d, h, min);
+    let instant = guess - zoneOffset(guess, zone);
+    const second = guess - zoneOffset(instant, zone);
+    if (second !== instant) instant = second;
+    return instant;
+  }
+  // The next `count` slots strictly after `afterIso`, computed here (the server's next_slot is authoritative).
+  function nextSlots(expression, zone, afterIso, count) {
+    const cron = parseCron(expression);
+    if (!cron) return [];
+    const after = new Date(afterIso).getTime();
+    const start = new Date(after + zoneOffset(after, zone));
+    const found = [];
+    for (let offset = 0; offset < 366 * 8 && found.length < count; offset++) {
+      const day = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate() + offset));
+      const [y, m, d, dow] = [day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), day.getUTCDay()];
+      if (!cron.months.includes(m)) continue;
+      const dayMatch = cron.days.includes(d);
+      const weekdayMatch = cron.weekdays.includes(dow);
+      const matches = cron.dayRestricted && cron.weekdayRestricted ? dayMatch || weekdayMatch : dayMatch && weekdayMatch;
+      if (!matches) continue;
+      for (const h of cron.hours) {
+        for (const min of cron.minutes) {
+          const instant = localToInstant(y, m, d, h, min, zone);
+          if (instant > after && !found.includes(instant)) found.push(instant);
+          if (found.length >= count) break;
+        }
+        if (found.length >= count) break;
+      }
+    }
+    return found.sort((a, b) => a - b).slice(0, count).map((ms) => new Date(ms).toISOString());
+  }
+
+  // --- key, sign-in, navigation -------------------------------------------------------------------------------
+
+  function takeKeyFromAddress() {
+    if (!location.hash.includes("key=")) return;
+    const params = new URLSearchParams(location.hash.slice(1));
+    const fromAddress = params.get("key");
+    params.delete("key");
+    const rest = params.get("screen") || [...params.keys()][0] || "";
+    // Out of the address bar and the history at once; the screen stays in the fragment.
+    history.replaceState(null, "", `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`);
+    if (fromAddress && fromAddress.trim()) sessionStorage.setItem(KEY_STORE, fromAddress.trim());
+  }
+
+  function signOut(reason) {
+    sessionStorage.removeItem(KEY_STORE);
+    key = null;
+    showLogin();
+    if (reason) showError(reason); else showNotice("Signed out.");
+  }
+
+  function showLogin() {
+    $("nav").hidden = true;
+    $("sign-out").hidden = true;
+    $("view").replaceChildren();
+    $("login").hidden = false;
+    $("key-input").value = "";
+    $("key-input").focus();
+  }
+
+  async function signIn(event) {
+    event.preventDefault();
+    const candidate = $("key-input").value.trim();
+    if (!candidate) return;
+    try {
+      // Any admin-only read proves the key is an admin key.
+      await api("GET", "/v1/admin/calendar/closed-days", undefined, candidate);
+    } catch (error) {
+      showError(`Not signed in: ${error.message}`);
+      return;
+    }
+    sessionStorage.setItem(KEY_STORE, candidate);
+    clearMessage();
+    start();
+  }
+
+  function currentScreen() {
+    const name = location.hash.slice(1).split("/")[0];
+    return SCREENS.includes(name) ? name : "boards";
+  }
+
+  function route() {
+    if (!key) return;
+    const screen = currentScreen();
+    for (const link of document.querySelectorAll("#nav a")) {
+      if (link.dataset.screen === screen) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    clearMessage();
+    const container = el("div", { class: `screen screen-${screen}`, id: `screen-${screen}` });
+    $("view").replaceChildren(container);
+    document.title = `${screen.charAt(0).toUpperCase()}${screen.slice(1)} · Podium console`;
+    RENDER[screen](container);
+  }
+
+  function start() {
+    key = sessionStorage.getItem(KEY_STORE);
+    if (!key) { showLogin(); return; }
+    $("login").hidden = true;
+    $("nav").hidden = false;
+    $("sign-out").hidden = false;
+    route();
+  }
+
+  // --- a. boards and periods ----------------------------------------------------------------------------------
+
+  function renderBoards(container) {
+    const kind = el("select", { name: "kind" }, el("option", { value: "" }, "every kind"),
+      ["global", "topic", "group"].map((k) => el("option", { value: k }, k)));
+    const prefix = el("input", { name: "prefix", type: "search", placeholder: "group:school-12-", spellcheck: "false" });
+    const list = el("div", { class: "boards", id: "board-list" });
+    const more = button("More boards", () => attempt(() => load(more.dataset.cursor)), "quiet");
+    more.hidden = true;
+    const form = el("form", { class: "toolbar", onsubmit: (event) => { event.preventDefault(); attempt(() => load()); } },
+      field("Kind", kind), field("Board id starts with", prefix), el("button", { type: "submit" }, "Show"));
+    container.append(el("h1", {}, "Boards"), form, list, more);
+
+    const ticket = tickets();
+    let isNewest = ticket();
+    async function load(cursor) {
+      // A new filter starts a new list; "More boards" adds to the newest one.
+      if (!cursor) { isNewest = ticket(); list.replaceChildren(); }
+      const mine = isNewest;
+      more.hidden = true;
+      const page = await get(`/v1/leaderboards${query({ kind: kind.value, prefix: prefix.value.trim(), cursor, limit: 25 })}`);
+      if (!mine()) return;
+      if (!cursor && page.boards.length === 0) list.append(empty("No boards match."));
+      for (const board of page.boards) list.append(boardCard(board));
+      if (page.next_cursor) { more.dataset.cursor = page.next_cursor; more.hidden = false; }
+    }
+    attempt(() => load());
+  }
+
+  function boardCard(board) {
+    const zone = board.time_zone;
+    const players = el("span", { class: "players" }, "…");
+    const card = el("article", { class: "card board", dataset: { board: board.board } },
+      el("header", { class: "card-head" }, el("h2", {}, board.board),
+        el("span", { class: "meta" }, `ranks by ${board.metric} · ${zone} · `, players)));
+    const rows = [];
+    for (const win of board.windows) {
+      const periodsRow = el("tr", { class: "periods-row", hidden: true },
+        el("td", { colspan: 6 }, el("div", { class: "periods", dataset: { window: win.window } })));
+      const toggle = win.window === "all" ? null : button("Periods", () => {
+        periodsRow.hidden = !periodsRow.hidden;
+        toggle.setAttribute("aria-expanded", String(!periodsRow.hidden));
+        if (!periodsRow.hidden) attempt(() => loadPeriods(board, win.window, periodsRow.querySelector(".periods")));
+      }, "quiet small");
+      if (toggle) toggle.setAttribute("aria-expanded", "false");
+      rows.push(el("tr", { dataset: { window: win.window } },
+        el("th", { scope: "row" }, win.window),
+        el("td", { class: "period" }, win.period),
+        el("td", {}, dateRange(win.starts_at, win.ends_at, zone)),
+        el("td", { class: "closes" }, win.closes_at ? when(win.closes_at, zone) : "never"),
+        el("td", {}, win.medals ? badge("medals", "ok") : "—"),
+        el("td", { class: "actions" }, toggle)));
+      rows.push(periodsRow);
+    }
+    card.append(table(["Window", "Current period", "Dates", `Closes (${zone})`, "Medals", ""], rows, "windows stack"));
+    // Players: the all-time board's (or the first window's current period), one small read per board.
+    const first = board.windows.find((w) => w.window === "all") || board.windows[0];
+    if (first) {
+      get(`/v1/leaderboards/${seg(board.board)}/${first.window}?limit=1`).then((page) => {
+        players.textContent = `${plural(page.players, "player")}${first.window === "all" ? " all time" : ` this ${first.window}`}`;
+      }, (error) => { players.textContent = "players unknown"; players.title = error.message; });
+    } else {
+      players.textContent = "no windows";
+    }
+    return card;
+  }
+
+  async function loadPeriods(board, win, box) {
+    box.replaceChildren(el("p", { class: "empty" }, "Loading periods…"));
+    let list;
+    try {
+      list = await get(`/v1/admin/periods/${seg(board.board)}/${win}?limit=20`);
+    } catch (error) {
+      box.replaceChildren(el("p", { class: "inline-error" }, error.message));
+      throw error;
+    }
+    const zone = list.time_zone || board.time_zone;
+    const rows = list.periods.map((period) => {
+      const actions = el("td", { class: "actions" });
+      const detail = el("div", { class: "close-box" });
+      if (period.status === "due") {
+        actions.append(button("Close…", () => attempt(() => dryRun(board, win, period.period, detail, () => loadPeriods(board, win, box))), "small close"));
+      }
+      return [
+        el("tr", { dataset: { period: period.period, status: period.status } },
+          el("th", { scope: "row" }, period.period),
+          el("td", {}, badge(period.status, `status ${period.status}`)),
+          el("td", { class: "num" }, String(period.players)),
+          el("td", {}, dateRange(period.starts_at, period.ends_at, zone)),
+          el("td", {}, period.status === "closed" ? `closed ${when(period.closed_at, zone)}`
+            : `${period.status === "due" ? "due since" : "closes"} ${when(period.closes_at, zone)}`),
+          el("td", { class: "period-medals" }, period.status === "closed" ? medalList(period.medals) : "—"),
+          actions),
+        el("tr", { class: "close-row" }, el("td", { colspan: 7 }, detail)),
+      ];
+    });
+    box.replaceChildren(rows.length ? table(["Period", "Status", num("Players"), "Dates", `Close (${zone})`, "Medals", ""], rows, "periods-table stack") : empty("No periods."));
+  }
+
+  // Dry run first: the medals closing would award, then a confirm button that closes for real.
+  async function dryRun(board, win, period, box, reload) {
+    const path = `/v1/admin/periods/${seg(board.board)}/${win}/${seg(period)}/close`;
+    const report = await api("POST", `${path}?dry_run=true`);
+    const confirm = button(`Close ${period} and award these medals`, () => attempt(async () => {
+      confirm.disabled = true;
+      const done = await api("POST", path);
+      await reload();
+      showNotice(`${board.board} ${win} ${period}: ${done.outcome}, ${plural(done.medals.length, "medal")} awarded.`);
+      // The reload drew a fresh table; the result goes into the new row of this period.
+      const row = document.querySelector(`.board[data-board="${CSS.escape(board.board)}"] .periods[data-window="${win}"] tr[data-period="${CSS.escape(period)}"]`);
+      const target = row && row.nextElementSibling ? row.nextElementSibling.querySelector(".close-box") : box;
+      target.replaceChildren(el("div", { class: "close-result" },
+        el("h3", {}, `${done.outcome === "closed" ? "Closed" : "Already closed"}: ${plural(done.players, "player")}; awarded`), medalList(done.medals, "awarded")));
+    }), "danger");
+    box.replaceChildren(el("div", { class: "close-preview" },
+      el("h3", {}, `Dry run: ${plural(report.players, "player")}; closing would award`),
+      medalList(report.medals, "preview"),
+      el("div", { class: "row" }, confirm, button("Cancel", () => box.replaceChildren(), "quiet"))));
+  }
+
+  // --- b. snapshots and rank history --------------------------------------------------------------------------
+
+  function windowSelect(name, withAny) {
+    return el("select", { name }, withAny ? el("option", { value: "" }, "any window") : null,
+      WINDOWS.map((w) => el("option", { value: w, selected: w === "week" && !withAny }, w)));
+  }
+
+  function renderSnapshots(container) {
+    const board = el("input", { name: "board", value: "global", required: true, spellcheck: "false" });
+    const win = windowSelect("window");
+    const period = el("input", { name: "period", placeholder: "current", spellcheck: "false" });
+    const top = el("input", { name: "top", type: "number", min: 1, max: 1000, value: 10 });
+    const results = el("div", { id: "snapshot-results" });
+    const snapshotTicket = tickets();
+    const historyTicket = tickets();
+    const snapshotForm = el("form", { class: "toolbar", id: "snapshot-form", onsubmit: (event) => {
+      event.preventDefault();
+      const isNewest = snapshotTicket();
+      attempt(async () => {
+        results.replaceChildren(el("p", { class: "empty" }, "Loading…"));
+        const list = await get(`/v1/leaderboards/${seg(board.value.trim())}/${win.value}/snapshots${query({ period: period.value.trim(), top: top.value })}`);
+        if (!isNewest()) return;
+        results.replaceChildren(el("p", { class: "meta" }, `${list.board} · ${list.window} · ${list.period}: ${plural(list.snapshots.length, "snapshot")}, newest first`),
+          ...(list.snapshots.length ? list.snapshots.map(snapshotCard) : [empty("No snapshot of this period yet.")]));
+      }).then(() => { if (results.textContent === "Loading…") results.replaceChildren(); });
+    } }, field("Board", board), field("Window", win), field("Period", period), field("Top", top),
+    el("button", { type: "submit" }, "Show snapshots"));
+
+    const user = el("input", { name: "user", required: true, spellcheck: "false", placeholder: "u-42" });
+    const historyBoard = el("input", { name: "board", spellcheck: "false", placeholder: "any board" });
+    const historyWindow = windowSelect("window", true);
+    const chart = el("div", { id: "rank-history" });
+    const historyForm = el("form", { class: "toolbar", id: "history-form", onsubmit: (event) => {
+      event.preventDefault();
+      const isNewest = historyTicket();
+      attempt(async () => {
+        const history = await get(`/v1/users/${seg(user.value.trim())}/rank-history${query({ board: historyBoard.value.trim(), window: historyWindow.value, limit: 100 })}`);
+        if (isNewest()) chart.replaceChildren(rankHistory(history));
+      });
+    } }, field("Player id", user), field("Board", historyBoard), field("Window", historyWindow),
+    el("button", { type: "submit" }, "Show rank history"));
+
+    container.append(el("h1", {}, "Snapshots"),
+      section("Snapshots of a board period", snapshotForm, results),
+      section("A player's rank over time", historyForm, chart));
+  }
+
+  function entryRows(entries) {
+    return entries.map((entry) => el("tr", {},
+      el("td", { class: "num" }, String(entry.rank)),
+      el("td", {}, entry.medal ? badge(entry.medal, `medal ${entry.medal}`) : ""),
+      el("td", { class: "name" }, entry.display_name || el("span", { class: "muted" }, "no display name")),
+      el("td", { class: "mono" }, entry.user_id),
+      el("td", { class: "num" }, String(entry.score))));
+  }
+
+  function snapshotCard(snapshot) {
+    return el("article", { class: `snapshot ${snapshot.kind}` },
+      el("h3", {}, badge(snapshot.kind, snapshot.kind === "final" ? "ok" : ""), ` ${when(snapshot.taken_at, undefined, DATE_TIME_SECONDS)} · ${plural(snapshot.players, "player")}`),
+      snapshot.entries.length ? table([num("Rank"), "Medal", "Name", "Player", num("Score")], entryRows(snapshot.entries), "entries") : empty("No entries."));
+  }
+
+  // A small line chart of rank against time (rank 1 on top), one line per board and window.
+  function rankHistory(history) {
+    const points = history.points.slice().sort((a, b) => new Date(a.taken_at) - new Date(b.taken_at));
+    if (points.length === 0) return empty(`No snapshot lists ${history.user_id} yet.`);
+    const series = new Map();
+    for (const point of points) {
+      const name = `${point.board} ${point.window}`;
+      if (!series.has(name)) series.set(name, []);
+      series.get(name).push(point);
+    }
+    const width = 640, height = 260, left = 44, right = 16, top = 16, bottom = 40;
+    const times = points.map((p) => new Date(p.taken_at).getTime());
+    const [t0, t1] = [Math.min(...times), Math.max(...times)];
+    const worst = Math.max(2, ...points.map((p) => p.rank));
+    const x = (t) => left + (t1 === t0 ? (width - left - right) / 2 : ((t - t0) / (t1 - t0)) * (width - left - right));
+    const y = (rank) => top + ((rank - 1) / (worst - 1)) * (height - top - bottom);
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
+      "aria-label": `Rank history of ${history.user_id}` });
+    chart.append(svg("title", {}, `Rank history of ${history.user_id}`));
+    // Grid and axes: rank 1 and the worst rank, the first and last times.
+    for (const rank of [...new Set([1, Math.ceil(worst / 2), worst])]) {
+      chart.append(svg("line", { x1: left, x2: width - right, y1: y(rank), y2: y(rank), class: "grid" }),
+        svg("text", { x: left - 8, y: y(rank) + 4, class: "axis", "text-anchor": "end" }, `#${rank}`));
+    }
+    const tick = t1 - t0 < 3600000 ? RUN_TIME : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+    chart.append(svg("text", { x: left, y: height - 12, class: "axis", "text-anchor": "start" }, when(new Date(t0).toISOString(), undefined, tick)));
+    if (t1 !== t0) chart.append(svg("text", { x: width - right, y: height - 12, class: "axis", "text-anchor": "end" }, when(new Date(t1).toISOString(), undefined, tick)));
+    const legend = el("ul", { class: "legend" });
+    [...series.entries()].forEach(([name, list], index) => {
+      const colour = `series-${index % 6}`;
+      const coordinates = list.map((p) => `${x(new Date(p.taken_at).getTime()).toFixed(1)},${y(p.rank).toFixed(1)}`);
+      if (list.length > 1) chart.append(svg("polyline", { points: coordinates.join(" "), class: `line ${colour}` }));
+      for (const p of list) {
+        const dot = svg("circle", { cx: x(new Date(p.taken_at).getTime()).toFixed(1), cy: y(p.rank).toFixed(1), r: 4, class: `dot ${colour}` });
+        dot.append(svg("title", {}, `${name} ${p.period}: rank ${p.rank} of ${p.players}, score ${p.score} (${p.kind}, ${when(p.taken_at)})`));
+        chart.append(dot);
+      }
+      legend.append(el("li", {}, el("span", { class: `swatch ${colour}` }), `${name} (${plural(list.length, "point")})`));
+    });
+    const rows = history.points.map((p) => el("tr", {},
+      el("td", {}, when(p.taken_at, undefined, DATE_TIME_SECONDS)), el("td", {}, `${p.board} ${p.window} ${p.period}`), el("td", {}, p.kind),
+      el("td", { class: "num" }, String(p.rank)), el("td", { class: "num" }, String(p.players)), el("td", { class: "num" }, String(p.score))));
+    return el("div", { class: "history" }, el("div", { class: "chart-box" }, chart), legend,
+      table(["Taken", "Board period", "Kind", num("Rank"), num("Players"), num("Score")], rows, "history-table stack"));
+  }
+
+  // --- c. jobs ------------------------------------------------------------------------------------------------
+
+  function renderJobs(container) {
+    const list = el("div", { class: "jobs", id: "job-list" });
+    const replica = el("p", { class: "meta" });
+    container.append(el("h1", {}, "Jobs"), replica, list);
+    attempt(async () => {
+      const answer = await get("/v1/admin/jobs");
+      replica.textContent = `Answered by replica ${answer.replica}. Times are in each job's zone.`;
+      list.replaceChildren(...answer.jobs.map(jobCard));
+    });
+  }
+
+  function runSummary(run, zone) {
+    if (!run) return "never ran";
+    return `${run.status} · ${run.trigger} · slot ${when(run.slot, zone, RUN_TIME)} · ${duration(run.started_at, run.finished_at)}`;
+  }
+
+  function jobCard(job) {
+    const zone = job.time_zone;
+    const words = cronWords(job.cron);
+    const slots = job.next_slot ? [job.next_slot, ...nextSlots(job.cron, zone, job.next_slot, 2)] : [];
+    const state = badge(job.paused ? "paused" : "active", job.paused ? "warn" : "ok");
+    const runs = el("div", { class: "runs" });
+    const last = el("dd", { class: "last-run" }, runSummary(job.last_run, zone));
+    const card = el("article", { class: "card job", dataset: { job: job.name } });
+    const pause = button(job.paused ? "Resume" : "Pause", () => attempt(async () => {
+      const answer = await api("POST", `/v1/admin/jobs/${seg(job.name)}/${job.paused ? "resume" : "pause"}`);
+      job.paused = answer.paused;
+      card.replaceWith(jobCard(job));
+      showNotice(`${job.name} is ${answer.paused ? "paused" : "running on schedule again"}.`);
+    }), "quiet pause");
+    const runNow = button("Run now", () => attempt(async () => {
+      const run = await api("POST", `/v1/admin/jobs/${seg(job.name)}/run`, { slot: "now" });
+      showNotice(`${job.name}: a manual run for ${when(run.slot, zone, DATE_TIME_SECONDS)} is ${run.status}.`);
+      await followRuns(job, runs, last, run.slot);
+    }), "run-now");
+    const history = button("History", () => attempt(() => loadRuns(job, runs, last)), "quiet");
+    card.append(
+      el("header", { class: "card-head" }, el("h2", {}, job.name), state),
+      el("dl", { class: "facts" },
+        el("dt", {}, "Schedule"), el("dd", {}, el("span", { class: "words" }, words === job.cron ? "" : `${words} `),
+          el("code", {}, job.cron), ` (${zone})`),
+        el("dt", {}, "Next slots"), el("dd", { class: "next-slots" }, job.paused ? "none while paused" :
+          slots.length ? el("ul", { class: "plain" }, slots.map((s) => el("li", {}, when(s, zone)))) : "none"),
+        el("dt", {}, "Last run"), last,
+        el("dt", {}, "Policy"), el("dd", {}, `misfire ${job.misfire} · ${plural(job.retry_limit, "retry", "retries")} · lease ${job.lease_seconds} s`)),
+      el("div", { class: "row" }, runNow, pause, history),
+      runs);
+    return card;
+  }
+
+  async function loadRuns(job, box, last) {
+    const answer = await get(`/v1/admin/jobs/${seg(job.name)}/runs?limit=10`);
+    const zone = job.time_zone;
+    if (answer.runs[0]) last.textContent = runSummary(answer.runs[0], zone);
+    const rows = answer.runs.map((run) => el("tr", { dataset: { slot: run.slot, status: run.status, trigger: run.trigger } },
+      el("td", { class: "slot" }, when(run.slot, zone, RUN_TIME)),
+      el("td", { class: "trigger" }, run.trigger),
+      el("td", { class: "run-status" }, badge(run.status, `status ${run.status}`)),
+      el("td", { class: "attempts" }, String(run.attempt),
+        run.attempts.length ? el("ul", { class: "plain small" }, run.attempts.map((a) =>
+          el("li", {}, `#${a.attempt} ${a.outcome || "running"} · ${duration(a.started_at, a.finished_at)} · ${a.replica}${a.error ? ` · ${a.error}` : ""}`))) : null),
+      el("td", { class: "duration" }, duration(run.started_at, run.finished_at)),
+      el("td", {}, run.error ? el("span", { class: "inline-error" }, run.error)
+        : run.result ? Object.entries(run.result).map(([k, v]) => `${k} ${v}`).join(", ") : "")));
+    const card = box.closest(".job");
+    if (card) card.classList.add("open");
+    box.replaceChildren(rows.length ? table([`Slot (${zone})`, "Trigger", "Outcome", "Attempts", "Duration", "Result"], rows, "runs-table stack") : empty("No runs yet."));
+    return answer.runs;
+  }
+
+  // After "Run now": the history, again every second until that run has finished (at most 30 s).
+  async function followRuns(job, box, last, slot) {
+    for (let i = 0; i < 30; i++) {
+      const runs = await loadRuns(job, box, last);
+      const run = runs.find((r) => new Date(r.slot).getTime() === new Date(slot).getTime());
+      if (!box.isConnected || (run && !["pending", "running"].includes(run.status))) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  // --- d. closed-day calendar ---------------------------------------------------------------------------------
+
+  function renderCalendar(container) {
+    const list = el("div", { id: "closed-days" });
+    const day = el("input", { type: "date", name: "day", required: true });
+    const note = el("input", { name: "note", maxLength: 100, placeholder: "Holiday" });
+    const form = el("form", { class: "toolbar", id: "closed-day-form", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(async () => {
+        const closed = await api("PUT", `/v1/admin/calendar/closed-days/${seg(day.value)}`, { note: note.value.trim() || null });
+        showNotice(`${closed.day} is closed: no reminders that day.`);
+        day.value = ""; note.value = "";
+        await load();
+      });
+    } }, field("Day", day), field("Note", note), el("button", { type: "submit" }, "Close this day"));
+    container.append(el("h1", {}, "Closed days"),
+      el("p", { class: "meta" }, "No reminders are sent on a closed day, in every player's own zone."),
+      section("Close a day", form), section("Closed days", list));
+
+    async function load() {
+      const answer = await get("/v1/admin/calendar/closed-days");
+      const rows = answer.closed_days.map((closed) => el("tr", { dataset: { day: closed.day } },
+        el("th", { scope: "row" }, closed.day),
+        el("td", {}, when(`${closed.day}T12:00:00Z`, "UTC", { weekday: "long" })),
+        el("td", {}, closed.note || el("span", { class: "muted" }, "no note")),
+        el("td", { class: "actions" }, button("Remove", () => attempt(async () => {
+          await api("DELETE", `/v1/admin/calendar/closed-days/${seg(closed.day)}`);
+          showNotice(`${closed.day} is open again.`);
+          await load();
+        }), "quiet small"))));
+      list.replaceChildren(rows.length ? table(["Day", "Weekday", "Note", ""], rows, "days-table") : empty("No closed days."));
+    }
+    attempt(load);
+  }
+
+  // --- e. keys ------------------------------------------------------------------------------------------------
+
+  function renderKeys(container) {
+    const list = el("div", { id: "key-list" });
+    const secretBox = el("div", { id: "secret-box" });
+    const name = el("input", { name: "name", required: true, maxLength: 100, placeholder: "quiz backend" });
+    const role = el("select", { name: "role" }, ROLES.map((r) => el("option", { value: r }, r)));
+    const scopes = el("input", { name: "scopes", spellcheck: "false", placeholder: "group:class-4b, topic:*" });
+    const form = el("form", { class: "toolbar", id: "key-form", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(async () => {
+        const scopeList = scopes.value.split(/[\s,]+/).filter(Boolean);
+        const created = await api("POST", "/v1/admin/api-keys", { name: name.value, role: role.value, scopes: scopeList.length ? scopeList : null });
+        name.value = ""; scopes.value = "";
+        showSecret(secretBox, created);
+        await load();
+      });
+    } }, field("Name", name), field("Role", role), field("Scopes", scopes, "display: 1 to 20; read: up to 20; ingest and admin: none"),
+    el("button", { type: "submit" }, "Create key"));
+    container.append(el("h1", {}, "API keys"), section("Create a key", form, secretBox), section("Keys", list));
+
+    async function load() {
+      const answer = await get("/v1/admin/api-keys");
+      const rows = answer.keys.map((k) => {
+        const actions = el("td", { class: "actions" });
+        if (!k.revoked_at) {
+          actions.append(button("Revoke…", () => {
+            actions.replaceChildren(el("span", { class: "confirm" }, `Revoke “${k.name}”? Clients using it stop working.`),
+              button("Yes, revoke", () => attempt(async () => {
+                await api("DELETE", `/v1/admin/api-keys/${seg(k.id)}`);
+                showNotice(`Key “${k.name}” (${k.prefix}…) is revoked.`);
+                await load();
+              }), "danger small"),
+              button("Cancel", () => load(), "quiet small"));
+          }, "quiet small"));
+        }
+        return el("tr", { dataset: { key: k.id }, class: k.revoked_at ? "revoked" : "" },
+          el("th", { scope: "row" }, k.name),
+          el("td", {}, k.role),
+          el("td", {}, k.scopes.length ? k.scopes.join(", ") : el("span", { class: "muted" }, "every board")),
+          el("td", { class: "mono" }, `${k.prefix}…`),
+          el("td", {}, when(k.created_at)),
+          el("td", {}, k.revoked_at ? badge(`revoked ${when(k.revoked_at)}`, "bad") : badge("valid", "ok")),
+          actions);
+      });
+      list.replaceChildren(rows.length ? table(["Name", "Role", "Scopes", "Prefix", "Created", "State", ""], rows, "keys-table stack") : empty("No keys (the bootstrap key is not listed)."));
+    }
+    attempt(load);
+  }
+
+  // The secret, this once, with a copy button; gone when dismissed or when leaving the screen.
+  function showSecret(box, created) {
+    const code = el("code", { class: "secret", id: "new-secret" }, created.secret);
+    const status = el("span", { class: "copy-status", role: "status" });
+    const copy = button("Copy", async () => {
+      try {
+        await navigator.clipboard.writeText(created.secret);
+        status.textContent = "Copied.";
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(code);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        status.textContent = "Selected: press Ctrl+C (⌘C) to copy.";
+      }
+    }, "copy");
+    box.replaceChildren(el("div", { class: "secret-panel" },
+      el("p", {}, el("strong", {}, `Secret of “${created.key.name}” (${created.key.role})`),
+        ": copy it now. It is shown only this once and cannot be read again."),
+      el("div", { class: "row" }, code, copy, status),
+      button("Done", () => box.replaceChildren(), "quiet small")));
+  }
+
+  // --- f. webhooks --------------------------------------------------------------------------------------------
+
+  function renderWebhooks(container) {
+    const list = el("div", { id: "webhook-list" });
+    container.append(el("h1", {}, "Webhooks"), list);
+    async function load() {
+      const answer = await get("/v1/admin/webhooks");
+      if (answer.webhooks.length === 0) { list.replaceChildren(empty("No webhooks.")); return; }
+      list.replaceChildren(...answer.webhooks.map((hook) => {
+        const deliveries = el("div", { class: "deliveries" });
+        const toggle = button(hook.enabled ? "Disable" : "Enable", () => attempt(async () => {
+          await api("POST", `/v1/admin/webhooks/${seg(hook.id)}/${hook.enabled ? "disable" : "enable"}`);
+          showNotice(`${hook.url} is ${hook.enabled ? "disabled" : "enabled"}.`);
+          await load();
+        }), "quiet");
+        return el("article", { class: "card webhook", dataset: { webhook: hook.id } },
+          el("header", { class: "card-head" }, el("h2", { class: "mono" }, hook.url), badge(hook.enabled ? "enabled" : "disabled", hook.enabled ? "ok" : "warn")),
+          el("p", { class: "meta" }, `${hook.id} · created ${when(hook.created_at)} · ${hook.event_types.join(", ")}`),
+          el("div", { class: "row" }, button("Deliveries", () => attempt(() => loadDeliveries(hook, deliveries)), "show-deliveries"), toggle),
+          deliveries);
+      }));
+    }
+    attempt(load);
+  }
+
+  async function loadDeliveries(hook, box) {
+    const answer = await get(`/v1/admin/webhooks/${seg(hook.id)}/deliveries?limit=50`);
+    const rows = answer.deliveries.map((d) => el("tr", { dataset: { delivery: String(d.id), status: d.status } },
+      el("td", { class: "num" }, String(d.id)),
+      el("td", {}, d.event_type),
+      el("td", { class: "mono" }, d.event_id),
+      el("td", {}, badge(d.status, `status ${d.status}`)),
+      el("td", { class: "num" }, String(d.attempts)),
+      el("td", {}, [d.last_status_code ? `HTTP ${d.last_status_code}` : null, d.last_error].filter(Boolean).join(" · ") || "—"),
+      el("td", {}, d.delivered_at ? `delivered ${when(d.delivered_at)}` : d.next_attempt_at ? `next ${when(d.next_attempt_at)}`
+        : d.history.length ? `last tried ${when(d.history[d.history.length - 1].started_at)}` : "—"),
+      el("td", { class: "actions" }, d.status === "dead" ? button("Resend", () => attempt(async () => {
+        await api("POST", `/v1/admin/webhooks/deliveries/${d.id}/resend`);
+        showNotice(`Delivery ${d.id} is queued again.`);
+        await loadDeliveries(hook, box);
+      }), "small resend") : null)));
+    box.replaceChildren(rows.length ? table([num("Id"), "Event", "Event id", "Status", num("Attempts"), "Last answer", "When", ""], rows, "deliveries-table stack") : empty("No deliveries yet."));
+  }
+
+  // --- g. players ---------------------------------------------------------------------------------------------
+
+  function renderPlayers(container) {
+    const user = el("input", { name: "user", required: true, spellcheck: "false", placeholder: "u-42" });
+    const result = el("div", { id: "player" });
+    const ticket = tickets();
+    const form = el("form", { class: "toolbar", id: "player-form", onsubmit: (event) => {
+      event.preventDefault();
+      result.replaceChildren();
+      attempt(() => loadPlayer(user.value.trim(), result, ticket()));
+    } }, field("Player id", user), el("button", { type: "submit" }, "Look up"));
+    container.append(el("h1", {}, "Players"), form, result);
+  }
+
+  async function loadPlayer(id, box, isNewest) {
+    const [profile, medals] = await Promise.all([get(`/v1/users/${seg(id)}`), get(`/v1/users/${seg(id)}/medals`)]);
+    if (!isNewest()) return;
+    const t = profile.totals;
+    const level = profile.level;
+    const ranks = profile.ranks.map((r) => el("tr", {}, el("td", {}, r.board), el("td", {}, r.window === "all" ? "all time" : `${r.window} ${r.period}`),
+      el("td", { class: "num" }, `${r.rank} of ${r.players}`), el("td", { class: "num" }, String(r.score))));
+    const medalRows = medals.medals.map((m) => el("tr", {}, el("td", {}, badge(m.medal, `medal ${m.medal}`)),
+      el("td", {}, `${m.board} ${m.window} ${m.period}`), el("td", { class: "num" }, String(m.rank)), el("td", { class: "num" }, String(m.score)),
+      el("td", {}, when(m.awarded_at))));
+    const confirmInput = el("input", { name: "confirm", spellcheck: "false", autocomplete: "off", placeholder: profile.user_id });
+    const erase = el("button", { type: "submit", class: "danger", disabled: true }, "Erase this player");
+    confirmInput.addEventListener("input", () => { erase.disabled = confirmInput.value !== profile.user_id; });
+    const eraseForm = el("form", { class: "toolbar", id: "erase-form", onsubmit: (event) => {
+      event.preventDefault();
+      if (confirmInput.value !== profile.user_id) return;
+      attempt(async () => {
+        erase.disabled = true;
+        await api("DELETE", `/v1/users/${seg(profile.user_id)}`);
+        box.replaceChildren(el("p", { class: "erased" }, `${profile.user_id} was erased everywhere.`));
+        showNotice(`${profile.user_id} was erased: completions, totals, scores, snapshot entries, medals and events.`);
+      });
+    } }, field(`Type ${profile.user_id} to confirm`, confirmInput), erase);
+
+    box.replaceChildren(
+      el("article", { class: "card profile" },
+        el("header", { class: "card-head" },
+          el("h2", { class: "display-name" }, profile.display_name || el("span", { class: "muted" }, "no display name")),
+          el("span", { class: "mono user-id" }, profile.user_id)),
+        el("dl", { class: "facts" },
+          el("dt", {}, "Time zone"), el("dd", {}, profile.time_zone),
+          el("dt", {}, "First seen"), el("dd", {}, when(profile.created_at)),
+          el("dt", {}, "Points"), el("dd", { class: "points" }, String(t.points)),
+          el("dt", {}, "Completions"), el("dd", {}, `${t.completions} · ${t.correct_answers} of ${t.total_answers} answers correct (${t.correct_percent} %)`),
+          el("dt", {}, "Level"), el("dd", {}, `${level.level}${level.points_to_next_level ? ` · ${level.points_to_next_level} points to level ${level.level + 1}` : " · the last level"}`),
+          el("dt", {}, "Streak"), el("dd", {}, `${plural(profile.streak.current, "day")} now · longest ${plural(profile.streak.longest, "day")}`),
+          el("dt", {}, "Achievements"), el("dd", {}, profile.achievements.length ? profile.achievements.map((a) => a.name || a.id).join(", ") : "none"),
+          el("dt", {}, "Rankings"), el("dd", {}, profile.rankings_live ? "live" : "read from PostgreSQL (Redis unavailable)")),
+        el("h3", {}, "Current ranks"),
+        ranks.length ? table(["Board", "Period", num("Rank"), num("Score")], ranks, "ranks-table") : empty("On no board.")),
+      section("Medals", medalRows.length ? table(["Medal", "Board period", num("Rank"), num("Score"), "Awarded"], medalRows, "player-medals") : empty("No medals.")),
+      el("section", { class: "card danger-zone" }, el("h2", {}, "Erase"),
+        el("p", {}, "Erases the player everywhere: completions, totals, preferences, scores, snapshot entries, medals, events and rankings. This cannot be undone."),
+        eraseForm));
+  }
+
+  const RENDER = { boards: renderBoards, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
+    keys: renderKeys, webhooks: renderWebhooks, players: renderPlayers };
+
+  // --- start --------------------------------------------------------------------------------------------------
+
+  takeKeyFromAddress();
+  $("login-form").addEventListener("submit", signIn);
+  $("sign-out").addEventListener("click", () => signOut());
+  $("message-close").addEventListener("click", clearMessage);
+  window.addEventListener("hashchange", () => {
+    if (location.hash.includes("key=")) { takeKeyFromAddress(); start(); } else route();
+  });
+  // For tests and the curious: the pure helpers.
+  window.podiumConsole = Object.freeze({ cronWords, nextSlots });
+  start();
+})();

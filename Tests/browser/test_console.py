@@ -1,0 +1,654 @@
+"""The ops console at /console: Chromium (Playwright) against the session's `podium serve` (conftest.py).
+
+What a browser adds to the Swift suites: that console.js, under the pages' strict content security policy, renders
+every screen from the real API without a console error or a failed request; that its flows do what they say (a
+dry run then the close of a due period, with exactly the medals the API then holds; a manual job run; a key's
+secret shown once; erasing a player only after the id was typed); that text from the API stays text (a display
+name holding markup); and that the key from the address's fragment leaves the address bar. Screenshots of every
+screen, at 1280 px and at phone width, go to .local/browser/console-*.png.
+
+A due period needs time to pass: a completion counts in a period only until the period's end plus the grace
+(an older one lists it under `missed_periods`), and the period is due only after that. So the close test has a
+Podium of its own (fixture `due_podium`): its scores land in today's day period, then it is restarted on the same
+database with its wall clock two days ahead (ops/clock-shift, as ops/date-shift.sh does), and that period is due.
+"""
+
+import datetime
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import time
+import urllib.parse
+
+import pytest
+
+from conftest import (OUT, ROOT, TIMEOUT_MS, conninfo_for, free_port, http_json, new_admin_key, psql, start_podium,
+                      stop)
+
+GROUP = "console"
+BOARD = f"group:{GROUP}"
+# The due Podium's one board rule: a group board in a zone other than UTC that awards medals daily too.
+MEDAL_GROUP = "console-medals"
+MEDAL_BOARD = f"group:{MEDAL_GROUP}"
+MEDAL_BOARD_ZONE = "Europe/Paris"
+SHIFT_DAYS = 2
+MARKUP = "<img src=x onerror=alert(1)><b>bold</b>"
+SCREENS = ["boards", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"]
+# Screenshot name suffix: (viewport, colour scheme).
+VARIANTS = {"": ((1280, 900), "light"), "-phone": ((390, 844), "light"), "-dark": ((1280, 900), "dark")}
+
+# Set before the console's script runs: every content-security-policy violation the page causes.
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+    window.__cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"}`);
+});
+"""
+
+
+def completion(completion_id, user_id, difficulty, display_name=None, group=GROUP):
+    body = {"id": completion_id, "user_id": user_id, "quiz_id": "q-console", "topic": "history",
+            "difficulty": difficulty, "correct": 4, "total": 4, "duration_ms": 60000, "groups": [group]}
+    if display_name:
+        body["display_name"] = display_name
+    return body
+
+
+def post_completion(podium, body):
+    status, answer = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"], body)
+    assert status == 201, answer
+    return answer
+
+
+def admin(podium, method, path, body=None):
+    return http_json(method, f"{podium['base']}{path}", podium["admin_key"], body)
+
+
+def wait_for(check, what, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+def run_job(podium, name):
+    """Runs a job now through the API and waits until that run succeeded; returns the run."""
+    status, run = admin(podium, "POST", f"/v1/admin/jobs/{name}/run", {"slot": "now"})
+    assert status == 202, run
+
+    def finished():
+        status, runs = admin(podium, "GET", f"/v1/admin/jobs/{name}/runs?limit=20")
+        assert status == 200, runs
+        mine = [r for r in runs["runs"] if r["slot"] == run["slot"]]
+        return mine[0] if mine and mine[0]["status"] not in ("pending", "running") else None
+    done = wait_for(finished, f"the {name} run of {run['slot']}")
+    assert done["status"] == "succeeded", done
+    return done
+
+
+@pytest.fixture(scope="session")
+def seeded(podium):
+    """Players on BOARD (one named with markup), two snapshots between which the lead changed hands, a closed day
+    and a webhook with a dead delivery."""
+    hook_port = free_port()  # nothing listens there: every delivery fails, and is dead at once
+    status, hook = admin(podium, "POST", "/v1/admin/webhooks",
+                         {"url": f"http://127.0.0.1:{hook_port}/podium", "event_types": ["completion.recorded"],
+                          "secret": "console-test-secret-0123456789"})
+    assert status == 201, hook
+    post_completion(podium, completion("c-con-ada-1", "u-con-ada", "hard", display_name="Ada"))
+    post_completion(podium, completion("c-con-bo-1", "u-con-bo", "medium", display_name="Bo"))
+    post_completion(podium, completion("c-con-markup-1", "u-con-markup", "easy", display_name=MARKUP))
+    run_job(podium, "snapshot-leaderboards")
+    post_completion(podium, completion("c-con-bo-2", "u-con-bo", "hard"))  # Bo 8, Ada 5, markup 2
+    run_job(podium, "snapshot-leaderboards")
+    day = (datetime.date.today() + datetime.timedelta(days=40)).isoformat()
+    status, closed = admin(podium, "PUT", f"/v1/admin/calendar/closed-days/{day}", {"note": "Founders' day"})
+    assert status == 200, closed
+
+    def dead():
+        status, answer = admin(podium, "GET", f"/v1/admin/webhooks/{hook['id']}/deliveries?limit=50")
+        assert status == 200, answer
+        return [d for d in answer["deliveries"] if d["status"] == "dead"]
+    wait_for(dead, "a dead webhook delivery")
+    return {"webhook": hook, "closed_day": day}
+
+
+def clock_shift_library(directory):
+    """ops/clock-shift/clock_shift.c built with the C compiler (ops/browser-test.sh installs gcc when missing)."""
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if not compiler:
+        pytest.fail("a C compiler is needed for the shifted clock (apt-get install gcc libc6-dev)")
+    library = directory / "libclock_shift.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-Wall", "-o", str(library),
+                    str(ROOT / "ops" / "clock-shift" / "clock_shift.c"), "-ldl"], check=True, timeout=120)
+    return library
+
+
+def wait_until_idle(podium, job):
+    """Until the job's newest run is neither pending nor running (a run under way could still close periods)."""
+    def idle():
+        status, jobs = admin(podium, "GET", "/v1/admin/jobs")
+        assert status == 200, jobs
+        summary = next(j for j in jobs["jobs"] if j["name"] == job)
+        return summary.get("last_run", {}).get("status") not in ("pending", "running")
+    wait_for(idle, f"{job} to be idle")
+
+
+@pytest.fixture(scope="module")
+def due_podium(tmp_path_factory):
+    """A Podium of its own whose day period of MEDAL_BOARD is due, with three players (scores 5, 3 and 2), and
+    `close-periods` paused: scores recorded today, then the same database served with the clock SHIFT_DAYS ahead."""
+    directory = tmp_path_factory.mktemp("due-podium")
+    library = clock_shift_library(directory)
+    rules = directory / "rules.json"
+    rules.write_text(json.dumps({"boards": [{"scope": MEDAL_BOARD, "time_zone": MEDAL_BOARD_ZONE,
+                                             "medal_windows": ["day", "week", "month"]}]}))
+    name = f"podium_console_{secrets.token_hex(4)}"
+    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/12"
+    flush = ["redis-cli", "-u", redis, "FLUSHDB"]
+    subprocess.run(flush, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
+    psql(f"CREATE DATABASE {name}")
+    key = new_admin_key()
+    try:
+        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-today.log",
+                                          PODIUM_RULES_FILE=str(rules))
+        today = {"base": base, "admin_key": key}
+        try:
+            status, paused = admin(today, "POST", "/v1/admin/jobs/close-periods/pause")
+            assert status == 200 and paused["paused"] is True, paused
+            wait_until_idle(today, "close-periods")
+            period = None
+            for user, difficulty in (("u-close-gold", "hard"), ("u-close-silver", "medium"), ("u-close-bronze", "easy")):
+                answer = post_completion(today, completion(f"c-{user}", user, difficulty, group=MEDAL_GROUP))
+                period = next(r["period"] for r in answer["ranks"] if r["board"] == MEDAL_BOARD and r["window"] == "day")
+        finally:
+            stop(process)
+            log.close()
+        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-shifted.log",
+                                          PODIUM_RULES_FILE=str(rules), LD_PRELOAD=str(library),
+                                          PODIUM_CLOCK_SHIFT_DAYS=str(SHIFT_DAYS))
+        try:
+            yield {"base": base, "admin_key": key, "period": period}
+        finally:
+            stop(process)
+            log.close()
+    finally:
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
+
+
+class Console:
+    """A console page, recording what must not happen: console errors, page errors, failed requests, HTTP
+    errors, dialogs and content-security-policy violations."""
+
+    def __init__(self, browser, podium, size=(1280, 900), color_scheme="light"):
+        self.podium = podium
+        self.page = browser.new_page(viewport={"width": size[0], "height": size[1]}, color_scheme=color_scheme)
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.page.add_init_script(RECORD_VIOLATIONS)
+        self.problems = []
+        self.requests = []
+        self.dialogs = []
+        self.page.on("console", lambda message: self.problems.append(f"console {message.type}: {message.text}")
+                     if message.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("requestfailed", lambda request: self.problems.append(f"failed: {request.url} ({request.failure})"))
+        self.page.on("response", lambda response: self.problems.append(f"HTTP {response.status}: {response.url}")
+                     if response.status >= 400 else None)
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("dialog", self._dialog)
+
+    def _dialog(self, dialog):
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def open(self, screen="boards"):
+        response = self.page.goto(f"{self.podium['base']}/console#key={self.podium['admin_key']}&{screen}")
+        assert response.status == 200
+        self.page.locator(f"#screen-{screen}").wait_for(state="attached")
+        return self
+
+    def go(self, screen):
+        self.page.click(f'#nav a[data-screen="{screen}"]')
+        self.page.locator(f"#screen-{screen}").wait_for(state="attached")
+
+    def message(self):
+        return self.page.text_content("#message-text") if self.page.is_visible("#message") else ""
+
+    def violations(self):
+        return self.page.evaluate("window.__cspViolations")
+
+    def assert_clean(self):
+        assert self.problems == [], self.problems
+        assert self.violations() == []
+        assert self.dialogs == []
+
+    def shot(self, name):
+        # From the top, or the sticky header lands in the middle of a full-page shot.
+        self.page.evaluate("() => window.scrollTo(0, 0)")
+        self.page.screenshot(path=str(OUT / f"console-{name}.png"), full_page=True)
+
+    def close(self):
+        self.page.close()
+
+
+@pytest.fixture
+def console(browser, podium, seeded):
+    opened = Console(browser, podium)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def board_card(page, board):
+    return page.locator(f'.board[data-board="{board}"]')
+
+
+def show_board(console, board):
+    """The boards screen filtered to one board."""
+    page = console.page
+    page.fill('#screen-boards input[name="prefix"]', board)
+    page.click('#screen-boards form button[type="submit"]')
+    card = board_card(page, board)
+    card.wait_for(state="visible")
+    page.wait_for_function("""(board) => {
+        const card = document.querySelector(`.board[data-board="${board}"] .players`);
+        return card && card.textContent !== "…";
+    }""", arg=board)
+    return card
+
+
+def medals_shown(items):
+    return [(item.locator(".badge").text_content(), item.locator(".medal-user").text_content(),
+             item.locator(".medal-rank").text_content(), item.locator(".medal-score").text_content())
+            for item in items.all()]
+
+
+# --- the key ---------------------------------------------------------------------------------------------------------
+
+def test_the_key_leaves_the_address_and_signing_out_forgets_it(browser, podium):
+    console = Console(browser, podium)
+    page = console.page
+    try:
+        console.open("jobs")
+        assert urllib.parse.urlsplit(page.url).fragment == "jobs", page.url
+        assert podium["admin_key"] not in page.url
+        assert page.evaluate("sessionStorage.getItem('podium.console.key')") == podium["admin_key"]
+        page.locator(".job").first.wait_for(state="visible")
+        assert page.get_attribute('#nav a[data-screen="jobs"]', "aria-current") == "page"
+        # A reload keeps the key of this tab.
+        page.reload()
+        page.locator(".job").first.wait_for(state="visible")
+        page.click("#sign-out")
+        page.locator("#login").wait_for(state="visible")
+        assert page.evaluate("sessionStorage.getItem('podium.console.key')") is None
+        assert page.is_hidden("#nav") and page.locator("#view > *").count() == 0
+        console.shot("login")
+        console.assert_clean()
+        # A key that is not an admin key is refused with the API's own words.
+        page.fill("#key-input", "pdm_" + "x" * 40)
+        page.click("#login-form button[type=submit]")
+        page.wait_for_function("() => document.getElementById('message-text').textContent !== ''")
+        status, problem = http_json("GET", f"{podium['base']}/v1/admin/calendar/closed-days", "pdm_" + "x" * 40)
+        assert status == 401
+        assert console.message() == f"Not signed in: {problem['detail']}"
+        assert page.is_visible("#login")
+        page.fill("#key-input", podium["admin_key"])
+        page.click("#login-form button[type=submit]")
+        page.locator("#screen-jobs .job").first.wait_for(state="visible")
+        assert page.evaluate("sessionStorage.getItem('podium.console.key')") == podium["admin_key"]
+    finally:
+        console.close()
+
+
+# --- a. closing a due period ---------------------------------------------------------------------------------------
+
+def test_a_dry_run_then_the_close_of_a_due_period_award_the_expected_medals(browser, due_podium):
+    podium, period = due_podium, due_podium["period"]
+    console = Console(browser, podium)
+    try:
+        expected = [("gold", "u-close-gold", "rank 1", "score 5"), ("silver", "u-close-silver", "rank 2", "score 3"),
+                    ("bronze", "u-close-bronze", "rank 3", "score 2")]
+        status, listed = admin(podium, "GET", f"/v1/admin/periods/{MEDAL_BOARD}/day?limit=20")
+        assert status == 200, listed
+        assert listed["time_zone"] == MEDAL_BOARD_ZONE
+        due = next(p for p in listed["periods"] if p["period"] == period)
+        assert due["status"] == "due" and due["players"] == 3 and due["medals"] == [], due
+
+        page = console.open("boards").page
+        card = show_board(console, MEDAL_BOARD)
+        # The close time of the current day period, in the board's zone.
+        closes = card.locator('tr[data-window="day"] td.closes').text_content()
+        assert re.search(r"\b(CET|CEST|GMT\+1|GMT\+2)$", closes), closes
+        card.locator('tr[data-window="day"] button').click()
+        row = card.locator(f'.periods[data-window="day"] tr[data-period="{period}"]')
+        row.wait_for(state="visible")
+        assert row.get_attribute("data-status") == "due"
+        assert row.locator(".badge").text_content() == "due"
+        row.locator("button.close").click()
+
+        preview = card.locator(".close-preview")
+        preview.locator("li").nth(2).wait_for(state="visible")
+        assert preview.locator("h3").text_content() == "Dry run: 3 players; closing would award"
+        assert medals_shown(preview.locator("li")) == expected
+        # The dry run wrote nothing.
+        status, listed = admin(podium, "GET", f"/v1/admin/periods/{MEDAL_BOARD}/day?limit=20")
+        assert next(p for p in listed["periods"] if p["period"] == period)["status"] == "due"
+        console.shot("close-preview")
+
+        preview.locator("button.danger").click()
+        result = card.locator(".close-result")
+        result.locator("li").nth(2).wait_for(state="visible")
+        assert result.locator("h3").text_content() == "Closed: 3 players; awarded"
+        assert medals_shown(result.locator("li")) == expected
+        row = card.locator(f'.periods[data-window="day"] tr[data-period="{period}"]')
+        assert row.get_attribute("data-status") == "closed"
+        assert medals_shown(row.locator(".period-medals li")) == expected
+        assert console.message() == f"{MEDAL_BOARD} day {period}: closed, 3 medals awarded."
+        console.shot("close-result")
+
+        # The API agrees: the period is closed with those medals, and each player holds theirs.
+        status, listed = admin(podium, "GET", f"/v1/admin/periods/{MEDAL_BOARD}/day?limit=20")
+        closed = next(p for p in listed["periods"] if p["period"] == period)
+        assert closed["status"] == "closed" and closed["players"] == 3, closed
+        assert [(m["medal"], m["user_id"], f"rank {m['rank']}", f"score {m['score']}") for m in closed["medals"]] == expected
+        for medal, user, _, _ in expected:
+            status, medals = admin(podium, "GET", f"/v1/users/{user}/medals")
+            assert [(m["board"], m["window"], m["period"], m["medal"]) for m in medals["medals"]
+                    if m["window"] == "day"] == [(MEDAL_BOARD, "day", period, medal)]
+
+        # The job is resumed from the jobs screen.
+        console.go("jobs")
+        job = page.locator('.job[data-job="close-periods"]')
+        assert job.locator(".card-head .badge").text_content() == "paused"
+        job.locator("button.pause").click()
+        page.locator('.job[data-job="close-periods"] .card-head .badge', has_text="active").wait_for(state="visible")
+        status, jobs = admin(podium, "GET", "/v1/admin/jobs")
+        assert next(j for j in jobs["jobs"] if j["name"] == "close-periods")["paused"] is False
+        console.assert_clean()
+    finally:
+        console.close()
+
+
+# --- every screen -----------------------------------------------------------------------------------------------
+
+def fill_screen(console, screen, seeded):
+    """Waits until the screen shows its data (and opens a detail or two, for the screenshot)."""
+    page = console.page
+    if screen == "boards":
+        show_board(console, BOARD).locator('tr[data-window="day"] button').click()
+        page.locator(f'.board[data-board="{BOARD}"] .periods-table').wait_for(state="visible")
+        page.fill('#screen-boards input[name="prefix"]', "")
+        page.click('#screen-boards form button[type="submit"]')
+        page.locator(".board").nth(2).wait_for(state="visible")
+        page.wait_for_function("() => [...document.querySelectorAll('.board .players')].every((p) => p.textContent !== '…')")
+    elif screen == "snapshots":
+        page.fill('#snapshot-form input[name="board"]', BOARD)
+        page.select_option('#snapshot-form select[name="window"]', "day")
+        page.fill('#snapshot-form input[name="top"]', "5")
+        page.click('#snapshot-form button[type="submit"]')
+        page.locator("#snapshot-results .snapshot").nth(1).wait_for(state="visible")
+        page.fill('#history-form input[name="user"]', "u-con-ada")
+        page.fill('#history-form input[name="board"]', BOARD)
+        page.select_option('#history-form select[name="window"]', "day")
+        page.click('#history-form button[type="submit"]')
+        page.locator("#rank-history svg.chart").wait_for(state="visible")
+    elif screen == "jobs":
+        page.locator(".job").first.wait_for(state="visible")
+        page.locator('.job[data-job="snapshot-leaderboards"] button', has_text="History").click()
+        page.locator('.job[data-job="snapshot-leaderboards"] .runs-table').wait_for(state="visible")
+    elif screen == "calendar":
+        page.locator(f'#closed-days tr[data-day="{seeded["closed_day"]}"]').wait_for(state="visible")
+    elif screen == "keys":
+        page.locator("#key-list table, #key-list .empty").first.wait_for(state="visible")
+    elif screen == "webhooks":
+        hook = page.locator(f'.webhook[data-webhook="{seeded["webhook"]["id"]}"]')
+        hook.locator("button.show-deliveries").click()
+        hook.locator('.deliveries tr[data-status="dead"]').first.wait_for(state="visible")
+    elif screen == "players":
+        page.fill('#player-form input[name="user"]', "u-con-ada")
+        page.click('#player-form button[type="submit"]')
+        page.locator("#player .profile").wait_for(state="visible")
+        page.locator("#player .player-medals, #player .card .empty").first.wait_for(state="visible")
+
+
+@pytest.mark.parametrize("suffix", list(VARIANTS))
+def test_every_screen_loads_without_an_error(browser, podium, seeded, suffix):
+    size, color_scheme = VARIANTS[suffix]
+    console = Console(browser, podium, size, color_scheme)
+    try:
+        console.open("boards")
+        for screen in SCREENS:
+            console.go(screen)
+            assert console.page.title() == f"{screen.capitalize()} · Podium console"
+            fill_screen(console, screen, seeded)
+            assert console.message() == "", console.message()
+            console.shot(f"{screen}{suffix}")
+            # Nothing wider than the window: the page never scrolls sideways (wide tables stack on a phone).
+            width = console.page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= size[0], f"{screen} is {width} px wide"
+        console.assert_clean()
+    finally:
+        console.close()
+
+
+# --- b. snapshots and the rank chart ----------------------------------------------------------------------------
+
+def test_the_rank_history_chart_has_a_point_per_snapshot(console, podium):
+    status, history = admin(podium, "GET", f"/v1/users/u-con-ada/rank-history?board={BOARD}&window=day")
+    assert status == 200
+    points = sorted(history["points"], key=lambda p: p["taken_at"])
+    assert [p["rank"] for p in points][:2] == [1, 2], points  # the lead went to Bo between the two snapshots
+    page = console.open("snapshots").page
+    page.fill('#history-form input[name="user"]', "u-con-ada")
+    page.fill('#history-form input[name="board"]', BOARD)
+    page.select_option('#history-form select[name="window"]', "day")
+    page.click('#history-form button[type="submit"]')
+    chart = page.locator("#rank-history svg.chart")
+    chart.wait_for(state="visible")
+    assert chart.locator("circle").count() == len(points)
+    line = chart.locator("polyline").get_attribute("points").split()
+    assert len(line) == len(points)
+    # Rank 1 is drawn above rank 2.
+    ys = [float(xy.split(",")[1]) for xy in line]
+    assert ys[0] < ys[1]
+    assert page.locator("#rank-history .history-table tbody tr").count() == len(points)
+    console.assert_clean()
+
+
+# --- c. jobs --------------------------------------------------------------------------------------------------------
+
+def test_jobs_read_their_schedules_in_words(console, podium):
+    page = console.open("jobs").page
+    page.locator(".job").first.wait_for(state="visible")
+    words = page.evaluate("""() => Object.fromEntries([
+        "* * * * *", "*/5 * * * *", "5 0 * * *", "30 3 * * *", "0 * * * *", "0 */2 * * *", "15 * * * *",
+        "0 8 * * 1-5", "0 9 * * mon,fri", "0 0 1 * *", "@daily", "@weekly", "0 6 25 dec *", "7,9 1 2 * 3",
+    ].map((cron) => [cron, window.podiumConsole.cronWords(cron)]))""")
+    assert words == {
+        "* * * * *": "every minute", "*/5 * * * *": "every 5 minutes", "5 0 * * *": "every day at 00:05",
+        "30 3 * * *": "every day at 03:30", "0 * * * *": "every hour, on the hour",
+        "0 */2 * * *": "every 2 hours, on the hour", "15 * * * *": "every hour at 15 past",
+        "0 8 * * 1-5": "every weekday (Monday to Friday) at 08:00", "0 9 * * mon,fri": "every Monday and Friday at 09:00",
+        "0 0 1 * *": "on day 1 of every month at 00:00", "@daily": "every day at 00:00", "@weekly": "every Sunday at 00:00",
+        "0 6 25 dec *": "every year on 25 December at 06:00", "7,9 1 2 * 3": "7,9 1 2 * 3",
+    }
+    slots = page.evaluate("window.podiumConsole.nextSlots('30 3 * * *', 'Europe/Paris', '2026-03-28T02:30:00Z', 3)")
+    assert slots == ["2026-03-29T01:30:00.000Z", "2026-03-30T01:30:00.000Z", "2026-03-31T01:30:00.000Z"]
+    status, jobs = admin(podium, "GET", "/v1/admin/jobs")
+    for job in jobs["jobs"]:
+        card = page.locator(f'.job[data-job="{job["name"]}"]')
+        assert card.locator("code").text_content() == job["cron"]
+    assert page.locator('.job[data-job="close-periods"] .words').text_content() == "every minute "
+    assert page.locator('.job[data-job="prune"] .words').text_content() == "every day at 03:30 "
+    console.assert_clean()
+
+
+def test_run_now_shows_the_new_run(console, podium):
+    name = "reconcile-rankings"
+    status, before = admin(podium, "GET", f"/v1/admin/jobs/{name}/runs?limit=50")
+    assert status == 200
+    page = console.open("jobs").page
+    card = page.locator(f'.job[data-job="{name}"]')
+    card.wait_for(state="visible")
+    card.locator("button.run-now").click()
+    manual = card.locator('.runs-table tr[data-trigger="manual"][data-status="succeeded"]')
+    manual.first.wait_for(state="visible")
+    status, after = admin(podium, "GET", f"/v1/admin/jobs/{name}/runs?limit=50")
+    new = [run for run in after["runs"] if run["slot"] not in {r["slot"] for r in before["runs"]}]
+    assert [(run["trigger"], run["status"]) for run in new] == [("manual", "succeeded")], new
+    assert manual.count() == len([r for r in after["runs"] if r["trigger"] == "manual"])
+    row = card.locator(f'.runs-table tr[data-slot="{new[0]["slot"]}"]')
+    assert row.locator(".trigger").text_content() == "manual"
+    assert row.locator("td.run-status").text_content() == "succeeded"
+    assert row.locator(".attempts").text_content().startswith("1#1 succeeded")
+    assert re.fullmatch(r"\d+ ms|\d+\.\d s", row.locator(".duration").text_content())
+    assert console.message().startswith(f"{name}: a manual run for ")
+    console.assert_clean()
+
+
+# --- markup from the API stays text --------------------------------------------------------------------------------
+
+def test_a_display_name_with_markup_renders_as_text(console, podium):
+    page = console.open("players").page
+    page.fill('#player-form input[name="user"]', "u-con-markup")
+    page.click('#player-form button[type="submit"]')
+    name = page.locator("#player .display-name")
+    name.wait_for(state="visible")
+    assert name.text_content() == MARKUP
+    console.go("snapshots")
+    page.fill('#snapshot-form input[name="board"]', BOARD)
+    page.select_option('#snapshot-form select[name="window"]', "day")
+    page.click('#snapshot-form button[type="submit"]')
+    page.locator("#snapshot-results .snapshot").first.wait_for(state="visible")
+    assert MARKUP in page.locator("#snapshot-results td.name").all_text_contents()
+    # No element was made of it, nothing ran, and nothing fetched its image.
+    assert page.locator("#app img, #app b").count() == 0
+    assert console.dialogs == []
+    assert not [url for url in console.requests if urllib.parse.urlsplit(url).path.endswith("/x")]
+    console.shot("markup")
+    console.assert_clean()
+
+
+# --- e. keys --------------------------------------------------------------------------------------------------------
+
+def test_a_new_keys_secret_is_shown_once_and_revoking_asks_first(console, podium):
+    page = console.open("keys").page
+    page.locator("#key-list table, #key-list .empty").first.wait_for(state="visible")
+    page.fill('#key-form input[name="name"]', "console teacher key")
+    page.select_option('#key-form select[name="role"]', "read")
+    page.fill('#key-form input[name="scopes"]', f"{BOARD}, topic:*")
+    page.click('#key-form button[type="submit"]')
+    secret = page.locator("#new-secret")
+    secret.wait_for(state="visible")
+    value = secret.text_content()
+    assert re.fullmatch(r"pdm_[A-Za-z0-9]{40}", value), value
+    status, keys = admin(podium, "GET", "/v1/admin/api-keys")
+    made = next(k for k in keys["keys"] if k["name"] == "console teacher key")
+    assert made["role"] == "read" and made["scopes"] == [BOARD, "topic:*"] and made["prefix"] == value[:8]
+    row = page.locator(f'#key-list tr[data-key="{made["id"]}"]')
+    row.wait_for(state="visible")
+    assert row.locator("td").nth(2).text_content() == f"{value[:8]}…"
+    # The secret works.
+    assert http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/all", value)[0] == 200
+    page.click("#secret-box button.copy")
+    page.wait_for_function("() => document.querySelector('.copy-status').textContent !== ''")
+    console.shot("keys-secret")
+    # Shown once: leaving and coming back, it is nowhere on the page.
+    console.go("calendar")
+    console.go("keys")
+    page.locator(f'#key-list tr[data-key="{made["id"]}"]').wait_for(state="visible")
+    assert page.locator("#new-secret").count() == 0
+    assert value not in page.content()
+    # Revoking asks first.
+    row = page.locator(f'#key-list tr[data-key="{made["id"]}"]')
+    row.locator("button", has_text="Revoke…").click()
+    assert http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/all", value)[0] == 200
+    row.locator("button", has_text="Yes, revoke").click()
+    page.locator(f'#key-list tr.revoked[data-key="{made["id"]}"]').wait_for(state="visible")
+    assert http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/all", value)[0] == 401
+    console.assert_clean()
+
+
+# --- d. calendar, f. webhooks, g. players --------------------------------------------------------------------------
+
+def test_closed_days_are_added_and_removed(console, podium):
+    day = (datetime.date.today() + datetime.timedelta(days=60)).isoformat()
+    page = console.open("calendar").page
+    page.locator("#closed-days table").wait_for(state="visible")
+    page.fill('#closed-day-form input[name="day"]', day)
+    page.fill('#closed-day-form input[name="note"]', "Sports day")
+    page.click('#closed-day-form button[type="submit"]')
+    row = page.locator(f'#closed-days tr[data-day="{day}"]')
+    row.wait_for(state="visible")
+    assert row.locator("td").nth(1).text_content() == "Sports day"
+    status, days = admin(podium, "GET", "/v1/admin/calendar/closed-days")
+    assert {"day": day, "note": "Sports day"} in days["closed_days"]
+    row.locator("button", has_text="Remove").click()
+    row.wait_for(state="detached")
+    status, days = admin(podium, "GET", "/v1/admin/calendar/closed-days")
+    assert day not in [d["day"] for d in days["closed_days"]]
+    console.assert_clean()
+
+
+def test_a_dead_delivery_is_resent(console, podium, seeded):
+    hook_id = seeded["webhook"]["id"]
+    status, answer = admin(podium, "GET", f"/v1/admin/webhooks/{hook_id}/deliveries?limit=50")
+    dead = next(d for d in answer["deliveries"] if d["status"] == "dead")
+    page = console.open("webhooks").page
+    hook = page.locator(f'.webhook[data-webhook="{hook_id}"]')
+    hook.locator("button.show-deliveries").click()
+    row = hook.locator(f'.deliveries tr[data-delivery="{dead["id"]}"]')
+    row.wait_for(state="visible")
+    assert row.get_attribute("data-status") == "dead"
+    row.locator("button.resend").click()
+    page.wait_for_function("() => document.getElementById('message-text').textContent !== ''")
+    assert console.message() == f"Delivery {dead['id']} is queued again."
+
+    # The receiver is still down: it is tried once more, then dead again.
+    def tried_again():
+        status, answer = admin(podium, "GET", f"/v1/admin/webhooks/{hook_id}/deliveries?limit=50")
+        again = next(d for d in answer["deliveries"] if d["id"] == dead["id"])
+        return again if again["attempts"] > dead["attempts"] and again["status"] == "dead" else None
+    again = wait_for(tried_again, "the resent delivery's attempt")
+    assert again["attempts"] == dead["attempts"] + 1
+    console.assert_clean()
+
+
+def test_an_api_error_shows_its_problem_detail(console, podium):
+    status, problem = admin(podium, "GET", "/v1/users/u-nobody-here")
+    assert status == 404
+    page = console.open("players").page
+    page.fill('#player-form input[name="user"]', "u-nobody-here")
+    page.click('#player-form button[type="submit"]')
+    page.locator("#message.error").wait_for(state="visible")
+    assert console.message() == problem["detail"]
+    assert page.locator("#player > *").count() == 0
+
+
+def test_erasing_a_player_needs_the_id_typed(console, podium):
+    post_completion(podium, completion("c-con-erase", "u-con-erase", "easy", display_name="Leaving"))
+    page = console.open("players").page
+    page.fill('#player-form input[name="user"]', "u-con-erase")
+    page.click('#player-form button[type="submit"]')
+    page.locator("#player .profile").wait_for(state="visible")
+    erase = page.locator('#erase-form button[type="submit"]')
+    assert erase.is_disabled()
+    page.fill('#erase-form input[name="confirm"]', "u-con-eras")
+    assert erase.is_disabled()
+    page.fill('#erase-form input[name="confirm"]', "u-con-erase")
+    assert erase.is_enabled()
+    console.shot("erase")
+    erase.click()
+    page.locator("#player .erased").wait_for(state="visible")
+    assert page.text_content("#player .erased") == "u-con-erase was erased everywhere."
+    assert admin(podium, "GET", "/v1/users/u-con-erase")[0] == 404
+    console.assert_clean()
