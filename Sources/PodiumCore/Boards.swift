@@ -31,17 +31,20 @@ public struct BoardRule: Sendable, Codable, Equatable {
     public var metric: BoardMetric
     /// Windows whose closed periods award medals.
     public var medalWindows: [LeaderboardWindow]
+    /// How equal scores rank.
+    public var tieBreak: TieBreak
 
-    /// Creates a rule; defaults are UTC, all four windows, points, no medals.
+    /// Creates a rule; defaults are UTC, all four windows, points, no medals, shared ranks for ties.
     public init(
         scope: String, timeZone: String = "UTC", windows: [LeaderboardWindow] = LeaderboardWindow.allCases,
-        metric: BoardMetric = .points, medalWindows: [LeaderboardWindow] = []
+        metric: BoardMetric = .points, medalWindows: [LeaderboardWindow] = [], tieBreak: TieBreak = .shared
     ) {
         self.scope = scope
         self.timeZone = timeZone
         self.windows = windows
         self.metric = metric
         self.medalWindows = medalWindows
+        self.tieBreak = tieBreak
     }
 
     /// Decodes a rule; every key but `scope` may be left out.
@@ -57,6 +60,7 @@ public struct BoardRule: Sendable, Codable, Equatable {
         let awardsByDefault = scope == "global" || scope.hasPrefix("topic:")
         medalWindows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .medalWindows)
             ?? (awardsByDefault ? [.week, .month].filter(windows.contains) : [])
+        tieBreak = try container.decodeIfPresent(TieBreak.self, forKey: .tieBreak) ?? .shared
     }
 
     /// The spec's defaults: every scope kind gets all four windows in UTC; global and topic boards award medals weekly and monthly.
@@ -91,6 +95,8 @@ public struct BoardDefinition: Sendable, Hashable {
     public let metric: BoardMetric
     /// Windows that award medals when a period closes.
     public let medalWindows: [LeaderboardWindow]
+    /// How equal scores rank.
+    public let tieBreak: TieBreak
 
     /// The board's id, as used in URLs and storage.
     public var id: String { scope.id }
@@ -130,7 +136,8 @@ public struct BoardCatalog: Sendable {
             timeZone: TimeZone(identifier: rule.timeZone) ?? .gmt,
             windows: rule.windows,
             metric: rule.metric,
-            medalWindows: rule.medalWindows
+            medalWindows: rule.medalWindows,
+            tieBreak: rule.tieBreak
         )
     }
 }

@@ -3,13 +3,13 @@ import Foundation
 /// Competition ranking ("1-2-2-4"): a player's rank is 1 + the number of players with a strictly
 /// higher score, so tied players share a rank and the next rank skips past them.
 public enum CompetitionRanking {
-    /// Ranks for a page of scores sorted best-first.
+    /// Ranks for a page of places (scores, or `RankingPlace`s on tie-break boards) sorted best-first.
     ///
     /// `pageOffset` is the absolute position (0-based) of `scores[0]` in the full ordering and
     /// `firstRank` its competition rank (1 + players strictly above it, computed by the store,
     /// since the page may start inside a run of ties). Each later entry takes the previous
     /// entry's rank when it ties it, otherwise `pageOffset + index + 1`.
-    public static func ranks(scores: [Int64], pageOffset: Int, firstRank: Int) -> [Int] {
+    public static func ranks<Place: Equatable>(scores: [Place], pageOffset: Int, firstRank: Int) -> [Int] {
         var ranks: [Int] = []
         ranks.reserveCapacity(scores.count)
         for index in scores.indices {

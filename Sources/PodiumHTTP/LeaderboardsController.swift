@@ -77,7 +77,7 @@ struct LeaderboardsController {
         let boards = page.map { scope in
             let board = rules.boards.definition(for: scope)
             return BoardSummary(
-                board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.configuredName,
+                board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.configuredName, tieBreak: board.tieBreak,
                 windows: board.windows.map { window in
                     let period = Period.containing(at, window: window, timeZone: board.timeZone)
                     return WindowSummary(
@@ -423,6 +423,8 @@ struct BoardSummary: Codable, Sendable {
     var metric: String
     /// Zone its periods are cut in.
     var timeZone: String
+    /// How equal scores rank.
+    var tieBreak: TieBreak
     /// Its windows with their current periods.
     var windows: [WindowSummary]
 }

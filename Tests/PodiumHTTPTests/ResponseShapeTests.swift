@@ -186,7 +186,7 @@ private enum Samples {
     static let window = WindowSummary(
         window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
         closesAt: "2026-11-23T00:15:00.000Z", medals: true)
-    static let board = BoardSummary(board: "global", metric: "points", timeZone: "UTC", windows: [window])
+    static let board = BoardSummary(board: "global", metric: "points", timeZone: "UTC", tieBreak: .earliest, windows: [window])
     static let snapshot = LeaderboardSnapshot(kind: "final", takenAt: "2026-11-23T00:15:02.000Z", players: 1, entries: [entry])
     static let rankPoint = RankPoint(
         board: "global", window: .week, period: "2026-W47", kind: "scheduled", takenAt: "2026-11-20T00:00:00.000Z", rank: 2, score: 12,

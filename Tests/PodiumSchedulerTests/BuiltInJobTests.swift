@@ -236,7 +236,7 @@ struct BuiltInJobTests {
         let stray = try #require(RankingMember.encode(RankingMember.maximumHandle))
         let (keptMember, lostMember, wrongMember) = (try #require(members[kept]), try #require(members[lost]), try #require(members[wrong]))
         _ = try await storage.redis.pipeline([
-            ["ZREM", key, lostMember], ["ZADD", key, RankingKeys.storedValue(99), wrongMember],
+            ["ZREM", key, lostMember], ["ZADD", key, RankingPlace(score: 99).storedValue, wrongMember],
             ["ZADD", key, "-7", stray], ["ZADD", key, "-8", "\(topic)-stray"],
             // The lost player's fields are gone too; the kept one shows a name it never had; `wrong` points at the stray.
             ["HDEL", RankingKeys.players, lostMember], ["HDEL", RankingKeys.userMembers, lost],

@@ -23,7 +23,7 @@ struct LeaderboardStoreTests {
         var members: [String] = []
         for user in users { members.append(try await member(of: user, in: storage.postgres)) }
         try await RankingWriter(redis: storage.redis).apply(
-            zip(members, scores).map { ScoreUpdate(key: RankingKeys.board(board, .all, "all"), member: $0, score: $1) },
+            zip(members, scores).map { ScoreUpdate(key: RankingKeys.board(board, .all, "all"), member: $0, place: RankingPlace(score: $1)) },
             players: zip(members, users).map { RankedPlayer(member: $0, userID: $1, displayName: "N \($1)") })
         return users
     }
@@ -61,12 +61,12 @@ struct LeaderboardStoreTests {
         let key = RankingKeys.board("group:\(StoreTestEnvironment.unique("late"))", .all, "all")
         let writer = RankingWriter(redis: storage.redis)
         let (other, player) = (RankingMember.encode(1)!, RankingMember.encode(2)!)
-        try await writer.apply([ScoreUpdate(key: key, member: other, score: 10), ScoreUpdate(key: key, member: player, score: 20)])
-        let late = try await writer.apply([ScoreUpdate(key: key, member: player, score: 5)])
+        try await writer.apply([ScoreUpdate(key: key, member: other, place: RankingPlace(score: 10)), ScoreUpdate(key: key, member: player, place: RankingPlace(score: 20))])
+        let late = try await writer.apply([ScoreUpdate(key: key, member: player, place: RankingPlace(score: 5))])
         #expect(late.map { "\($0.rank)/\($0.players)" } == ["2/2"], "only `other` (10) is above 5; the player's own 20 is not")
-        let replay = try await writer.apply([ScoreUpdate(key: key, member: player, score: 20), ScoreUpdate(key: key, member: other, score: 10)])
+        let replay = try await writer.apply([ScoreUpdate(key: key, member: player, place: RankingPlace(score: 20)), ScoreUpdate(key: key, member: other, place: RankingPlace(score: 10))])
         #expect(replay.map { "\($0.rank)/\($0.players)" } == ["1/2", "2/2"], "an equal replay ranks as before")
-        #expect(try await storage.redis.command(["ZSCORE", key, player]).string == "-20", "the better score stays")
+        #expect(try await storage.redis.command(["ZSCORE", key, player]).string == RankingPlace(score: 20).storedValue, "the better score stays")
     }
 
     @Test func redisWithoutReadyMarkerIsNotTrustedAndPostgresAnswers() async throws {

@@ -152,7 +152,7 @@ struct RankingSyncTests {
         try await storage.rankingSync.rebuild()
         // Simulate the stale entry an unreachable Redis kept (a restarted-with-data Redis).
         _ = try await storage.redis.pipeline([
-            ["ZADD", key, RankingKeys.storedValue(15), old], ["HSET", RankingKeys.players, old, "\(user) Old name"],
+            ["ZADD", key, RankingPlace(score: 15).storedValue, old], ["HSET", RankingKeys.players, old, "\(user) Old name"],
             ["HSET", RankingKeys.userMembers, user, old],
         ])
         guard case .created(let response) = try await storage.writer.record(

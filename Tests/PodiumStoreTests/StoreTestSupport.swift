@@ -14,9 +14,9 @@ enum StoreTestEnvironment {
     static let redisURL = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"
     static let logger = Logger(label: "podium-store-tests")
 
-    /// A PostgreSQL pool on the test database, migrated.
-    static func postgres(poolSize: Int = 8) async throws -> PostgresPool {
-        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: poolSize), logger: logger)
+    /// A PostgreSQL pool on the test database (or the database at `url`), migrated.
+    static func postgres(poolSize: Int = 8, url: String = databaseURL) async throws -> PostgresPool {
+        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: poolSize), logger: logger)
         try await Migrator(pool: pool, logger: logger).migrate(try Migration.bundled())
         return pool
     }
@@ -28,10 +28,12 @@ enum StoreTestEnvironment {
 
     /// Stores over the test servers with a fixed clock. On the shared test Redis the rankings are
     /// marked ready (every test writes both stores); a test's own Redis starts empty, as after a restart.
-    static func storage(now: Date, redisURL: String = redisURL, rules: GameRules = GameRules()) async throws -> PodiumStorage {
+    static func storage(
+        now: Date, redisURL: String = redisURL, rules: GameRules = GameRules(), databaseURL: String = databaseURL
+    ) async throws -> PodiumStorage {
         let redis = try redis(url: redisURL)
         if redisURL == Self.redisURL { try await redis.command(["SET", RankingKeys.readyMarker, "tests"]) }
-        return PodiumStorage(postgres: try await postgres(), redis: redis, rules: rules, logger: logger, now: { now })
+        return PodiumStorage(postgres: try await postgres(url: databaseURL), redis: redis, rules: rules, logger: logger, now: { now })
     }
 
     /// Runs `body` with the connection string of a new, empty database of its own, dropped afterwards
@@ -72,11 +74,11 @@ func instant(_ text: String) -> Date {
 /// A valid completion for tests.
 func completion(
     id: String, user: String, topic: String, difficulty: String = "medium", correct: Int = 5, total: Int = 10,
-    completedAt: String? = nil, groups: [String]? = nil, displayName: String? = nil, now: Date
+    completedAt: String? = nil, durationMs: Int = 1234, groups: [String]? = nil, displayName: String? = nil, now: Date
 ) throws -> ValidCompletion {
     let request = CompletionRequest(
         id: id, userId: user, quizId: "quiz-1", topic: topic, difficulty: difficulty, correct: correct, total: total,
-        durationMs: 1234, completedAt: completedAt, groups: groups, displayName: displayName)
+        durationMs: durationMs, completedAt: completedAt, groups: groups, displayName: displayName)
     return try request.validated(now: now, rules: GameRules())
 }
 

@@ -76,17 +76,20 @@ struct BatchUpserts {
         FROM unnest($3::text[]) AS p(u)
         """
 
-    /// Each (board period, player) increment summed and added; a timed period already closed takes
-    /// no more scores (the RETURNING leaves it out).
+    /// Each (board period, player) increment summed and added, with what the tie-breaks read: the latest
+    /// `completed_at` and the playing time of the completions that added to the score (null and 0 when none
+    /// did). A timed period already closed takes no more scores (the RETURNING leaves it out).
     static let upsertScores = """
-        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
-        SELECT b, w, p, u, i, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS x(b, w, p, u, i)
+        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at, reached_at, duration_ms)
+        SELECT b, w, p, u, i, $6, NULLIF(r, '')::timestamptz, d
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $7::text[], $8::bigint[]) AS x(b, w, p, u, i, r, d)
         WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w
                                                                          AND c.period = x.p AND c.closed_at IS NOT NULL)
         ORDER BY 1, 2, 3, 4
         ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
-            score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
-        RETURNING board, board_window, period, user_id, score
+            score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at,
+            reached_at = GREATEST(s.reached_at, EXCLUDED.reached_at), duration_ms = s.duration_ms + EXCLUDED.duration_ms
+        RETURNING board, board_window, period, user_id, score, reached_at, duration_ms
         """
 
     /// The four statements, in this order: users, topics, days, board scores.
@@ -94,14 +97,14 @@ struct BatchUpserts {
         var players: [String: PlayerSums] = [:]
         var topics: [TopicKey: TopicSums] = [:]
         var days = Set<DayKey>()
-        var scores: [ScoreKey: Int64] = [:]
+        var scores: [ScoreKey: ScoreSums] = [:]
         for (index, plan) in plans.enumerated() {
             let item = plan.item
             players[item.userID, default: PlayerSums()].add(plan)
             topics[TopicKey(user: item.userID, topic: item.topic), default: TopicSums()].add(plan)
             days.insert(DayKey(user: item.userID, day: localDays[index]))
             for (period, increment) in zip(plan.open, plan.increments) {
-                scores[ScoreKey(period, user: item.userID), default: 0] += increment
+                scores[ScoreKey(period, user: item.userID), default: ScoreSums()].add(increment, item: item)
             }
         }
         let playerRows = players.sorted { $0.key < $1.key }
@@ -121,7 +124,8 @@ struct BatchUpserts {
             (Self.recordDays, [dayRows.map(\.user), dayRows.map(\.day), playerRows.map(\.key)]),
             (Self.upsertScores, [
                 scoreRows.map(\.key.board), scoreRows.map(\.key.window), scoreRows.map(\.key.period), scoreRows.map(\.key.user),
-                scoreRows.map(\.value), recordedAt,
+                scoreRows.map(\.value.increment), recordedAt, scoreRows.map { $0.value.reachedAt.map(RFC3339.format) ?? "" },
+                scoreRows.map(\.value.durationMs),
             ]),
         ]
     }
@@ -169,12 +173,12 @@ struct BatchUpserts {
             days[user] = Set((row["days"] ?? "").split(separator: ",").compactMap { Int($0) })
             achievements[user] = Set((row["achievements"] ?? "").split(separator: ",").map(String.init))
         }
-        var scores: [ScoreKey: Int64] = [:]
+        var scores: [ScoreKey: (score: Int64, reachedAt: Date?, durationMs: Int64)] = [:]
         for row in results.scores.rows {
             let key = ScoreKey(
                 board: try row.string("board"), window: try row.string("board_window"), period: try row.string("period"),
                 user: try row.string("user_id"))
-            scores[key] = try row.int64("score")
+            scores[key] = (try row.int64("score"), try row.optionalDate("reached_at"), try row.int64("duration_ms"))
         }
 
         // Backwards: each completion sees the stored values less what later completions of its player added.
@@ -190,12 +194,16 @@ struct BatchUpserts {
             var closedEarly: [BoardPeriod] = []
             for (period, increment) in zip(plan.open, plan.increments) {
                 let key = ScoreKey(period, user: item.userID)
-                guard let score = scores[key] else {
+                guard let row = scores[key] else {
                     closedEarly.append(period)
                     continue
                 }
-                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, score: score)))
-                scores[key] = score - increment
+                // The tie-break key after the whole batch: an earlier completion of the same player in the batch is
+                // answered with its own score but the batch's final key (a rank within a tie may differ from what a
+                // lone request would have answered; the stored board is exact).
+                let place = RankingPlace(score: row.score, key: period.board.tieBreak.key(reachedAt: row.reachedAt, durationMs: row.durationMs))
+                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, place: place)))
+                scores[key]?.score = row.score - increment
             }
             states.append(CompletionState(
                 standing: PlayerStanding(
@@ -285,6 +293,22 @@ private struct TopicKey: Hashable {
 private struct DayKey: Hashable {
     let user: String
     let day: Int
+}
+
+/// One (board period, player)'s share of a batch: the score it adds and what the tie-breaks read of the
+/// completions that added to it.
+private struct ScoreSums {
+    var increment: Int64 = 0
+    var reachedAt: Date?
+    var durationMs: Int64 = 0
+
+    /// Adds one completion's `increment`; only a completion that adds to the score counts for the tie-breaks.
+    mutating func add(_ increment: Int64, item: ValidCompletion) {
+        self.increment += increment
+        guard increment > 0 else { return }
+        reachedAt = max(reachedAt ?? item.completedAt, item.completedAt)
+        durationMs += Int64(item.durationMS ?? 0)
+    }
 }
 
 private struct ScoreKey: Hashable {

@@ -138,7 +138,7 @@ public struct PeriodStore: Sendable {
             try connection.query("""
                 INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
                 SELECT $4, position, user_id, score, rank FROM (\(Self.finalStandings)) standings
-                """, [key.board, key.window.rawValue, key.period, snapshotID])
+                """, [key.board, key.window.rawValue, key.period, snapshotID, rules.tieBreak(ofBoard: key.board).rawValue])
             try connection.query("""
                 UPDATE board_periods SET closed_at = $4, final_snapshot_id = $5 WHERE board = $1 AND board_window = $2 AND period = $3
                 """, [key.board, key.window.rawValue, key.period, now, snapshotID])
@@ -308,7 +308,7 @@ public struct PeriodStore: Sendable {
                 [key.board, key.window.rawValue, key.period]).rows[0].int("n")
             let medals = awardsMedals ? try connection.query("""
                 SELECT user_id, score, rank FROM (\(Self.finalStandings)) standings WHERE rank <= $4 ORDER BY position
-                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank]).rows.compactMap { try Self.standingsMedal(of: $0, key: key) } : []
+                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank, rules.tieBreak(ofBoard: key.board).rawValue]).rows.compactMap { try Self.standingsMedal(of: $0, key: key) } : []
             return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: .dryRun, players: players, medals: medals)
         }
     }
@@ -330,12 +330,14 @@ public struct PeriodStore: Sendable {
             medals: try medals(of: snapshot, key: key, on: connection))
     }
 
-    /// Every player of board period ($1, $2, $3) in listing order with position and competition rank: the final
-    /// snapshot's rows, and the dry run's medal candidates.
+    /// Every player of board period ($1, $2, $3) in listing order with position and competition rank under the
+    /// board's tie-break ($5): the final snapshot's rows, and the dry run's medal candidates. Pages ranked by Redis
+    /// use the same order, so the medals agree with what the board showed.
     private static let finalStandings = """
         SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
-        FROM board_scores JOIN users USING (user_id) WHERE board = $1 AND board_window = $2 AND period = $3
-        WINDOW listing AS (ORDER BY score DESC, handle), ranking AS (ORDER BY score DESC)
+        FROM (SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.handle
+              FROM board_scores s JOIN users u USING (user_id) WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3) places
+        WINDOW listing AS (ORDER BY score DESC, tie_key, handle), ranking AS (ORDER BY score DESC, tie_key)
         """
 
     private static let snapshotPlayers = "SELECT players FROM snapshots WHERE id = $1"

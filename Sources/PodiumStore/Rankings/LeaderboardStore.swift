@@ -39,9 +39,13 @@ public struct LeaderboardStore: Sendable {
     /// Reads served from PostgreSQL because Redis failed: under an outage every poll falls back.
     let fallbackWarning: ThrottledLog
 
+    /// The boards' tie-breaks, by which PostgreSQL ranks when it answers for Redis.
+    let rules: GameRules
+
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails.
-    public init(postgres: PostgresPool, redis: RedisPool, logger: Logger, fallbackReads: Int = 4) {
+    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, fallbackReads: Int = 4) {
         self.postgres = postgres
+        self.rules = rules
         self.reads = RedisReadBatcher(redis: redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
         self.fallbackWarning = ThrottledLog(logger)
@@ -91,7 +95,7 @@ public struct LeaderboardStore: Sendable {
             var listed: [(entry: LeaderboardEntry, member: String)] = []
             for (index, item) in (parts[1].array ?? []).enumerated() {
                 guard let fields = item.array, fields.count == 4, let user = fields[0].string, let stored = fields[1].string,
-                      let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let member = fields[3].string
+                      let score = RankingKeys.place(fromStored: stored)?.score, let above = fields[2].integer, let member = fields[3].string
                 else { throw Self.malformed }
                 // A player without its field (hashes out of step with the board) is not guessed at, as on a page.
                 guard let player = players[safe: index]?.string.map(RankingKeys.player(fromValue:)), player.userID == user
@@ -109,15 +113,16 @@ public struct LeaderboardStore: Sendable {
                 WITH counts AS (
                     SELECT count(*) AS players FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3),
                 listed AS (
-                    SELECT s.user_id, s.score, u.display_name, u.handle,
+                    SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.display_name, u.handle,
                            (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
-                                                                 AND x.score > s.score) AS above
+                              AND (x.score > s.score OR (x.score = s.score
+                                   AND \(TieBreak.sqlKey(policy: "$5", row: "x")) < \(TieBreak.sqlKey(policy: "$5", row: "s"))))) AS above
                     FROM board_scores s JOIN users u USING (user_id)
                     WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4))
                 SELECT c.players, l.user_id, l.score, l.display_name, l.above
                 FROM counts c LEFT JOIN listed l ON true
-                ORDER BY l.score DESC, l.handle
-                """, [board, window.rawValue, period, userIDs]).rows }
+                ORDER BY l.score DESC, l.tie_key, l.handle
+                """, [board, window.rawValue, period, userIDs, rules.tieBreak(ofBoard: board).rawValue]).rows }
             let entries = try rows.filter { $0["user_id"] != nil }.map {
                 LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
                                  score: try $0.int64("score"))
@@ -135,7 +140,7 @@ public struct LeaderboardStore: Sendable {
                 arguments: [userID])
             let ranks = try (reply.array ?? []).map { item -> BoardRank in
                 guard let fields = item.array, fields.count == 4, let index = fields[0].integer, let stored = fields[1].string,
-                      let score = RankingKeys.score(fromStored: stored), let above = fields[2].integer, let card = fields[3].integer,
+                      let score = RankingKeys.place(fromStored: stored)?.score, let above = fields[2].integer, let card = fields[3].integer,
                       let period = periods[safe: Int(index) - 1] else { throw Self.malformed }
                 return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
                                  rank: Int(above) + 1, score: score, players: Int(card))
@@ -153,13 +158,15 @@ public struct LeaderboardStore: Sendable {
         let rows = try await postgres.query("""
             SELECT x.i, s.score,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
-                                                         AND c.period = s.period AND c.score > s.score) AS above,
+                      AND c.period = s.period AND (c.score > s.score OR (c.score = s.score
+                          AND \(TieBreak.sqlKey(policy: "x.t", row: "c")) < \(TieBreak.sqlKey(policy: "x.t", row: "s"))))) AS above,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
                                                          AND c.period = s.period) AS players
-            FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS x(b, w, p, i)
+            FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS x(b, w, p, t, i)
             JOIN board_scores s ON s.board = x.b AND s.board_window = x.w AND s.period = x.p AND s.user_id = $4
             ORDER BY x.i
-            """, [periods.map(\.board.id), periods.map(\.period.window.rawValue), periods.map(\.period.key), userID]).rows
+            """, [periods.map(\.board.id), periods.map(\.period.window.rawValue), periods.map(\.period.key), userID,
+                  periods.map(\.board.tieBreak.rawValue)]).rows
         return try rows.compactMap { row in
             guard let period = periods[safe: try row.int("i") - 1] else { return nil }
             return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
@@ -175,19 +182,19 @@ public struct LeaderboardStore: Sendable {
         let flat = parts[2].array ?? []
         let values = parts[4].array ?? []
         var players: [(userID: String, displayName: String?)] = []
-        var scores: [Int64] = []
+        var places: [RankingPlace] = []
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
             // A member without a player (hashes out of step with the board) is not guessed at: the read falls back.
             guard let value = values[safe: index / 2]?.string, let stored = flat[index + 1].string,
-                  let score = RankingKeys.score(fromStored: stored)
+                  let place = RankingKeys.place(fromStored: stored)
             else { throw malformed }
             players.append(RankingKeys.player(fromValue: value))
-            scores.append(score)
+            places.append(place)
         }
         let firstRank = Int(parts[3].integer ?? 0) + 1
-        let ranks = CompetitionRanking.ranks(scores: scores, pageOffset: Int(start), firstRank: firstRank)
+        let ranks = CompetitionRanking.ranks(scores: places, pageOffset: Int(start), firstRank: firstRank)
         let entries = players.indices.map {
-            LeaderboardEntry(rank: ranks[$0], userId: players[$0].userID, displayName: players[$0].displayName, score: scores[$0])
+            LeaderboardEntry(rank: ranks[$0], userId: players[$0].userID, displayName: players[$0].displayName, score: places[$0].score)
         }
         return RankedEntries(players: Int(card), offset: Int(start), entries: entries, live: true, found: true)
     }
@@ -198,19 +205,22 @@ public struct LeaderboardStore: Sendable {
     /// follow from the page itself, as in `decodeSlice`. A rank per row would cost a scan per row.
     private func readFromPostgres(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
         var (offset, limit, found) = (0, 0, true)
+        let tieBreak = rules.tieBreak(ofBoard: board)
+        let key = { (row: String) in TieBreak.sqlKey(policy: "$5", row: row) }
         switch slice {
         case .page(let pageOffset, let pageLimit):
             (offset, limit) = (pageOffset, pageLimit)
         case .around(let userID, let radius):
             let rows = try await postgres.query("""
                 SELECT (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                          AND x.period = s.period AND x.score > s.score)
+                          AND x.period = s.period AND (x.score > s.score OR (x.score = s.score AND \(key("x")) < \(key("s")))))
                      + (SELECT count(*) FROM board_scores x JOIN users xu USING (user_id) WHERE x.board = s.board
-                          AND x.board_window = s.board_window AND x.period = s.period AND x.score = s.score AND xu.handle < u.handle)
+                          AND x.board_window = s.board_window AND x.period = s.period AND x.score = s.score
+                          AND \(key("x")) = \(key("s")) AND xu.handle < u.handle)
                        AS position
                 FROM board_scores s JOIN users u USING (user_id)
                 WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
-                """, [board, window.rawValue, period, userID]).rows
+                """, [board, window.rawValue, period, userID, tieBreak.rawValue]).rows
             // Not on the board: an empty page (limit 0) still brings the board's size.
             if let position = try rows.first?.int("position") {
                 offset = max(position - radius, 0)
@@ -223,22 +233,24 @@ public struct LeaderboardStore: Sendable {
         // counts row when the page is empty.
         let rows = try await postgres.query("""
             WITH page AS MATERIALIZED (
-                SELECT s.user_id, s.score, u.handle, u.display_name FROM board_scores s JOIN users u USING (user_id)
+                SELECT s.user_id, s.score, \(key("s")) AS tie_key, u.handle, u.display_name FROM board_scores s JOIN users u USING (user_id)
                 WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3
-                ORDER BY s.score DESC, u.handle LIMIT $4 OFFSET $5),
+                ORDER BY s.score DESC, tie_key, u.handle LIMIT $6 OFFSET $4),
+            first AS (SELECT score, tie_key FROM page ORDER BY score DESC, tie_key LIMIT 1),
             counts AS (
-                SELECT count(*) AS players, count(*) FILTER (WHERE score > (SELECT max(score) FROM page)) AS above
-                FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3)
-            SELECT c.players, c.above, p.user_id, p.score, p.display_name
+                SELECT count(*) AS players,
+                       count(*) FILTER (WHERE b.score > f.score OR (b.score = f.score AND \(key("b")) < f.tie_key)) AS above
+                FROM board_scores b LEFT JOIN first f ON true WHERE b.board = $1 AND b.board_window = $2 AND b.period = $3)
+            SELECT c.players, c.above, p.user_id, p.score, p.tie_key, p.display_name
             FROM counts c LEFT JOIN page p ON true
-            ORDER BY p.score DESC, p.handle
-            """, [board, window.rawValue, period, limit, offset]).rows
+            ORDER BY p.score DESC, p.tie_key, p.handle
+            """, [board, window.rawValue, period, offset, tieBreak.rawValue, limit]).rows
         let counts = rows[0]
         let page = rows.filter { $0["user_id"] != nil }
-        let scores = try page.map { try $0.int64("score") }
-        let ranks = CompetitionRanking.ranks(scores: scores, pageOffset: offset, firstRank: try counts.int("above") + 1)
+        let places = try page.map { RankingPlace(score: try $0.int64("score"), key: try $0.int64("tie_key")) }
+        let ranks = CompetitionRanking.ranks(scores: places, pageOffset: offset, firstRank: try counts.int("above") + 1)
         let entries = try page.indices.map {
-            LeaderboardEntry(rank: ranks[$0], userId: try page[$0].string("user_id"), displayName: page[$0]["display_name"], score: scores[$0])
+            LeaderboardEntry(rank: ranks[$0], userId: try page[$0].string("user_id"), displayName: page[$0]["display_name"], score: places[$0].score)
         }
         return RankedEntries(players: try counts.int("players"), offset: offset, entries: entries, live: false, found: found)
     }

@@ -3,11 +3,12 @@ import PodiumCore
 /// Redis key names for the live rankings.
 ///
 /// A board period is one sorted set whose members are players' `RankingMember`s (six
-/// characters each, whatever the user ids look like) and whose scores are the NEGATED board
-/// scores: ascending order is then best score first and, within a tie, member ascending,
-/// which is handle order (the player who came to Podium first lists first), Podium's
-/// documented listing order. Scores only grow, so writes use `ZADD … LT` with absolute
-/// values: a stale or replayed write can never lower a player's score.
+/// characters each, whatever the user ids look like) and whose scores are places
+/// (`RankingPlace.storedValue`: the board score negated and shifted 32 bits, plus the board's
+/// tie-break key): ascending order is then best score first, then the better tie-break and,
+/// within a full tie, member ascending, which is handle order (the player who came to Podium
+/// first lists first), Podium's documented listing order. Places only improve, so writes use
+/// `ZADD … LT` with absolute values: a stale or replayed write can never lower a player's score.
 ///
 /// Two hashes translate: member to player (user id and display name) and user id to member.
 /// They hold one field each per player, where the boards hold one entry per player per
@@ -19,9 +20,10 @@ public enum RankingKeys {
     public static let userMembers = "podium:user:members"
     /// Set while Redis holds a complete copy of the rankings; missing after Redis lost its data.
     ///
-    /// Its name carries the members' format: Redis filled by a Podium from before migration 011
-    /// (members were user ids) has no such key, so the first replica of this version rebuilds.
-    public static let readyMarker = "podium:rankings:ready:members"
+    /// Its name carries the values' format: Redis filled by a Podium from before migration 015
+    /// (values were negated scores, members before 011 user ids) has no such key, so the first
+    /// replica of this version rebuilds.
+    public static let readyMarker = "podium:rankings:ready:places"
     /// The display-name hash of Podium before migration 011 (user id to name); a rebuild deletes it.
     static let legacyDisplayNames = "podium:names"
 
@@ -65,12 +67,8 @@ public enum RankingKeys {
         return (String(decoding: bytes[..<space], as: UTF8.self), String(decoding: bytes[bytes.index(after: space)...], as: UTF8.self))
     }
 
-    /// The stored value for `score` (negated; see the type's summary).
-    public static func storedValue(_ score: Int64) -> String { String(-score) }
-
-    /// The score behind a stored value as Redis returns it ("-12" or "-12.0").
-    public static func score(fromStored text: String) -> Int64? {
-        if let value = Int64(text) { return -value }
-        return Double(text).map { -Int64($0) }
+    /// The place behind a stored value as Redis returns it (`RankingPlace.storedValue`).
+    public static func place(fromStored text: String) -> RankingPlace? {
+        RankingPlace(storedValue: text)
     }
 }

@@ -40,11 +40,14 @@ public struct ReconcileReport: Sendable, Equatable {
 public struct RankingReconciler: Sendable {
     let postgres: PostgresPool
     let redis: RedisPool
+    /// The boards' tie-breaks, which the places in Redis include.
+    let rules: GameRules
 
     /// Creates the reconciler.
-    public init(postgres: PostgresPool, redis: RedisPool) {
+    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules) {
         self.postgres = postgres
         self.redis = redis
+        self.rules = rules
     }
 
     /// Reconciles each of `periods`.
@@ -64,9 +67,10 @@ public struct RankingReconciler: Sendable {
         var playerSuspects: [String] = []
         var after = ""
         var matched = 0
+        let tieBreak = rules.tieBreak(ofBoard: period.board)
         while true {
             let rows = try await postgres.query("""
-                SELECT s.user_id, u.handle, u.display_name, s.score FROM board_scores s JOIN users u USING (user_id)
+                SELECT s.user_id, u.handle, u.display_name, \(RankingPlaces.columns("s")) FROM board_scores s JOIN users u USING (user_id)
                 WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id > $4
                 ORDER BY s.user_id LIMIT 5000
                 """, [period.board, period.window.rawValue, period.period, after]).rows
@@ -75,8 +79,8 @@ public struct RankingReconciler: Sendable {
             let players = try rows.map(RankedPlayer.init(row:))
             let stored = try await redis.command(["ZMSCORE", key] + players.map(\.member)).array ?? []
             for (index, row) in rows.enumerated() {
-                let score = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
-                if score == (try row.int64("score")) { matched += 1 } else { suspects.append(players[index].member) }
+                let place = stored[safe: index]?.string.flatMap(RankingKeys.place(fromStored:))
+                if place == (try row.place(tieBreak: tieBreak)) { matched += 1 } else { suspects.append(players[index].member) }
             }
             let unchecked = try rows.indices.filter { checked.insert(try rows[$0].int64("handle")) }.map { players[$0] }
             playerSuspects += try await mismatched(unchecked).map(\.userID)
@@ -127,16 +131,16 @@ public struct RankingReconciler: Sendable {
         }
     }
 
-    /// Sets each suspect's Redis score to the PostgreSQL score read now.
+    /// Sets each suspect's Redis place to the PostgreSQL place read now.
     private func repair(key: String, period: BoardPeriodKey, members: [String], into report: inout ReconcileReport) async throws {
         for chunk in stride(from: 0, to: members.count, by: 5000).map({ Array(members[$0..<min($0 + 5000, members.count)]) }) {
             let fresh = try await scores(period, members: chunk)
             let stored = try await redis.command(["ZMSCORE", key] + chunk).array ?? []
             var commands: [[String]] = []
             for (index, member) in chunk.enumerated() {
-                let current = stored[safe: index]?.string.flatMap(RankingKeys.score(fromStored:))
+                let current = stored[safe: index]?.string.flatMap(RankingKeys.place(fromStored:))
                 guard let truth = fresh[member], current != truth else { continue }
-                commands.append(["ZADD", key, RankingKeys.storedValue(truth), member])
+                commands.append(["ZADD", key, truth.storedValue, member])
                 if current == nil { report.added += 1 } else { report.corrected += 1 }
             }
             try await send(commands)
@@ -162,15 +166,16 @@ public struct RankingReconciler: Sendable {
         } while cursor != "0"
     }
 
-    /// The PostgreSQL scores of `members` on `period`, by member; a member that is no handle's (not one
+    /// The PostgreSQL places of `members` on `period`, by member; a member that is no handle's (not one
     /// Podium writes) is simply absent.
-    private func scores(_ period: BoardPeriodKey, members: [String]) async throws -> [String: Int64] {
-        var result: [String: Int64] = [:]
+    private func scores(_ period: BoardPeriodKey, members: [String]) async throws -> [String: RankingPlace] {
+        var result: [String: RankingPlace] = [:]
+        let tieBreak = rules.tieBreak(ofBoard: period.board)
         for row in try await postgres.query("""
-            SELECT u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
+            SELECT u.handle, \(RankingPlaces.columns("s")) FROM board_scores s JOIN users u USING (user_id)
             WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND u.handle = ANY($4)
             """, [period.board, period.window.rawValue, period.period, members.compactMap(RankingMember.decode)]).rows {
-            result[try row.member()] = try row.int64("score")
+            result[try row.member()] = try row.place(tieBreak: tieBreak)
         }
         return result
     }

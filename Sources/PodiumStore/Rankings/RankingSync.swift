@@ -98,7 +98,7 @@ public struct RankingSync: Sendable {
         }
         let tuples = Array(wanted)
         let scores = try await postgres.query("""
-            SELECT s.board, s.board_window, s.period, s.user_id, u.handle, s.score, u.display_name
+            SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(RankingPlaces.columns("s")), u.display_name
             FROM board_scores s JOIN users u USING (user_id)
             JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(b, win, p, usr)
               ON s.board = w.b AND s.board_window = w.win AND s.period = w.p AND s.user_id = w.usr
@@ -108,8 +108,10 @@ public struct RankingSync: Sendable {
         for row in scores {
             let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
             let member = try row.member()
+            let board = try row.string("board")
             updates.append(ScoreUpdate(
-                key: RankingKeys.board(try row.string("board"), window, try row.string("period")), member: member, score: try row.int64("score")))
+                key: RankingKeys.board(board, window, try row.string("period")), member: member,
+                place: try row.place(tieBreak: rules.tieBreak(ofBoard: board))))
             players[member] = RankedPlayer(member: member, userID: try row.string("user_id"), displayName: row["display_name"])
         }
         try await rankings.write(updates, players: Array(players.values))
@@ -218,7 +220,8 @@ public struct RankingSync: Sendable {
         var after: [String] = ["", "", "", ""]
         while true {
             let rows = try await postgres.query("""
-                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
+                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(RankingPlaces.columns("s"))
+                FROM board_scores s JOIN users u USING (user_id)
                 WHERE (s.board, s.board_window, s.period, s.user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
                 ORDER BY s.board, s.board_window, s.period, s.user_id LIMIT 20000
                 """, after.map { $0 as (any PostgresBindable)? }).rows
@@ -244,7 +247,7 @@ public struct RankingSync: Sendable {
                     current = key
                     report.boards += 1
                 }
-                members.append(RankingKeys.storedValue(try row.int64("score")))
+                members.append(try row.place(tieBreak: rules.tieBreak(ofBoard: try row.string("board"))).storedValue)
                 members.append(try row.member())
                 if members.count >= 2_000 { flush(key) }
                 report.entries += 1
@@ -327,7 +330,8 @@ public struct RankingSync: Sendable {
         var after: [String] = ["", "", "", ""]
         while true {
             let rows = try await postgres.query("""
-                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, s.score FROM board_scores s JOIN users u USING (user_id)
+                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(RankingPlaces.columns("s"))
+                FROM board_scores s JOIN users u USING (user_id)
                 WHERE s.updated_at >= $5 AND (s.board, s.board_window, s.period, s.user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
                 ORDER BY s.board, s.board_window, s.period, s.user_id LIMIT 20000
                 """, after.map { $0 as (any PostgresBindable)? } + [since]).rows
@@ -337,7 +341,7 @@ public struct RankingSync: Sendable {
                 ScoreUpdate(
                     key: RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                                            try row.string("period")),
-                    member: try row.member(), score: try row.int64("score"))
+                    member: try row.member(), place: try row.place(tieBreak: rules.tieBreak(ofBoard: try row.string("board"))))
             })
         }
     }

@@ -3,20 +3,20 @@ import PodiumCore
 import Postgres
 import Redis
 
-/// One player's absolute score on one board period.
+/// One player's absolute place (score and tie-break key) on one board period.
 public struct ScoreUpdate: Sendable, Hashable {
     /// The board period's sorted set (`RankingKeys.board`).
     public let key: String
     /// The player's member there (`RankingMember`).
     public let member: String
-    /// The player's score there, as PostgreSQL holds it.
-    public let score: Int64
+    /// The player's place there, as PostgreSQL holds it.
+    public let place: RankingPlace
 
     /// Creates an update.
-    public init(key: String, member: String, score: Int64) {
+    public init(key: String, member: String, place: RankingPlace) {
         self.key = key
         self.member = member
-        self.score = score
+        self.place = place
     }
 }
 
@@ -65,8 +65,9 @@ public struct Standing: Sendable, Equatable {
 
 /// Brings Redis to the scores PostgreSQL holds: absolute values, never increments.
 ///
-/// `ZADD … LT` on negated scores keeps the higher of the written and the stored score, so
-/// replays, retries and out-of-order writers can never lower or double-count a score.
+/// `ZADD … LT` on stored values (`RankingPlace.storedValue`: the score negated, then the tie-break key) keeps the
+/// better of the written and the stored place, so replays, retries and out-of-order writers can never lower or
+/// double-count a score.
 public struct RankingWriter: Sendable {
     let redis: RedisPool
 
@@ -89,7 +90,7 @@ public struct RankingWriter: Sendable {
         var arguments: [String] = []
         arguments.reserveCapacity(updates.count * 2 + players.count * 3)
         for update in updates {
-            arguments.append(RankingKeys.storedValue(update.score))
+            arguments.append(update.place.storedValue)
             arguments.append(update.member)
         }
         for player in players.sorted(by: { $0.member < $1.member }) {
@@ -141,7 +142,7 @@ public struct RankingWriter: Sendable {
     /// Writes absolute scores and the players' hash fields without reading standings back (catch-up and
     /// rebuild), in pipelines of at most 10,000 commands so memory stays bounded however many there are.
     public func write(_ updates: [ScoreUpdate], players: [RankedPlayer] = []) async throws {
-        var commands = updates.map { ["ZADD", $0.key, "LT", RankingKeys.storedValue($0.score), $0.member] }
+        var commands = updates.map { ["ZADD", $0.key, "LT", $0.place.storedValue, $0.member] }
         commands += Self.playerCommands(players)
         for start in stride(from: 0, to: commands.count, by: 10_000) {
             let replies = try await redis.pipeline(Array(commands[start..<min(start + 10_000, commands.count)]))

@@ -1,0 +1,88 @@
+import Foundation
+
+/// How a board ranks players whose scores are equal.
+///
+/// The choice is a key beside the score, lower first, read from what PostgreSQL keeps of each player on each
+/// board period (`reached_at`, the latest `completed_at` among the completions that added to the score, and
+/// `duration_ms`, their summed playing time). Redis holds score and key in one sorted-set value
+/// (`RankingValue`), so pages, around-me and ranks stay one O(log n) lookup and agree with the medals, which
+/// PostgreSQL ranks by the same key.
+public enum TieBreak: String, Sendable, Codable, CaseIterable {
+    /// Equal scores share a rank (competition ranking, 1-2-2-4): the default.
+    case shared
+    /// Of equal scores, the one reached first ranks higher (by the `completed_at` of the completion that reached it).
+    case earliest
+    /// Of equal scores, the one that took less summed playing time (`duration_ms`) ranks higher.
+    case fastest
+
+    /// The largest key: the 32 bits under a score in `RankingValue`. Keys above it are held at it (then tie).
+    public static let largestKey: Int64 = (1 << 32) - 1
+    /// `earliest` counts seconds from 2020-01-01T00:00:00Z, enough for 136 years at second resolution.
+    public static let epoch = Date(timeIntervalSince1970: 1_577_836_800)
+
+    /// The key of a player who reached the score at `reachedAt` in `durationMs` of play: 0 for `shared`.
+    public func key(reachedAt: Date?, durationMs: Int64) -> Int64 {
+        switch self {
+        case .shared:
+            return 0
+        case .earliest:
+            guard let reachedAt else { return 0 }
+            let seconds = reachedAt.timeIntervalSince(Self.epoch).rounded(.down)
+            return seconds <= 0 ? 0 : seconds >= Double(Self.largestKey) ? Self.largestKey : Int64(seconds)
+        case .fastest:
+            return min(max(durationMs, 0), Self.largestKey)
+        }
+    }
+
+    /// The same key in SQL for the `board_scores` row aliased `row`, with `policy` an SQL text expression naming the
+    /// policy: what PostgreSQL reads rank by (before any completion, `reached_at` is null; `updated_at` stands in).
+    public static func sqlKey(policy: String, row: String) -> String {
+        """
+        (CASE \(policy) WHEN 'earliest' THEN LEAST(\(largestKey), GREATEST(0, floor(extract(epoch FROM COALESCE(\(row).reached_at, \(row).updated_at)) - \(Int64(epoch.timeIntervalSince1970)))))::bigint \
+        WHEN 'fastest' THEN LEAST(\(largestKey), \(row).duration_ms) ELSE 0 END)
+        """
+    }
+}
+
+/// Where a player stands on a board: the score, higher first, then the tie-break key, lower first.
+public struct RankingPlace: Sendable, Hashable, Comparable {
+    /// The score.
+    public let score: Int64
+    /// The tie-break key (`TieBreak.key`); 0 on `shared` boards.
+    public let key: Int64
+
+    /// Creates a place.
+    public init(score: Int64, key: Int64 = 0) {
+        self.score = score
+        self.key = key
+    }
+
+    /// Whether `lhs` ranks above `rhs`.
+    public static func < (lhs: RankingPlace, rhs: RankingPlace) -> Bool {
+        lhs.score != rhs.score ? lhs.score > rhs.score : lhs.key < rhs.key
+    }
+
+    /// The value Redis sorts by, ascending: −score × 2³² + key, as an integer text (exact while the score is below 2²¹;
+    /// above it the key's low bits round away and only the score orders).
+    public var storedValue: String {
+        if score >= 0, score < 1 << 31 { return String(-(score << 32) + key) }
+        return String(format: "%.0f", -Double(score) * 4_294_967_296 + Double(key))
+    }
+
+    /// The place behind a value Redis returns (`-21474836380`, or in its double notation).
+    public init?(storedValue text: String) {
+        let negated: Double
+        if let value = Int64(text) {
+            let positive = -value
+            let score = (positive + Int64(TieBreak.largestKey)) >> 32
+            self.init(score: score, key: (score << 32) - positive)
+            return
+        } else if let value = Double(text), value.isFinite {
+            negated = -value
+        } else {
+            return nil
+        }
+        let score = (negated / 4_294_967_296).rounded(.up)
+        self.init(score: Int64(score), key: Int64(score * 4_294_967_296 - negated))
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// Reading players' places (`RankingPlace`: score, then tie-break key) from `board_scores` rows.
+enum RankingPlaces {
+    /// The columns `PostgresRow.place(tieBreak:)` reads, of the `board_scores` row aliased `alias`.
+    static func columns(_ alias: String) -> String {
+        "\(alias).score, \(alias).reached_at, \(alias).updated_at, \(alias).duration_ms"
+    }
+}
+
+extension GameRules {
+    /// The tie-break of board `id` (`shared` for an id no rule reads).
+    func tieBreak(ofBoard id: String) -> TieBreak {
+        BoardScope(id: id).map { boards.definition(for: $0).tieBreak } ?? .shared
+    }
+}
+
+extension PostgresRow {
+    /// The place in a row read with `RankingPlaces.columns`, keyed by `tieBreak` the way `TieBreak.sqlKey` keys it in SQL.
+    func place(tieBreak: TieBreak) throws -> RankingPlace {
+        let reachedAt = try optionalDate("reached_at") ?? optionalDate("updated_at")
+        return RankingPlace(score: try int64("score"), key: tieBreak.key(reachedAt: reachedAt, durationMs: try int64("duration_ms")))
+    }
+}

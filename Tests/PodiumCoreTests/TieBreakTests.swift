@@ -1,0 +1,39 @@
+import Foundation
+import PodiumCore
+import Testing
+
+@Suite("Tie-break keys and places")
+struct RankingPlaceTests {
+    @Test("a place survives its stored value, and stored values sort as places do")
+    func storedValuesRoundTripAndSort() {
+        var generator = SystemRandomNumberGenerator()
+        let places = (0..<2_000).map { _ in
+            RankingPlace(score: Int64.random(in: 0..<2_097_152, using: &generator), key: Int64.random(in: 0...TieBreak.largestKey, using: &generator))
+        } + [RankingPlace(score: 0), RankingPlace(score: 0, key: TieBreak.largestKey), RankingPlace(score: 2_097_151, key: 1)]
+        for place in places {
+            #expect(RankingPlace(storedValue: place.storedValue) == place, "\(place)")
+            // Redis may answer in its double notation.
+            #expect(RankingPlace(storedValue: String(Double(place.storedValue)!)) == place, "\(place)")
+        }
+        let byValue = places.sorted { Double($0.storedValue)! < Double($1.storedValue)! }
+        #expect(byValue == places.sorted(), "ascending values are best first")
+    }
+
+    @Test("beyond the exact range the score still orders")
+    func largeScoresStillOrder() {
+        let large = [RankingPlace(score: 3_000_000_000, key: 5), RankingPlace(score: 3_000_000_001, key: 9)]
+        #expect(large.map { RankingPlace(storedValue: $0.storedValue)?.score } == [3_000_000_000, 3_000_000_001])
+        #expect(Double(large[1].storedValue)! < Double(large[0].storedValue)!)
+    }
+
+    @Test("keys: 0 when shared, seconds since 2020 when earliest, summed milliseconds when fastest, held within 32 bits")
+    func keys() {
+        let reached = Date(timeIntervalSince1970: 1_795_000_000.9)
+        #expect(TieBreak.shared.key(reachedAt: reached, durationMs: 5) == 0)
+        #expect(TieBreak.earliest.key(reachedAt: reached, durationMs: 5) == 1_795_000_000 - 1_577_836_800)
+        #expect(TieBreak.earliest.key(reachedAt: Date(timeIntervalSince1970: 0), durationMs: 5) == 0)
+        #expect(TieBreak.earliest.key(reachedAt: nil, durationMs: 5) == 0)
+        #expect(TieBreak.fastest.key(reachedAt: reached, durationMs: 61_250) == 61_250)
+        #expect(TieBreak.fastest.key(reachedAt: nil, durationMs: 1 << 40) == TieBreak.largestKey)
+    }
+}
