@@ -163,7 +163,10 @@ struct ServeLogTests {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let deadline = ContinuousClock.now + .seconds(30)
         while try await ServeLogTests.get(port: port, path: "/healthz", headers: [:]) == nil {
-            guard ContinuousClock.now < deadline, process.isRunning else { throw TestTimeout("serve never answered /healthz") }
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                let how = process.isRunning ? "still running" : "exited (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus))"
+                throw TestTimeout("serve never answered /healthz, \(how): \(String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self))")
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         try await body(port)

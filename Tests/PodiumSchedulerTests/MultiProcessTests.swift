@@ -149,7 +149,8 @@ final class ReplicaGroup: @unchecked Sendable {
     /// SIGKILLs replica `index` (processes started from the test runner block SIGTERM).
     func kill(_ index: Int) {
         guard let process = processes[index] else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        // Only one still running: the pid of one that exited (and was reaped) may belong to another process by now.
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         processes[index] = nil
     }

@@ -165,7 +165,8 @@ final class OwnRedisServer: @unchecked Sendable {
     /// that blocks SIGTERM, so a terminated server would never exit.
     func stop() {
         guard let process else { return }
-        kill(process.processIdentifier, SIGKILL)
+        // Only a server still running: the pid of one that exited (and was reaped) may belong to another process by now.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         self.process = nil
     }

@@ -173,6 +173,34 @@ def test_display_page_shows_a_new_completion_through_the_live_stream(browser, po
         page.close()
 
 
+def test_display_page_falls_back_to_polling_with_etag_when_the_stream_fails(browser, podium, display_key, frontend):
+    """Every live stream request fails (as behind a proxy that refuses them): the page polls once a second with
+    If-None-Match, is answered 304 while nothing changes, and shows a new completion from its next poll."""
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    polls = []
+    page.route("**/live*", lambda route: route.abort())
+    page.on("response", lambda response: polls.append((response.status, response.request.headers.get("if-none-match")))
+            if urllib.parse.urlsplit(response.url).path == f"/v1/leaderboards/{BOARD}/week" else None)
+    try:
+        page.goto(f"{podium['base']}/display/{BOARD}/week?refresh=1#key={display_key}")
+        page.locator("#entries tr").first.wait_for(state="visible")
+        rows = page.locator("#entries tr").count()
+        page.wait_for_timeout(2500)
+        assert polls[0] == (200, None), polls
+        assert any(status == 304 and tag for status, tag in polls[1:]), f"unchanged polls answered 304: {polls}"
+        newcomer = f"u-poll-{secrets.token_hex(4)}"
+        status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
+                              dict(completion(f"{newcomer}-1", newcomer), display_name="Poller"))
+        assert status == 201
+        page.locator("#entries tr", has_text="Poller").wait_for(state="visible", timeout=4000)
+        assert page.locator("#entries tr").count() == rows + 1
+        assert polls[-1][0] == 200, "the change came in a full answer"
+        page.screenshot(path=str(OUT / "display-polling.png"), full_page=True)
+    finally:
+        page.close()
+
+
 DISPLAY_SIZES = {"1080p": (1920, 1080), "720p": (1280, 720), "phone": (390, 844)}
 
 
