@@ -26,6 +26,8 @@ public struct CompletionStore: Sendable {
     let rankings: RankingWriter
     let rules: GameRules
     let logger: Logger
+    /// Batches recorded while Redis is down: every one fails to rank the same way.
+    let rankingsBehind: ThrottledLog
 
     /// Creates a store.
     public init(postgres: PostgresPool, rankings: RankingWriter, rules: GameRules, logger: Logger) {
@@ -33,6 +35,7 @@ public struct CompletionStore: Sendable {
         self.rankings = rankings
         self.rules = rules
         self.logger = logger
+        rankingsBehind = ThrottledLog(logger)
     }
 
     /// Records `items` (distinct ids) as received at `now`; outcomes in the order of `items`.
@@ -118,7 +121,7 @@ public struct CompletionStore: Sendable {
             }
             return result
         } catch {
-            logger.warning("rankings not updated; they catch up when Redis is back", metadata: ["error": "\(error)"])
+            rankingsBehind.log("rankings not updated; they catch up when Redis is back", metadata: ["error": "\(error)"])
             return nil
         }
     }
