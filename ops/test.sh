@@ -6,19 +6,19 @@
 #                                    reset the test database and Redis db 15, then
 #                                    `swift build` (the multi-process test runs the
 #                                    executable) and `swift test --disable-xctest`,
-#                                    then the browser end-to-end test against that
-#                                    build (ops/browser-test.sh) and schemathesis
-#                                    over the OpenAPI document (ops/schemathesis.sh),
-#                                    then the monitoring tests (ops/monitoring-test.sh);
-#                                    first the Redis tests again through stunnel
-#                                    to a TLS-only Redis (ops/stunnel-test.sh)
+#                                    then against that build: the Redis tests through
+#                                    stunnel to a TLS-only Redis (ops/stunnel-test.sh),
+#                                    the browser end-to-end tests (ops/browser-test.sh),
+#                                    schemathesis over the OpenAPI document
+#                                    (ops/schemathesis.sh) and the monitoring tests
+#                                    (ops/monitoring-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to `swift test`,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
 # Fails if the build or any test fails, and also if no test ran at all (a
-# filter that matches nothing, a test bundle that found no tests), and if the
-# browser test or schemathesis fails. The full output is kept in .local/test-last.log, the
-# browser test's in .local/browser-test.log.
+# filter that matches nothing, a test bundle that found no tests), and if any
+# of the other suites fails. The full output is kept in .local/test-last.log,
+# the other suites' in .local/<script name>.log.
 #
 # PODIUM_TEST_DATABASE_URL / PODIUM_TEST_REDIS_URL, when set, are used as they
 # are and not reset; otherwise they point at the local services (ports from
@@ -132,60 +132,32 @@ case "$summary" in
     *) failures; echo "FAILED: $summary" >&2; exit 1 ;;
 esac
 
-# Then the browser end-to-end test against the `podium` just built (not on a
-# shifted clock: date-shift runs check the Swift suites only).
-browser=""
+# Then, on the real clock only (date-shift runs check the Swift suites), the other suites against the
+# `podium` just built, each with its output kept in .local/<name>.log; the first failure ends the run.
+run_suite() {
+    local script="$1" log=".local/$2.log"
+    echo "bash $script"
+    set +e
+    bash "$script" </dev/null 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "FAILED: $script exited with status $status ($((SECONDS - started))s); output in $log" >&2
+        exit "$status"
+    fi
+}
+others=""
 if [ -z "$shift_days" ]; then
     # The Redis tests again, through stunnel to a TLS-only Redis (ops/README.md, "Redis over TLS").
-    stunnel_log=".local/stunnel-test.log"
-    echo "bash ops/stunnel-test.sh"
-    set +e
-    bash ops/stunnel-test.sh </dev/null 2>&1 | tee "$stunnel_log"
-    status=${PIPESTATUS[0]}
-    set -e
-    if [ "$status" -ne 0 ]; then
-        echo "FAILED: ops/stunnel-test.sh exited with status $status ($((SECONDS - started))s); output in $stunnel_log" >&2
-        exit "$status"
-    fi
-
-    browser_log=".local/browser-test.log"
-    echo "bash ops/browser-test.sh"
-    set +e
-    bash ops/browser-test.sh </dev/null 2>&1 | tee "$browser_log"
-    status=${PIPESTATUS[0]}
-    set -e
-    if [ "$status" -ne 0 ]; then
-        echo "FAILED: ops/browser-test.sh exited with status $status ($((SECONDS - started))s); output in $browser_log" >&2
-        exit "$status"
-    fi
-    browser=", and the browser tests"
-
-    # Then schemathesis over the whole OpenAPI document against the same build.
-    schemathesis_log=".local/schemathesis-test.log"
-    echo "bash ops/schemathesis.sh"
-    set +e
-    bash ops/schemathesis.sh </dev/null 2>&1 | tee "$schemathesis_log"
-    status=${PIPESTATUS[0]}
-    set -e
-    if [ "$status" -ne 0 ]; then
-        echo "FAILED: ops/schemathesis.sh exited with status $status ($((SECONDS - started))s); output in $schemathesis_log" >&2
-        exit "$status"
-    fi
-    browser=", the browser tests and schemathesis"
-
-    # Then the monitoring pieces: promtool over the alerts and their unit tests, the compose file,
-    # the dashboard, and a real Prometheus scraping this build.
-    monitoring_log=".local/monitoring-test.log"
-    echo "bash ops/monitoring-test.sh"
-    set +e
-    bash ops/monitoring-test.sh </dev/null 2>&1 | tee "$monitoring_log"
-    status=${PIPESTATUS[0]}
-    set -e
-    if [ "$status" -ne 0 ]; then
-        echo "FAILED: ops/monitoring-test.sh exited with status $status ($((SECONDS - started))s); output in $monitoring_log" >&2
-        exit "$status"
-    fi
-    browser=", the browser tests, schemathesis and the monitoring tests"
+    run_suite ops/stunnel-test.sh stunnel-test
+    # The browser end-to-end tests (CORS, player tokens, the display page, the console, the docs).
+    run_suite ops/browser-test.sh browser-test
+    # Schemathesis over the whole OpenAPI document.
+    run_suite ops/schemathesis.sh schemathesis-test
+    # The monitoring pieces: promtool over the alerts and their unit tests, the compose file, the dashboard,
+    # and a real Prometheus scraping this build.
+    run_suite ops/monitoring-test.sh monitoring-test
+    others=", the Redis tests through stunnel, the browser tests, schemathesis and the monitoring tests"
     elapsed=$((SECONDS - started))
 fi
-echo "OK: all $count test(s) passed${browser} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"
+echo "OK: all $count test(s) passed${others} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

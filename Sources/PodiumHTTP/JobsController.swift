@@ -68,15 +68,12 @@ struct JobsController {
     @Sendable func listPeriods(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         var errors: [FieldError] = []
-        let scope = HTTPSupport.boardScope(HTTPSupport.pathParameter("board", in: context), errors: &errors)
-        let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)).flatMap { $0 == .all ? nil : $0 }
-        if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month")) }
+        let (scope, window) = Self.timedBoardWindow(in: context, errors: &errors)
         let limitText = request.uri.queryParameters.get("limit") ?? "20"
         let limit = Int(limitText).flatMap { (1...100).contains($0) ? $0 : nil }
         if limit == nil { errors.append(FieldError(field: "limit", message: "must be a whole number from 1 to 100")) }
         guard errors.isEmpty, let scope, let window, let limit else { throw APIError.validation(errors) }
-        let board = rules.boards.definition(for: scope)
-        guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
+        let board = try board(scope, keeping: window)
         let periods = try await periods.periods(of: board, window: window, limit: limit, now: now())
         return try HTTPSupport.json(PeriodList(board: board.id, window: window, timeZone: board.timeZone.configuredName, periods: periods))
     }
@@ -85,15 +82,12 @@ struct JobsController {
     @Sendable func closePeriod(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         var errors: [FieldError] = []
-        let scope = HTTPSupport.boardScope(HTTPSupport.pathParameter("board", in: context), errors: &errors)
-        let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)).flatMap { $0 == .all ? nil : $0 }
-        if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month")) }
+        let (scope, window) = Self.timedBoardWindow(in: context, errors: &errors)
         let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
         if !["true", "false"].contains(dryRunText) { errors.append(FieldError(field: "dry_run", message: "must be true or false")) }
         guard errors.isEmpty, let scope, let window else { throw APIError.validation(errors) }
         let periodName = HTTPSupport.pathParameter("period", in: context)
-        let board = rules.boards.definition(for: scope)
-        guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
+        let board = try board(scope, keeping: window)
         guard Period.isPeriodShaped(periodName) else {
             throw APIError.validation([FieldError(field: "period", message: "is not a \(window.rawValue) period name")])
         }
@@ -108,6 +102,23 @@ struct JobsController {
         } catch let error as PeriodCloseError {
             throw APIError.conflict(error.description)
         }
+    }
+
+    /// The path's board and timed window (day, week or month: `all` never closes), their problems added to `errors`.
+    private static func timedBoardWindow(
+        in context: PodiumRequestContext, errors: inout [FieldError]
+    ) -> (BoardScope?, LeaderboardWindow?) {
+        let scope = HTTPSupport.boardScope(HTTPSupport.pathParameter("board", in: context), errors: &errors)
+        let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)).flatMap { $0 == .all ? nil : $0 }
+        if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month")) }
+        return (scope, window)
+    }
+
+    /// The board of `scope`; 404 when it does not keep `window`.
+    private func board(_ scope: BoardScope, keeping window: LeaderboardWindow) throws -> BoardDefinition {
+        let board = rules.boards.definition(for: scope)
+        guard board.windows.contains(window) else { throw APIError.notFound("board \(board.id) has no \(window.rawValue) window") }
+        return board
     }
 
     private func setPaused(_ paused: Bool, context: PodiumRequestContext) async throws -> Response {
