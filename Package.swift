@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "PodiumTestSupport", dependencies: ["PodiumStore", "Redis"], path: "Tests/PodiumTestSupport"),
 
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
-        .testTarget(name: "RedisTests", dependencies: ["Redis"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "PodiumTestSupport"]),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"]),
         .testTarget(name: "PodiumStoreTests", dependencies: [
             "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",

@@ -198,18 +198,20 @@ struct Settings {
         ]
     }
 
-    /// `text` with the password of a `scheme://user:password@host` URL or a `password=` conninfo field replaced by `*****`.
+    /// `text` with every password replaced by `*****`: the one of a `scheme://user:password@host` URL, and every
+    /// `password=` or `sslpassword=` field of a conninfo string (quoted or not) or of a URL's query.
     static func maskedPassword(in text: String) -> String {
         var masked = text
         if let scheme = masked.range(of: "://"), let at = masked.range(of: "@", range: scheme.upperBound..<masked.endIndex),
            let colon = masked.range(of: ":", range: scheme.upperBound..<at.lowerBound) {
             masked.replaceSubrange(colon.upperBound..<at.lowerBound, with: "*****")
         }
-        if let field = masked.range(of: #"password\s*=\s*('([^'\\]|\\.)*'|\S+)"#, options: .regularExpression) {
-            masked.replaceSubrange(field, with: "password=*****")
-        }
-        return masked
+        return passwordField.stringByReplacingMatches(
+            in: masked, range: NSRange(masked.startIndex..., in: masked), withTemplate: "$1password=*****")
     }
+
+    /// A `password=` or `sslpassword=` field (not part of a longer name), with its value: quoted, or up to a space or `&`.
+    private static let passwordField = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_])(ssl)?password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&]+)"#)
 
     /// Player token keys and limits from `PODIUM_PLAYER_TOKEN_*`.
     private static func playerTokens(

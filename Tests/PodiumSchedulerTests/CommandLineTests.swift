@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import PodiumTestSupport
 import Testing
 
 @Suite("The podium command")
@@ -66,7 +67,7 @@ struct OperatorCommandTests {
     @Test("config prints the effective settings with every secret masked")
     func configMasksSecrets() async throws {
         let result = try await CommandLineTests.run(["config"], environment: [
-            "PODIUM_DATABASE_URL": "host=db user=podium password=hunter2-db dbname=podium",
+            "PODIUM_DATABASE_URL": "host=db user=podium sslpassword=hunter2-ssl password=hunter2-db dbname=podium password='hunter2 quoted'",
             "PODIUM_REDIS_URL": "redis://ops:hunter2-redis@cache:6380/2", "PODIUM_ADMIN_KEY": "pdm_hunter2adminkeyhunter2adminkey",
             "PODIUM_PLAYER_TOKEN_HS256_KEYS": "k1:hunter2-token-secret-of-32-bytes-or-more", "PODIUM_PORT": "9001",
         ])
@@ -74,7 +75,11 @@ struct OperatorCommandTests {
         #expect(!result.error.contains("hunter2"), "\(result.error)")
         let lines = result.error.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) } }
         let values = Dictionary(lines.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) { first, _ in first }
-        #expect(values["PODIUM_DATABASE_URL"] == "host=db user=podium password=***** dbname=podium")
+        #expect(values["PODIUM_DATABASE_URL"] == "host=db user=podium sslpassword=***** password=***** dbname=podium password=*****")
+        let uri = try await CommandLineTests.run(["config"], environment: [
+            "PODIUM_DATABASE_URL": "postgres://podium:hunter2-uri@db:5432/podium?sslmode=require&password=hunter2-query"])
+        #expect(!uri.error.contains("hunter2"), "\(uri.error)")
+        #expect(uri.error.contains("postgres://podium:*****@db:5432/podium?sslmode=require&password=*****"))
         #expect(values["PODIUM_REDIS_URL"] == "redis://ops:*****@cache:6380/2")
         #expect(values["PODIUM_ADMIN_KEY"] == "(set, hidden)")
         #expect(values["PODIUM_PLAYER_TOKEN_HS256_KEYS"] == "key ids k1 (secrets hidden)")
@@ -134,7 +139,7 @@ struct ServeLogTests {
             await admin.close()
             return text
         } catch {
-            try? await admin.query("DROP DATABASE \(database) WITH (FORCE)")
+            _ = try? await admin.query("DROP DATABASE \(database) WITH (FORCE)")
             await admin.close()
             throw error
         }
@@ -143,7 +148,7 @@ struct ServeLogTests {
     private static func serve(database: String, _ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
-        let port = Int.random(in: 31_001...39_000)
+        let port = try freeLoopbackPort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve"]

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodiumTestSupport
 import Redis
 import Synchronization
 import Testing
@@ -103,7 +104,7 @@ final class LocalRedisServer {
     private var process: Process?
 
     init(password: String? = nil) async throws {
-        port = try Self.freePort()
+        port = try freeLoopbackPort()
         self.password = password
         try await start()
     }
@@ -160,28 +161,5 @@ final class LocalRedisServer {
         }
         process.waitUntilExit()
         self.process = nil
-    }
-
-    /// A loopback TCP port that was free a moment ago (bound to port 0, then released).
-    private static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
