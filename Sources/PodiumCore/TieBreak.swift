@@ -15,8 +15,10 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
     /// Of equal scores, the one that took less summed playing time (`duration_ms`) ranks higher.
     case fastest
 
-    /// The largest key: the 32 bits under a score in `RankingValue`. Keys above it are held at it (then tie).
-    public static let largestKey: Int64 = (1 << 32) - 1
+    /// The largest key, just under the 32 bits below a score in `RankingPlace.storedValue` (keys above it are held at
+    /// it, then tie): 2¹¹ short of 2³², so that for scores up to 2³¹ the rounding of a large stored value (a double)
+    /// never carries a key into the next score.
+    public static let largestKey: Int64 = (1 << 32) - (1 << 11)
     /// `earliest` counts seconds from 2020-01-01T00:00:00Z, enough for 136 years at second resolution.
     public static let epoch = Date(timeIntervalSince1970: 1_577_836_800)
 
@@ -63,10 +65,17 @@ public struct RankingPlace: Sendable, Hashable, Comparable {
     }
 
     /// The value Redis sorts by, ascending: −score × 2³² + key, as an integer text (exact while the score is below 2²¹;
-    /// above it the key's low bits round away and only the score orders).
+    /// above it Redis's double rounds the key's low bits away, so players close on the key may tie in Redis).
     public var storedValue: String {
         if score >= 0, score < 1 << 31 { return String(-(score << 32) + key) }
         return String(format: "%.0f", -Double(score) * 4_294_967_296 + Double(key))
+    }
+
+    /// Whether Redis holding `text` (a sorted-set score as it answers it, nil for none) holds this place: compared as
+    /// the doubles Redis keeps, since above 2²¹ points the key's low bits round away in both alike.
+    public func isStored(as text: String?) -> Bool {
+        guard let text, let held = Double(text), let own = Double(storedValue) else { return false }
+        return held == own
     }
 
     /// The place behind a value Redis returns (`-21474836380`, or in its double notation).
@@ -74,7 +83,7 @@ public struct RankingPlace: Sendable, Hashable, Comparable {
         let negated: Double
         if let value = Int64(text) {
             let positive = -value
-            let score = (positive + Int64(TieBreak.largestKey)) >> 32
+            let score = (positive + (1 << 32) - 1) >> 32
             self.init(score: score, key: (score << 32) - positive)
             return
         } else if let value = Double(text), value.isFinite {
@@ -83,6 +92,7 @@ public struct RankingPlace: Sendable, Hashable, Comparable {
             return nil
         }
         let score = (negated / 4_294_967_296).rounded(.up)
-        self.init(score: Int64(score), key: Int64(score * 4_294_967_296 - negated))
+        guard let whole = Int64(exactly: score), let key = Int64(exactly: (score * 4_294_967_296 - negated).rounded()) else { return nil }
+        self.init(score: whole, key: key)
     }
 }

@@ -89,7 +89,7 @@ struct BatchUpserts {
         ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
             score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at,
             reached_at = GREATEST(s.reached_at, EXCLUDED.reached_at), duration_ms = s.duration_ms + EXCLUDED.duration_ms
-        RETURNING board, board_window, period, user_id, score, reached_at, duration_ms
+        RETURNING board, board_window, period, user_id, score, reached_at, updated_at, duration_ms
         """
 
     /// The four statements, in this order: users, topics, days, board scores.
@@ -173,12 +173,12 @@ struct BatchUpserts {
             days[user] = Set((row["days"] ?? "").split(separator: ",").compactMap { Int($0) })
             achievements[user] = Set((row["achievements"] ?? "").split(separator: ",").map(String.init))
         }
-        var scores: [ScoreKey: (score: Int64, reachedAt: Date?, durationMs: Int64)] = [:]
+        var scores: [ScoreKey: (row: PostgresRow, score: Int64)] = [:]
         for row in results.scores.rows {
             let key = ScoreKey(
                 board: try row.string("board"), window: try row.string("board_window"), period: try row.string("period"),
                 user: try row.string("user_id"))
-            scores[key] = (try row.int64("score"), try row.optionalDate("reached_at"), try row.int64("duration_ms"))
+            scores[key] = (row, try row.int64("score"))
         }
 
         // Backwards: each completion sees the stored values less what later completions of its player added.
@@ -201,8 +201,8 @@ struct BatchUpserts {
                 // The tie-break key after the whole batch: an earlier completion of the same player in the batch is
                 // answered with its own score but the batch's final key (a rank within a tie may differ from what a
                 // lone request would have answered; the stored board is exact).
-                let place = RankingPlace(score: row.score, key: period.board.tieBreak.key(reachedAt: row.reachedAt, durationMs: row.durationMs))
-                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, place: place)))
+                let final = try row.row.place(tieBreak: period.board.tieBreak)
+                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, place: RankingPlace(score: row.score, key: final.key))))
                 scores[key]?.score = row.score - increment
             }
             states.append(CompletionState(

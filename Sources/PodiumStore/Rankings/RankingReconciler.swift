@@ -79,8 +79,8 @@ public struct RankingReconciler: Sendable {
             let players = try rows.map(RankedPlayer.init(row:))
             let stored = try await redis.command(["ZMSCORE", key] + players.map(\.member)).array ?? []
             for (index, row) in rows.enumerated() {
-                let place = stored[safe: index]?.string.flatMap(RankingKeys.place(fromStored:))
-                if place == (try row.place(tieBreak: tieBreak)) { matched += 1 } else { suspects.append(players[index].member) }
+                let held = stored[safe: index]?.string
+                if try row.place(tieBreak: tieBreak).isStored(as: held) { matched += 1 } else { suspects.append(players[index].member) }
             }
             let unchecked = try rows.indices.filter { checked.insert(try rows[$0].int64("handle")) }.map { players[$0] }
             playerSuspects += try await mismatched(unchecked).map(\.userID)
@@ -138,10 +138,10 @@ public struct RankingReconciler: Sendable {
             let stored = try await redis.command(["ZMSCORE", key] + chunk).array ?? []
             var commands: [[String]] = []
             for (index, member) in chunk.enumerated() {
-                let current = stored[safe: index]?.string.flatMap(RankingKeys.place(fromStored:))
-                guard let truth = fresh[member], current != truth else { continue }
+                let held = stored[safe: index]?.string
+                guard let truth = fresh[member], !truth.isStored(as: held) else { continue }
                 commands.append(["ZADD", key, truth.storedValue, member])
-                if current == nil { report.added += 1 } else { report.corrected += 1 }
+                if held == nil { report.added += 1 } else { report.corrected += 1 }
             }
             try await send(commands)
         }
