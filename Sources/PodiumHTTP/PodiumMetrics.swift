@@ -33,7 +33,7 @@ public enum PodiumMetrics {
     public static let catalogue: [String: String] = [
         "podium_http_requests_total": "HTTP requests answered, by method, route template and status code.",
         "podium_http_request_errors_total": "HTTP requests answered with a 4xx or 5xx problem, by method, route template and status class.",
-        "podium_http_request_duration_seconds": "Time from a request's arrival until its answer was written, by method and route template.",
+        "podium_http_request_duration_seconds": "Time from a request's arrival until its answer was ready (a stream's: until it ended), by method and route template.",
         "podium_http_requests_in_flight": "HTTP requests being served now (open live streams included).",
         "podium_completions_recorded_total": "Completions recorded, by outcome: created, replayed (same id and body again) or conflict.",
         "podium_implausible_completions_total": "Player-token completions refused as implausible, by rule.",
@@ -95,6 +95,11 @@ final class ScrapeGauges: Sendable {
     private let now: @Sendable () -> Date
     /// Webhooks reported at the last scrape: one deleted since is reported as 0 rather than left at its last value.
     private let reportedWebhooks = Mutex<Set<String>>([])
+    /// When the figures were last read: scrapes within `freshness` of it reuse them, so however often `/metrics`
+    /// (which needs no key) is asked, the servers get at most one round of pings and queries per interval.
+    private let lastRead = Mutex<ContinuousClock.Instant?>(nil)
+    /// How long read figures are reused.
+    static let freshness = Duration.seconds(5)
 
     /// Creates the gauges over `storage`.
     init(storage: PodiumStorage, now: @escaping @Sendable () -> Date) {
@@ -103,8 +108,15 @@ final class ScrapeGauges: Sendable {
         Gauge(label: "podium_build_info", dimensions: [("version", BuildInfo.version), ("commit", BuildInfo.commit)]).record(1)
     }
 
-    /// Reads everything and sets the gauges.
+    /// Reads everything and sets the gauges, unless another scrape did so less than `freshness` ago.
     func refresh() async {
+        let due = lastRead.withLock { last in
+            let now = ContinuousClock.now
+            guard last.map({ now - $0 >= Self.freshness }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
         let figures = await storage.operationalFigures(now: now())
         for (server, pool) in [("postgres", figures.postgresPool), ("redis", figures.redisPool)] {
             Gauge(label: "podium_\(server)_pool_size").record(pool.size)

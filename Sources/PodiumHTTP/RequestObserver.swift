@@ -83,17 +83,20 @@ struct RequestObserverMiddleware: RouterMiddleware {
         }
         response.headers[RequestID.header] = id
         let status = response.status
-        // Noted once the body is written: a stream (a live page) when it ends, with the bytes it sent.
+        if let length = response.body.contentLength {
+            // A whole answer: noted now, and left as it is, so that the server writes it in one go.
+            finish(request, context: context, status: status, bytes: length, started: started, id: id)
+            return response
+        }
+        // A stream (a live page): noted when it ends, with the bytes it sent, or when it is dropped unwritten.
+        let record = StreamRecord { [self, context] bytes in
+            finish(request, context: context, status: status, bytes: bytes, started: started, id: id)
+        }
         let body = response.body
-        response.body = ResponseBody(contentLength: body.contentLength) { [self, context] writer in
+        response.body = ResponseBody { [record] writer in
             let counter = CountingWriter(writer)
-            do {
-                try await body.write(counter)
-            } catch {
-                finish(request, context: context, status: status, bytes: counter.written, started: started, id: id)
-                throw error
-            }
-            finish(request, context: context, status: status, bytes: counter.written, started: started, id: id)
+            defer { record.end(bytes: counter.written) }
+            try await body.write(counter)
         }
         return response
     }
@@ -120,6 +123,25 @@ struct RequestObserverMiddleware: RouterMiddleware {
 extension Duration {
     /// This duration in milliseconds, fractions included.
     var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}
+
+/// The end of a streamed answer, noted exactly once: when its body ends, or when the body is dropped without being
+/// written (the client left first), so the in-flight gauge always comes down again.
+private final class StreamRecord: Sendable {
+    private let note: @Sendable (Int) -> Void
+    private let ended = Mutex(false)
+
+    init(note: @escaping @Sendable (Int) -> Void) {
+        self.note = note
+    }
+
+    /// Notes the end with `bytes` sent, unless it was noted before.
+    func end(bytes: Int) {
+        guard !ended.withLock({ ended in defer { ended = true }; return ended }) else { return }
+        note(bytes)
+    }
+
+    deinit { end(bytes: 0) }
 }
 
 /// A body writer that passes everything on and counts the bytes.

@@ -5,14 +5,12 @@ import NIOCore
 
 /// A folder of `Resources` served as a small web app: the ops console (`/console`) and the API docs (`/docs`).
 ///
-/// Every file is read once, at first use, and answered under a strict content security policy: scripts, styles
+/// Every file is read once, when the server starts, and answered under a strict content security policy: scripts, styles
 /// and fonts come from this server only (no inline script, no third party), and the page may call this server only.
 /// Only files that exist in the folder are served; any other name is a 404.
 struct StaticSite: Sendable {
     /// The address prefix, such as `/console`.
     let path: String
-    /// The folder under `Resources`.
-    let folder: String
     /// The files, by name, with their content types.
     private let files: [String: (type: String, body: ByteBuffer)]
 
@@ -25,7 +23,6 @@ struct StaticSite: Sendable {
     /// Loads `Resources/<folder>`; a missing folder serves nothing (a broken build answers 404).
     init(path: String, folder: String) {
         self.path = path
-        self.folder = folder
         var files: [String: (type: String, body: ByteBuffer)] = [:]
         if let url = Bundle.module.url(forResource: folder, withExtension: nil, subdirectory: "Resources"),
            let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) {

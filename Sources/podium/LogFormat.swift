@@ -5,7 +5,7 @@ import PodiumCore
 import PodiumHTTP
 
 /// How log lines are written (`PODIUM_LOG_FORMAT`): `text` for people, `json` for log collectors.
-enum LogFormat: String, CaseIterable {
+enum LogFormat: String {
     /// swift-log's plain lines: `2026-11-26T10:00:00+0000 info podium : request_id=… message`.
     case text
     /// One JSON object per line: `time`, `level`, `logger`, `message` and `labels` (the metadata).

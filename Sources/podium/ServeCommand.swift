@@ -82,7 +82,11 @@ struct ShutdownStep: Service {
     }
 
     func run() async throws {
-        try? await gracefulShutdown()
+        do {
+            try await gracefulShutdown()
+        } catch {
+            return  // Cancelled: the group ends because a service failed, not by a graceful shutdown.
+        }
         logger.info("\(message)")
     }
 }

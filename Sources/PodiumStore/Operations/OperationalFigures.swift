@@ -19,7 +19,7 @@ public struct OperationalFigures: Sendable {
     public struct WindowFigures: Sendable, Equatable {
         /// The end of its newest closed period; nil before the first close.
         public var lastClosedEnd: Date?
-        /// Periods whose close time passed over `PeriodStore.overdueMargin` ago and that are still open.
+        /// Periods whose close time passed over `PodiumStorage.overdueMargin` ago and that are still open.
         public var overdue: Int
     }
 

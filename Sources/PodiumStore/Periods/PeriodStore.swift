@@ -194,9 +194,13 @@ public struct PeriodStore: Sendable {
                 grace: rules.closeGrace, now: now)
         }
         let current = Period.containing(now, window: window, timeZone: board.timeZone)
-        if !summaries.contains(where: { $0.period == current.key }), summaries.first.map({ $0.period < current.key }) ?? true {
-            summaries.insert(PeriodSummary(period: current, closedAt: nil, players: 0, medals: [], grace: rules.closeGrace, now: now), at: 0)
-            if summaries.count > limit { summaries.removeLast() }
+        // In its place among the others, newest first (a completion a little ahead of the clock can open the next one).
+        if !summaries.contains(where: { $0.period == current.key }) {
+            let index = summaries.firstIndex { $0.period < current.key } ?? summaries.endIndex
+            if index < limit {
+                summaries.insert(PeriodSummary(period: current, closedAt: nil, players: 0, medals: [], grace: rules.closeGrace, now: now), at: index)
+                if summaries.count > limit { summaries.removeLast() }
+            }
         }
         return summaries
     }
