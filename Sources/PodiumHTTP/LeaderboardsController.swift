@@ -175,9 +175,10 @@ struct LeaderboardsController {
     @Sendable func live(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let query = try pageQuery(request, context: context, allowCSV: false)
         let first = try await answer(query)
-        let listener = liveRankings.listen(to: query.target.periodKey)
+        let listener = liveRankings.listen(
+            to: query.target.periodKey, refreshingEvery: LiveStream.refreshInterval, endingAfter: liveStreamLifetime)
         let stream = LiveStream(
-            lastSent: request.headers[LiveStream.lastEventID], lifetime: liveStreamLifetime, read: { try await answer(query) })
+            lastSent: request.headers[LiveStream.lastEventID], read: { try await answer(query) })
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-cache"

@@ -25,28 +25,14 @@ struct LiveStream: Sendable {
 
     /// The ETag of the page the client already has (from `Last-Event-ID`), if any.
     let lastSent: String?
-    /// How long the stream stays open.
-    let lifetime: Duration
     /// Reads the page now (from the replica's cache when it is fresh).
     let read: @Sendable () async throws -> LeaderboardCache.Entry
 
     /// Writes the stream until the client goes, its lifetime ends or the server shuts down: `first` now (unless
-    /// the client has it), then as `listener`'s signals say.
+    /// the client has it), then as `listener`'s signals say (its `.refresh` every `refreshInterval`, and its end after
+    /// the lifetime, come from `LiveRankings`' one clock: see `LiveRankings.listen`).
     func run(first: LeaderboardCache.Entry, listener: LiveListener, writer: inout some ResponseBodyWriter) async throws {
-        // The listener's one task: a refresh every `refreshInterval`, and the end after `lifetime`.
-        let clockTask = Task { [continuation = listener.continuation, lifetime] in
-            let end = ContinuousClock.now + lifetime
-            while ContinuousClock.now + Self.refreshInterval < end {
-                try await Task.sleep(for: Self.refreshInterval)
-                continuation.yield(.refresh)
-            }
-            try await Task.sleep(until: end)
-            continuation.finish()
-        }
-        defer {
-            clockTask.cancel()
-            listener.continuation.finish()
-        }
+        defer { listener.continuation.finish() }
         let listeners = Meter(label: "podium_live_listeners")
         listeners.increment()
         defer { listeners.decrement() }

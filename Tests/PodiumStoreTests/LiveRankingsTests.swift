@@ -45,6 +45,25 @@ struct LiveRankingsTests {
         server.stop()
     }
 
+    @Test("one clock refreshes timed listeners at their interval and ends them after their lifetime; untimed ones hear neither")
+    func clockRefreshesAndEndsTimedListeners() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let key = BoardPeriodKey(board: "topic:\(StoreTestEnvironment.unique("clock"))", window: .week, period: "2026-W48")
+        let started = ContinuousClock.now
+        let timed = SignalLog(storage.live.listen(to: key, refreshingEvery: .milliseconds(300), endingAfter: .milliseconds(1_100)).signals)
+        let untimed = SignalLog(storage.live.listen(to: key).signals)
+        while !timed.finished && ContinuousClock.now - started < .seconds(5) { try await Task.sleep(for: .milliseconds(10)) }
+        let lasted = ContinuousClock.now - started
+        #expect(timed.finished)
+        #expect(lasted >= .milliseconds(1_100) && lasted < .seconds(3), "\(lasted)")
+        // Refreshes fall due at 300 ms after the last, seen within a tick (100 ms): two or three before the end.
+        let refreshes = timed.signals.filter { $0 == .refresh }.count
+        #expect(timed.signals.first == .live(false))
+        #expect((2...3).contains(refreshes), "\(timed.signals)")
+        #expect(untimed.signals == [.live(false)])
+        #expect(!untimed.finished)
+    }
+
     @Test("notices of one board period within 250 ms are told together: the first at once, the rest once, at the interval's end")
     func noticesAreCoalescedPerBoardPeriod() async throws {
         let storage = try await StoreTestEnvironment.storage(now: now)
@@ -86,13 +105,18 @@ final class HookRecorder: @unchecked Sendable {
 final class SignalLog: @unchecked Sendable {
     private let lock = NSLock()
     private var heard: [LiveSignal] = []
+    private var ended = false
     private var task: Task<Void, Never>?
 
     init(_ stream: AsyncStream<LiveSignal>) {
         task = Task { [weak self] in
             for await signal in stream { self?.lock.withLock { self?.heard.append(signal) } }
+            self?.lock.withLock { self?.ended = true }
         }
     }
+
+    /// Whether the stream has ended.
+    var finished: Bool { lock.withLock { ended } }
 
     deinit { task?.cancel() }
 

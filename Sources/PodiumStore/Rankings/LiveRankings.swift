@@ -10,7 +10,7 @@ public enum LiveSignal: Sendable, Equatable {
     case changed
     /// Whether change notices arrive: false while Redis is unreachable (clients then poll), true once they do again.
     case live(Bool)
-    /// Time to read it again anyway (the listener's own clock: changes no notice names, such as a close).
+    /// Time to read it again anyway (the listener's refresh interval: changes no notice names, such as a close).
     case refresh
 }
 
@@ -30,8 +30,20 @@ public struct LiveListener: Sendable {
 /// `.live(false)` and it is opened again with backoff; once it is back they hear `.live(true)` and `.changed`, since
 /// notices may have been missed meanwhile.
 public final class LiveRankings: Service, Sendable {
+    /// One listener, with its refresh and end times when it has them.
+    private struct Entry {
+        let continuation: AsyncStream<LiveSignal>.Continuation
+        let refreshInterval: Duration?
+        var nextRefresh: ContinuousClock.Instant?
+        let end: ContinuousClock.Instant?
+        /// Whether the clock has anything to do for it.
+        var isTimed: Bool { refreshInterval != nil || end != nil }
+    }
+
     private struct State {
-        var listeners: [BoardPeriodKey: [UUID: AsyncStream<LiveSignal>.Continuation]] = [:]
+        var listeners: [BoardPeriodKey: [UUID: Entry]] = [:]
+        /// Whether the clock task runs (while any listener has a refresh interval or an end).
+        var clockRunning = false
         /// When each board period's listeners were last told of a change.
         var lastTold: [BoardPeriodKey: ContinuousClock.Instant] = [:]
         /// Board periods with a change to tell once their interval ends.
@@ -60,8 +72,13 @@ public final class LiveRankings: Service, Sendable {
     }
 
     /// A listener of `key`, told first whether notices arrive now; it is removed when its stream ends.
-    public func listen(to key: BoardPeriodKey) -> LiveListener {
+    ///
+    /// With `refreshInterval` it also hears `.refresh` that often, and with `lifetime` its signals end (the stream
+    /// finishes) once that has passed, both within `clockTick`. One clock task serves every listener of the replica,
+    /// rather than a task and a timer per listener.
+    public func listen(to key: BoardPeriodKey, refreshingEvery refreshInterval: Duration? = nil, endingAfter lifetime: Duration? = nil) -> LiveListener {
         let id = UUID()
+        let now = ContinuousClock.now
         let (stream, continuation) = AsyncStream.makeStream(of: LiveSignal.self, bufferingPolicy: .bufferingNewest(3))
         continuation.onTermination = { [weak self] _ in
             self?.state.withLockedValue { state in
@@ -69,11 +86,57 @@ public final class LiveRankings: Service, Sendable {
                 if state.listeners[key]?.isEmpty == true { state.listeners[key] = nil }
             }
         }
-        state.withLockedValue { state in
-            state.listeners[key, default: [:]][id] = continuation
+        let entry = Entry(
+            continuation: continuation, refreshInterval: refreshInterval, nextRefresh: refreshInterval.map { now + $0 },
+            end: lifetime.map { now + $0 })
+        let startClock = state.withLockedValue { state in
+            state.listeners[key, default: [:]][id] = entry
             continuation.yield(.live(state.isLive))
+            guard entry.isTimed, !state.clockRunning else { return false }
+            state.clockRunning = true
+            return true
         }
+        if startClock { runClock() }
         return LiveListener(signals: stream, continuation: continuation)
+    }
+
+    /// How often the clock looks for listeners due a refresh or past their end.
+    public static let clockTick = Duration.milliseconds(100)
+
+    /// The clock task: ticks until no listener has a refresh interval or an end left.
+    private func runClock() {
+        Task { [weak self] in
+            while true {
+                try? await Task.sleep(for: Self.clockTick)
+                guard let self, self.tick(now: .now) else { return }
+            }
+        }
+    }
+
+    /// Tells the listeners due a refresh, ends those past their end; false (the clock then stops) when no timed listener is left.
+    private func tick(now: ContinuousClock.Instant) -> Bool {
+        var refreshing: [AsyncStream<LiveSignal>.Continuation] = []
+        var ending: [AsyncStream<LiveSignal>.Continuation] = []
+        let running = state.withLockedValue { state in
+            var timed = false
+            for (key, entries) in state.listeners {
+                for (id, entry) in entries where entry.isTimed {
+                    timed = true
+                    if let end = entry.end, end <= now {
+                        ending.append(entry.continuation)
+                    } else if let due = entry.nextRefresh, let interval = entry.refreshInterval, due <= now {
+                        refreshing.append(entry.continuation)
+                        state.listeners[key]?[id]?.nextRefresh = now + interval
+                    }
+                }
+            }
+            if !timed { state.clockRunning = false }
+            return timed
+        }
+        for listener in refreshing { listener.yield(.refresh) }
+        // Outside the lock: finishing runs `onTermination`, which takes it.
+        for listener in ending { listener.finish() }
+        return running
     }
 
     /// The least time between two change signals of one board period: notices in between are told together.
@@ -144,7 +207,7 @@ public final class LiveRankings: Service, Sendable {
         let listeners = state.withLockedValue { state in
             keys.flatMap { key -> [AsyncStream<LiveSignal>.Continuation] in
                 if state.listeners[key] == nil { state.lastTold[key] = nil }
-                return state.listeners[key].map { Array($0.values) } ?? []
+                return state.listeners[key].map { $0.values.map(\.continuation) } ?? []
             }
         }
         for listener in listeners { listener.yield(.changed) }
@@ -155,7 +218,7 @@ public final class LiveRankings: Service, Sendable {
         let (changed, listeners, hook, keys) = state.withLockedValue { state in
             let changed = state.isLive != live
             state.isLive = live
-            return (changed, state.listeners.values.flatMap(\.values), state.onChange, Array(state.listeners.keys))
+            return (changed, state.listeners.values.flatMap { $0.values.map(\.continuation) }, state.onChange, Array(state.listeners.keys))
         }
         guard changed else { return }
         if live { hook?(keys) }
