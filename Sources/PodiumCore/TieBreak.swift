@@ -20,7 +20,7 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
     /// never carries a key into the next score.
     public static let largestKey: Int64 = (1 << 32) - (1 << 11)
     /// `earliest` counts seconds from 2020-01-01T00:00:00Z, enough for 136 years at second resolution.
-    public static let epoch = Date(timeIntervalSince1970: 1_577_836_800)
+    static let epoch = Date(timeIntervalSince1970: 1_577_836_800)
 
     /// The key of a player who reached the score at `reachedAt` in `durationMs` of play: 0 for `shared`.
     public func key(reachedAt: Date?, durationMs: Int64) -> Int64 {
@@ -43,6 +43,12 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
         (CASE \(policy) WHEN 'earliest' THEN LEAST(\(largestKey), GREATEST(0, floor(extract(epoch FROM COALESCE(\(row).reached_at, \(row).updated_at)) - \(Int64(epoch.timeIntervalSince1970)))))::bigint \
         WHEN 'fastest' THEN LEAST(\(largestKey), \(row).duration_ms) ELSE 0 END)
         """
+    }
+
+    /// SQL true when the `board_scores` row aliased `row` ranks above the one aliased `other` under `policy`: a higher
+    /// score, or the same score and a lower key.
+    public static func sqlRanksAbove(policy: String, row: String, other: String) -> String {
+        "(\(row).score > \(other).score OR (\(row).score = \(other).score AND \(sqlKey(policy: policy, row: row)) < \(sqlKey(policy: policy, row: other))))"
     }
 }
 

@@ -37,11 +37,7 @@ struct AuthMiddleware: RouterMiddleware {
         if let header = request.headers[.authorization] {
             do {
                 context.caller = try await caller(header)
-                switch context.caller {
-                case .key(let grant): context.principal.name = "key:\(grant.id)"
-                case .player(let claims): context.principal.name = "player:\(claims.userID)"
-                case .anonymous: break
-                }
+                context.principal.caller = context.caller
             } catch let error as APIError where error.status == .unauthorized {
                 // Failures from one address past the limit are answered 429. Valid credentials from it keep working: a
                 // school behind one address must not be locked out by one pupil's guesses, and a key or token cannot be

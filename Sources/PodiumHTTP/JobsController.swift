@@ -69,10 +69,8 @@ struct JobsController {
         try context.require(.admin)
         var errors: [FieldError] = []
         let (scope, window) = Self.timedBoardWindow(in: context, errors: &errors)
-        let limitText = request.uri.queryParameters.get("limit") ?? "20"
-        let limit = Int(limitText).flatMap { (1...100).contains($0) ? $0 : nil }
-        if limit == nil { errors.append(FieldError(field: "limit", message: "must be a whole number from 1 to 100")) }
-        guard errors.isEmpty, let scope, let window, let limit else { throw APIError.validation(errors) }
+        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 20, errors: &errors)
+        guard errors.isEmpty, let scope, let window else { throw APIError.validation(errors) }
         let board = try board(scope, keeping: window)
         let periods = try await periods.periods(of: board, window: window, limit: limit, now: now())
         return try HTTPSupport.json(PeriodList(board: board.id, window: window, timeZone: board.timeZone.configuredName, periods: periods))

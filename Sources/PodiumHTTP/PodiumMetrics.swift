@@ -30,7 +30,7 @@ public enum PodiumMetrics {
     }
 
     /// Every metric Podium exposes, with its help text: `/metrics` writes these as `# HELP` lines, and ops/README.md lists them.
-    public static let catalogue: [String: String] = [
+    static let catalogue: [String: String] = [
         "podium_http_requests_total": "HTTP requests answered, by method, route template and status code.",
         "podium_http_request_errors_total": "HTTP requests answered with a 4xx or 5xx problem, by method, route template and status class.",
         "podium_http_request_duration_seconds": "Time from a request's arrival until its answer was ready (a stream's: until it ended), by method and route template.",

@@ -24,7 +24,7 @@ public struct PodiumRequestContext: RequestContext {
     /// Whether leaderboard reads need no credential (configuration).
     public var publicLeaderboards = false
     /// Who the caller turned out to be, for the access log (shared with the observer outside the auth middleware).
-    public let principal = RequestPrincipal()
+    let principal = RequestPrincipal()
     /// The client's IP address (the peer's: behind a proxy, the proxy's), for limits on failed authentication.
     public let clientAddress: String?
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PodiumCore
 import Logging
 import Metrics
 import Synchronization
@@ -16,7 +17,7 @@ public enum RequestID {
     public static let header = HTTPField.Name("X-Request-Id")!
 
     /// The id of the request this task serves; nil outside a request.
-    @TaskLocal public static var current: String?
+    @TaskLocal static var current: String?
 
     /// Adds `request_id` to every log line written while a request is served.
     public static let metadataProvider = Logger.MetadataProvider {
@@ -34,16 +35,22 @@ public enum RequestID {
 ///
 /// A reference in the request context: the auth middleware runs inside the observer, and what it sets on its
 /// copy of the context would not otherwise reach the observer's line.
-public final class RequestPrincipal: Sendable {
-    private let value = Mutex<String?>(nil)
+final class RequestPrincipal: Sendable {
+    private let value = Mutex(Caller.anonymous)
 
-    /// Creates an empty record.
-    public init() {}
-
-    /// `key:<id>` or `player:<subject>`; nil for an anonymous request. Never a secret.
-    public var name: String? {
+    /// The caller the auth middleware established.
+    var caller: Caller {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
+    }
+
+    /// `key:<id>` or `player:<subject>`; nil for an anonymous request. Never a secret.
+    var name: String? {
+        switch caller {
+        case .anonymous: nil
+        case .key(let grant): "key:\(grant.id)"
+        case .player(let claims): "player:\(claims.userID)"
+        }
     }
 }
 
@@ -68,7 +75,8 @@ struct RequestObserverMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let id = RequestID.accept(request.headers[RequestID.header])
         var context = context
-        // Ours replaces Hummingbird's own id, so that a line names the request once, by the id its answer carries.
+        // Ours replaces Hummingbird's own id, so that a line names the request once, by the id its answer carries. On the
+        // context's logger for the access line, written after the task-local scope below has ended.
         context.logger[metadataKey: "hb.request.id"] = nil
         context.logger[metadataKey: "request_id"] = .string(id)
         let started = ContinuousClock.now
@@ -78,19 +86,19 @@ struct RequestObserverMiddleware: RouterMiddleware {
             response = try await RequestID.$current.withValue(id) { try await next(request, context) }
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            finish(request, context: context, status: status, bytes: 0, started: started, id: id)
+            finish(request, context: context, status: status, bytes: 0, started: started)
             throw error
         }
         response.headers[RequestID.header] = id
         let status = response.status
         if let length = response.body.contentLength {
             // A whole answer: noted now, and left as it is, so that the server writes it in one go.
-            finish(request, context: context, status: status, bytes: length, started: started, id: id)
+            finish(request, context: context, status: status, bytes: length, started: started)
             return response
         }
         // A stream (a live page): noted when it ends, with the bytes it sent, or when it is dropped unwritten.
         let record = StreamRecord { [self, context] bytes in
-            finish(request, context: context, status: status, bytes: bytes, started: started, id: id)
+            finish(request, context: context, status: status, bytes: bytes, started: started)
         }
         let body = response.body
         response.body = ResponseBody { [record] writer in
@@ -102,7 +110,7 @@ struct RequestObserverMiddleware: RouterMiddleware {
     }
 
     private func finish(
-        _ request: Request, context: PodiumRequestContext, status: HTTPResponse.Status, bytes: Int, started: ContinuousClock.Instant, id: String
+        _ request: Request, context: PodiumRequestContext, status: HTTPResponse.Status, bytes: Int, started: ContinuousClock.Instant
     ) {
         let elapsed = ContinuousClock.now - started
         inFlight.decrement()
@@ -112,17 +120,12 @@ struct RequestObserverMiddleware: RouterMiddleware {
         guard accessLog else { return }
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status.code),
-            "duration_ms": .string(String(format: "%.1f", elapsed.milliseconds)),
-            "bytes": .stringConvertible(bytes), "request_id": .string(id),
+            "duration_ms": .string(String(format: "%.1f", elapsed.inSeconds * 1000)),
+            "bytes": .stringConvertible(bytes),
         ]
         if let principal = context.principal.name { metadata["principal"] = .string(principal) }
         context.logger.info("request", metadata: metadata)
     }
-}
-
-extension Duration {
-    /// This duration in milliseconds, fractions included.
-    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }
 
 /// The end of a streamed answer, noted exactly once: when its body ends, or when the body is dropped without being
@@ -195,6 +198,6 @@ final class RequestMetricsCache: Sendable {
         }
         entry.requests.increment()
         entry.errors?.increment()
-        entry.duration.recordNanoseconds(Int64(duration.milliseconds * 1_000_000))
+        entry.duration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }

@@ -130,8 +130,3 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// Creates a failure with its message.
     init(_ description: String) { self.description = description }
 }
-
-extension Duration {
-    /// This duration in seconds, fractions included.
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -56,8 +56,8 @@ struct Settings {
     var webhooks: WebhookSettings
     var logLevel: Logger.Level
     var logFormat: LogFormat
-    /// What the settings were read from, for `summary`.
-    private let environment: [String: String]
+    /// The JWKS file player tokens are checked with, as named.
+    var jwksFile: String?
 
     /// Reads the settings from the process environment and installs the log format they name.
     static func load() throws -> Settings {
@@ -68,7 +68,6 @@ struct Settings {
 
     /// Reads the settings from `environment`.
     init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        self.environment = environment
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         func flag(_ name: String, _ fallback: Bool) throws -> Bool {
             switch value(name)?.lowercased() {
@@ -119,6 +118,7 @@ struct Settings {
             timeout: Double(max(100, try integer("PODIUM_WEBHOOK_TIMEOUT_MS", 5000))) / 1000,
             backoff: Double(try integer("PODIUM_WEBHOOK_BACKOFF_MS", 2000)) / 1000)
         http.webhookAttempts = webhooks.maxAttempts
+        jwksFile = value("PODIUM_PLAYER_TOKEN_JWKS_FILE")
         http.playerTokens = try Self.playerTokens(value: value, integer: integer)
         http.cors = CORSPolicy(origins: Set((value("PODIUM_CORS_ORIGINS") ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
@@ -185,7 +185,7 @@ struct Settings {
             ("PODIUM_WEBHOOK_BACKOFF_MS", "\(Int(webhooks.backoff * 1000))"),
             ("PODIUM_PLAYER_TOKEN_HS256_KEYS", http.playerTokens.hmacSecrets.isEmpty
                 ? "(none)" : "key ids " + http.playerTokens.hmacSecrets.keys.sorted().joined(separator: ",") + " (secrets hidden)"),
-            ("PODIUM_PLAYER_TOKEN_JWKS_FILE", environment["PODIUM_PLAYER_TOKEN_JWKS_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "(none)"),
+            ("PODIUM_PLAYER_TOKEN_JWKS_FILE", jwksFile ?? "(none)"),
             ("PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S", "\(Int(http.playerTokens.maxLifetime))"),
             ("PODIUM_PLAYER_TOKEN_AUDIENCE", http.playerTokens.audience ?? "(none)"),
             ("PODIUM_CORS_ORIGINS", http.cors.origins.isEmpty ? "(none)" : http.cors.origins.sorted().joined(separator: ",")),

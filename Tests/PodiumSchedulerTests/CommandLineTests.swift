@@ -130,22 +130,12 @@ struct ServeLogTests {
     /// periods that tests on a pinned clock still write to), lets `body` use its port, then stops it with SIGTERM;
     /// returns what it wrote to standard error.
     static func serve(_ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
-        let database = "podium_log_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = try await SchedulerTestEnvironment.postgres()
-        try await admin.query("CREATE DATABASE \(database)")
-        do {
-            let text = try await serve(database: database, environment, body)
-            try await admin.query("DROP DATABASE \(database) WITH (FORCE)")
-            await admin.close()
-            return text
-        } catch {
-            _ = try? await admin.query("DROP DATABASE \(database) WITH (FORCE)")
-            await admin.close()
-            throw error
+        try await withOwnDatabase(on: SchedulerTestEnvironment.databaseURL) { database in
+            try await serve(databaseURL: database, environment, body)
         }
     }
 
-    private static func serve(database: String, _ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
+    private static func serve(databaseURL: String, _ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
         let port = try freeLoopbackPort()
@@ -153,8 +143,7 @@ struct ServeLogTests {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve"]
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "PODIUM_DATABASE_URL": SchedulerTestEnvironment.databaseURL.split(separator: " ").filter { !$0.hasPrefix("dbname=") }
-                .joined(separator: " ") + " dbname=\(database)",
+            "PODIUM_DATABASE_URL": databaseURL,
             "PODIUM_REDIS_URL": SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/14"),
             "PODIUM_PORT": String(port), "PODIUM_ADMIN_KEY": adminKey, "PODIUM_LOG_LEVEL": "info",
         ].merging(environment) { $1 }) { $1 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodiumCore
 @testable import PodiumStore
+import PodiumTestSupport
 import Postgres
 import Redis
 import Synchronization
@@ -40,23 +41,7 @@ enum StoreTestEnvironment {
     /// (with any session left on it) whether `body` succeeds or not: for tests whose rows or locks would
     /// disturb, or be disturbed by, the tests sharing the test database.
     static func withOwnDatabase<T>(_ body: (String) async throws -> T) async throws -> T {
-        let admin = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 1), logger: logger)
-        let name = "podium_own_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.query("CREATE DATABASE \(name)")
-        // libpq takes the last dbname of a conninfo string; a URI names the database in its path.
-        var uri = URLComponents(string: databaseURL)
-        uri?.path = "/\(name)"
-        let url = databaseURL.contains("://") ? uri?.string ?? databaseURL : databaseURL + " dbname=\(name)"
-        do {
-            let result = try await body(url)
-            try await admin.query("DROP DATABASE \(name) WITH (FORCE)")
-            await admin.close()
-            return result
-        } catch {
-            _ = try? await admin.query("DROP DATABASE \(name) WITH (FORCE)")
-            await admin.close()
-            throw error
-        }
+        try await PodiumTestSupport.withOwnDatabase(on: databaseURL, body)
     }
 
     /// A name no other test uses (topic, group and user ids are made from it).

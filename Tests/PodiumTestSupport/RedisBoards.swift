@@ -11,6 +11,6 @@ public func redisBoard(_ redis: RedisPool, _ key: String) async throws -> [(Stri
     let players = try await redis.command(["HMGET", RankingKeys.players] + members).array ?? []
     return members.indices.map {
         let user = ($0 < players.count ? players[$0].string : nil).map { RankingKeys.player(fromValue: $0).userID }
-        return (user ?? "?\(members[$0])", RankingKeys.place(fromStored: flat[2 * $0 + 1].string ?? "0")?.score ?? 0)
+        return (user ?? "?\(members[$0])", RankingPlace(storedValue: flat[2 * $0 + 1].string ?? "0")?.score ?? 0)
     }
 }

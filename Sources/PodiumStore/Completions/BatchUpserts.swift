@@ -173,12 +173,12 @@ struct BatchUpserts {
             days[user] = Set((row["days"] ?? "").split(separator: ",").compactMap { Int($0) })
             achievements[user] = Set((row["achievements"] ?? "").split(separator: ",").map(String.init))
         }
-        var scores: [ScoreKey: (row: PostgresRow, score: Int64)] = [:]
+        let tieBreaks = Dictionary(plans.flatMap { $0.open.map { ($0.board.id, $0.board.tieBreak) } }) { first, _ in first }
+        var places: [ScoreKey: RankingPlace] = [:]
         for row in results.scores.rows {
-            let key = ScoreKey(
-                board: try row.string("board"), window: try row.string("board_window"), period: try row.string("period"),
-                user: try row.string("user_id"))
-            scores[key] = (row, try row.int64("score"))
+            let board = try row.string("board")
+            let key = ScoreKey(board: board, window: try row.string("board_window"), period: try row.string("period"), user: try row.string("user_id"))
+            places[key] = try row.place(tieBreak: tieBreaks[board] ?? .shared)
         }
 
         // Backwards: each completion sees the stored values less what later completions of its player added.
@@ -194,16 +194,15 @@ struct BatchUpserts {
             var closedEarly: [BoardPeriod] = []
             for (period, increment) in zip(plan.open, plan.increments) {
                 let key = ScoreKey(period, user: item.userID)
-                guard let row = scores[key] else {
+                guard let place = places[key] else {
                     closedEarly.append(period)
                     continue
                 }
                 // The tie-break key after the whole batch: an earlier completion of the same player in the batch is
                 // answered with its own score but the batch's final key (a rank within a tie may differ from what a
                 // lone request would have answered; the stored board is exact).
-                let final = try row.row.place(tieBreak: period.board.tieBreak)
-                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, place: RankingPlace(score: row.score, key: final.key))))
-                scores[key]?.score = row.score - increment
+                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, place: place)))
+                places[key] = RankingPlace(score: place.score - increment, key: place.key)
             }
             states.append(CompletionState(
                 standing: PlayerStanding(

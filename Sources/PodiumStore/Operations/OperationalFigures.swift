@@ -56,7 +56,7 @@ public struct OperationalFigures: Sendable {
 
 extension PodiumStorage {
     /// How long past its close time an open period counts as overdue: the `close-periods` job runs every minute.
-    public static let overdueMargin: TimeInterval = 60
+    static let overdueMargin: TimeInterval = 60
 
     /// The figures at `now`. Never throws: a server that does not answer reads as down, with its figures left out.
     public func operationalFigures(now: Date) async -> OperationalFigures {

@@ -95,7 +95,7 @@ public struct LeaderboardStore: Sendable {
             var listed: [(entry: LeaderboardEntry, member: String)] = []
             for (index, item) in (parts[1].array ?? []).enumerated() {
                 guard let fields = item.array, fields.count == 4, let user = fields[0].string, let stored = fields[1].string,
-                      let score = RankingKeys.place(fromStored: stored)?.score, let above = fields[2].integer, let member = fields[3].string
+                      let score = RankingPlace(storedValue: stored)?.score, let above = fields[2].integer, let member = fields[3].string
                 else { throw Self.malformed }
                 // A player without its field (hashes out of step with the board) is not guessed at, as on a page.
                 guard let player = players[safe: index]?.string.map(RankingKeys.player(fromValue:)), player.userID == user
@@ -115,8 +115,7 @@ public struct LeaderboardStore: Sendable {
                 listed AS (
                     SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.display_name, u.handle,
                            (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
-                              AND (x.score > s.score OR (x.score = s.score
-                                   AND \(TieBreak.sqlKey(policy: "$5", row: "x")) < \(TieBreak.sqlKey(policy: "$5", row: "s"))))) AS above
+                              AND \(TieBreak.sqlRanksAbove(policy: "$5", row: "x", other: "s"))) AS above
                     FROM board_scores s JOIN users u USING (user_id)
                     WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4))
                 SELECT c.players, l.user_id, l.score, l.display_name, l.above
@@ -140,7 +139,7 @@ public struct LeaderboardStore: Sendable {
                 arguments: [userID])
             let ranks = try (reply.array ?? []).map { item -> BoardRank in
                 guard let fields = item.array, fields.count == 4, let index = fields[0].integer, let stored = fields[1].string,
-                      let score = RankingKeys.place(fromStored: stored)?.score, let above = fields[2].integer, let card = fields[3].integer,
+                      let score = RankingPlace(storedValue: stored)?.score, let above = fields[2].integer, let card = fields[3].integer,
                       let period = periods[safe: Int(index) - 1] else { throw Self.malformed }
                 return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
                                  rank: Int(above) + 1, score: score, players: Int(card))
@@ -158,8 +157,7 @@ public struct LeaderboardStore: Sendable {
         let rows = try await postgres.query("""
             SELECT x.i, s.score,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
-                      AND c.period = s.period AND (c.score > s.score OR (c.score = s.score
-                          AND \(TieBreak.sqlKey(policy: "x.t", row: "c")) < \(TieBreak.sqlKey(policy: "x.t", row: "s"))))) AS above,
+                      AND c.period = s.period AND \(TieBreak.sqlRanksAbove(policy: "x.t", row: "c", other: "s"))) AS above,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
                                                          AND c.period = s.period) AS players
             FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS x(b, w, p, t, i)
@@ -186,7 +184,7 @@ public struct LeaderboardStore: Sendable {
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
             // A member without a player (hashes out of step with the board) is not guessed at: the read falls back.
             guard let value = values[safe: index / 2]?.string, let stored = flat[index + 1].string,
-                  let place = RankingKeys.place(fromStored: stored)
+                  let place = RankingPlace(storedValue: stored)
             else { throw malformed }
             players.append(RankingKeys.player(fromValue: value))
             places.append(place)
@@ -213,7 +211,7 @@ public struct LeaderboardStore: Sendable {
         case .around(let userID, let radius):
             let rows = try await postgres.query("""
                 SELECT (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                          AND x.period = s.period AND (x.score > s.score OR (x.score = s.score AND \(key("x")) < \(key("s")))))
+                          AND x.period = s.period AND \(TieBreak.sqlRanksAbove(policy: "$5", row: "x", other: "s")))
                      + (SELECT count(*) FROM board_scores x JOIN users xu USING (user_id) WHERE x.board = s.board
                           AND x.board_window = s.board_window AND x.period = s.period AND x.score = s.score
                           AND \(key("x")) = \(key("s")) AND xu.handle < u.handle)

@@ -101,7 +101,7 @@ public final class LiveRankings: Service, Sendable {
     }
 
     /// How often the clock looks for listeners due a refresh or past their end.
-    public static let clockTick = Duration.milliseconds(100)
+    static let clockTick = Duration.milliseconds(100)
 
     /// The clock task: ticks until no listener has a refresh interval or an end left.
     private func runClock() {

@@ -66,9 +66,4 @@ public enum RankingKeys {
         guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return (value, nil) }
         return (String(decoding: bytes[..<space], as: UTF8.self), String(decoding: bytes[bytes.index(after: space)...], as: UTF8.self))
     }
-
-    /// The place behind a stored value as Redis returns it (`RankingPlace.storedValue`).
-    public static func place(fromStored text: String) -> RankingPlace? {
-        RankingPlace(storedValue: text)
-    }
 }

@@ -20,7 +20,14 @@ extension GameRules {
 extension PostgresRow {
     /// The place in a row read with `RankingPlaces.columns`, keyed by `tieBreak` the way `TieBreak.sqlKey` keys it in SQL.
     func place(tieBreak: TieBreak) throws -> RankingPlace {
-        let reachedAt = try optionalDate("reached_at") ?? optionalDate("updated_at")
-        return RankingPlace(score: try int64("score"), key: tieBreak.key(reachedAt: reachedAt, durationMs: try int64("duration_ms")))
+        let score = try int64("score")
+        switch tieBreak {
+        case .shared:
+            return RankingPlace(score: score)
+        case .earliest:
+            return RankingPlace(score: score, key: tieBreak.key(reachedAt: try optionalDate("reached_at") ?? optionalDate("updated_at"), durationMs: 0))
+        case .fastest:
+            return RankingPlace(score: score, key: tieBreak.key(reachedAt: nil, durationMs: try int64("duration_ms")))
+        }
     }
 }

@@ -216,6 +216,8 @@ public struct RankingSync: Sendable {
         var staleKeys = try await boardKeys()
         var report = RebuildReport(boards: 0, entries: 0)
         var current: String?
+        // The tie-break of `current`'s board.
+        var tieBreak = TieBreak.shared
         // Keyset paging over the primary key: ordered by board period, no long-lived cursor.
         var after: [String] = ["", "", "", ""]
         while true {
@@ -236,8 +238,10 @@ public struct RankingSync: Sendable {
             }
             for row in rows {
                 let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
-                let key = RankingKeys.board(try row.string("board"), window, try row.string("period"))
+                let board = try row.string("board")
+                let key = RankingKeys.board(board, window, try row.string("period"))
                 if key != current {
+                    tieBreak = rules.tieBreak(ofBoard: board)
                     if let current {
                         flush(current)
                         commands.append(["RENAME", "\(current):rebuild:\(run)", current])
@@ -247,7 +251,7 @@ public struct RankingSync: Sendable {
                     current = key
                     report.boards += 1
                 }
-                members.append(try row.place(tieBreak: rules.tieBreak(ofBoard: try row.string("board"))).storedValue)
+                members.append(try row.place(tieBreak: tieBreak).storedValue)
                 members.append(try row.member())
                 if members.count >= 2_000 { flush(key) }
                 report.entries += 1
