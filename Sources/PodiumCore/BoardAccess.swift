@@ -80,11 +80,13 @@ public struct PlayerClaims: Sendable, Equatable {
         self.groups = groups
     }
 
-    /// Boards a player may read: global, every topic, and its own groups (never another class's board).
+    /// Boards a player may read: global, every topic, and its own groups (never another class's board). A contest's
+    /// board is not one of these; the caller checks the contest's scope instead.
     public func maySee(_ board: BoardScope) -> Bool {
         switch board {
         case .global, .topic: true
         case .group(let name): groups.contains(name)
+        case .contest: false
         }
     }
 }

@@ -11,13 +11,16 @@ public enum BoardScope: Sendable, Hashable {
     case topic(String)
     /// Completions by members of one group.
     case group(String)
+    /// A contest's board (`Contest`): completions in its scope played during its runs.
+    case contest(String)
 
-    /// "global", "topic:<name>" or "group:<name>".
+    /// "global", "topic:<name>", "group:<name>" or "contest:<id>".
     public var id: String {
         switch self {
         case .global: "global"
         case .topic(let name): "topic:\(name)"
         case .group(let name): "group:\(name)"
+        case .contest(let id): "contest:\(id)"
         }
     }
 
@@ -33,6 +36,7 @@ public enum BoardScope: Sendable, Hashable {
         switch id[..<colon] {
         case "topic": self = .topic(name)
         case "group": self = .group(name)
+        case "contest": self = .contest(name)
         default: return nil
         }
     }
@@ -51,7 +55,7 @@ extension BoardScope: Codable {
         guard let scope = BoardScope(id: id) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name> or group:<name>"
+                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name>, group:<name> or contest:<id>"
             )
         }
         self = scope

@@ -36,7 +36,7 @@ public struct BoardRule: Sendable, Codable, Equatable {
 
     /// Creates a rule; defaults are UTC, all four windows, points, no medals, shared ranks for ties.
     public init(
-        scope: String, timeZone: String = "UTC", windows: [LeaderboardWindow] = LeaderboardWindow.allCases,
+        scope: String, timeZone: String = "UTC", windows: [LeaderboardWindow] = LeaderboardWindow.calendar,
         metric: BoardMetric = .points, medalWindows: [LeaderboardWindow] = [], tieBreak: TieBreak = .shared
     ) {
         self.scope = scope
@@ -55,7 +55,7 @@ public struct BoardRule: Sendable, Codable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         scope = try container.decode(String.self, forKey: .scope)
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
-        windows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .windows) ?? LeaderboardWindow.allCases
+        windows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .windows) ?? LeaderboardWindow.calendar
         metric = try container.decodeIfPresent(BoardMetric.self, forKey: .metric) ?? .points
         let awardsByDefault = scope == "global" || scope.hasPrefix("topic:")
         medalWindows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .medalWindows)
@@ -79,6 +79,7 @@ public struct BoardRule: Sendable, Codable, Equatable {
         case .global: self.scope == "global"
         case .topic: self.scope == "topic:*"
         case .group: self.scope == "group:*"
+        case .contest: false
         }
     }
 }
@@ -97,19 +98,43 @@ public struct BoardDefinition: Sendable, Hashable {
     public let medalWindows: [LeaderboardWindow]
     /// How equal scores rank.
     public let tieBreak: TieBreak
+    /// The contest, for a contest board (whose periods are the contest's runs); nil for a calendar board.
+    public let contest: Contest?
 
     /// The board's id, as used in URLs and storage.
     public var id: String { scope.id }
+
+    /// The period of `window` that contains `date`: the calendar period, or the contest run (nil between runs).
+    public func period(of window: LeaderboardWindow, containing date: Date) -> Period? {
+        guard window == .contest else { return Period.containing(date, window: window, timeZone: timeZone) }
+        return contest?.run(containing: date)
+    }
+
+    /// The period of `window` named `name`; nil when there is none.
+    public func period(of window: LeaderboardWindow, named name: String) -> Period? {
+        guard window == .contest else { return Period.named(name, window: window, timeZone: timeZone) }
+        return contest?.run(named: name)
+    }
+
+    /// The period of `window` a board shows at `now`: the calendar period containing it, or the contest's current run
+    /// (`Contest.currentRun`); nil only for a contest without runs.
+    public func currentPeriod(of window: LeaderboardWindow, at now: Date) -> Period? {
+        guard window == .contest else { return Period.containing(now, window: window, timeZone: timeZone) }
+        return contest?.currentRun(at: now)
+    }
 }
 
 /// The configured boards: resolves any scope to its definition.
 public struct BoardCatalog: Sendable {
     /// Rules in configuration order.
     public let rules: [BoardRule]
+    /// The contests, which PostgreSQL holds (shared by every copy of this catalog).
+    public let contests: ContestRegistry
 
     /// Creates a catalog; `validationErrors` reports unknown zones or scopes.
-    public init(rules: [BoardRule] = BoardRule.defaults) {
+    public init(rules: [BoardRule] = BoardRule.defaults, contests: ContestRegistry = ContestRegistry()) {
         self.rules = rules
+        self.contests = contests
     }
 
     /// Problems with the configured rules (unknown time zone, bad scope, no windows), empty when valid.
@@ -120,13 +145,22 @@ public struct BoardCatalog: Sendable {
             let wildcard = ["topic:*", "group:*"].contains(rule.scope)
             if !wildcard && BoardScope(id: rule.scope) == nil { errors.append("board \(rule.scope): not a board id or wildcard") }
             if rule.windows.isEmpty { errors.append("board \(rule.scope): no windows") }
+            if rule.windows.contains(.contest) { errors.append("board \(rule.scope): the contest window belongs to contests only") }
+            if rule.scope.hasPrefix("contest:") { errors.append("board \(rule.scope): contests are created through the API, not the rules file") }
             if Set(rule.windows).count != rule.windows.count { errors.append("board \(rule.scope): a window is listed twice") }
             return errors
         }
     }
 
     /// The definition of `scope`: its exact rule, else its kind's wildcard, else the defaults' rule for its kind.
+    ///
+    /// A contest's board comes from the contest; a contest that does not exist has a board without windows (so
+    /// every window of it is not found).
     public func definition(for scope: BoardScope) -> BoardDefinition {
+        if case .contest(let id) = scope {
+            return contests.contest(id)?.board ?? BoardDefinition(
+                scope: scope, timeZone: .gmt, windows: [], metric: .points, medalWindows: [], tieBreak: .shared, contest: nil)
+        }
         let rule = rules.first { $0.matchesExactly(scope) }
             ?? rules.first { $0.matchesKind(scope) }
             ?? BoardRule.defaults.first { $0.matchesKind(scope) }
@@ -137,7 +171,8 @@ public struct BoardCatalog: Sendable {
             windows: rule.windows,
             metric: rule.metric,
             medalWindows: rule.medalWindows,
-            tieBreak: rule.tieBreak
+            tieBreak: rule.tieBreak,
+            contest: nil
         )
     }
 }

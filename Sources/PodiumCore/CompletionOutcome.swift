@@ -7,15 +7,23 @@ public struct CompletionPlan: Sendable {
     /// Points it earns.
     public let points: Int
     /// Board periods still open at the time it is recorded: they take its score.
-    public let open: [BoardPeriod]
+    public private(set) var open: [BoardPeriod]
     /// Board periods it falls in that had already closed: it missed them.
-    public let closed: [BoardPeriod]
+    public private(set) var closed: [BoardPeriod]
 
     /// Plans `item`, recorded at `now`, under `rules`.
     public init(_ item: ValidCompletion, rules: GameRules, now: Date) {
         self.item = item
         points = rules.points.points(difficulty: item.difficulty, correct: item.correct, total: item.total)
         (open, closed) = rules.boardPeriods(topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now)
+    }
+
+    /// The same plan without the board periods `excluded` picks (contest runs of a `join` contest the player did not join).
+    public func leavingOut(_ excluded: (BoardPeriod) -> Bool) -> CompletionPlan {
+        var plan = self
+        plan.open.removeAll(where: excluded)
+        plan.closed.removeAll(where: excluded)
+        return plan
     }
 
     /// Board-score increments for the open periods, in their order.

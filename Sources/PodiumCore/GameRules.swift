@@ -42,17 +42,24 @@ public struct GameRules: Sendable {
         [.global, .topic(topic)] + groups.map { .group($0) }
     }
 
-    /// Every board period a completion at `completedAt` falls in, each marked closed or open at `now`.
+    /// Every board period a completion at `completedAt` falls in, each marked closed or open at `now`: the calendar
+    /// periods of its boards, then the run of each standing contest in scope that was under way then.
+    ///
+    /// A `join` contest's run is listed for every player; the store leaves it out for players who did not join.
     public func boardPeriods(topic: String, groups: [String], completedAt: Date, now: Date) -> (open: [BoardPeriod], closed: [BoardPeriod]) {
         var open: [BoardPeriod] = []
         var closed: [BoardPeriod] = []
+        func add(_ entry: BoardPeriod) {
+            if entry.period.isClosed(at: now, grace: closeGrace) { closed.append(entry) } else { open.append(entry) }
+        }
         for scope in scopes(topic: topic, groups: groups) {
             let board = boards.definition(for: scope)
             for window in board.windows {
-                let period = Period.containing(completedAt, window: window, timeZone: board.timeZone)
-                let entry = BoardPeriod(board: board, period: period)
-                if period.isClosed(at: now, grace: closeGrace) { closed.append(entry) } else { open.append(entry) }
+                add(BoardPeriod(board: board, period: Period.containing(completedAt, window: window, timeZone: board.timeZone)))
             }
+        }
+        for contest in boards.contests.counting(topic: topic, groups: groups) {
+            if let run = contest.run(containing: completedAt) { add(BoardPeriod(board: contest.board, period: run)) }
         }
         return (open, closed)
     }

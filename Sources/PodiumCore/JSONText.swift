@@ -108,6 +108,10 @@ extension LeaderboardPage {
         }
         json.raw(",\"status\":")
         json.string(status.rawValue)
+        if let title {
+            json.raw(",\"title\":")
+            json.string(title)
+        }
         json.raw(",\"window\":")
         json.string(window.rawValue)
         json.raw("}")

@@ -3,8 +3,9 @@ import Synchronization
 
 /// The time windows a leaderboard can rank over.
 ///
-/// `all` never ends; the others are cut in the board's IANA time zone: `day` from local midnight,
-/// `week` from Monday 00:00 local (ISO 8601 weeks), `month` from the 1st 00:00 local.
+/// `all` never ends; `day`, `week` and `month` are cut in the board's IANA time zone: `day` from local midnight,
+/// `week` from Monday 00:00 local (ISO 8601 weeks), `month` from the 1st 00:00 local. `contest` is the window of a
+/// contest board, whose periods (runs) come from the contest's schedule, not the calendar.
 public enum LeaderboardWindow: String, Sendable, Codable, CaseIterable {
     /// All time: one period, `all`, that never closes.
     case all
@@ -14,6 +15,11 @@ public enum LeaderboardWindow: String, Sendable, Codable, CaseIterable {
     case week
     /// One local calendar month, named like `2026-11`.
     case month
+    /// One run of a contest, named by its start in UTC like `20261127T1400Z`.
+    case contest
+
+    /// The windows a configured board can keep: every window but `contest`.
+    public static let calendar: [LeaderboardWindow] = [.all, .day, .week, .month]
 }
 
 /// A named, bounded time range of one window, cut in a time zone.
@@ -62,7 +68,35 @@ public struct Period: Sendable, Hashable {
         return start <= date && date < end
     }
 
+    /// One run of a contest: `[start, end)`, named by its start in UTC (`20261127T1400Z`).
+    public static func contestRun(start: Date, end: Date) -> Period {
+        Period(window: .contest, key: contestRunKey(start), start: start, end: end)
+    }
+
+    /// The name of the contest run starting at `start`: its UTC minute in ISO 8601 basic form, `20261127T1400Z`.
+    public static func contestRunKey(_ start: Date) -> String {
+        let minutes = Int((start.timeIntervalSince1970 / 60).rounded(.down))
+        let day = CivilDate(dayNumber: Int((Double(minutes) / 1440).rounded(.down)))
+        let minuteOfDay = minutes - day.dayNumber * 1440
+        return "\(padded(day.year, 4))\(padded(day.month, 2))\(padded(day.day, 2))T\(padded(minuteOfDay / 60, 2))\(padded(minuteOfDay % 60, 2))Z"
+    }
+
+    /// The start of the contest run named `key` (`20261127T1400Z`); nil unless the name has exactly that shape and a real date.
+    public static func contestRunStart(_ key: String) -> Date? {
+        let bytes = Array(key.utf8)
+        guard bytes.count == 14, bytes[8] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: "Z"),
+              let year = number(bytes[0..<4]), let month = number(bytes[4..<6]), let day = number(bytes[6..<8]),
+              let hour = number(bytes[9..<11]), let minute = number(bytes[11..<13]),
+              CivilDate.isValid(year: year, month: month, day: day), hour < 24, minute < 60
+        else { return nil }
+        let minutes = CivilDate(year: year, month: month, day: day).dayNumber * 1440 + hour * 60 + minute
+        return Date(timeIntervalSince1970: Double(minutes) * 60)
+    }
+
     /// The period of `window` that contains `date`, cut in `timeZone`.
+    ///
+    /// Contest runs are not calendar periods (`BoardDefinition.period(of:containing:)` finds them from the contest's
+    /// schedule): for `.contest` this is an empty run at `date`, which contains nothing.
     ///
     /// Day = local midnight to midnight, even on 23- or 25-hour DST days; week = ISO week from
     /// Monday 00:00 local; month = from the 1st 00:00 local. A midnight that does not exist in the
@@ -73,6 +107,8 @@ public struct Period: Sendable, Hashable {
         switch window {
         case .all:
             return .all
+        case .contest:
+            return contestRun(start: date, end: date)
         case .day:
             return period(window: .day, firstDay: local, timeZone: timeZone)
         case .week:
@@ -86,14 +122,16 @@ public struct Period: Sendable, Hashable {
         }
     }
 
-    /// Whether `name` has the shape of some window's period name (`all`, `2026-11-21`, `2026-W47`, `2026-11`),
+    /// Whether `name` has the shape of some window's period name (`all`, `2026-11-21`, `2026-W47`, `2026-11`, `20261127T1400Z`),
     /// whether or not it names a real period: a well-shaped name a window does not have is a period that does not
     /// exist (404), anything else a malformed name (400).
     public static func isPeriodShaped(_ name: String) -> Bool {
-        name.wholeMatch(of: /all|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}|[0-9]{4}-[0-9]{2}/) != nil
+        name.wholeMatch(of: /all|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}|[0-9]{4}-[0-9]{2}|[0-9]{8}T[0-9]{4}Z/) != nil
     }
 
     /// Parses a period name for a window, giving bounds in `timeZone`; nil if malformed.
+    ///
+    /// Contest runs take their bounds from the contest (`BoardDefinition.period(of:named:)`): for `.contest` this is nil.
     ///
     /// Names must be exactly `all`, `YYYY-MM-DD`, `YYYY-Www` or `YYYY-MM` with years 0001...9999.
     /// A week must exist in its ISO year ("2026-W53" is valid, "2025-W53" is not), a day must
@@ -104,6 +142,8 @@ public struct Period: Sendable, Hashable {
         switch window {
         case .all:
             return key == Period.all.key ? .all : nil
+        case .contest:
+            return nil
         case .day:
             guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
                   let year = number(bytes[0..<4]), let month = number(bytes[5..<7]),
@@ -159,7 +199,7 @@ extension Period {
         let key: String
         let following: CivilDate
         switch window {
-        case .all:
+        case .all, .contest:
             return .all
         case .day:
             key = "\(padded(firstDay.year, 4))-\(padded(firstDay.month, 2))-\(padded(firstDay.day, 2))"

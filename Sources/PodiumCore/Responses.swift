@@ -237,12 +237,15 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     /// Entries, best first; ties in the order the players first came to Podium (earliest first), except on
     /// boards closed before migration 011 numbered the players, which keep the user-id order they closed with.
     public var entries: [LeaderboardEntry]
+    /// The contest's title on a contest board; absent on calendar boards.
+    public var title: String?
 
     /// Creates a page.
     public init(
         board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
-        status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry]
+        status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry], title: String? = nil
     ) {
+        self.title = title
         self.board = board
         self.window = window
         self.period = period

@@ -77,7 +77,7 @@ enum HTTPSupport {
     /// The board scope `id` names; a field error on `field` (and nil) when it names none.
     static func boardScope(_ id: String, field: String = "board", errors: inout [FieldError]) -> BoardScope? {
         guard let scope = BoardScope(id: id) else {
-            errors.append(FieldError(field: field, message: "must be global, topic:<name> or group:<name>"))
+            errors.append(FieldError(field: field, message: "must be global, topic:<name>, group:<name> or contest:<id>"))
             return nil
         }
         return scope

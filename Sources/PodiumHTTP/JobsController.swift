@@ -89,7 +89,7 @@ struct JobsController {
         guard Period.isPeriodShaped(periodName) else {
             throw APIError.validation([FieldError(field: "period", message: "is not a \(window.rawValue) period name")])
         }
-        guard Period.named(periodName, window: window, timeZone: board.timeZone) != nil else {
+        guard board.period(of: window, named: periodName) != nil else {
             throw APIError.notFound("board \(board.id) has no \(window.rawValue) period \(periodName)")
         }
         do {
@@ -108,7 +108,7 @@ struct JobsController {
     ) -> (BoardScope?, LeaderboardWindow?) {
         let scope = HTTPSupport.boardScope(HTTPSupport.pathParameter("board", in: context), errors: &errors)
         let window = LeaderboardWindow(rawValue: HTTPSupport.pathParameter("window", in: context)).flatMap { $0 == .all ? nil : $0 }
-        if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month")) }
+        if window == nil { errors.append(FieldError(field: "window", message: "must be one of day, week, month, contest")) }
         return (scope, window)
     }
 

@@ -12,6 +12,8 @@ struct LeaderboardsController {
     let users: UserStore
     let follows: FollowStore
     let liveRankings: LiveRankings
+    /// Contests' group totals, for group comparisons.
+    let contests: ContestStore
     /// How long one live stream stays open.
     let liveStreamLifetime: Duration
     let rules: GameRules
@@ -26,6 +28,7 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards/:board/:window/friends", use: friends)
         router.get("/v1/leaderboards/:board/:window/live", use: live)
         router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
+        router.get("/v1/comparisons", use: comparePeriods)
     }
 
     /// Registers the routes that need no credential (on a router without the auth middleware).
@@ -42,9 +45,10 @@ struct LeaderboardsController {
 
     /// The final snapshot of the target once its period was closed (by the scheduler, or early by ops); nil while it is live.
     ///
-    /// Only a period that has ended can be closed, so reads of current periods never ask PostgreSQL.
+    /// Only a period that has ended can be closed, except a contest run an admin closed early, so reads of current
+    /// calendar periods never ask PostgreSQL.
     private func finalSnapshot(_ target: Target) async throws -> Int64? {
-        guard let end = target.period.end, end <= now() else { return nil }
+        guard let end = target.period.end, end <= now() || target.period.window == .contest else { return nil }
         return try await periods.finalSnapshot(target.periodKey)
     }
 
@@ -55,8 +59,8 @@ struct LeaderboardsController {
         var errors: [FieldError] = []
         let limit = HTTPSupport.integer("limit", in: request, range: 1...1000, fallback: 500, errors: &errors)
         let kind = request.uri.queryParameters.get("kind").map { String($0) }
-        if let kind, !["global", "topic", "group"].contains(kind) {
-            errors.append(FieldError(field: "kind", message: "must be global, topic or group"))
+        if let kind, !["global", "topic", "group", "contest"].contains(kind) {
+            errors.append(FieldError(field: "kind", message: "must be global, topic, group or contest"))
         }
         let prefix = request.uri.queryParameters.get("prefix").map { String($0) } ?? ""
         if !prefix.isEmpty, prefix.count > 70 || !prefix.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || ":._-".contains($0)) }) {
@@ -70,16 +74,18 @@ struct LeaderboardsController {
                 && (kind.map { kind in kind == "global" ? id == "global" : id.hasPrefix(kind + ":") } ?? true)
         }
         let stored = try await boards.scoredBoards(after: cursor, prefix: prefix)
-        let configured = rules.boards.rules.map(\.scope)
-        let scopes = Array(Set(stored + configured)).filter(wanted).sorted().compactMap(BoardScope.init(id:)).filter { visible?($0) ?? true }
+        let configured = rules.boards.rules.map(\.scope) + rules.boards.contests.all.map(\.board.id)
+        let scopes = Array(Set(stored + configured)).filter(wanted).sorted().compactMap(BoardScope.init(id:)).filter { scope in
+            visible.map { sees in sees(scope) || sharers(of: scope).contains(where: sees) } ?? true
+        }
         let page = scopes.prefix(limit)
         let at = now()
         let boards = page.map { scope in
             let board = rules.boards.definition(for: scope)
             return BoardSummary(
                 board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.configuredName, tieBreak: board.tieBreak,
-                windows: board.windows.map { window in
-                    let period = Period.containing(at, window: window, timeZone: board.timeZone)
+                windows: board.windows.compactMap { window in
+                    guard let period = board.currentPeriod(of: window, at: at) else { return nil }
                     return WindowSummary(
                         window: window, period: period.key, startsAt: period.start.map(RFC3339.format),
                         endsAt: period.end.map(RFC3339.format),
@@ -270,6 +276,64 @@ struct LeaderboardsController {
         return makePage(target, entries, closed: snapshot != nil)
     }
 
+    /// Handles `GET /v1/comparisons?a=&b=&user_id=` (or `&group=`): a player's or a group's standing on two board
+    /// periods side by side. Each side is `board/window` (the current period) or `board/window/period`.
+    ///
+    /// A player's side is its score and rank on the board period (from the final snapshot once closed). A group's side
+    /// is its total and rank among the groups: kept per contest run, or, on a calendar window, the sum of its own
+    /// board `group:<group>` (so a calendar side must name that board).
+    @Sendable func comparePeriods(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireBoardReader(.ranking)
+        var errors: [FieldError] = []
+        let user = request.uri.queryParameters.get("user_id").map { String($0) }
+        let group = request.uri.queryParameters.get("group").map { String($0) }
+        switch (user, group) {
+        case (nil, nil), (.some, .some):
+            errors.append(FieldError(field: "user_id", message: "give exactly one of user_id and group"))
+        case (let user?, nil) where !NameRules.isValidIdentifier(user):
+            errors.append(FieldError(field: "user_id", message: "must be a user id"))
+        case (nil, let group?) where !NameRules.isValidScopeName(group):
+            errors.append(FieldError(field: "group", message: "must be a group name: 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -"))
+        default:
+            break
+        }
+        var targets: [Target] = []
+        for field in ["a", "b"] {
+            let parts = (request.uri.queryParameters.get(field).map { String($0) } ?? "").split(separator: "/", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count) else {
+                errors.append(FieldError(field: field, message: "must be board/window or board/window/period, e.g. group:5c/month/2026-10"))
+                continue
+            }
+            let target = try target(
+                board: String(parts[0]), window: String(parts[1]), period: parts.count == 3 ? String(parts[2]) : nil, field: field,
+                context: context, read: .ranking, errors: &errors)
+            guard let target else { continue }
+            if let group, target.period.window != .contest, target.board.id != BoardScope.group(group).id {
+                errors.append(FieldError(field: field, message: "a group is compared on a contest or on its own board group:\(group)"))
+            }
+            targets.append(target)
+        }
+        guard errors.isEmpty, targets.count == 2 else { throw APIError.validation(errors) }
+        var sides: [ComparedPeriod] = []
+        for target in targets {
+            let period = target.period
+            let closed = try await finalSnapshot(target) != nil || period.isClosed(at: now(), grace: rules.closeGrace)
+            var side = ComparedPeriod(
+                board: target.board.id, title: target.board.contest?.title, window: period.window, period: period.key,
+                startsAt: period.start.map(RFC3339.format), endsAt: period.end.map(RFC3339.format), status: closed ? .closed : .open,
+                score: 0, rank: nil, of: 0)
+            if let user {
+                let page = try await ranks(of: [user], on: target)
+                (side.score, side.rank, side.of) = (page.entries.first?.score ?? 0, page.entries.first?.rank, page.players)
+            } else if let group {
+                let standing = try await contests.groupStanding(board: target.board.id, window: period.window, period: period.key, group: group)
+                (side.score, side.rank, side.of) = (standing.total, standing.rank, standing.groups)
+            }
+            sides.append(side)
+        }
+        return try Self.revalidatedJSON(request, PeriodComparison(userId: user, group: group, a: sides[0], b: sides[1]))
+    }
+
     /// Handles `GET /v1/leaderboards/:board/:window/snapshots`: snapshots of a period (current by default), newest first.
     @Sendable func listSnapshots(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireBoardReader(.ranking)
@@ -318,26 +382,45 @@ struct LeaderboardsController {
     private func target(
         _ request: Request, context: PodiumRequestContext, read: PodiumRequestContext.BoardRead?, errors: inout [FieldError]
     ) throws -> Target? {
-        let boardID = HTTPSupport.pathParameter("board", in: context)
-        let windowName = HTTPSupport.pathParameter("window", in: context)
-        let scope = HTTPSupport.boardScope(boardID, errors: &errors)
-        if let scope, let read { try context.requireBoardRead(scope, read) }
+        try target(
+            board: HTTPSupport.pathParameter("board", in: context), window: HTTPSupport.pathParameter("window", in: context),
+            period: request.uri.queryParameters.get("period").map { String($0) }, field: nil, context: context, read: read,
+            errors: &errors)
+    }
+
+    /// The board period named by its parts; problems are reported on `field`, or on `board`, `window` and `period` when nil.
+    private func target(
+        board boardID: String, window windowName: String, period periodName: String?, field: String?, context: PodiumRequestContext,
+        read: PodiumRequestContext.BoardRead?, errors: inout [FieldError]
+    ) throws -> Target? {
+        let scope = HTTPSupport.boardScope(boardID, field: field ?? "board", errors: &errors)
+        if let scope, let read { try context.requireBoardRead(scope, read, sharedWith: sharers(of: scope)) }
         let window = LeaderboardWindow(rawValue: windowName)
-        if window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month")) }
+        if window == nil { errors.append(FieldError(
+            field: field ?? "window", message: "\(field == nil ? "" : "window ")must be one of all, day, week, month, contest")) }
         guard let scope, let window else { return nil }
         let board = rules.boards.definition(for: scope)
+        if case .contest(let id) = scope, board.contest == nil { throw APIError.notFound("no contest \(id)") }
         guard board.windows.contains(window) else { throw APIError.notFound("board \(boardID) has no \(windowName) window") }
-        if let name = request.uri.queryParameters.get("period") {
+        if let name = periodName {
             guard Period.isPeriodShaped(name) else {
-                errors.append(FieldError(field: "period", message: "is not a \(windowName) period name (e.g. \(Self.example(window)))"))
+                errors.append(FieldError(
+                    field: field ?? "period", message: "\(name) is not a \(windowName) period name (e.g. \(Self.example(window)))"))
                 return nil
             }
-            guard let period = Period.named(name, window: window, timeZone: board.timeZone) else {
+            guard let period = board.period(of: window, named: name) else {
                 throw APIError.notFound("board \(boardID) has no \(windowName) period \(name) (e.g. \(Self.example(window)))")
             }
             return Target(board: board, period: period)
         }
-        return Target(board: board, period: Period.containing(now(), window: window, timeZone: board.timeZone))
+        guard let period = board.currentPeriod(of: window, at: now()) else { throw APIError.notFound("board \(boardID) has no run") }
+        return Target(board: board, period: period)
+    }
+
+    /// The boards whose readers may also read `scope`: a contest's scope (whoever may read one of its boards reads the
+    /// contest); none for other boards.
+    private func sharers(of scope: BoardScope) -> [BoardScope] {
+        rules.boards.definition(for: scope).contest?.scope.boards ?? []
     }
 
     private static func example(_ window: LeaderboardWindow) -> String {
@@ -346,6 +429,7 @@ struct LeaderboardsController {
         case .day: "2026-11-21"
         case .week: "2026-W47"
         case .month: "2026-11"
+        case .contest: "20261127T1400Z"
         }
     }
 
@@ -356,7 +440,7 @@ struct LeaderboardsController {
             board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
             endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: rules.closeGrace).map(RFC3339.format),
             status: closed || period.isClosed(at: now(), grace: rules.closeGrace) ? .closed : .open, players: entries.players,
-            live: entries.live, offset: entries.offset, entries: entries.entries)
+            live: entries.live, offset: entries.offset, entries: entries.entries, title: target.board.contest?.title)
     }
 
     /// Whether the page is wanted as CSV: `format=csv`, or no `format` and `Accept: text/csv`; another `format` is a field error.

@@ -87,8 +87,8 @@ public enum PodiumApplication {
         router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
         let leaderboards = LeaderboardsController(
             leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, boards: storage.boards,
-            users: storage.users, follows: storage.follows, liveRankings: storage.live, liveStreamLifetime: settings.liveStreamLifetime,
-            rules: storage.rules, cache: cache, now: now)
+            users: storage.users, follows: storage.follows, liveRankings: storage.live, contests: storage.contests,
+            liveStreamLifetime: settings.liveStreamLifetime, rules: storage.rules, cache: cache, now: now)
         HealthController(
             storage: storage, registry: registry, gauges: ScrapeGauges(storage: storage, now: now), readiness: ReadinessLog(logger: logger)
         ).addRoutes(to: router)
@@ -110,6 +110,8 @@ public enum PodiumApplication {
         EventsController(events: storage.events).addRoutes(to: router)
         AdminController(storage: storage, keyDirectory: directory, cache: cache, now: now).addRoutes(to: router)
         WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, now: now).addRoutes(to: router)
+        ContestsController(contests: storage.contests, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
+            .addRoutes(to: router)
         JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
         routes.fill(from: router)

@@ -93,17 +93,18 @@ public struct PodiumRequestContext: RequestContext {
 
     /// Throws unless the caller may read `board` this way: public leaderboards let anyone read; read and admin
     /// keys read the boards their scopes cover, display keys only pages of theirs; player tokens read global,
-    /// topic and their own groups' boards.
-    public func requireBoardRead(_ board: BoardScope, _ read: BoardRead) throws {
+    /// topic and their own groups' boards. Callers who may read one of `shared` may read `board` too (a contest's
+    /// scope: a contest is readable by whoever may read one of the boards it draws on).
+    public func requireBoardRead(_ board: BoardScope, _ read: BoardRead, sharedWith shared: [BoardScope] = []) throws {
         try requireBoardReader(read)
         if publicLeaderboards { return }
         switch caller {
         case .anonymous:
             throw APIError.unauthorized
         case .player(let claims):
-            guard claims.maySee(board) else { throw APIError.denied("a player token reads only global, topic and its own groups' boards") }
+            guard claims.maySee(board) || shared.contains(where: claims.maySee) else { throw APIError.denied("a player token reads only global, topic and its own groups' boards") }
         case .key(let grant):
-            guard grant.covers(board) else { throw APIError.denied("this key is limited to \(grant.scopes.map(\.text).joined(separator: ", "))") }
+            guard grant.covers(board) || shared.contains(where: grant.covers) else { throw APIError.denied("this key is limited to \(grant.scopes.map(\.text).joined(separator: ", "))") }
         }
     }
 

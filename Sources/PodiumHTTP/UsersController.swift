@@ -95,7 +95,7 @@ struct UsersController {
         if let board { _ = HTTPSupport.boardScope(board, errors: &errors) }
         let windowName = request.uri.queryParameters.get("window")
         let window = windowName.flatMap { LeaderboardWindow(rawValue: String($0)) }
-        if windowName != nil && window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month")) }
+        if windowName != nil && window == nil { errors.append(FieldError(field: "window", message: "must be one of all, day, week, month, contest")) }
         guard errors.isEmpty else { throw APIError.validation(errors) }
         guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
         let points = try await snapshots.rankHistory(userID: id, board: board, window: window, limit: limit)

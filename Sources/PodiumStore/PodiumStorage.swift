@@ -46,6 +46,8 @@ public struct PodiumStorage: Sendable {
     public let reminders: ReminderStore
     /// Webhook registrations and deliveries.
     public let webhooks: WebhookStore
+    /// Contests, and the registry `rules` reads them from.
+    public let contests: ContestStore
 
     /// Creates the stores; `now` is the clock every write and period decision uses.
     public init(
@@ -69,6 +71,7 @@ public struct PodiumStorage: Sendable {
         reminders = ReminderStore(postgres: postgres)
         webhooks = WebhookStore(postgres: postgres)
         follows = FollowStore(postgres: postgres, rules: rules)
+        contests = ContestStore(postgres: postgres, registry: rules.boards.contests)
         users = UserStore(
             postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows, rules: rules,
             logger: logger)

@@ -74,6 +74,9 @@ struct Runtime {
     static func with<T>(_ body: (Runtime) async throws -> T) async throws -> T {
         let runtime = try Runtime(settings: try Settings.load())
         do {
+            // Jobs and period closes need the contests. Before the first migration there is no table to read: a
+            // command then meets the missing schema itself, or (migrate) creates it.
+            _ = try? await runtime.storage.contests.refresh()
             let result = try await body(runtime)
             await runtime.close()
             return result

@@ -139,6 +139,22 @@ struct AccessMatrixTests {
             statuses: adminOnly(404)),
         Row(method: .post, template: "/v1/admin/webhooks/{id}/enable", path: "/v1/admin/webhooks/999999/enable", body: nil,
             statuses: adminOnly(404)),
+        Row(method: .get, template: "/v1/contests", path: "/v1/contests", body: nil,
+            statuses: statuses([200, 200, 403, 403, 200, 200, 403, 200, 200])),
+        Row(method: .get, template: "/v1/contests/{id}", path: "/v1/contests/class-4b-cup", body: nil,
+            statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
+        // The pupil's own token joins first (201); ingest and admin find it joined (200).
+        Row(method: .put, template: "/v1/contests/{id}/entries/{user}", path: "/v1/contests/class-4b-cup/entries/pupil", body: nil,
+            statuses: statuses([201, 403, 403, 403, 403, 403, 200, 403, 200])),
+        Row(method: .delete, template: "/v1/contests/{id}/entries/{user}", path: "/v1/contests/class-4b-cup/entries/pupil", body: nil,
+            statuses: statuses([204, 403, 403, 403, 403, 403, 404, 403, 404])),
+        Row(method: .get, template: "/v1/comparisons", path: "/v1/comparisons?a=group:class-4b/week&b=group:class-4b/week/2026-W47&user_id=pupil",
+            body: nil, statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
+        Row(method: .post, template: "/v1/admin/contests", path: "/v1/admin/contests", body: { _ in [:] }, statuses: adminOnly(400)),
+        Row(method: .post, template: "/v1/admin/contests/{id}/close", path: "/v1/admin/contests/class-4b-cup/close?dry_run=true", body: nil,
+            statuses: adminOnly(200)),
+        Row(method: .post, template: "/v1/admin/contests/{id}/cancel", path: "/v1/admin/contests/no-such-contest/cancel", body: nil,
+            statuses: adminOnly(404)),
         Row(method: .post, template: "/v1/admin/webhooks/deliveries/{delivery}/resend", path: "/v1/admin/webhooks/deliveries/999999/resend",
             body: nil, statuses: adminOnly(409)),
     ]
@@ -188,6 +204,11 @@ struct AccessMatrixTests {
         let documented = try Set(RoleTests.operations().map { "\($0.method) \($0.template)" })
         #expect(Set(Self.rows.map { "\($0.method) \($0.template)" }) == documented)
 
+        // A contest of the pupil's class that players join, under way at the harness's clock.
+        let cup = ContestRequest(
+            id: "class-4b-cup", title: "Class 4b cup", scope: ["group:class-4b"], startsAt: "2026-11-25T08:00:00Z",
+            endsAt: "2026-11-26T00:00:00Z", entry: .join)
+        #expect(try await harness.storage.contests.create(try cup.validated(now: now).get(), now: now))
         try await harness.run { client in
             for (id, user, groups) in [("seed-pupil", "pupil", ["class-4b"]), ("seed-stranger", "stranger", [String]())] {
                 let seeded = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: [

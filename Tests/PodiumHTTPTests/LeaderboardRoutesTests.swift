@@ -255,7 +255,7 @@ struct LeaderboardRoutesTests {
             #expect(explained.headers[.contentSecurityPolicy] == DisplayPage.contentSecurityPolicy)
             let text = String(buffer: explained.body)
             #expect(text.contains("<h1>This leaderboard link does not work</h1>"))
-            #expect(text.contains("<li>board must be global, topic:&lt;name&gt; or group:&lt;name&gt;</li>"), "messages are escaped")
+            #expect(text.contains("<li>board must be global, topic:&lt;name&gt;, group:&lt;name&gt; or contest:&lt;id&gt;</li>"), "messages are escaped")
             #expect(text.contains("<li>window "))
             let missing = try await client.send(.get, "/display/group:class-1/week", key: nil, headers: [.accept: "text/html"])
             #expect(missing.status == .notFound && String(buffer: missing.body).contains("This leaderboard link does not work"))

@@ -313,6 +313,9 @@ struct PodiumOpenAPIDocumentTests {
             "GET /v1/admin/webhooks", "POST /v1/admin/webhooks", "DELETE /v1/admin/webhooks/{id}", "POST /v1/admin/webhooks/{id}/disable",
             "POST /v1/admin/webhooks/{id}/enable", "GET /v1/admin/webhooks/{id}/deliveries",
             "POST /v1/admin/webhooks/deliveries/{delivery}/resend",
+            "POST /v1/admin/contests", "GET /v1/contests", "GET /v1/contests/{id}", "POST /v1/admin/contests/{id}/close",
+            "POST /v1/admin/contests/{id}/cancel", "PUT /v1/contests/{id}/entries/{user}", "DELETE /v1/contests/{id}/entries/{user}",
+            "GET /v1/comparisons",
         ])
     }
 

@@ -73,6 +73,10 @@ struct ResponseShapeTests {
         ResponseShape("Webhook", Samples.webhook), ResponseShape("WebhookList", WebhookList(webhooks: [Samples.webhook])),
         ResponseShape("WebhookAttempt", Samples.webhookAttempt), ResponseShape("WebhookDelivery", Samples.delivery),
         ResponseShape("WebhookDeliveryList", WebhookDeliveryList(deliveries: [Samples.delivery])),
+        ResponseShape("Contest", Samples.contest), ResponseShape("ContestRun", Samples.contest.currentRun!),
+        ResponseShape("ContestList", ContestList(contests: [Samples.contest])),
+        ResponseShape("ContestEntry", ContestEntryState(contest: "friday-quiz", userId: "alice")),
+        ResponseShape("ComparedPeriod", Samples.comparison.a), ResponseShape("PeriodComparison", Samples.comparison),
     ]
 
     /// Podium's document, read from the source tree so an edit needs no rebuild.
@@ -159,7 +163,24 @@ private enum Samples {
     static let entry = LeaderboardEntry(rank: 1, userId: "alice", displayName: "Alice", score: 40, medal: .gold)
     static let page = LeaderboardPage(
         board: "global", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
-        closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 1, live: true, offset: 0, entries: [entry])
+        closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 1, live: true, offset: 0, entries: [entry], title: "Friday quiz")
+    /// A recurring `join` contest with every optional field set (a cancelled one, so `cancelled_at` is written too).
+    static let contest: ContestView = {
+        let request = ContestRequest(
+            id: "friday-quiz", title: "Friday quiz hour", scope: ["group:class-4b"], startsAt: "2026-11-01T00:00:00Z",
+            endsAt: "2027-01-01T00:00:00Z", cron: "0 14 * * 5", durationMinutes: 60, timeZone: "Europe/London", entry: .join, maxPlayers: 30)
+        let valid = try! request.validated(now: instant("2026-11-25T12:00:00Z")).get()
+        let cancelled = Contest(
+            id: valid.id, title: valid.title, scope: valid.scope, schedule: valid.schedule, timeZone: valid.timeZone, entry: valid.entry,
+            maxPlayers: valid.maxPlayers, cancelledAt: instant("2026-11-25T12:00:00Z"))
+        return ContestView(cancelled, joined: 3, grace: 900, now: instant("2026-11-25T12:00:00Z"))
+    }()
+    static let comparison = PeriodComparison(
+        userId: "alice", group: "class-4b",
+        a: ComparedPeriod(board: "contest:autumn", title: "Autumn term", window: .contest, period: "20260901T0000Z",
+                          startsAt: "2026-09-01T00:00:00.000Z", endsAt: "2026-12-19T00:00:00.000Z", status: .closed, score: 120, rank: 3, of: 30),
+        b: ComparedPeriod(board: "contest:spring", title: "Spring term", window: .contest, period: "20270104T0000Z",
+                          startsAt: "2027-01-04T00:00:00.000Z", endsAt: "2027-04-01T00:00:00.000Z", status: .open, score: 150, rank: 1, of: 30))
     static let medal = MedalAward(
         board: "global", window: .week, period: "2026-W47", userId: "alice", medal: .gold, rank: 1, score: 40,
         awardedAt: "2026-11-23T00:15:02.000Z")

@@ -54,7 +54,7 @@ struct RankingSyncTests {
         #expect(profile.ranks.count == 8)
         #expect(try await storage.redis.command(["EXISTS", RankingKeys.board("topic:\(topic)", .all, "all")]) == .integer(0))
         try await storage.rankingSync.synchronize(now: now.addingTimeInterval(60))
-        for window in LeaderboardWindow.allCases {
+        for window in LeaderboardWindow.calendar {
             let period = Period.containing(now, window: window, timeZone: .gmt).key
             let truth = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: window, period: period)
             let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", window, period))
@@ -96,7 +96,7 @@ struct RankingSyncTests {
         #expect(acknowledged.current == 200)
         try await server.start()
         try await storage.rankingSync.synchronize(now: now.addingTimeInterval(60))
-        for window in LeaderboardWindow.allCases {
+        for window in LeaderboardWindow.calendar {
             let period = Period.containing(now, window: window, timeZone: .gmt).key
             let truth = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: window, period: period)
             let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", window, period))
@@ -250,7 +250,7 @@ struct RankingSyncTests {
         }
         _ = await storage.writer.record(items)
         let keys = ["topic:\(topic)", "group:\(topic)-g0", "group:\(topic)-g1"].flatMap { board in
-            LeaderboardWindow.allCases.map { RankingKeys.board(board, $0, Period.containing(now, window: $0, timeZone: .gmt).key) }
+            LeaderboardWindow.calendar.map { RankingKeys.board(board, $0, Period.containing(now, window: $0, timeZone: .gmt).key) }
         }
         var before: [[String]] = []
         for key in keys { before.append(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" }) }
@@ -268,7 +268,7 @@ struct RankingSyncTests {
         let storage = try await StoreTestEnvironment.storage(now: now)
         let topic = StoreTestEnvironment.unique("closedrebuild")
         _ = try await storage.writer.record(try completion(id: "\(topic)-c", user: "\(topic)-u", topic: topic, now: now))
-        let keys = LeaderboardWindow.allCases.map {
+        let keys = LeaderboardWindow.calendar.map {
             RankingKeys.board("topic:\(topic)", $0, Period.containing(now, window: $0, timeZone: .gmt).key)
         }
         try await storage.postgres.query(
@@ -294,7 +294,7 @@ struct RankingSyncTests {
             let count = try await storage.postgres.query("SELECT count(*) AS n FROM \(table) WHERE user_id = $1", [user]).onlyInt("n")
             #expect(count == 0, "\(table)")
         }
-        for window in LeaderboardWindow.allCases {
+        for window in LeaderboardWindow.calendar {
             let key = RankingKeys.board("topic:\(topic)", window, Period.containing(now, window: window, timeZone: .gmt).key)
             #expect(try await storage.redis.command(["ZSCORE", key, member]) == .null)
         }

@@ -273,3 +273,35 @@ def test_display_key_cannot_read_profiles(podium, display_key, frontend):
     status, body = http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/week", display_key)
     assert status == 200, body
     assert PLAYER in [entry["user_id"] for entry in body["entries"]]
+
+
+def test_display_page_shows_a_contest_with_its_title_and_run(browser, podium, display_key, frontend):
+    """A contest of the display key's group: its title, its run as times, and a completion arriving live."""
+    assert frontend["shown"]["post-status"] == "201"
+    start = time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(time.time() - 3600))
+    end = time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(time.time() + 3600))
+    contest_id = f"cup-{secrets.token_hex(4)}"
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/contests", podium["admin_key"], {
+        "id": contest_id, "title": "Friday quiz hour", "scope": [BOARD], "starts_at": start, "ends_at": end})
+    assert status == 201, body
+    player = f"u-contest-{secrets.token_hex(4)}"
+    status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
+                          dict(completion(f"{player}-1", player), display_name="First Contestant"))
+    assert status == 201
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{podium['base']}/display/contest:{contest_id}/contest?refresh=3600#key={display_key}")
+        page.locator("#entries tr", has_text="First Contestant").wait_for(state="visible")
+        assert page.text_content("#title") == "Friday quiz hour"
+        assert re.match(r"^\w{3} \d{1,2} \w{3}, \d{2}:\d{2}–\d{2}:\d{2} · 1 player$", page.text_content("#period")), \
+            page.text_content("#period")
+        second = f"u-contest-{secrets.token_hex(4)}"
+        status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
+                              dict(completion(f"{second}-1", second), display_name="Second Contestant"))
+        assert status == 201
+        page.locator("#entries tr", has_text="Second Contestant").wait_for(state="visible", timeout=2000)
+        assert page.locator("#entries tr").count() == 2
+        page.screenshot(path=str(OUT / "display-contest.png"), full_page=True)
+    finally:
+        page.close()

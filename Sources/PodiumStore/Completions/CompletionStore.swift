@@ -165,10 +165,39 @@ extension CompletionStore {
         ORDER BY b ON CONFLICT DO NOTHING
         """
 
+    /// Each group's total in each contest run it played in, added to; a run already closed takes no more.
+    static let upsertContestGroupScores = """
+        INSERT INTO contest_group_scores AS g (board, period, group_name, score, updated_at)
+        SELECT b, p, n, sum(i), $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS x(b, p, n, i)
+        WHERE NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = 'contest' AND c.period = x.p
+                                                          AND c.closed_at IS NOT NULL)
+        GROUP BY b, p, n ORDER BY b, p, n
+        ON CONFLICT (board, period, group_name) DO UPDATE SET score = g.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
+        """
+
+    /// The group totals the batch's completions add to contest runs; nil when none played in a contest run with a group.
+    static func contestGroupTotals(_ plans: [CompletionPlan], recordedAt: Date) -> (sql: String, parameters: [(any PostgresBindable)?])? {
+        var boards: [String] = [], periods: [String] = [], groups: [String] = [], increments: [Int64] = []
+        for plan in plans {
+            for (period, increment) in zip(plan.open, plan.increments) {
+                guard let contest = period.board.contest else { continue }
+                for group in contest.scope.totalledGroups(of: plan.item.groups) {
+                    boards.append(period.board.id)
+                    periods.append(period.period.key)
+                    groups.append(group)
+                    increments.append(increment)
+                }
+            }
+        }
+        guard !boards.isEmpty else { return nil }
+        return (upsertContestGroupScores, [boards, periods, groups, increments, recordedAt])
+    }
+
     /// The transaction's first two round trips, on a blocking thread: replays, then every upsert.
     ///
     /// Leaves the transaction open for `finishBatch`, unless nothing is new (then it commits).
     static func writeScores(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
+        var plans = plans
         var batch = WrittenBatch()
         // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
         let players = Array(Set(plans.map(\.item.userID)))
@@ -187,8 +216,24 @@ extension CompletionStore {
             FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: players))
             """,
             "SELECT user_id, time_zone FROM users WHERE user_id = ANY(\(bind: players))",
+            PostgresQuery(stringLiteral: ContestStore.revisionQuery),
+            ContestStore.entriesQuery(players: players),
         ] as [PostgresQuery])
         let (recorded, pendingErasures, timeZones) = (opening[2], opening[3], opening[4])
+        // A contest created or changed on any replica counts from the first batch recorded after it.
+        let contests = rules.boards.contests
+        let revision = try opening[5].rows[0].int64("revision")
+        if revision > contests.revision {
+            try ContestStore.load(into: contests, revision: revision, on: connection)
+            plans = plans.map { CompletionPlan($0.item, rules: rules, now: now) }
+        }
+        let entries = Set(try opening[6].rows.map { [try $0.string("contest_id"), try $0.string("user_id")] })
+        plans = plans.map { plan in
+            plan.leavingOut { period in
+                guard let contest = period.board.contest, contest.entry == .join else { return false }
+                return !entries.contains([contest.id, plan.item.userID])
+            }
+        }
         var zones: [String: TimeZone] = [:]
         for row in timeZones.rows {
             zones[try row.string("user_id")] = TimeZone(identifier: try row.string("time_zone"))
@@ -232,6 +277,7 @@ extension CompletionStore {
             timedPeriods.compactMap(\.period.end),
         ]
         statements.append((insertPeriods, periodColumns))
+        if let totals = contestGroupTotals(fresh, recordedAt: recordedAt) { statements.append(totals) }
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let results = try connection.pipeline(statements)
         let states = try upserts.states(from: BatchUpserts.Results(results[...]))

@@ -97,14 +97,16 @@ public struct PeriodStore: Sendable {
     ///
     /// Idempotent: a period already closed is left as it is and reported `already-closed` with the
     /// medals it awarded. With `dryRun`, nothing is written and the report shows who would get which medal.
-    public func close(_ key: BoardPeriodKey, now: Date, dryRun: Bool) async throws -> PeriodCloseReport {
-        guard let scope = BoardScope(id: key.board), rules.boards.definition(for: scope).windows.contains(key.window),
-              let end = Period.named(key.period, window: key.window, timeZone: rules.boards.definition(for: scope).timeZone)?.end
-        else {
+    ///
+    /// A contest run may be closed `early`, while it is still under way: completions played after that miss it.
+    public func close(_ key: BoardPeriodKey, now: Date, dryRun: Bool, early: Bool = false) async throws -> PeriodCloseReport {
+        guard let scope = BoardScope(id: key.board) else { throw PeriodCloseError.unknownPeriod(key) }
+        let board = rules.boards.definition(for: scope)
+        guard board.windows.contains(key.window), let end = board.period(of: key.window, named: key.period)?.end else {
             throw PeriodCloseError.unknownPeriod(key)
         }
-        guard end <= now else { throw PeriodCloseError.notEnded(key, endsAt: end) }
-        let awardsMedals = rules.boards.definition(for: scope).medalWindows.contains(key.window)
+        guard end <= now || (early && key.window == .contest) else { throw PeriodCloseError.notEnded(key, endsAt: end) }
+        let awardsMedals = board.medalWindows.contains(key.window)
         if dryRun { return try await previewClose(key, awardsMedals: awardsMedals) }
         let report = try await closeNow(key, end: end, now: now, awardsMedals: awardsMedals)
         if report.outcome == .closed {
@@ -185,7 +187,7 @@ public struct PeriodStore: Sendable {
             }
         }
         var summaries = try rows.compactMap { row -> PeriodSummary? in
-            guard let period = Period.named(try row.string("period"), window: window, timeZone: board.timeZone) else { return nil }
+            guard let period = board.period(of: window, named: try row.string("period")) else { return nil }
             let closedAt = try row.optionalDate("closed_at")
             let snapshot = row["final_snapshot_id"].flatMap(Int64.init)
             return PeriodSummary(
@@ -193,9 +195,8 @@ public struct PeriodStore: Sendable {
                 medals: (snapshot.flatMap { medals[$0] } ?? []).map { var medal = $0; medal.awardedAt = closedAt.map(RFC3339.format); return medal },
                 grace: rules.closeGrace, now: now)
         }
-        let current = Period.containing(now, window: window, timeZone: board.timeZone)
         // In its place among the others, newest first (a completion a little ahead of the clock can open the next one).
-        if !summaries.contains(where: { $0.period == current.key }) {
+        if let current = board.currentPeriod(of: window, at: now), !summaries.contains(where: { $0.period == current.key }) {
             let index = summaries.firstIndex { $0.period < current.key } ?? summaries.endIndex
             if index < limit {
                 summaries.insert(PeriodSummary(period: current, closedAt: nil, players: 0, medals: [], grace: rules.closeGrace, now: now), at: index)

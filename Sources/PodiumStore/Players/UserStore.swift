@@ -204,6 +204,7 @@ public struct UserStore: Sendable {
             }).sorted()
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
             try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID])
+            try connection.query("DELETE FROM contest_entries WHERE user_id = $1", [userID])
             let events = try connection.query("DELETE FROM events WHERE user_id = $1", [userID]).affectedRows
             // The erasure's own Redis part removes the name.
             try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID])

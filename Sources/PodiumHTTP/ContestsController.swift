@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// Contests: created, closed early and cancelled by admins; listed and joined by players and apps. Their boards are
+/// read through the leaderboard routes (`contest:<id>`, window `contest`).
+struct ContestsController {
+    let contests: ContestStore
+    let periods: PeriodStore
+    let rules: GameRules
+    let cache: LeaderboardCache
+    let now: @Sendable () -> Date
+
+    /// Registers this controller's routes on `router`.
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.post("/v1/admin/contests", use: create)
+        router.post("/v1/admin/contests/:id/close", use: close)
+        router.post("/v1/admin/contests/:id/cancel", use: cancel)
+        router.get("/v1/contests", use: list)
+        router.get("/v1/contests/:id", use: show)
+        router.put("/v1/contests/:id/entries/:user", use: join)
+        router.delete("/v1/contests/:id/entries/:user", use: leave)
+    }
+
+    /// Handles `POST /v1/admin/contests`: 201 with the contest, 409 when the id is taken.
+    @Sendable func create(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let body = try await HTTPSupport.decode(ContestRequest.self, from: request, context: context)
+        let at = now()
+        let contest: Contest
+        switch body.validated(now: at) {
+        case .success(let valid): contest = valid
+        case .failure(let failure): throw APIError.validation(failure.errors)
+        }
+        guard try await contests.create(contest, now: at) else { throw APIError.conflict("a contest \(contest.id) exists already") }
+        return try HTTPSupport.json(try await view(contest), status: .created)
+    }
+
+    /// Handles `GET /v1/contests`: the contests the caller may read, by id.
+    @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        let visible = try context.requireBoardList()
+        let shown = rules.boards.contests.all.filter { contest in
+            visible.map { sees in sees(contest.board.scope) || contest.scope.boards.contains(where: sees) } ?? true
+        }
+        let counts = try await contests.entrantCounts(shown.filter { $0.entry == .join }.map(\.id))
+        let at = now()
+        return try HTTPSupport.json(ContestList(contests: shown.map {
+            ContestView($0, joined: counts[$0.id], grace: rules.closeGrace, now: at)
+        }))
+    }
+
+    /// Handles `GET /v1/contests/:id`.
+    @Sendable func show(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireBoardReader(.ranking)
+        let contest = try readableContest(context)
+        return try HTTPSupport.json(try await view(contest))
+    }
+
+    /// Handles `POST /v1/admin/contests/:id/close?dry_run=true`: closes the run under way now, before its end (or the
+    /// latest run, once it has ended), with its medals; 409 before the first run starts.
+    @Sendable func close(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
+        guard ["true", "false"].contains(dryRunText) else {
+            throw APIError.validation([FieldError(field: "dry_run", message: "must be true or false")])
+        }
+        let contest = try contest(context)
+        let at = now()
+        guard let run = contest.currentRun(at: at), let start = run.start, start <= at else {
+            throw APIError.conflict("contest \(contest.id) has no run under way or ended to close")
+        }
+        let key = BoardPeriodKey(board: contest.board.id, window: .contest, period: run.key)
+        do {
+            let report = try await periods.close(key, now: at, dryRun: dryRunText == "true", early: true)
+            if report.outcome == .closed { cache.invalidate(keys: [key]) }
+            return try HTTPSupport.json(report)
+        } catch let error as PeriodCloseError {
+            throw APIError.conflict(error.description)
+        }
+    }
+
+    /// Handles `POST /v1/admin/contests/:id/cancel`: nothing counts from now on, and the run under way is closed without
+    /// medals (as every later close of it is). 409 when it was cancelled already.
+    @Sendable func cancel(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let contest = try contest(context)
+        let at = now()
+        guard try await contests.cancel(id: contest.id, now: at) else { throw APIError.conflict("contest \(contest.id) was cancelled already") }
+        if let run = contest.run(containing: at) {
+            let key = BoardPeriodKey(board: contest.board.id, window: .contest, period: run.key)
+            _ = try await periods.close(key, now: at, dryRun: false, early: true)
+            cache.invalidate(keys: [key])
+        }
+        return try HTTPSupport.json(try await view(rules.boards.contests.contest(contest.id) ?? contest))
+    }
+
+    /// Handles `PUT /v1/contests/:id/entries/:user`: 201 when joined now, 200 when already; 409 when full, open to
+    /// all, or cancelled. A player token joins only itself, and only contests it may read.
+    @Sendable func join(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireWriter()
+        let (contest, user) = try entry(context)
+        let status: HTTPResponse.Status
+        switch try await contests.join(contest, userID: user, now: now()) {
+        case .joined: status = .created
+        case .alreadyJoined: status = .ok
+        case .full: throw APIError.conflict("contest \(contest.id) has \(contest.maxPlayers ?? 0) players, the most it takes")
+        case .open: throw APIError.conflict("contest \(contest.id) is open to every player in scope: there is nothing to join")
+        case .cancelled: throw APIError.conflict("contest \(contest.id) was cancelled")
+        }
+        return try HTTPSupport.json(ContestEntryState(contest: contest.id, userId: user), status: status)
+    }
+
+    /// Handles `DELETE /v1/contests/:id/entries/:user`: 204, or 404 when the player had not joined. Scores already
+    /// earned stay on the board; later completions no longer count.
+    @Sendable func leave(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireWriter()
+        let (contest, user) = try entry(context)
+        guard try await contests.leave(contestID: contest.id, userID: user) else {
+            throw APIError.notFound("\(user) has not joined contest \(contest.id)")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// The contest and player of an entry route, checked: the caller writes for the player, and a player token must
+    /// be able to read the contest.
+    private func entry(_ context: PodiumRequestContext) throws -> (Contest, String) {
+        let user = try HTTPSupport.identifier("user", in: context)
+        try context.requirePlayerWrite(user)
+        let contest = try contest(context)
+        if context.isPlayer { try context.requireBoardRead(contest.board.scope, .page, sharedWith: contest.scope.boards) }
+        return (contest, user)
+    }
+
+    /// The path's contest, if the caller may read it.
+    private func readableContest(_ context: PodiumRequestContext) throws -> Contest {
+        let contest = try contest(context)
+        try context.requireBoardRead(contest.board.scope, .ranking, sharedWith: contest.scope.boards)
+        return contest
+    }
+
+    /// The path's contest; 404 when there is none.
+    private func contest(_ context: PodiumRequestContext) throws -> Contest {
+        let id = HTTPSupport.pathParameter("id", in: context)
+        guard NameRules.isValidScopeName(id) else {
+            throw APIError.validation([FieldError(field: "id", message: "must be a contest id: 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -")])
+        }
+        guard let contest = rules.boards.contests.contest(id) else { throw APIError.notFound("no contest \(id)") }
+        return contest
+    }
+
+    /// The contest as the API shows it now.
+    private func view(_ contest: Contest) async throws -> ContestView {
+        let joined = contest.entry == .join ? try await contests.entrantCounts([contest.id])[contest.id] : nil
+        return ContestView(contest, joined: joined, grace: rules.closeGrace, now: now())
+    }
+}
+
+/// The answer to `GET /v1/contests`.
+struct ContestList: Codable, Sendable {
+    /// The contests, by id.
+    var contests: [ContestView]
+}
+
+/// The answer to joining a contest.
+struct ContestEntryState: Codable, Sendable {
+    /// The contest's id.
+    var contest: String
+    /// The player, now an entrant.
+    var userId: String
+}

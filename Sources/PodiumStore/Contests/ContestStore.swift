@@ -1,0 +1,218 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// What asking to join a contest did.
+public enum JoinOutcome: Sendable, Equatable {
+    /// Joined now (HTTP 201).
+    case joined
+    /// Had joined already: nothing changed (HTTP 200).
+    case alreadyJoined
+    /// The contest has `max_players` entrants already: nothing changed.
+    case full
+    /// The contest's entry is `open`: there is nothing to join.
+    case open
+    /// The contest was cancelled.
+    case cancelled
+}
+
+/// The contests in PostgreSQL, and the registry every replica's game rules read them from.
+public struct ContestStore: Sendable {
+    let postgres: PostgresPool
+    let registry: ContestRegistry
+
+    /// Creates the store; `registry` is the one the game rules hold (`rules.boards.contests`).
+    public init(postgres: PostgresPool, registry: ContestRegistry) {
+        self.postgres = postgres
+        self.registry = registry
+    }
+
+    /// The columns `contest(from:)` reads.
+    static let columns = """
+        id, title, array_to_string(scope, ' ') AS scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry,
+        max_players, metric, tie_break, medals, cancelled_at
+        """
+
+    /// Reads every contest into the registry when PostgreSQL holds a newer revision than it; returns whether it did.
+    @discardableResult
+    public func refresh() async throws -> Bool {
+        let registry = registry
+        return try await postgres.withTransaction { connection in try Self.refresh(registry, on: connection) }
+    }
+
+    /// `refresh` on a connection (in a transaction, so the revision and the rows agree).
+    static func refresh(_ registry: ContestRegistry, on connection: PostgresConnection) throws -> Bool {
+        let revision = try Self.revision(on: connection)
+        guard revision > registry.revision else { return false }
+        try load(into: registry, revision: revision, on: connection)
+        return true
+    }
+
+    /// The highest revision in the `contests` table (0 when it is empty).
+    static func revision(on connection: PostgresConnection) throws -> Int64 {
+        try connection.query("SELECT COALESCE(max(revision), 0) AS revision FROM contests").rows[0].int64("revision")
+    }
+
+    /// The statement that reads the revision, for a pipeline.
+    static let revisionQuery = "SELECT COALESCE(max(revision), 0) AS revision FROM contests"
+
+    /// Reads every contest and hands them to `registry` as of `revision`.
+    static func load(into registry: ContestRegistry, revision: Int64, on connection: PostgresConnection) throws {
+        let contests = try connection.query("SELECT \(columns) FROM contests ORDER BY id").rows.compactMap(contest(from:))
+        registry.replace(with: contests, revision: revision)
+    }
+
+    /// Stores a new contest; false when the id is taken (nothing changed).
+    public func create(_ contest: Contest, now: Date) async throws -> Bool {
+        var cron: String?
+        var duration: Int?
+        var start: Date?
+        var end: Date?
+        switch contest.schedule {
+        case .once(let first, let last):
+            (start, end) = (first, last)
+        case .recurring(let schedule, let length, let from, let until):
+            (cron, duration, start, end) = (schedule.expression.description, Int(length), from, until)
+        }
+        let registry = registry
+        let parameters: [(any PostgresBindable)?] = [
+            contest.id, contest.title, contest.scope.boards.map(\.id), start, end, cron, duration, contest.timeZone.configuredName,
+            contest.entry.rawValue, contest.maxPlayers, contest.metric.rawValue, contest.tieBreak.rawValue, contest.medals, now,
+        ]
+        return try await postgres.withTransaction { connection in
+            let inserted = try connection.query("""
+                INSERT INTO contests (id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry, max_players,
+                                      metric, tie_break, medals, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING
+                """, parameters).affectedRows == 1
+            _ = try Self.refresh(registry, on: connection)
+            return inserted
+        }
+    }
+
+    /// Marks contest `id` cancelled at `now` (nothing counts from then on and no run awards medals); false when it was already.
+    public func cancel(id: String, now: Date) async throws -> Bool {
+        let registry = registry
+        return try await postgres.withTransaction { connection in
+            let changed = try connection.query("""
+                UPDATE contests SET cancelled_at = $2, revision = nextval('contests_revision_seq') WHERE id = $1 AND cancelled_at IS NULL
+                """, [id, now]).affectedRows == 1
+            _ = try Self.refresh(registry, on: connection)
+            return changed
+        }
+    }
+
+    /// How many players joined each of `ids`.
+    public func entrantCounts(_ ids: [String]) async throws -> [String: Int] {
+        guard !ids.isEmpty else { return [:] }
+        var counts: [String: Int] = [:]
+        for row in try await postgres.query("""
+            SELECT contest_id, count(*) AS n FROM contest_entries WHERE contest_id = ANY(\(bind: ids)) GROUP BY contest_id
+            """).rows {
+            counts[try row.string("contest_id")] = try row.int("n")
+        }
+        return counts
+    }
+
+    /// Makes `userID` an entrant of `contest`, unless it is full, open to all, or cancelled.
+    ///
+    /// Joins of one contest take the contest's row lock in turn, so concurrent joins cannot pass `max_players`.
+    public func join(_ contest: Contest, userID: String, now: Date) async throws -> JoinOutcome {
+        try await postgres.withTransaction { connection in
+            let row = try connection.query(
+                "SELECT entry, max_players, cancelled_at FROM contests WHERE id = \(bind: contest.id) FOR UPDATE").rows[0]
+            if row["cancelled_at"] != nil { return .cancelled }
+            if row["entry"] != ContestEntry.join.rawValue { return .open }
+            let state = try connection.query("""
+                SELECT count(*) AS n, bool_or(user_id = \(bind: userID)) AS present FROM contest_entries WHERE contest_id = \(bind: contest.id)
+                """).rows[0]
+            if state["present"] == "t" { return .alreadyJoined }
+            if let maximum = row["max_players"].flatMap(Int.init), try state.int("n") >= maximum { return .full }
+            try connection.query("""
+                INSERT INTO contest_entries (contest_id, user_id, joined_at) VALUES (\(bind: contest.id), \(bind: userID), \(bind: now))
+                """)
+            return .joined
+        }
+    }
+
+    /// Removes `userID` from `contestID`'s entrants (scores already earned stay); false when it was not one.
+    public func leave(contestID: String, userID: String) async throws -> Bool {
+        try await postgres.query(
+            "DELETE FROM contest_entries WHERE contest_id = \(bind: contestID) AND user_id = \(bind: userID)").affectedRows == 1
+    }
+
+    /// Whether `userID` joined `contestID`.
+    public func hasJoined(contestID: String, userID: String) async throws -> Bool {
+        try await !postgres.query(
+            "SELECT 1 FROM contest_entries WHERE contest_id = \(bind: contestID) AND user_id = \(bind: userID)").rows.isEmpty
+    }
+
+    /// The statement that finds which `join` contests each of `players` joined, for a pipeline.
+    static func entriesQuery(players: [String]) -> PostgresQuery {
+        "SELECT contest_id, user_id FROM contest_entries WHERE user_id = ANY(\(bind: players))"
+    }
+
+    /// A stored contest; nil for a row this version cannot read (it then counts nothing on this replica).
+    static func contest(from row: PostgresRow) throws -> Contest? {
+        guard let scope = ContestScope(boards: try row.string("scope").split(separator: " ").map(String.init)),
+              let zone = TimeZone(identifier: try row.string("time_zone")),
+              let entry = ContestEntry(rawValue: try row.string("entry")),
+              let metric = BoardMetric(rawValue: try row.string("metric")),
+              let tieBreak = TieBreak(rawValue: try row.string("tie_break"))
+        else { return nil }
+        let start = try row.optionalDate("starts_at")
+        let end = try row.optionalDate("ends_at")
+        let schedule: ContestSchedule
+        if let cron = row["cron"], let seconds = row["duration_seconds"].flatMap(TimeInterval.init) {
+            guard let expression = try? CronExpression(cron) else { return nil }
+            schedule = .recurring(cron: CronSchedule(expression: expression, timeZone: zone), duration: seconds, from: start, until: end)
+        } else {
+            guard let start, let end else { return nil }
+            schedule = .once(start: start, end: end)
+        }
+        return Contest(
+            id: try row.string("id"), title: try row.string("title"), scope: scope, schedule: schedule, timeZone: zone, entry: entry,
+            maxPlayers: row["max_players"].flatMap(Int.init), metric: metric, tieBreak: tieBreak, medals: row["medals"] == "t",
+            cancelledAt: try row.optionalDate("cancelled_at"))
+    }
+}
+
+/// A group's total on one board period, and where it ranks among the groups.
+public struct GroupStanding: Sendable, Equatable {
+    /// The group's total (0 when it has none).
+    public var total: Int64
+    /// Its rank among the groups with a total, competition style (1-2-2-4); nil when it has none.
+    public var rank: Int?
+    /// How many groups have a total there.
+    public var groups: Int
+}
+
+extension ContestStore {
+    /// Group `group`'s standing on a board period.
+    ///
+    /// In a contest run it is the group's total kept with the run's scores (`contest_group_scores`); on a calendar
+    /// window it is the sum of the scores on the group's own board (`group:<group>`), ranked against every group
+    /// board's sum for the same window and period.
+    public func groupStanding(board: String, window: LeaderboardWindow, period: String, group: String) async throws -> GroupStanding {
+        let row: PostgresRow
+        if window == .contest {
+            row = try await postgres.query("""
+                WITH totals AS (SELECT group_name, score AS total FROM contest_group_scores WHERE board = \(bind: board) AND period = \(bind: period))
+                SELECT (SELECT total FROM totals WHERE group_name = \(bind: group)) AS total,
+                       (SELECT count(*) FROM totals) AS groups,
+                       (SELECT count(*) FROM totals o WHERE o.total > (SELECT total FROM totals WHERE group_name = \(bind: group))) AS above
+                """).rows[0]
+        } else {
+            row = try await postgres.query("""
+                WITH totals AS (
+                    SELECT board, sum(score)::bigint AS total FROM board_scores
+                    WHERE board LIKE 'group:%' AND board_window = \(bind: window.rawValue) AND period = \(bind: period) GROUP BY board)
+                SELECT (SELECT total FROM totals WHERE board = \(bind: "group:" + group)) AS total,
+                       (SELECT count(*) FROM totals) AS groups,
+                       (SELECT count(*) FROM totals o WHERE o.total > (SELECT total FROM totals WHERE board = \(bind: "group:" + group))) AS above
+                """).rows[0]
+        }
+        let total = row["total"].flatMap(Int64.init)
+        return GroupStanding(total: total ?? 0, rank: total == nil ? nil : try row.int("above") + 1, groups: try row.int("groups"))
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PodiumCore
+@testable import PodiumStore
+import PodiumTestSupport
+import Testing
+
+/// Contests across replicas, on a database of the test's own: replicas are stores with registries of their own over
+/// the same PostgreSQL and Redis, as two processes would be.
+@Suite("Contests across replicas", .serialized)
+struct ContestStoreTests {
+    let now = instant("2026-11-25T12:00:00Z")
+
+    /// A replica: stores over the database at `url` with game rules (and so a contest registry) of its own.
+    func replica(_ url: String) async throws -> PodiumStorage {
+        try await StoreTestEnvironment.storage(now: now, rules: GameRules(), databaseURL: url)
+    }
+
+    /// A contest of `topic` under way at `now`.
+    func contest(_ id: String, topic: String, entry: ContestEntry = .open) throws -> Contest {
+        try ContestRequest(
+            id: id, title: id, scope: ["topic:\(topic)"], startsAt: "2026-11-25T11:00:00Z", endsAt: "2026-11-25T13:00:00Z", entry: entry
+        ).validated(now: now).get()
+    }
+
+    /// The contest boards `item`'s answer ranked it on, as recorded by `storage`.
+    func contestBoards(_ item: ValidCompletion, in storage: PodiumStorage) async throws -> [String] {
+        guard case .created(let response) = try await storage.writer.record(item) else { throw TestFailure("not created") }
+        return response.ranks.filter { $0.window == .contest }.map(\.board)
+    }
+
+    @Test("a contest created on one replica counts from the next completion recorded on another, and its join rule holds there")
+    func createdOnOneCountedOnAnother() async throws {
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let first = try await replica(url)
+            let second = try await replica(url)
+            let topic = StoreTestEnvironment.unique("replicas")
+            let played = "2026-11-25T11:30:00Z"
+            #expect(try await contestBoards(try completion(id: "\(topic)-0", user: "p1", topic: topic, completedAt: played, now: now), in: second).isEmpty)
+
+            #expect(try await first.contests.create(try contest("open-\(topic)", topic: topic), now: now))
+            #expect(second.rules.boards.contests.contest("open-\(topic)") == nil, "the second replica has not read it yet")
+            #expect(try await contestBoards(try completion(id: "\(topic)-1", user: "p1", topic: topic, completedAt: played, now: now), in: second)
+                == ["contest:open-\(topic)"])
+            #expect(second.rules.boards.contests.revision == first.rules.boards.contests.revision)
+
+            // A join contest: only the entrant counts, on either replica.
+            let club = try contest("club-\(topic)", topic: topic, entry: .join)
+            #expect(try await first.contests.create(club, now: now))
+            #expect(try await second.contests.join(club, userID: "p2", now: now) == .joined)
+            #expect(try await contestBoards(try completion(id: "\(topic)-2", user: "p2", topic: topic, completedAt: played, now: now), in: second)
+                .sorted() == ["contest:club-\(topic)", "contest:open-\(topic)"])
+            #expect(try await contestBoards(try completion(id: "\(topic)-3", user: "p3", topic: topic, completedAt: played, now: now), in: first)
+                == ["contest:open-\(topic)"])
+
+            // Cancelled on the first, ignored by the second from its next batch on; the background refresh reads it too.
+            #expect(try await first.contests.cancel(id: "open-\(topic)", now: now))
+            #expect(try await contestBoards(try completion(id: "\(topic)-4", user: "p1", topic: topic, completedAt: played, now: now), in: second).isEmpty)
+            let third = try await replica(url)
+            #expect(try await third.contests.refresh())
+            #expect(third.rules.boards.contests.contest("open-\(topic)")?.cancelledAt == now)
+            #expect(try await third.contests.refresh() == false, "nothing new to read")
+
+            // The scores are PostgreSQL's: one row per player of the open contest (p1 and p2 once each, p3), the entrant only in the club.
+            let rows = try await first.postgres.query("""
+                SELECT board, user_id, score FROM board_scores WHERE board_window = 'contest' ORDER BY board, user_id
+                """).rows.map { "\(try $0.string("board")) \(try $0.string("user_id")) \(try $0.int("score"))" }
+            #expect(rows == ["contest:club-\(topic) p2 3", "contest:open-\(topic) p1 3", "contest:open-\(topic) p2 3", "contest:open-\(topic) p3 3"])
+            // An erased player's entries go with them.
+            #expect(try await first.users.erase(userID: "p2", now: now))
+            #expect(try await first.contests.hasJoined(contestID: club.id, userID: "p2") == false)
+        }
+    }
+
+    @Test("concurrent joins never pass max_players")
+    func joinsAreBounded() async throws {
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let storage = try await replica(url)
+            let request = ContestRequest(
+                id: "small", title: "Small", scope: ["global"], startsAt: "2026-11-25T11:00:00Z", endsAt: "2026-11-25T13:00:00Z",
+                entry: .join, maxPlayers: 5)
+            let small = try request.validated(now: now).get()
+            #expect(try await storage.contests.create(small, now: now))
+            let outcomes = try await withThrowingTaskGroup(of: JoinOutcome.self) { group in
+                for index in 0..<40 { group.addTask { try await storage.contests.join(small, userID: "p\(index)", now: now) } }
+                return try await group.reduce(into: [JoinOutcome]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .joined }.count == 5 && outcomes.filter { $0 == .full }.count == 35)
+            #expect(try await storage.contests.entrantCounts(["small"]) == ["small": 5])
+        }
+    }
+}
