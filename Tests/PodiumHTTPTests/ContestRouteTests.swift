@@ -80,6 +80,17 @@ struct ContestRouteTests {
                 let listed = try await client.send(.get, "/v1/leaderboards?kind=contest", key: harness.readKey)
                 #expect((listed.json["boards"] as? [[String: Any]])?.compactMap { $0["board"] as? String } == ["contest:lunch"])
 
+                // The snapshot job takes the open run like any open period; rank history follows it.
+                let snapshotJob = SnapshotLeaderboardsJob(
+                    periods: harness.storage.periods, leaderboards: harness.storage.leaderboards, snapshots: harness.storage.snapshots, top: 10)
+                let taken = try await snapshotJob.run(JobContext(
+                    slot: harness.now, attempt: 1, now: { harness.now }, logger: Logger(label: "contest-tests")))
+                #expect(taken["snapshots", default: 0] >= 1)
+                let snapshots = try await client.send(.get, path + "/snapshots", key: harness.readKey)
+                #expect((snapshots.json["snapshots"] as? [[String: Any]])?.map { $0["players"] as? Int } == [3])
+                let history = try await client.send(.get, "/v1/users/\(c)/rank-history?board=contest:lunch&window=contest", key: harness.readKey)
+                #expect((history.json["points"] as? [[String: Any]])?.map { "\($0["period"] ?? "") \($0["rank"] ?? "")" } == ["20261125T1100Z 3"])
+
                 // A join contest of every player, for two at most.
                 let club: [String: any Sendable] = [
                     "id": "club", "title": "Club", "scope": ["global"], "starts_at": "2026-11-25T11:00:00Z", "ends_at": "2026-11-25T14:00:00Z",
