@@ -67,7 +67,9 @@ public struct ContestRequest: Codable, Sendable {
             errors.append(FieldError(field: "id", message: "must be 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -"))
         }
         let title = title ?? ""
-        if title.trimmingCharacters(in: .whitespaces).isEmpty || !NameRules.isFreeText(title, maxLength: Self.maximumTitleLength) {
+        // Whitespace as ECMAScript's \s reads it (White_Space and U+FEFF), so the OpenAPI pattern says the same.
+        let visible = title.unicodeScalars.contains { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }
+        if !visible || !NameRules.isFreeText(title, maxLength: Self.maximumTitleLength) {
             errors.append(FieldError(field: "title", message: "must be 1-\(Self.maximumTitleLength) characters, not only spaces, without control characters"))
         }
         let scope = scope.flatMap(ContestScope.init(boards:))

@@ -3,7 +3,8 @@
 A completion's `completed_at` must lie within the server's age and future limits,
 which are relative to the server's clock; a run's `slot` is any RFC 3339 time; and a
 completion's `correct` may not exceed its `total`, which ties two fields; and a player
-cannot follow themselves, which ties two path parameters.
+cannot follow themselves, which ties two path parameters; a contest's schedule ties its
+fields, and a comparison takes exactly one of two query parameters.
 OpenAPI cannot say "within 30 days of now", so a generated value of the document's
 date-time pattern (schema-valid, though perhaps not a real date, like month 47) is
 replaced by one an hour ago. Values of another shape are left as they are: they are
@@ -74,9 +75,51 @@ def map_case(context, case):
             case.query["mode"] = "all"
     elif path == "/v1/admin/jobs/{name}/run" and isinstance(body, dict) and _is_rfc3339(body.get("slot")):
         body["slot"] = _recent()
+    elif path == "/v1/admin/contests" and isinstance(body, dict) and not _negative(case, "body"):
+        _valid_contest(body)
+    elif path == "/v1/comparisons" and case.query is not None and not _negative(case, "query"):
+        _valid_comparison(case.query)
     elif path == "/v1/users/{id}/following/{other}" and case.path_parameters:
         # Following yourself is refused (400), which two equal path parameters cannot say in a schema.
         parameters = case.path_parameters
         if parameters.get("id") == parameters.get("other"):
             parameters["other"] = "x" if parameters.get("id") != "x" else "y"
     return case
+
+
+def _minute(delta):
+    """A whole minute `delta` from now, as the contests' times must be."""
+    moment = datetime.now(timezone.utc).replace(second=0, microsecond=0) + delta
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _valid_contest(body):
+    """Ties a contest's fields the way the server does and a schema cannot: one run needs `starts_at` before `ends_at`
+    with a run still to come, a recurring one a cron the scheduler reads and `duration_minutes`; `max_players` is for
+    `join` contests. Any generated cron text is replaced by a real expression."""
+    if "cron" in body or "duration_minutes" in body:
+        body["cron"] = "*/30 * * * *"
+        if not _is_integer_in(body.get("duration_minutes"), 1, 527_040):
+            body["duration_minutes"] = 20
+        body.pop("starts_at", None)
+        body.pop("ends_at", None)
+    else:
+        body["starts_at"] = _minute(timedelta(hours=-1))
+        body["ends_at"] = _minute(timedelta(days=1))
+    if body.get("entry") != "join":
+        body.pop("max_players", None)
+
+
+def _valid_comparison(query):
+    """Exactly one of `user_id` and `group`, and a group compared on its own board where a side is not a contest."""
+    if "user_id" in query and "group" in query:
+        del query["group"]
+    elif "user_id" not in query and "group" not in query:
+        query["user_id"] = "u1"
+    group = query.get("group")
+    if isinstance(group, str):
+        for side in ("a", "b"):
+            parts = str(query.get(side, "")).split("/")
+            if len(parts) >= 2 and parts[1] != "contest":
+                parts[0] = f"group:{group}"
+                query[side] = "/".join(parts)
