@@ -98,8 +98,25 @@ public struct BoardDefinition: Sendable, Hashable {
     public let medalWindows: [LeaderboardWindow]
     /// How equal scores rank.
     public let tieBreak: TieBreak
+    /// The contest behind a reference: definitions are copied with every board period, and a contest is large.
+    private let contestBox: ContestBox?
+
     /// The contest, for a contest board (whose periods are the contest's runs); nil for a calendar board.
-    public let contest: Contest?
+    public var contest: Contest? { contestBox?.contest }
+
+    /// Creates a definition.
+    init(
+        scope: BoardScope, timeZone: TimeZone, windows: [LeaderboardWindow], metric: BoardMetric, medalWindows: [LeaderboardWindow],
+        tieBreak: TieBreak, contest: Contest?
+    ) {
+        self.scope = scope
+        self.timeZone = timeZone
+        self.windows = windows
+        self.metric = metric
+        self.medalWindows = medalWindows
+        self.tieBreak = tieBreak
+        contestBox = contest.map(ContestBox.init)
+    }
 
     /// The board's id, as used in URLs and storage.
     public var id: String { scope.id }
@@ -189,4 +206,17 @@ public struct BoardPeriod: Sendable, Hashable {
         self.board = board
         self.period = period
     }
+}
+
+/// A contest held by reference, compared and hashed by its value.
+private final class ContestBox: Sendable, Hashable {
+    let contest: Contest
+
+    init(_ contest: Contest) {
+        self.contest = contest
+    }
+
+    static func == (left: ContestBox, right: ContestBox) -> Bool { left.contest == right.contest }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(contest) }
 }

@@ -56,9 +56,11 @@ final class RequestDeadlineHandler: ChannelInboundHandler, RemovableChannelHandl
     /// Caps the read size and starts the header timer.
     func handlerAdded(context: ChannelHandlerContext) {
         // Reads of at most 4 KiB: Hummingbird buffers up to ten parts per connection before a handler takes them,
-        // and with NIO's default of 64 KiB a thousand stalled uploads held 250 MB in those buffers.
+        // and with NIO's default of 64 KiB a thousand stalled uploads held 250 MB in those buffers. The first read
+        // takes 256 bytes (most of an API request's head), growing as reads fill: NIO keeps each connection's last
+        // read buffer for the next read, so a kept-alive connection or a live stream holds that much while it waits.
         try? context.channel.syncOptions?.setOption(
-            ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: Self.maximumRead))
+            ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: Self.maximumRead))
         if context.channel.isActive { arm(headerTimeout, context: context) }
     }
 

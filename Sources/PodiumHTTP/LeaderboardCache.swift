@@ -20,6 +20,21 @@ final class LeaderboardCache: Sendable {
         let contentType: String
         let etag: String
         let expires: ContinuousClock.Instant
+        /// The body as a live stream's `page` event, made once and shared by every stream that sends it.
+        let event: ByteBuffer
+
+        /// An entry; its `page` event is made here, once, rather than by each of the streams that send it.
+        init(body: ByteBuffer, contentType: String, etag: String, expires: ContinuousClock.Instant) {
+            self.body = body
+            self.contentType = contentType
+            self.etag = etag
+            self.expires = expires
+            var event = ByteBuffer(string: "id: \(etag)\nevent: page\ndata: ")
+            var page = body
+            event.writeBuffer(&page)
+            event.writeString("\n\n")
+            self.event = event
+        }
     }
 
     /// When a read began, in invalidations counted so far.
@@ -31,6 +46,8 @@ final class LeaderboardCache: Sendable {
     private struct Flight {
         let ticket: Ticket
         let task: Task<Entry, any Error>
+        /// Tells this flight from a later one of the same request.
+        let id: UInt64
     }
 
     private struct State {
@@ -74,31 +91,53 @@ final class LeaderboardCache: Sendable {
     /// began since the key was last dropped (so a room of listeners woken by one change costs one read); else a new
     /// read by `read`, whose answer is stored unless the key was dropped while it read.
     func answer(key: BoardPeriodKey, request: String, read: @escaping @Sendable () async throws -> Entry) async throws -> Entry {
-        enum Found { case cached(Entry), flight(Task<Entry, any Error>) }
-        let found = state.withLock { state -> Found in
+        try await join(key: key, request: request, read: read).value
+    }
+
+    /// Where `answer`'s answer comes from, found without waiting: a fresh entry, or the read to wait for.
+    enum Joined: Sendable {
+        /// A fresh cached entry.
+        case cached(Entry)
+        /// A read in flight (in a task of its own, which leaves the flights when it ends).
+        case flight(Task<Entry, any Error>)
+
+        /// The entry, once read.
+        var value: Entry {
+            get async throws {
+                switch self {
+                case .cached(let entry): entry
+                case .flight(let task): try await task.value
+                }
+            }
+        }
+    }
+
+    /// `answer`'s source for `request` on `key`, without waiting: a live stream waits on it with no deeper call than
+    /// the task's value (its own task keeps the memory of its deepest wait for as long as the stream lasts).
+    func join(key: BoardPeriodKey, request: String, read: @escaping @Sendable () async throws -> Entry) -> Joined {
+        state.withLock { state -> Joined in
             if let entry = state.boards[key]?[request], entry.expires > .now { return .cached(entry) }
             if let flight = state.flights[key]?[request], state.accepts(flight.ticket, for: key) { return .flight(flight.task) }
             let ticket = Ticket(epoch: state.epoch)
+            let id = UInt64.random(in: .min ... .max)
             let task = Task {
+                // Under the lock that registers it, so this runs after the flight is in place.
+                defer { self.land(key: key, request: request, id: id) }
                 let entry = try await read()
                 self.store(key: key, request: request, body: entry.body, contentType: entry.contentType, etag: entry.etag, readSince: ticket)
                 return entry
             }
-            state.flights[key, default: [:]][request] = Flight(ticket: ticket, task: task)
+            state.flights[key, default: [:]][request] = Flight(ticket: ticket, task: task, id: id)
             return .flight(task)
         }
-        switch found {
-        case .cached(let entry):
-            return entry
-        case .flight(let task):
-            let result = await task.result
-            state.withLock { state in
-                if state.flights[key]?[request]?.task == task {
-                    state.flights[key]?[request] = nil
-                    if state.flights[key]?.isEmpty == true { state.flights[key] = nil }
-                }
-            }
-            return try result.get()
+    }
+
+    /// Removes the flight `id` once its read ended (unless a newer one replaced it).
+    private func land(key: BoardPeriodKey, request: String, id: UInt64) {
+        state.withLock { state in
+            guard state.flights[key]?[request]?.id == id else { return }
+            state.flights[key]?[request] = nil
+            if state.flights[key]?.isEmpty == true { state.flights[key] = nil }
         }
     }
 

@@ -12,12 +12,13 @@ struct LeaderboardsController {
     let users: UserStore
     let follows: FollowStore
     let liveRankings: LiveRankings
+    /// Renders and caches pages; one shared object, so a live stream's reads hold a reference, not a copy of this controller.
+    let pages: LeaderboardPages
     /// Contests' group totals, for group comparisons.
     let contests: ContestStore
     /// How long one live stream stays open.
     let liveStreamLifetime: Duration
     let rules: GameRules
-    let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
     /// Registers this controller's routes on `router`.
@@ -41,15 +42,6 @@ struct LeaderboardsController {
         let board: BoardDefinition
         let period: Period
         var periodKey: BoardPeriodKey { BoardPeriodKey(board: board.id, window: period.window, period: period.key) }
-    }
-
-    /// The final snapshot of the target once its period was closed (by the scheduler, or early by ops); nil while it is live.
-    ///
-    /// Only a period that has ended can be closed, except a contest run an admin closed early, so reads of current
-    /// calendar periods never ask PostgreSQL.
-    private func finalSnapshot(_ target: Target) async throws -> Int64? {
-        guard let end = target.period.end, end <= now() || target.period.window == .contest else { return nil }
-        return try await periods.finalSnapshot(target.periodKey)
     }
 
     /// Handles `GET /v1/leaderboards?kind=&prefix=&cursor=&limit=`: configured boards and every board that took a
@@ -137,36 +129,9 @@ struct LeaderboardsController {
         return PageQuery(target: target, slice: slice, csv: csv)
     }
 
-    /// The answer to `query`: from this replica's cache or a read of it in flight when it is shared, else read.
-    private func answer(_ query: PageQuery) async throws -> LeaderboardCache.Entry {
-        guard let cacheKey = query.cacheKey else { return try await render(query) }
-        return try await cache.answer(key: query.target.periodKey, request: cacheKey) { try await render(query) }
-    }
-
-    /// Reads and renders `query`'s answer.
-    private func render(_ query: PageQuery) async throws -> LeaderboardCache.Entry {
-        let target = query.target
-        // A closed period is read from its final snapshot (with medals): later writes cannot change it.
-        let snapshot = try await finalSnapshot(target)
-        let entries = if let snapshot {
-            try await periods.readFinal(snapshot: snapshot, slice: query.slice)
-        } else {
-            try await leaderboards.read(board: target.board.id, window: target.period.window, period: target.period.key, slice: query.slice)
-        }
-        if case .around(let user, _) = query.slice, !entries.found {
-            throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
-        }
-        let page = makePage(target, entries, closed: snapshot != nil)
-        let body = ByteBuffer(bytes: query.csv ? Self.csv(page) : Data(page.jsonBytes()))
-        let contentType = query.csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-        // Answers served from PostgreSQL (Redis down) are cached too (by `answer`): they cost far more than live ones,
-        // and polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
-        return LeaderboardCache.Entry(body: body, contentType: contentType, etag: LeaderboardCache.etag(for: body), expires: .now)
-    }
-
     /// Handles `GET /v1/leaderboards/:board/:window`.
     @Sendable func page(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        let entry = try await answer(try pageQuery(request, context: context, allowCSV: true))
+        let entry = try await pages.answer(try pageQuery(request, context: context, allowCSV: true))
         return Self.revalidated(request, body: entry.body, contentType: entry.contentType, etag: entry.etag)
     }
 
@@ -180,11 +145,11 @@ struct LeaderboardsController {
     /// `liveStreamLifetime`; clients reconnect (EventSource does so by itself).
     @Sendable func live(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let query = try pageQuery(request, context: context, allowCSV: false)
-        let first = try await answer(query)
+        let first = try await pages.answer(query)
         let listener = liveRankings.listen(
             to: query.target.periodKey, refreshingEvery: LiveStream.refreshInterval, endingAfter: liveStreamLifetime)
         let stream = LiveStream(
-            lastSent: request.headers[LiveStream.lastEventID], read: { try await answer(query) })
+            lastSent: request.headers[LiveStream.lastEventID], read: { [pages] in try await pages.join(query).value })
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-cache"
@@ -266,14 +231,14 @@ struct LeaderboardsController {
 
     /// The page of `users`' ranks on `target`: from its final snapshot once closed, else from the live rankings.
     private func ranks(of users: [String], on target: Target) async throws -> LeaderboardPage {
-        let snapshot = try await finalSnapshot(target)
+        let snapshot = try await pages.finalSnapshot(target)
         let entries = if let snapshot {
             try await periods.compareFinal(snapshot: snapshot, userIDs: Array(Set(users)))
         } else {
             try await leaderboards.compare(
                 board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
         }
-        return makePage(target, entries, closed: snapshot != nil)
+        return pages.makePage(target, entries, closed: snapshot != nil)
     }
 
     /// Handles `GET /v1/comparisons?a=&b=&user_id=` (or `&group=`): a player's or a group's standing on two board
@@ -317,7 +282,7 @@ struct LeaderboardsController {
         var sides: [ComparedPeriod] = []
         for target in targets {
             let period = target.period
-            let closed = try await finalSnapshot(target) != nil || period.isClosed(at: now(), grace: rules.closeGrace)
+            let closed = try await pages.finalSnapshot(target) != nil || period.isClosed(at: now(), grace: rules.closeGrace)
             var side = ComparedPeriod(
                 board: target.board.id, title: target.board.contest?.title, window: period.window, period: period.key,
                 startsAt: period.start.map(RFC3339.format), endsAt: period.end.map(RFC3339.format), status: closed ? .closed : .open,
@@ -431,16 +396,6 @@ struct LeaderboardsController {
         case .month: "2026-11"
         case .contest: "20261127T1400Z"
         }
-    }
-
-    /// The page; `closed` when the period was closed early, before its end plus grace.
-    private func makePage(_ target: Target, _ entries: RankedEntries, closed: Bool) -> LeaderboardPage {
-        let period = target.period
-        return LeaderboardPage(
-            board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
-            endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: rules.closeGrace).map(RFC3339.format),
-            status: closed || period.isClosed(at: now(), grace: rules.closeGrace) ? .closed : .open, players: entries.players,
-            live: entries.live, offset: entries.offset, entries: entries.entries, title: target.board.contest?.title)
     }
 
     /// Whether the page is wanted as CSV: `format=csv`, or no `format` and `Accept: text/csv`; another `format` is a field error.

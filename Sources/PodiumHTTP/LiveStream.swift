@@ -41,7 +41,7 @@ struct LiveStream: Sendable {
         var lastWrite = clock.now
         try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
         if first.etag != sent {
-            try await writer.write(Self.pageEvent(first))
+            try await writer.write(first.event)
             sent = first.etag
         }
         // A graceful shutdown ends the loop (and the response), so the server's drain does not wait for listeners.
@@ -54,7 +54,7 @@ struct LiveStream: Sendable {
                 case .changed, .refresh:
                     let entry = try await read()
                     if entry.etag != sent {
-                        try await writer.write(Self.pageEvent(entry))
+                        try await writer.write(entry.event)
                         sent = entry.etag
                         lastWrite = clock.now
                     } else if clock.now - lastWrite >= Self.heartbeatInterval {
@@ -66,14 +66,5 @@ struct LiveStream: Sendable {
         } onGracefulShutdown: { [continuation = listener.continuation] in
             continuation.finish()
         }
-    }
-
-    /// A `page` event: the ETag as its id, the page's JSON (one line) as its data.
-    static func pageEvent(_ entry: LeaderboardCache.Entry) -> ByteBuffer {
-        var buffer = ByteBuffer(string: "id: \(entry.etag)\nevent: page\ndata: ")
-        var body = entry.body
-        buffer.writeBuffer(&body)
-        buffer.writeString("\n\n")
-        return buffer
     }
 }

@@ -87,8 +87,11 @@ public enum PodiumApplication {
         router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
         let leaderboards = LeaderboardsController(
             leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, boards: storage.boards,
-            users: storage.users, follows: storage.follows, liveRankings: storage.live, contests: storage.contests,
-            liveStreamLifetime: settings.liveStreamLifetime, rules: storage.rules, cache: cache, now: now)
+            users: storage.users, follows: storage.follows, liveRankings: storage.live,
+            pages: LeaderboardPages(
+                leaderboards: storage.leaderboards, periods: storage.periods, cache: cache, closeGrace: storage.rules.closeGrace, now: now),
+            contests: storage.contests,
+            liveStreamLifetime: settings.liveStreamLifetime, rules: storage.rules, now: now)
         HealthController(
             storage: storage, registry: registry, gauges: ScrapeGauges(storage: storage, now: now), readiness: ReadinessLog(logger: logger)
         ).addRoutes(to: router)
@@ -124,7 +127,7 @@ public enum PodiumApplication {
     ) -> some ApplicationProtocol {
         let limits = settings.connections
         return Application(
-            router: router,
+            router: ChildTaskResponderBuilder(inner: router),
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [RequestDeadlineHandler(limits: limits)], idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: .init(

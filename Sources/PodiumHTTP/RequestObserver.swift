@@ -86,20 +86,20 @@ struct RequestObserverMiddleware: RouterMiddleware {
             response = try await RequestID.$current.withValue(id) { try await next(request, context) }
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            finish(request, context: context, status: status, bytes: 0, started: started)
+            finish(Noted(request, context: context, started: started), status: status, bytes: 0)
             throw error
         }
         response.headers[RequestID.header] = id
         let status = response.status
+        let noted = Noted(request, context: context, started: started)
         if let length = response.body.contentLength {
             // A whole answer: noted now, and left as it is, so that the server writes it in one go.
-            finish(request, context: context, status: status, bytes: length, started: started)
+            finish(noted, status: status, bytes: length)
             return response
         }
-        // A stream (a live page): noted when it ends, with the bytes it sent, or when it is dropped unwritten.
-        let record = StreamRecord { [self, context] bytes in
-            finish(request, context: context, status: status, bytes: bytes, started: started)
-        }
+        // A stream (a live page): noted when it ends, with the bytes it sent, or when it is dropped unwritten. It keeps
+        // only what its line needs (not the request and its context) for as long as it lasts.
+        let record = StreamRecord { [self] bytes in finish(noted, status: status, bytes: bytes) }
         let body = response.body
         response.body = ResponseBody { [record] writer in
             let counter = CountingWriter(writer)
@@ -109,22 +109,37 @@ struct RequestObserverMiddleware: RouterMiddleware {
         return response
     }
 
-    private func finish(
-        _ request: Request, context: PodiumRequestContext, status: HTTPResponse.Status, bytes: Int, started: ContinuousClock.Instant
-    ) {
-        let elapsed = ContinuousClock.now - started
+    /// What a request's metrics and access line need of it, taken once it was answered.
+    private struct Noted: Sendable {
+        let method: String
+        /// The route template; `unmatched` when no route matched.
+        let route: String
+        let logger: Logger
+        let principal: RequestPrincipal
+        let started: ContinuousClock.Instant
+
+        init(_ request: Request, context: PodiumRequestContext, started: ContinuousClock.Instant) {
+            method = request.method.rawValue
+            // Hummingbird names a request no route matched `NotFound`; no route template looks like that.
+            route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+            logger = context.logger
+            principal = context.principal
+            self.started = started
+        }
+    }
+
+    private func finish(_ noted: Noted, status: HTTPResponse.Status, bytes: Int) {
+        let elapsed = ContinuousClock.now - noted.started
         inFlight.decrement()
-        // Hummingbird names a request no route matched `NotFound`; no route template looks like that.
-        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
-        metrics.record(method: request.method.rawValue, route: route, status: Int(status.code), duration: elapsed)
+        metrics.record(method: noted.method, route: noted.route, status: Int(status.code), duration: elapsed)
         guard accessLog else { return }
         var metadata: Logger.Metadata = [
-            "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status.code),
+            "method": .string(noted.method), "route": .string(noted.route), "status": .stringConvertible(status.code),
             "duration_ms": .string(String(format: "%.1f", elapsed.inSeconds * 1000)),
             "bytes": .stringConvertible(bytes),
         ]
-        if let principal = context.principal.name { metadata["principal"] = .string(principal) }
-        context.logger.info("request", metadata: metadata)
+        if let principal = noted.principal.name { metadata["principal"] = .string(principal) }
+        noted.logger.info("request", metadata: metadata)
     }
 }
 

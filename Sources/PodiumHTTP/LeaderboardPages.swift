@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// Board pages as the routes answer them: read from the live rankings or, once the period closed, its final snapshot;
+/// rendered as JSON or CSV; shared through this replica's cache.
+///
+/// A class, one per replica: every live stream re-reads its page through a closure that holds this object, so ten
+/// thousand streams hold ten thousand references rather than copies of the controller and its stores.
+final class LeaderboardPages: Sendable {
+    let leaderboards: LeaderboardStore
+    let periods: PeriodStore
+    let cache: LeaderboardCache
+    let closeGrace: TimeInterval
+    let now: @Sendable () -> Date
+
+    /// Creates the renderer over the stores, the cache and the clock.
+    init(leaderboards: LeaderboardStore, periods: PeriodStore, cache: LeaderboardCache, closeGrace: TimeInterval, now: @escaping @Sendable () -> Date) {
+        self.leaderboards = leaderboards
+        self.periods = periods
+        self.cache = cache
+        self.closeGrace = closeGrace
+        self.now = now
+    }
+
+    /// The final snapshot of the target once its period was closed (by the scheduler, or early by ops); nil while it is live.
+    ///
+    /// Only a period that has ended can be closed, except a contest run an admin closed early, so reads of current
+    /// calendar periods never ask PostgreSQL.
+    func finalSnapshot(_ target: LeaderboardsController.Target) async throws -> Int64? {
+        guard let end = target.period.end, end <= now() || target.period.window == .contest else { return nil }
+        return try await periods.finalSnapshot(target.periodKey)
+    }
+
+    /// The answer to `query`: from this replica's cache or a read of it in flight when it is shared, else read.
+    func answer(_ query: LeaderboardsController.PageQuery) async throws -> LeaderboardCache.Entry {
+        guard let cacheKey = query.cacheKey else { return try await render(query) }
+        return try await cache.answer(key: query.target.periodKey, request: cacheKey) { try await self.render(query) }
+    }
+
+    /// Where `answer`'s answer to `query` comes from, found without waiting (for live streams: see
+    /// `LeaderboardCache.join`); a query the cache does not keep (around a player) is read in a task of its own.
+    func join(_ query: LeaderboardsController.PageQuery) -> LeaderboardCache.Joined {
+        guard let cacheKey = query.cacheKey else { return .flight(Task { try await self.render(query) }) }
+        return cache.join(key: query.target.periodKey, request: cacheKey) { try await self.render(query) }
+    }
+
+    /// Reads and renders `query`'s answer.
+    private func render(_ query: LeaderboardsController.PageQuery) async throws -> LeaderboardCache.Entry {
+        let target = query.target
+        // A closed period is read from its final snapshot (with medals): later writes cannot change it.
+        let snapshot = try await finalSnapshot(target)
+        let entries = if let snapshot {
+            try await periods.readFinal(snapshot: snapshot, slice: query.slice)
+        } else {
+            try await leaderboards.read(board: target.board.id, window: target.period.window, period: target.period.key, slice: query.slice)
+        }
+        if case .around(let user, _) = query.slice, !entries.found {
+            throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
+        }
+        let page = makePage(target, entries, closed: snapshot != nil)
+        let body = ByteBuffer(bytes: query.csv ? LeaderboardsController.csv(page) : Data(page.jsonBytes()))
+        let contentType = query.csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
+        // Answers served from PostgreSQL (Redis down) are cached too (by `answer`): they cost far more than live ones,
+        // and polling displays would otherwise send every poll to PostgreSQL. They turn live within the lifetime.
+        return LeaderboardCache.Entry(body: body, contentType: contentType, etag: LeaderboardCache.etag(for: body), expires: .now)
+    }
+
+    /// The page; `closed` when the period was closed early, before its end plus grace.
+    func makePage(_ target: LeaderboardsController.Target, _ entries: RankedEntries, closed: Bool) -> LeaderboardPage {
+        let period = target.period
+        return LeaderboardPage(
+            board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
+            endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: closeGrace).map(RFC3339.format),
+            status: closed || period.isClosed(at: now(), grace: closeGrace) ? .closed : .open, players: entries.players,
+            live: entries.live, offset: entries.offset, entries: entries.entries, title: target.board.contest?.title)
+    }
+}
