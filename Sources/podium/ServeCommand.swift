@@ -35,6 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
         let sync = RankingSyncService(sync: runtime.storage.rankingSync, interval: settings.syncInterval, logger: logger)
         let contests = ContestRefreshService(store: runtime.storage.contests, logger: logger)
+        let trim = MemoryTrimService(interval: .seconds(5))
         let jobs = SchedulerService(scheduler: scheduler, interval: settings.schedulerTick)
         let http = WebhookSender.makeHTTPClient(settings: settings.webhooks)
         let sender = WebhookSender(
@@ -45,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Shut down in reverse order: the HTTP server stops taking requests and drains first,
             // while the background loops and both pools still serve it.
             services: [
-                .init(service: sync), .init(service: contests), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks),
+                .init(service: sync), .init(service: contests), .init(service: trim), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks),
                 .init(service: ShutdownStep("HTTP drained; stopping the webhook sender, the scheduler (a running job gets up to 50 s), live rankings and the ranking sync", logger: logger)),
                 .init(service: app),
                 .init(service: ShutdownStep("shutdown requested: the HTTP server stops taking requests and drains open ones", logger: logger)),
