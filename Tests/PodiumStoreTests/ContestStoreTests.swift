@@ -71,6 +71,32 @@ struct ContestStoreTests {
         }
     }
 
+    @Test("two replicas closing a contest's run at once close it once, with one set of medals")
+    func runClosesOnceAcrossReplicas() async throws {
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            let first = try await replica(url)
+            let second = try await replica(url)
+            let topic = StoreTestEnvironment.unique("close")
+            let cup = try contest("cup-\(topic)", topic: topic)
+            #expect(try await first.contests.create(cup, now: now))
+            for (index, (player, difficulty)) in [("p1", "hard"), ("p2", "medium"), ("p3", "easy")].enumerated() {
+                let item = try completion(
+                    id: "\(topic)-\(index)", user: player, topic: topic, difficulty: difficulty, completedAt: "2026-11-25T11:30:00Z", now: now)
+                #expect(try await contestBoards(item, in: index % 2 == 0 ? first : second) == ["contest:cup-\(topic)"])
+            }
+            let key = BoardPeriodKey(board: "contest:cup-\(topic)", window: .contest, period: "20261125T1100Z")
+            let after = instant("2026-11-25T13:15:00Z")
+            async let one = first.periods.close(key, now: after, dryRun: false)
+            async let two = second.periods.close(key, now: after, dryRun: false)
+            let reports = try await [one, two]
+            #expect(reports.map(\.outcome.rawValue).sorted() == ["already-closed", "closed"])
+            #expect(reports.map { $0.medals.map(\.medal.rawValue) } == [["gold", "silver", "bronze"], ["gold", "silver", "bronze"]])
+            let medals = try await first.postgres.query(
+                "SELECT count(*) AS n FROM snapshot_entries WHERE medal IS NOT NULL").rows[0].int("n")
+            #expect(medals == 3)
+        }
+    }
+
     @Test("concurrent joins never pass max_players")
     func joinsAreBounded() async throws {
         try await StoreTestEnvironment.withOwnDatabase { url in
