@@ -186,8 +186,9 @@ public struct ContestView: Codable, Sendable, Equatable {
     /// Up to three runs still to start, earliest first.
     public var nextRuns: [ContestRun]
 
-    /// The view of `contest` at `now`; `joined` is the number of entrants of a `join` contest.
-    public init(_ contest: Contest, joined: Int?, grace: TimeInterval, now: Date) {
+    /// The view of `contest` at `now`; `joined` is the number of entrants of a `join` contest, `runClosedAt` when its
+    /// current run was closed (early, or at its end), if it was.
+    public init(_ contest: Contest, joined: Int?, runClosedAt: Date? = nil, grace: TimeInterval, now: Date) {
         id = contest.id
         board = contest.board.id
         title = contest.title
@@ -214,7 +215,7 @@ public struct ContestView: Codable, Sendable, Equatable {
         }
         let current = contest.currentRun(at: now)
         let upcoming = contest.runs(after: now, limit: 3)
-        currentRun = current.map { ContestRun($0, grace: grace) }
+        currentRun = current.map { ContestRun($0, grace: grace, closedAt: runClosedAt) }
         nextRuns = upcoming.map { ContestRun($0, grace: grace) }
         if contest.cancelledAt != nil {
             status = "cancelled"
@@ -238,12 +239,15 @@ public struct ContestRun: Codable, Sendable, Equatable {
     public var endsAt: String
     /// When it closes: its end plus the close grace.
     public var closesAt: String
+    /// When it was closed, once it was (early by an admin, or by close-periods after its end).
+    public var closedAt: String?
 
-    /// The view of `run`, closing `grace` after its end.
-    public init(_ run: Period, grace: TimeInterval) {
+    /// The view of `run`, closing `grace` after its end; `closedAt` when it was closed.
+    public init(_ run: Period, grace: TimeInterval, closedAt: Date? = nil) {
         period = run.key
         startsAt = run.start.map(RFC3339.format) ?? ""
         endsAt = run.end.map(RFC3339.format) ?? ""
         closesAt = run.closesAt(grace: grace).map(RFC3339.format) ?? ""
+        self.closedAt = closedAt.map(RFC3339.format)
     }
 }

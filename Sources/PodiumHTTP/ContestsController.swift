@@ -45,8 +45,9 @@ struct ContestsController {
         }
         let counts = try await contests.entrantCounts(shown.filter { $0.entry == .join }.map(\.id))
         let at = now()
+        let closings = try await contests.currentRunClosings(shown, now: at)
         return try HTTPSupport.json(ContestList(contests: shown.map {
-            ContestView($0, joined: counts[$0.id], grace: rules.closeGrace, now: at)
+            ContestView($0, joined: counts[$0.id], runClosedAt: closings[$0.id], grace: rules.closeGrace, now: at)
         }))
     }
 
@@ -151,8 +152,10 @@ struct ContestsController {
 
     /// The contest as the API shows it now.
     private func view(_ contest: Contest) async throws -> ContestView {
+        let at = now()
         let joined = contest.entry == .join ? try await contests.entrantCounts([contest.id])[contest.id] : nil
-        return ContestView(contest, joined: joined, grace: rules.closeGrace, now: now())
+        let closed = try await contests.currentRunClosings([contest], now: at)[contest.id]
+        return ContestView(contest, joined: joined, runClosedAt: closed, grace: rules.closeGrace, now: at)
     }
 }
 

@@ -173,7 +173,8 @@ private enum Samples {
         let cancelled = Contest(
             id: valid.id, title: valid.title, scope: valid.scope, schedule: valid.schedule, timeZone: valid.timeZone, entry: valid.entry,
             maxPlayers: valid.maxPlayers, cancelledAt: instant("2026-11-25T12:00:00Z"))
-        return ContestView(cancelled, joined: 3, grace: 900, now: instant("2026-11-25T12:00:00Z"))
+        return ContestView(
+            cancelled, joined: 3, runClosedAt: instant("2026-11-25T12:00:00Z"), grace: 900, now: instant("2026-11-25T12:00:00Z"))
     }()
     static let comparison = PeriodComparison(
         userId: "alice", group: "class-4b",

@@ -36,7 +36,7 @@ MEDAL_BOARD = f"group:{MEDAL_GROUP}"
 MEDAL_BOARD_ZONE = "Europe/Paris"
 SHIFT_DAYS = 2
 MARKUP = "<img src=x onerror=alert(1)><b>bold</b>"
-SCREENS = ["boards", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"]
+SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"]
 # Screenshot name suffix: (viewport, colour scheme).
 VARIANTS = {"": ((1280, 900), "light"), "-phone": ((390, 844), "light"), "-dark": ((1280, 900), "dark")}
 
@@ -378,6 +378,75 @@ def test_a_dry_run_then_the_close_of_a_due_period_award_the_expected_medals(brow
         console.close()
 
 
+# --- contests --------------------------------------------------------------------------------------------------
+
+# This browser's local time `minutes` from now, as a datetime-local input takes it.
+LOCAL_MINUTE = """(minutes) => {
+    const d = new Date(Date.now() + minutes * 60000);
+    const pad = (n) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}"""
+
+
+def test_a_contest_is_created_closed_early_with_medals_and_another_cancelled(console, podium):
+    page = console.open("contests").page
+    page.locator("#contest-list table, #contest-list .empty").first.wait_for(state="visible")
+    cup = f"cup-{secrets.token_hex(3)}"
+    page.fill('#contest-form input[name="id"]', cup)
+    page.fill('#contest-form input[name="title"]', "Console cup")
+    page.fill('#contest-form input[name="scope"]', BOARD)
+    page.fill('#contest-form input[name="starts_at"]', page.evaluate(LOCAL_MINUTE, -30))
+    page.fill('#contest-form input[name="ends_at"]', page.evaluate(LOCAL_MINUTE, 60))
+    page.select_option('#contest-form select[name="tie_break"]', "earliest")
+    page.click('#contest-form button[type="submit"]')
+    row = page.locator(f'#contest-list tr[data-contest="{cup}"]')
+    row.wait_for(state="visible")
+    assert row.get_attribute("data-status") == "running"
+    assert console.message() == f"Contest “Console cup” created: board contest:{cup}, running."
+    status, shown = admin(podium, "GET", f"/v1/contests/{cup}")
+    assert status == 200 and shown["scope"] == [BOARD] and shown["tie_break"] == "earliest" and shown["schedule"] == "once"
+
+    players = [(f"u-{cup}-gold", "hard"), (f"u-{cup}-silver", "medium"), (f"u-{cup}-bronze", "easy")]
+    for index, (user, difficulty) in enumerate(players):
+        answer = post_completion(podium, completion(f"{cup}-{index}", user, difficulty))
+        assert [r["board"] for r in answer["ranks"] if r["window"] == "contest"] == [f"contest:{cup}"]
+    row.locator("button.close").click()
+    box = page.locator(f'#contest-list tr[data-contest="{cup}"] + tr .close-preview')
+    box.locator("li").nth(2).wait_for(state="visible")
+    assert box.locator("h3").text_content() == "Dry run: 3 players; closing would award"
+    assert [m[:2] for m in medals_shown(box.locator("li"))] == [("gold", players[0][0]), ("silver", players[1][0]), ("bronze", players[2][0])]
+    assert admin(podium, "GET", f"/v1/leaderboards/contest:{cup}/contest")[1]["status"] == "open", "the dry run wrote nothing"
+    console.shot("contest-close-preview")
+    box.locator("button.danger").click()
+    result = page.locator(f'#contest-list tr[data-contest="{cup}"] + tr .close-result')
+    result.locator("li").nth(2).wait_for(state="visible")
+    assert result.locator("h3").text_content() == "Closed: 3 players; awarded"
+    board = admin(podium, "GET", f"/v1/leaderboards/contest:{cup}/contest")[1]
+    assert board["status"] == "closed" and [e.get("medal") for e in board["entries"]] == ["gold", "silver", "bronze"]
+    assert board["title"] == "Console cup"
+    closed_row = page.locator(f'#contest-list tr[data-contest="{cup}"]')
+    assert closed_row.locator(".badge.closed").text_content().startswith("closed ")
+    assert closed_row.locator("button.close").count() == 0, "a closed run offers no close"
+
+    # A recurring contest, cancelled after a confirmation.
+    hourly = f"hourly-{secrets.token_hex(3)}"
+    status, made = admin(podium, "POST", "/v1/admin/contests", {
+        "id": hourly, "title": "Every half hour", "scope": [BOARD], "cron": "*/30 * * * *", "duration_minutes": 20})
+    assert status == 201, made
+    console.go("boards")
+    console.go("contests")
+    other = page.locator(f'#contest-list tr[data-contest="{hourly}"]')
+    other.wait_for(state="visible")
+    assert other.locator("td").nth(1).text_content() == "every 30 minutes, 20 minutes each"
+    other.locator("button", has_text="Cancel…").click()
+    assert admin(podium, "GET", f"/v1/contests/{hourly}")[1]["status"] != "cancelled", "asking first changes nothing"
+    page.locator(f'#contest-list tr[data-contest="{hourly}"] + tr button.danger').click()
+    page.locator(f'#contest-list tr[data-contest="{hourly}"][data-status="cancelled"]').wait_for(state="visible")
+    assert admin(podium, "GET", f"/v1/contests/{hourly}")[1]["status"] == "cancelled"
+    console.shot("contests")
+    console.assert_clean()
+
+
 # --- every screen -----------------------------------------------------------------------------------------------
 
 def fill_screen(console, screen, seeded):
@@ -390,6 +459,8 @@ def fill_screen(console, screen, seeded):
         page.click('#screen-boards form button[type="submit"]')
         page.locator(".board").nth(2).wait_for(state="visible")
         page.wait_for_function("() => [...document.querySelectorAll('.board .players')].every((p) => p.textContent !== '…')")
+    elif screen == "contests":
+        page.locator("#contest-list table, #contest-list .empty").first.wait_for(state="visible")
     elif screen == "snapshots":
         page.fill('#snapshot-form input[name="board"]', BOARD)
         page.select_option('#snapshot-form select[name="window"]', "day")

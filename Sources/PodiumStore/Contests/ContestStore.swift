@@ -114,6 +114,21 @@ public struct ContestStore: Sendable {
         return counts
     }
 
+    /// When each of `contests`' current runs at `now` was closed, by contest id (runs not closed are left out).
+    public func currentRunClosings(_ contests: [Contest], now: Date) async throws -> [String: Date] {
+        let runs = contests.compactMap { contest in contest.currentRun(at: now).map { (contest.board.id, $0.key) } }
+        guard !runs.isEmpty else { return [:] }
+        var closings: [String: Date] = [:]
+        for row in try await postgres.query("""
+            SELECT c.board, c.closed_at FROM board_periods c
+            JOIN unnest(\(bind: runs.map(\.0))::text[], \(bind: runs.map(\.1))::text[]) AS x(b, p) ON c.board = x.b AND c.period = x.p
+            WHERE c.board_window = 'contest' AND c.closed_at IS NOT NULL
+            """).rows {
+            closings[String(try row.string("board").dropFirst("contest:".count))] = try row.date("closed_at")
+        }
+        return closings
+    }
+
     /// Makes `userID` an entrant of `contest`, unless it is full, open to all, or cancelled.
     ///
     /// Joins of one contest take the contest's row lock in turn, so concurrent joins cannot pass `max_players`.

@@ -1,5 +1,5 @@
-// Podium's ops console (GET /console): boards and their periods, snapshots and rank history, jobs, the calendar of
-// closed days, API keys, webhooks and players, over the admin API of the server that serves this file.
+// Podium's ops console (GET /console): boards and their periods, contests, snapshots and rank history, jobs, the
+// calendar of closed days, API keys, webhooks and players, over the admin API of the server that serves this file.
 //
 // Rules kept throughout:
 // - Every text from the API reaches the page through textContent or text nodes (el() below), never innerHTML, so a
@@ -10,8 +10,8 @@
 "use strict";
 (() => {
   const KEY_STORE = "podium.console.key";
-  const SCREENS = ["boards", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"];
-  const WINDOWS = ["all", "day", "week", "month"];
+  const SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"];
+  const WINDOWS = ["all", "day", "week", "month", "contest"];
   const ROLES = ["read", "ingest", "admin", "display"];
   const $ = (id) => document.getElementById(id);
   let key = null;
@@ -418,7 +418,7 @@
 
   function renderBoards(container) {
     const kind = el("select", { name: "kind" }, el("option", { value: "" }, "every kind"),
-      ["global", "topic", "group"].map((k) => el("option", { value: k }, k)));
+      ["global", "topic", "group", "contest"].map((k) => el("option", { value: k }, k)));
     const prefix = el("input", { name: "prefix", type: "search", placeholder: "group:school-12-", spellcheck: "false" });
     const list = el("div", { class: "boards", id: "board-list" });
     const more = button("More boards", () => attempt(() => load(more.dataset.cursor)), "quiet");
@@ -515,16 +515,25 @@
 
   // Dry run first: the medals closing would award, then a confirm button that closes for real.
   async function dryRun(board, win, period, box, reload) {
-    const path = `/v1/admin/periods/${seg(board.board)}/${win}/${seg(period)}/close`;
+    await previewThenClose({
+      path: `/v1/admin/periods/${seg(board.board)}/${win}/${seg(period)}/close`, box, reload,
+      what: period, name: `${board.board} ${win} ${period}`,
+      row: () => document.querySelector(`.board[data-board="${CSS.escape(board.board)}"] .periods[data-window="${win}"] tr[data-period="${CSS.escape(period)}"]`),
+    });
+  }
+
+  // A close with `path`: its dry run's medals, then a button that closes for real and shows what it awarded in the
+  // close box below `row()` once `reload` has drawn the table again (or in `box`).
+  async function previewThenClose({ path, box, reload, what, name, row }) {
     const report = await api("POST", `${path}?dry_run=true`);
-    const confirm = button(`Close ${period} and award these medals`, () => attempt(async () => {
+    const label = what || report.period;
+    const confirm = button(`Close ${label} and award these medals`, () => attempt(async () => {
       confirm.disabled = true;
       const done = await api("POST", path);
       await reload();
-      showNotice(`${board.board} ${win} ${period}: ${done.outcome}, ${plural(done.medals.length, "medal")} awarded.`);
-      // The reload drew a fresh table; the result goes into the new row of this period.
-      const row = document.querySelector(`.board[data-board="${CSS.escape(board.board)}"] .periods[data-window="${win}"] tr[data-period="${CSS.escape(period)}"]`);
-      const target = row && row.nextElementSibling ? row.nextElementSibling.querySelector(".close-box") : box;
+      showNotice(`${name || `${report.board} ${report.period}`}: ${done.outcome}, ${plural(done.medals.length, "medal")} awarded.`);
+      const fresh = row();
+      const target = fresh && fresh.nextElementSibling ? fresh.nextElementSibling.querySelector(".close-box") : box;
       target.replaceChildren(el("div", { class: "close-result" },
         el("h3", {}, `${done.outcome === "closed" ? "Closed" : "Already closed"}: ${plural(done.players, "player")}; awarded`), medalList(done.medals, "awarded")));
     }), "danger");
@@ -532,6 +541,102 @@
       el("h3", {}, `Dry run: ${plural(report.players, "player")}; closing would award`),
       medalList(report.medals, "preview"),
       el("div", { class: "row" }, confirm, button("Cancel", () => box.replaceChildren(), "quiet"))));
+  }
+
+  // --- contests -----------------------------------------------------------------------------------------------
+
+  function renderContests(container) {
+    const list = el("div", { id: "contest-list" });
+    const input = (name, props) => el("input", Object.assign({ name, spellcheck: "false" }, props));
+    const choice = (name, values) => el("select", { name }, values.map(([value, text]) => el("option", { value }, text)));
+    const f = {
+      id: input("id", { required: true, maxLength: 64, placeholder: "friday-quiz" }),
+      title: input("title", { required: true, maxLength: 80, placeholder: "Friday quiz hour" }),
+      scope: input("scope", { required: true, placeholder: "group:class-4b, group:class-4c" }),
+      schedule: choice("schedule", [["once", "one run"], ["recurring", "recurring (cron)"]]),
+      starts: input("starts_at", { type: "datetime-local" }),
+      ends: input("ends_at", { type: "datetime-local" }),
+      cron: input("cron", { placeholder: "0 14 * * 5" }),
+      duration: input("duration_minutes", { type: "number", min: 1, placeholder: "60" }),
+      zone: input("time_zone", { value: "UTC" }),
+      entry: choice("entry", [["open", "open to all in scope"], ["join", "players join"]]),
+      max: input("max_players", { type: "number", min: 1 }),
+      tie: choice("tie_break", [["shared", "shared"], ["earliest", "earliest"], ["fastest", "fastest"]]),
+      medals: input("medals", { type: "checkbox", checked: true }),
+    };
+    const recurringOnly = [field("Cron", f.cron, "when runs start, in the zone"), field("Minutes per run", f.duration)];
+    const showSchedule = () => { for (const node of recurringOnly) node.hidden = f.schedule.value !== "recurring"; };
+    f.schedule.addEventListener("change", showSchedule);
+    showSchedule();
+    // datetime-local values are this browser's local time; the API takes instants.
+    const instant = (value) => (value ? new Date(value).toISOString() : undefined);
+    const form = el("form", { class: "toolbar", id: "contest-form", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(async () => {
+        const body = { id: f.id.value, title: f.title.value, scope: f.scope.value.split(/[\s,]+/).filter(Boolean),
+          time_zone: f.zone.value || "UTC", entry: f.entry.value, tie_break: f.tie.value, medals: f.medals.checked,
+          starts_at: instant(f.starts.value), ends_at: instant(f.ends.value) };
+        if (f.schedule.value === "recurring") { body.cron = f.cron.value; body.duration_minutes = Number(f.duration.value); }
+        if (f.entry.value === "join" && f.max.value) body.max_players = Number(f.max.value);
+        const created = await api("POST", "/v1/admin/contests", body);
+        showNotice(`Contest “${created.title}” created: board ${created.board}, ${created.status}.`);
+        f.id.value = ""; f.title.value = "";
+        await load();
+      });
+    } }, field("Id", f.id), field("Title", f.title), field("Scope", f.scope, "global, one topic:…, or group:… ids"),
+    field("Schedule", f.schedule), field("Starts", f.starts, "this browser's time; for cron, optional"),
+    field("Ends", f.ends), recurringOnly, field("Time zone", f.zone), field("Entry", f.entry), field("Most players", f.max, "join only"),
+    field("Ties", f.tie), field("Medals", f.medals), el("button", { type: "submit" }, "Create contest"));
+    container.append(el("h1", {}, "Contests"), section("Create a contest", form), section("Contests", list));
+
+    async function load() {
+      const answer = await get("/v1/contests");
+      const rows = answer.contests.map((contest) => {
+        const zone = contest.time_zone;
+        const actions = el("td", { class: "actions" });
+        const detail = el("div", { class: "close-box" });
+        const run = contest.current_run;
+        const started = run && new Date(run.starts_at) <= new Date();
+        if (contest.status !== "cancelled" && started && !run.closed_at) {
+          // The run under way (or the latest), closed early: dry run first.
+          actions.append(button("Close run…", () => attempt(() => previewThenClose({
+            path: `/v1/admin/contests/${seg(contest.id)}/close`, box: detail, reload: load,
+            row: () => document.querySelector(`#contest-list tr[data-contest="${CSS.escape(contest.id)}"]`),
+          })), "small close"));
+        }
+        if (contest.status !== "cancelled") {
+          actions.append(button("Cancel…", () => {
+            detail.replaceChildren(el("div", { class: "close-preview" },
+              el("p", {}, `Cancel “${contest.title}”? Nothing counts from now on and no run awards medals.`),
+              el("div", { class: "row" },
+                button("Yes, cancel the contest", () => attempt(async () => {
+                  await api("POST", `/v1/admin/contests/${seg(contest.id)}/cancel`);
+                  showNotice(`Contest “${contest.title}” is cancelled.`);
+                  await load();
+                }), "danger"),
+                button("Keep it", () => detail.replaceChildren(), "quiet"))));
+          }, "quiet small"));
+        }
+        const times = (start, end) => `${when(start, zone)} – ${when(end, zone)}`;
+        const schedule = contest.schedule === "once" ? times(contest.starts_at, contest.ends_at)
+          : `${cronWords(contest.cron) || contest.cron}, ${plural(contest.duration_minutes, "minute")} each`;
+        return [
+          el("tr", { dataset: { contest: contest.id, status: contest.status } },
+            el("th", { scope: "row" }, contest.title, el("div", { class: "muted mono" }, contest.board)),
+            el("td", {}, contest.scope.join(", ")),
+            el("td", {}, schedule),
+            el("td", {}, badge(contest.status, `status ${contest.status}`)),
+            el("td", {}, run ? [el("span", { class: "mono" }, run.period), " ", times(run.starts_at, run.ends_at),
+              run.closed_at ? [" ", badge(`closed ${when(run.closed_at, zone)}`, "status closed")] : null] : "—"),
+            el("td", {}, contest.entry === "join" ? `${contest.players_joined} joined${contest.max_players ? ` of ${contest.max_players}` : ""}` : "open"),
+            actions),
+          el("tr", { class: "close-row" }, el("td", { colspan: 7 }, detail)),
+        ];
+      });
+      list.replaceChildren(rows.length ? table(["Contest", "Scope", "Schedule", "Status", "Current run", "Entry", ""], rows, "contests-table stack")
+        : empty("No contests."));
+    }
+    attempt(load);
   }
 
   // --- b. snapshots and rank history --------------------------------------------------------------------------
@@ -936,7 +1041,7 @@
         eraseForm));
   }
 
-  const RENDER = { boards: renderBoards, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
+  const RENDER = { boards: renderBoards, contests: renderContests, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
     keys: renderKeys, webhooks: renderWebhooks, players: renderPlayers };
 
   // --- start --------------------------------------------------------------------------------------------------
