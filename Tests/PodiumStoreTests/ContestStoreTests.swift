@@ -4,15 +4,29 @@ import PodiumCore
 import PodiumTestSupport
 import Testing
 
-/// Contests across replicas, on a database of the test's own: replicas are stores with registries of their own over
-/// the same PostgreSQL and Redis, as two processes would be.
+/// Contests across replicas, on a database and a Redis server of the test's own (its players would otherwise collide
+/// with the shared test Redis's members): replicas are stores with registries of their own over the same PostgreSQL
+/// and Redis, as two processes would be.
 @Suite("Contests across replicas", .serialized)
 struct ContestStoreTests {
     let now = instant("2026-11-25T12:00:00Z")
 
-    /// A replica: stores over the database at `url` with game rules (and so a contest registry) of its own.
-    func replica(_ url: String) async throws -> PodiumStorage {
-        try await StoreTestEnvironment.storage(now: now, rules: GameRules(), databaseURL: url)
+    /// A replica: stores over the database at `url` and the Redis at `redis` with game rules (and so a contest
+    /// registry) of its own.
+    func replica(_ url: String, _ redis: OwnRedisServer) async throws -> PodiumStorage {
+        try await StoreTestEnvironment.storage(now: now, redisURL: redis.url, rules: GameRules(), databaseURL: url)
+    }
+
+    /// Runs `body` with a new database's URL and a Redis server of its own, its rankings marked ready.
+    func withOwnStores(_ body: (String, OwnRedisServer) async throws -> Void) async throws {
+        let redis = OwnRedisServer()
+        try await redis.start()
+        defer { redis.stop() }
+        try await StoreTestEnvironment.withOwnDatabase { url in
+            // A rebuild of the empty database marks the new Redis's rankings ready, as a replica's first start would.
+            try await replica(url, redis).rankingSync.rebuild()
+            try await body(url, redis)
+        }
     }
 
     /// A contest of `topic` under way at `now`.
@@ -30,9 +44,9 @@ struct ContestStoreTests {
 
     @Test("a contest created on one replica counts from the next completion recorded on another, and its join rule holds there")
     func createdOnOneCountedOnAnother() async throws {
-        try await StoreTestEnvironment.withOwnDatabase { url in
-            let first = try await replica(url)
-            let second = try await replica(url)
+        try await withOwnStores { url, redis in
+            let first = try await replica(url, redis)
+            let second = try await replica(url, redis)
             let topic = StoreTestEnvironment.unique("replicas")
             let played = "2026-11-25T11:30:00Z"
             #expect(try await contestBoards(try completion(id: "\(topic)-0", user: "p1", topic: topic, completedAt: played, now: now), in: second).isEmpty)
@@ -55,7 +69,7 @@ struct ContestStoreTests {
             // Cancelled on the first, ignored by the second from its next batch on; the background refresh reads it too.
             #expect(try await first.contests.cancel(id: "open-\(topic)", now: now))
             #expect(try await contestBoards(try completion(id: "\(topic)-4", user: "p1", topic: topic, completedAt: played, now: now), in: second).isEmpty)
-            let third = try await replica(url)
+            let third = try await replica(url, redis)
             #expect(try await third.contests.refresh())
             #expect(third.rules.boards.contests.contest("open-\(topic)")?.cancelledAt == now)
             #expect(try await third.contests.refresh() == false, "nothing new to read")
@@ -73,9 +87,9 @@ struct ContestStoreTests {
 
     @Test("two replicas closing a contest's run at once close it once, with one set of medals")
     func runClosesOnceAcrossReplicas() async throws {
-        try await StoreTestEnvironment.withOwnDatabase { url in
-            let first = try await replica(url)
-            let second = try await replica(url)
+        try await withOwnStores { url, redis in
+            let first = try await replica(url, redis)
+            let second = try await replica(url, redis)
             let topic = StoreTestEnvironment.unique("close")
             let cup = try contest("cup-\(topic)", topic: topic)
             #expect(try await first.contests.create(cup, now: now))
@@ -99,8 +113,8 @@ struct ContestStoreTests {
 
     @Test("concurrent joins never pass max_players")
     func joinsAreBounded() async throws {
-        try await StoreTestEnvironment.withOwnDatabase { url in
-            let storage = try await replica(url)
+        try await withOwnStores { url, redis in
+            let storage = try await replica(url, redis)
             let request = ContestRequest(
                 id: "small", title: "Small", scope: ["global"], startsAt: "2026-11-25T11:00:00Z", endsAt: "2026-11-25T13:00:00Z",
                 entry: .join, maxPlayers: 5)
