@@ -1,7 +1,7 @@
 import Foundation
 
 /// A pattern naming boards, as API key scopes hold them: `global`, `topic:<name>`, `topic:*`,
-/// `group:<name>` or `group:*`.
+/// `group:<name>`, `group:*` or `contest:<id>`.
 ///
 /// A scoped key reads only the boards its patterns match, and only the players who appear on them
 /// (a teacher's key with `group:class-4b` sees that class's boards and its pupils' profiles).
@@ -13,7 +13,7 @@ public enum BoardPattern: Sendable, Hashable {
     /// Every group board.
     case anyGroup
 
-    /// Parses a pattern; nil unless it is a board id or `topic:*` / `group:*`.
+    /// Parses a pattern; nil unless it is a board id (a contest's included) or `topic:*` / `group:*`.
     public init?(_ text: String) {
         switch text {
         case "topic:*": self = .anyTopic
@@ -55,7 +55,7 @@ extension BoardPattern: Codable {
         let text = try container.decode(String.self)
         guard let pattern = BoardPattern(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "invalid board pattern \"\(text)\"; expected global, topic:<name>, topic:*, group:<name> or group:*")
+                in: container, debugDescription: "invalid board pattern \"\(text)\"; expected global, topic:<name>, topic:*, group:<name>, group:* or contest:<id>")
         }
         self = pattern
     }

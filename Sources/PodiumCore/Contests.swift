@@ -73,7 +73,7 @@ public enum ContestSchedule: Sendable, Hashable {
 public enum ContestEntry: String, Sendable, Codable, CaseIterable {
     /// Every player in scope.
     case open
-    /// Only players who joined (`POST /v1/contests/{id}/entries/{user}`).
+    /// Only players who joined (`PUT /v1/contests/{id}/entries/{user}`).
     case join
 }
 
@@ -189,8 +189,9 @@ public struct Contest: Sendable, Hashable {
         switch schedule {
         case .once(let first, let end):
             return start == first ? .contestRun(start: first, end: end) : nil
-        case .recurring(let cron, let duration, _, _):
-            let next = cron.next(after: start)
+        case .recurring(let cron, let duration, _, let until):
+            // Only a run that starts cuts this one short: a fire time at or after `until` starts none.
+            let next = cron.next(after: start).flatMap { next in until.map { next < $0 } ?? true ? next : nil }
             return .contestRun(start: start, end: min(start.addingTimeInterval(duration), next ?? .distantFuture))
         }
     }

@@ -200,7 +200,7 @@ extension Period {
         let following: CivilDate
         switch window {
         case .all, .contest:
-            return .all
+            preconditionFailure("only day, week and month periods start on a local day")
         case .day:
             key = "\(padded(firstDay.year, 4))-\(padded(firstDay.month, 2))-\(padded(firstDay.day, 2))"
             following = firstDay.adding(days: 1)

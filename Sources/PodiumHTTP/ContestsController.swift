@@ -58,17 +58,27 @@ struct ContestsController {
         return try HTTPSupport.json(try await view(contest))
     }
 
-    /// Handles `POST /v1/admin/contests/:id/close?dry_run=true`: closes the run under way now, before its end (or the
-    /// latest run, once it has ended), with its medals; 409 before the first run starts.
+    /// Handles `POST /v1/admin/contests/:id/close?dry_run=true&period=`: closes the run under way now, before its end
+    /// (or the latest run, once it has ended), with its medals; `period` names the run (so a confirmation closes the
+    /// run its dry run showed, even if another has started since). 409 for a run that has not started.
     @Sendable func close(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
+        var errors: [FieldError] = []
         let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
-        guard ["true", "false"].contains(dryRunText) else {
-            throw APIError.validation([FieldError(field: "dry_run", message: "must be true or false")])
+        if !["true", "false"].contains(dryRunText) { errors.append(FieldError(field: "dry_run", message: "must be true or false")) }
+        let named = request.uri.queryParameters.get("period").map { String($0) }
+        // A name of the right shape that names no run (a date that does not exist included) is 404, as on the boards.
+        if let named, named.wholeMatch(of: /[0-9]{8}T[0-9]{4}Z/) == nil {
+            errors.append(FieldError(field: "period", message: "must be a run name such as 20261127T1400Z"))
         }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
         let contest = try contest(context)
         let at = now()
-        guard let run = contest.currentRun(at: at), let start = run.start, start <= at else {
+        let chosen = try named.map { name in
+            guard let run = contest.run(named: name) else { throw APIError.notFound("contest \(contest.id) has no run \(name)") }
+            return run
+        } ?? contest.currentRun(at: at)
+        guard let run = chosen, let start = run.start, start <= at else {
             throw APIError.conflict("contest \(contest.id) has no run under way or ended to close")
         }
         let key = BoardPeriodKey(board: contest.board.id, window: .contest, period: run.key)
@@ -82,12 +92,12 @@ struct ContestsController {
     }
 
     /// Handles `POST /v1/admin/contests/:id/cancel`: nothing counts from now on, and the run under way is closed without
-    /// medals (as every later close of it is). 409 when it was cancelled already.
+    /// medals (as every later close of it is). Idempotent: cancelling again closes that run if an earlier try could not.
     @Sendable func cancel(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let contest = try contest(context)
         let at = now()
-        guard try await contests.cancel(id: contest.id, now: at) else { throw APIError.conflict("contest \(contest.id) was cancelled already") }
+        _ = try await contests.cancel(id: contest.id, now: at)
         if let run = contest.run(containing: at) {
             let key = BoardPeriodKey(board: contest.board.id, window: .contest, period: run.key)
             _ = try await periods.close(key, now: at, dryRun: false, early: true)
@@ -108,6 +118,7 @@ struct ContestsController {
         case .full: throw APIError.conflict("contest \(contest.id) has \(contest.maxPlayers ?? 0) players, the most it takes")
         case .open: throw APIError.conflict("contest \(contest.id) is open to every player in scope: there is nothing to join")
         case .cancelled: throw APIError.conflict("contest \(contest.id) was cancelled")
+        case .missing: throw APIError.notFound("no contest \(contest.id)")
         }
         return try HTTPSupport.json(ContestEntryState(contest: contest.id, userId: user), status: status)
     }

@@ -102,7 +102,7 @@ struct JobsController {
         }
     }
 
-    /// The path's board and timed window (day, week or month: `all` never closes), their problems added to `errors`.
+    /// The path's board and timed window (day, week, month or contest: `all` never closes), their problems added to `errors`.
     private static func timedBoardWindow(
         in context: PodiumRequestContext, errors: inout [FieldError]
     ) -> (BoardScope?, LeaderboardWindow?) {

@@ -23,6 +23,19 @@ final class LeaderboardCache: Sendable {
         /// The body as a live stream's `page` event, made once and shared by every stream that sends it.
         let event: ByteBuffer
 
+        /// The same answer, kept until `expires` (its event not made again).
+        func expiring(at expires: ContinuousClock.Instant) -> Entry {
+            Entry(body: body, contentType: contentType, etag: etag, expires: expires, event: event)
+        }
+
+        private init(body: ByteBuffer, contentType: String, etag: String, expires: ContinuousClock.Instant, event: ByteBuffer) {
+            self.body = body
+            self.contentType = contentType
+            self.etag = etag
+            self.expires = expires
+            self.event = event
+        }
+
         /// An entry; its `page` event is made here, once, rather than by each of the streams that send it.
         init(body: ByteBuffer, contentType: String, etag: String, expires: ContinuousClock.Instant) {
             self.body = body
@@ -124,7 +137,7 @@ final class LeaderboardCache: Sendable {
                 // Under the lock that registers it, so this runs after the flight is in place.
                 defer { self.land(key: key, request: request, id: id) }
                 let entry = try await read()
-                self.store(key: key, request: request, body: entry.body, contentType: entry.contentType, etag: entry.etag, readSince: ticket)
+                self.store(key: key, request: request, entry: entry, readSince: ticket)
                 return entry
             }
             state.flights[key, default: [:]][request] = Flight(ticket: ticket, task: task, id: id)
@@ -148,9 +161,9 @@ final class LeaderboardCache: Sendable {
 
     /// Stores an answer read since `ticket`, unless its board period was dropped meanwhile (the whole
     /// cache is dropped when full: simple and bounded).
-    func store(key: BoardPeriodKey, request: String, body: ByteBuffer, contentType: String, etag: String, readSince ticket: Ticket) {
+    func store(key: BoardPeriodKey, request: String, entry read: Entry, readSince ticket: Ticket) {
         guard lifetime > .zero else { return }
-        let entry = Entry(body: body, contentType: contentType, etag: etag, expires: .now + lifetime)
+        let entry = read.expiring(at: .now + lifetime)
         state.withLock { state in
             guard state.accepts(ticket, for: key) else { return }
             if state.count >= capacity { (state.boards, state.count) = ([:], 0) }

@@ -16,8 +16,8 @@ struct LeaderboardCacheTests {
 
     /// Stores `text` as the top page of `key`, read since `ticket`.
     func store(_ key: String, _ text: String, since ticket: LeaderboardCache.Ticket) {
-        cache.store(key: Self.period(key), request: "top", body: ByteBuffer(string: text), contentType: "text/plain", etag: "\"\(text)\"",
-                    readSince: ticket)
+        let entry = LeaderboardCache.Entry(body: ByteBuffer(string: text), contentType: "text/plain", etag: "\"\(text)\"", expires: .now)
+        cache.store(key: Self.period(key), request: "top", entry: entry, readSince: ticket)
     }
 
     /// The cached top page of `key`, if any.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PodiumCore
 @testable import PodiumStore
 import PodiumTestSupport
@@ -81,7 +82,7 @@ struct ContestStoreTests {
             #expect(rows == ["contest:club-\(topic) p2 3", "contest:open-\(topic) p1 3", "contest:open-\(topic) p2 3", "contest:open-\(topic) p3 3"])
             // An erased player's entries go with them.
             #expect(try await first.users.erase(userID: "p2", now: now))
-            #expect(try await first.contests.hasJoined(contestID: club.id, userID: "p2") == false)
+            #expect(try await first.postgres.query("SELECT 1 FROM contest_entries WHERE user_id = 'p2'").rows.isEmpty)
         }
     }
 
@@ -108,6 +109,33 @@ struct ContestStoreTests {
             let medals = try await first.postgres.query(
                 "SELECT count(*) AS n FROM snapshot_entries WHERE medal IS NOT NULL").rows[0].int("n")
             #expect(medals == 3)
+        }
+    }
+
+    @Test("a run's close waits for a batch still scoring it (the batch holds its close lock shared until it commits)")
+    func closeWaitsForBatchesInFlight() async throws {
+        try await withOwnStores { url, redis in
+            let storage = try await replica(url, redis)
+            let topic = StoreTestEnvironment.unique("hold")
+            let cup = try contest("hold-\(topic)", topic: topic)
+            #expect(try await storage.contests.create(cup, now: now))
+            let key = BoardPeriodKey(board: cup.board.id, window: .contest, period: "20261125T1100Z")
+            let released = Mutex<ContinuousClock.Instant?>(nil)
+            // A transaction holding the run open as a completion batch does, for half a second.
+            let holder = Task {
+                try await storage.postgres.withTransaction { connection in
+                    try connection.query(CompletionStore.holdRunsOpen, [[PeriodStore.closeLockKey(key)]])
+                    Thread.sleep(forTimeInterval: 0.5)
+                    released.withLock { $0 = .now }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let report = try await storage.periods.close(key, now: now, dryRun: false, early: true)
+            let closedAt = ContinuousClock.now
+            try await holder.value
+            #expect(report.outcome == .closed)
+            let release = try #require(released.withLock { $0 })
+            #expect(closedAt > release, "the close finished only after the holder let go")
         }
     }
 

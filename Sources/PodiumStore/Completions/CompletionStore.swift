@@ -43,12 +43,14 @@ public struct CompletionStore: Sendable {
     /// Retries the transaction when it lost a race (a concurrent duplicate id, a deadlock):
     /// the retry then sees the other writer's completion and answers as a replay.
     public func record(_ items: [ValidCompletion], now: Date) async throws -> [RecordOutcome] {
+        // The contests the plans were made with: the batch makes them again if the registry has moved on since.
+        let plannedRevision = rules.boards.contests.revision
         let plans = items.map { CompletionPlan($0, rules: rules, now: now) }
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await recordOnce(plans, now: now)
+                return try await recordOnce(plans, plannedRevision: plannedRevision, now: now)
             } catch let error as PostgresError where attempt < 4 && (error.isRetryable || error.isUniqueViolation) {
                 logger.debug("retrying completion batch", metadata: ["error": "\(error)", "attempt": "\(attempt)"])
             }
@@ -71,11 +73,11 @@ public struct CompletionStore: Sendable {
         }
     }
 
-    private func recordOnce(_ plans: [CompletionPlan], now: Date) async throws -> [RecordOutcome] {
+    private func recordOnce(_ plans: [CompletionPlan], plannedRevision: Int64, now: Date) async throws -> [RecordOutcome] {
         let rules = rules
         let written = try await postgres.withSession { session -> WrittenBatch in
             var written = try await session.runInTransaction { connection in
-                try Self.writeScores(plans, now: now, rules: rules, on: connection)
+                try Self.writeScores(plans, plannedRevision: plannedRevision, now: now, rules: rules, on: connection)
             }
             guard !written.created.isEmpty else { return written }
             // Redis is brought up to date before the commit, so each completion row is written once, with its
@@ -165,6 +167,10 @@ extension CompletionStore {
         ORDER BY b ON CONFLICT DO NOTHING
         """
 
+    /// Shared hold on the close lock of each contest run in $1 (sorted): a close of one of them waits for this
+    /// transaction, and its final snapshot then includes what it scored.
+    static let holdRunsOpen = "SELECT count(pg_advisory_xact_lock_shared(\(PeriodStore.closeLockClass), hashtext(k))) FROM unnest($1::text[]) AS k"
+
     /// Each group's total in each contest run it played in, added to; a run already closed takes no more.
     static let upsertContestGroupScores = """
         INSERT INTO contest_group_scores AS g (board, period, group_name, score, updated_at)
@@ -196,7 +202,12 @@ extension CompletionStore {
     /// The transaction's first two round trips, on a blocking thread: replays, then every upsert.
     ///
     /// Leaves the transaction open for `finishBatch`, unless nothing is new (then it commits).
-    static func writeScores(_ plans: [CompletionPlan], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
+    ///
+    /// `plans` were made with the contests of registry revision `plannedRevision`; they are made again when the
+    /// registry, brought up to PostgreSQL's revision here, holds another.
+    static func writeScores(
+        _ plans: [CompletionPlan], plannedRevision: Int64, now: Date, rules: GameRules, on connection: PostgresConnection
+    ) throws -> WrittenBatch {
         var plans = plans
         var batch = WrittenBatch()
         // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
@@ -223,10 +234,8 @@ extension CompletionStore {
         // A contest created or changed on any replica counts from the first batch recorded after it.
         let contests = rules.boards.contests
         let revision = try opening[5].rows[0].int64("revision")
-        if revision > contests.revision {
-            try ContestStore.load(into: contests, revision: revision, on: connection)
-            plans = plans.map { CompletionPlan($0.item, rules: rules, now: now) }
-        }
+        if revision > contests.revision { try ContestStore.load(into: contests, revision: revision, on: connection) }
+        if contests.revision != plannedRevision { plans = plans.map { CompletionPlan($0.item, rules: rules, now: now) } }
         let entries = Set(try opening[6].rows.map { [try $0.string("contest_id"), try $0.string("user_id")] })
         plans = plans.map { plan in
             plan.leavingOut { period in
@@ -270,7 +279,11 @@ extension CompletionStore {
         let upserts = BatchUpserts(fresh, zones: zones)
         let boards = Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted()
         let timedPeriods = Array(Set(fresh.flatMap { plan in plan.open.filter { $0.period.end != nil } }))
-        var statements = upserts.statements(recordedAt: recordedAt)
+        // Contest runs scored here are held open until the commit (a run's close, which may come early, waits for them).
+        let contestRuns = Set(fresh.flatMap { plan in plan.open.filter { $0.board.contest != nil }.map { PeriodStore.closeLockKey(BoardPeriodKey($0)) } }).sorted()
+        var statements: [(sql: String, parameters: [(any PostgresBindable)?])] = contestRuns.isEmpty ? [] : [(holdRunsOpen, [contestRuns])]
+        let upsertsAt = statements.count
+        statements += upserts.statements(recordedAt: recordedAt)
         statements.append((insertBoards, [boards, recordedAt]))
         let periodColumns: [(any PostgresBindable)?] = [
             timedPeriods.map(\.board.id), timedPeriods.map(\.period.window.rawValue), timedPeriods.map(\.period.key),
@@ -280,7 +293,7 @@ extension CompletionStore {
         if let totals = contestGroupTotals(fresh, recordedAt: recordedAt) { statements.append(totals) }
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let results = try connection.pipeline(statements)
-        let states = try upserts.states(from: BatchUpserts.Results(results[...]))
+        let states = try upserts.states(from: BatchUpserts.Results(results[upsertsAt...]))
         let earlyClosings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
 
         batch.fresh = fresh

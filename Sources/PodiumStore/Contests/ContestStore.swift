@@ -14,6 +14,8 @@ public enum JoinOutcome: Sendable, Equatable {
     case open
     /// The contest was cancelled.
     case cancelled
+    /// PostgreSQL holds no such contest.
+    case missing
 }
 
 /// The contests in PostgreSQL, and the registry every replica's game rules read them from.
@@ -34,35 +36,36 @@ public struct ContestStore: Sendable {
         """
 
     /// Reads every contest into the registry when PostgreSQL holds a newer revision than it; returns whether it did.
+    ///
+    /// One snapshot (repeatable read) for the revision and the rows, so the registry holds exactly that revision.
     @discardableResult
     public func refresh() async throws -> Bool {
         let registry = registry
-        return try await postgres.withTransaction { connection in try Self.refresh(registry, on: connection) }
+        return try await postgres.withTransaction(isolation: "REPEATABLE READ") { connection in
+            let revision = try connection.query(Self.revisionQuery).rows[0].int64("revision")
+            guard revision > registry.revision else { return false }
+            try Self.load(into: registry, revision: revision, on: connection)
+            return true
+        }
     }
 
-    /// `refresh` on a connection (in a transaction, so the revision and the rows agree).
-    static func refresh(_ registry: ContestRegistry, on connection: PostgresConnection) throws -> Bool {
-        let revision = try Self.revision(on: connection)
-        guard revision > registry.revision else { return false }
-        try load(into: registry, revision: revision, on: connection)
-        return true
-    }
-
-    /// The highest revision in the `contests` table (0 when it is empty).
-    static func revision(on connection: PostgresConnection) throws -> Int64 {
-        try connection.query("SELECT COALESCE(max(revision), 0) AS revision FROM contests").rows[0].int64("revision")
-    }
-
-    /// The statement that reads the revision, for a pipeline.
+    /// The statement that reads the contests' revision: the highest in the table, 0 when it is empty.
     static let revisionQuery = "SELECT COALESCE(max(revision), 0) AS revision FROM contests"
 
     /// Reads every contest and hands them to `registry` as of `revision`.
+    ///
+    /// Rows read in a later snapshot than `revision` may be newer than it: the registry is then ahead of its label,
+    /// and the next refresh reads them again.
     static func load(into registry: ContestRegistry, revision: Int64, on connection: PostgresConnection) throws {
         let contests = try connection.query("SELECT \(columns) FROM contests ORDER BY id").rows.compactMap(contest(from:))
         registry.replace(with: contests, revision: revision)
     }
 
-    /// Stores a new contest; false when the id is taken (nothing changed).
+    /// Changes to contests take this lock first, one at a time: their revisions then commit in the order they were
+    /// drawn, so a replica that has read revision N has seen every change up to N.
+    private static let changeLock = "LOCK TABLE contests IN SHARE ROW EXCLUSIVE MODE"
+
+    /// Stores a new contest; false when the id is taken (nothing changed). The registry is refreshed once it committed.
     public func create(_ contest: Contest, now: Date) async throws -> Bool {
         var cron: String?
         var duration: Int?
@@ -74,32 +77,33 @@ public struct ContestStore: Sendable {
         case .recurring(let schedule, let length, let from, let until):
             (cron, duration, start, end) = (schedule.expression.description, Int(length), from, until)
         }
-        let registry = registry
         let parameters: [(any PostgresBindable)?] = [
             contest.id, contest.title, contest.scope.boards.map(\.id), start, end, cron, duration, contest.timeZone.configuredName,
             contest.entry.rawValue, contest.maxPlayers, contest.metric.rawValue, contest.tieBreak.rawValue, contest.medals, now,
         ]
-        return try await postgres.withTransaction { connection in
-            let inserted = try connection.query("""
+        let inserted = try await postgres.withTransaction { connection in
+            try connection.execute(Self.changeLock)
+            return try connection.query("""
                 INSERT INTO contests (id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry, max_players,
                                       metric, tie_break, medals, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING
                 """, parameters).affectedRows == 1
-            _ = try Self.refresh(registry, on: connection)
-            return inserted
         }
+        try await refresh()
+        return inserted
     }
 
-    /// Marks contest `id` cancelled at `now` (nothing counts from then on and no run awards medals); false when it was already.
+    /// Marks contest `id` cancelled at `now` (nothing counts from then on and no run awards medals); false when it was
+    /// already. The registry is refreshed once it committed.
     public func cancel(id: String, now: Date) async throws -> Bool {
-        let registry = registry
-        return try await postgres.withTransaction { connection in
-            let changed = try connection.query("""
+        let changed = try await postgres.withTransaction { connection in
+            try connection.execute(Self.changeLock)
+            return try connection.query("""
                 UPDATE contests SET cancelled_at = $2, revision = nextval('contests_revision_seq') WHERE id = $1 AND cancelled_at IS NULL
                 """, [id, now]).affectedRows == 1
-            _ = try Self.refresh(registry, on: connection)
-            return changed
         }
+        try await refresh()
+        return changed
     }
 
     /// How many players joined each of `ids`.
@@ -134,8 +138,9 @@ public struct ContestStore: Sendable {
     /// Joins of one contest take the contest's row lock in turn, so concurrent joins cannot pass `max_players`.
     public func join(_ contest: Contest, userID: String, now: Date) async throws -> JoinOutcome {
         try await postgres.withTransaction { connection in
-            let row = try connection.query(
-                "SELECT entry, max_players, cancelled_at FROM contests WHERE id = \(bind: contest.id) FOR UPDATE").rows[0]
+            guard let row = try connection.query(
+                "SELECT entry, max_players, cancelled_at FROM contests WHERE id = \(bind: contest.id) FOR UPDATE").rows.first
+            else { return .missing }
             if row["cancelled_at"] != nil { return .cancelled }
             if row["entry"] != ContestEntry.join.rawValue { return .open }
             let state = try connection.query("""
@@ -154,12 +159,6 @@ public struct ContestStore: Sendable {
     public func leave(contestID: String, userID: String) async throws -> Bool {
         try await postgres.query(
             "DELETE FROM contest_entries WHERE contest_id = \(bind: contestID) AND user_id = \(bind: userID)").affectedRows == 1
-    }
-
-    /// Whether `userID` joined `contestID`.
-    public func hasJoined(contestID: String, userID: String) async throws -> Bool {
-        try await !postgres.query(
-            "SELECT 1 FROM contest_entries WHERE contest_id = \(bind: contestID) AND user_id = \(bind: userID)").rows.isEmpty
     }
 
     /// The statement that finds which `join` contests each of `players` joined, for a pipeline.

@@ -118,9 +118,22 @@ public struct PeriodStore: Sendable {
         return report
     }
 
+    /// The class of the advisory locks that close board periods (the second key is the period's `closeLockKey` hashed).
+    static let closeLockClass: Int32 = 16
+
+    /// A board period's name in the close lock: `board|window|period`.
+    static func closeLockKey(_ key: BoardPeriodKey) -> String {
+        "\(key.board)|\(key.window.rawValue)|\(key.period)"
+    }
+
     /// The close itself, in one transaction.
+    ///
+    /// It first takes the period's close lock: completion batches scoring a contest run hold it shared until they
+    /// commit, so a run closed while it is under way does not miss a score a batch already counted.
     private func closeNow(_ key: BoardPeriodKey, end: Date, now: Date, awardsMedals: Bool) async throws -> PeriodCloseReport {
         try await postgres.withTransaction { connection in
+            try connection.query(
+                "SELECT pg_advisory_xact_lock(\(Self.closeLockClass), hashtext($1))", [Self.closeLockKey(key)])
             try connection.query("""
                 INSERT INTO board_periods (board, board_window, period, ends_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
                 """, [key.board, key.window.rawValue, key.period, end])

@@ -44,7 +44,7 @@ public struct UserStore: Sendable {
         let boards = PostgresArrayText.strings(try row.string("boards")).compactMap(BoardScope.init(id:))
         let periods = boards.flatMap { scope -> [BoardPeriod] in
             let board = rules.boards.definition(for: scope)
-            return board.windows.map { BoardPeriod(board: board, period: Period.containing(now, window: $0, timeZone: board.timeZone)) }
+            return board.windows.compactMap { window in board.currentPeriod(of: window, at: now).map { BoardPeriod(board: board, period: $0) } }
         }
         let standings = try await leaderboards.standings(userID: userID, periods: periods)
         let medals = try await self.periods.medals(userID: userID)

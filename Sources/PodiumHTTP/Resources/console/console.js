@@ -523,13 +523,14 @@
   }
 
   // A close with `path`: its dry run's medals, then a button that closes for real and shows what it awarded in the
-  // close box below `row()` once `reload` has drawn the table again (or in `box`).
-  async function previewThenClose({ path, box, reload, what, name, row }) {
+  // close box below `row()` once `reload` has drawn the table again (or in `box`). With `pin`, the confirmation
+  // names the previewed period (a contest's run), so it closes that one even if another has started meanwhile.
+  async function previewThenClose({ path, box, reload, what, name, row, pin }) {
     const report = await api("POST", `${path}?dry_run=true`);
     const label = what || report.period;
     const confirm = button(`Close ${label} and award these medals`, () => attempt(async () => {
       confirm.disabled = true;
-      const done = await api("POST", path);
+      const done = await api("POST", pin ? `${path}?period=${encodeURIComponent(report.period)}` : path);
       await reload();
       showNotice(`${name || `${report.board} ${report.period}`}: ${done.outcome}, ${plural(done.medals.length, "medal")} awarded.`);
       const fresh = row();
@@ -600,7 +601,7 @@
         if (contest.status !== "cancelled" && started && !run.closed_at) {
           // The run under way (or the latest), closed early: dry run first.
           actions.append(button("Close run…", () => attempt(() => previewThenClose({
-            path: `/v1/admin/contests/${seg(contest.id)}/close`, box: detail, reload: load,
+            path: `/v1/admin/contests/${seg(contest.id)}/close`, box: detail, reload: load, pin: true,
             row: () => document.querySelector(`#contest-list tr[data-contest="${CSS.escape(contest.id)}"]`),
           })), "small close"));
         }
