@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// `LiveRankings` sends a board period's listeners at most once per `LiveRankings.minimumInterval`) and every
 /// `refreshInterval`; says whether notices arrive; sends a heartbeat comment
 /// after `heartbeatInterval` of silence. Ends after its lifetime, when the client goes, or when the server shuts down
-/// gracefully.
+/// gracefully (`LiveRankings.endAll`).
 struct LiveStream: Sendable {
     /// The request header with the id of the last event a reconnecting client saw.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
@@ -44,27 +44,24 @@ struct LiveStream: Sendable {
             try await writer.write(first.event)
             sent = first.etag
         }
-        // A graceful shutdown ends the loop (and the response), so the server's drain does not wait for listeners.
-        try await withGracefulShutdownHandler {
-            for await signal in listener.signals {
-                switch signal {
-                case .live(let live):
-                    try await writer.write(ByteBuffer(string: "event: status\ndata: {\"live\":\(live)}\n\n"))
+        // A graceful shutdown ends the signals (`LiveRankings.endAll`, before the server drains), and so the response.
+        // Not a shutdown handler per stream: each would keep its frames in the connection's task for the stream's life.
+        for await signal in listener.signals {
+            switch signal {
+            case .live(let live):
+                try await writer.write(ByteBuffer(string: "event: status\ndata: {\"live\":\(live)}\n\n"))
+                lastWrite = clock.now
+            case .changed, .refresh:
+                let entry = try await read()
+                if entry.etag != sent {
+                    try await writer.write(entry.event)
+                    sent = entry.etag
                     lastWrite = clock.now
-                case .changed, .refresh:
-                    let entry = try await read()
-                    if entry.etag != sent {
-                        try await writer.write(entry.event)
-                        sent = entry.etag
-                        lastWrite = clock.now
-                    } else if clock.now - lastWrite >= Self.heartbeatInterval {
-                        try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                        lastWrite = clock.now
-                    }
+                } else if clock.now - lastWrite >= Self.heartbeatInterval {
+                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                    lastWrite = clock.now
                 }
             }
-        } onGracefulShutdown: { [continuation = listener.continuation] in
-            continuation.finish()
         }
     }
 }

@@ -49,7 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
                 .init(service: sync), .init(service: contests), .init(service: trim), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks),
                 .init(service: ShutdownStep("HTTP drained; stopping the webhook sender, the scheduler (a running job gets up to 50 s), live rankings and the ranking sync", logger: logger)),
                 .init(service: app),
-                .init(service: ShutdownStep("shutdown requested: the HTTP server stops taking requests and drains open ones", logger: logger)),
+                .init(service: ShutdownStep(
+                    "shutdown requested: live streams end, and the HTTP server stops taking requests and drains open ones",
+                    logger: logger, then: { runtime.storage.live.endAll() })),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
@@ -78,10 +80,13 @@ struct ServeCommand: AsyncParsableCommand {
 struct ShutdownStep: Service {
     let message: String
     let logger: Logger
+    /// What else this step does when the shutdown reaches it.
+    let action: @Sendable () -> Void
 
-    init(_ message: String, logger: Logger) {
+    init(_ message: String, logger: Logger, then action: @escaping @Sendable () -> Void = {}) {
         self.message = message
         self.logger = logger
+        self.action = action
     }
 
     func run() async throws {
@@ -91,5 +96,6 @@ struct ShutdownStep: Service {
             return  // Cancelled: the group ends because a service failed, not by a graceful shutdown.
         }
         logger.info("\(message)")
+        action()
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import PodiumTestSupport
+import Synchronization
 import Testing
 
 @Suite("The podium command")
@@ -183,14 +184,30 @@ struct ServeLogTests {
         }
     }
 
-    @Test("JSON lines: start-up with version and masked configuration, an access line with the request id, each shutdown step")
+    @Test("JSON lines: start-up with version and masked configuration, an access line with the request id, each shutdown step; an open live stream ends with the shutdown")
     func serveLogsJSONLines() async throws {
-        let text = try await Self.serve(["PODIUM_LOG_FORMAT": "json"]) { port in
+        let stream = Mutex<URLSessionDataTask?>(nil)
+        let text = try await Self.serve(["PODIUM_LOG_FORMAT": "json", "PODIUM_LIVE_STREAM_SECONDS": "600"]) { port in
             let answer = try await Self.get(port: port, path: "/v1/users/nobody-here", headers: [
                 "X-Request-Id": "log-test-1", "Authorization": "Bearer \(Self.adminKey)"])
             #expect(answer?.statusCode == 404)
             #expect(answer?.value(forHTTPHeaderField: "X-Request-Id") == "log-test-1")
+            // A live stream left open (for ten minutes, unless the shutdown ends it): the shutdown must not wait for it.
+            var live = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/leaderboards/global/week/live")!)
+            live.setValue("Bearer \(Self.adminKey)", forHTTPHeaderField: "Authorization")
+            live.setValue("live-stream-1", forHTTPHeaderField: "X-Request-Id")
+            live.timeoutInterval = 600
+            let task = URLSession.shared.dataTask(with: live)
+            task.resume()
+            stream.withLock { $0 = task }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                let metrics = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!).0
+                if String(decoding: metrics ?? Data(), as: UTF8.self).contains("podium_live_listeners 1") { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
+        stream.withLock { $0?.cancel() }
         #expect(!text.contains(Self.adminKey), "the key is never logged")
         let lines = text.split(separator: "\n").filter { !$0.isEmpty }
         let records = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -209,7 +226,9 @@ struct ServeLogTests {
         #expect(access?["principal"] == "key:bootstrap")
         #expect(Int(access?["bytes"] ?? "") ?? 0 > 0)
         let messages = records.compactMap { $0["message"] as? String }
-        let steps = ["shutdown requested: the HTTP server stops taking requests and drains open ones", "podium stopped"]
+        let steps = ["shutdown requested: live streams end, and the HTTP server stops taking requests and drains open ones", "podium stopped"]
+        let streamed = labels("request").first { $0["request_id"] == "live-stream-1" }
+        #expect(streamed?["route"] == "/v1/leaderboards/{board}/{window}/live" && streamed?["status"] == "200", "the stream was open, then ended")
         let positions = steps.map { step in messages.firstIndex { $0 == step } }
         #expect(positions.allSatisfy { $0 != nil }, "\(messages.suffix(6))")
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())

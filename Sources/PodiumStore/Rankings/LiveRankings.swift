@@ -50,6 +50,8 @@ public final class LiveRankings: Service, Sendable {
         var waiting: Set<BoardPeriodKey> = []
         var isLive = false
         var onChange: (@Sendable ([BoardPeriodKey]) -> Void)?
+        /// Whether `endAll` ran: a listener that starts now is ended at once.
+        var ended = false
     }
 
     private let configuration: RedisConfiguration
@@ -90,6 +92,7 @@ public final class LiveRankings: Service, Sendable {
             continuation: continuation, refreshInterval: refreshInterval, nextRefresh: refreshInterval.map { now + $0 },
             end: lifetime.map { now + $0 })
         let startClock = state.withLockedValue { state in
+            guard !state.ended else { return false }
             state.listeners[key, default: [:]][id] = entry
             continuation.yield(.live(state.isLive))
             guard entry.isTimed, !state.clockRunning else { return false }
@@ -97,7 +100,19 @@ public final class LiveRankings: Service, Sendable {
             return true
         }
         if startClock { runClock() }
+        if state.withLockedValue({ $0.ended }) { continuation.finish() }
         return LiveListener(signals: stream, continuation: continuation)
+    }
+
+    /// Ends every listener's signals (their streams then end), and any that start listening later: for a graceful
+    /// shutdown, before the HTTP server waits for its open requests to finish.
+    public func endAll() {
+        let continuations = state.withLockedValue { state in
+            state.ended = true
+            return state.listeners.values.flatMap { $0.values.map(\.continuation) }
+        }
+        // Outside the lock: finishing runs `onTermination`, which takes it.
+        for continuation in continuations { continuation.finish() }
     }
 
     /// How often the clock looks for listeners due a refresh or past their end.
