@@ -121,12 +121,6 @@ public struct BoardDefinition: Sendable, Hashable {
     /// The board's id, as used in URLs and storage.
     public var id: String { scope.id }
 
-    /// The period of `window` that contains `date`: the calendar period, or the contest run (nil between runs).
-    public func period(of window: LeaderboardWindow, containing date: Date) -> Period? {
-        guard window == .contest else { return Period.containing(date, window: window, timeZone: timeZone) }
-        return contest?.run(containing: date)
-    }
-
     /// The period of `window` named `name`; nil when there is none.
     public func period(of window: LeaderboardWindow, named name: String) -> Period? {
         guard window == .contest else { return Period.named(name, window: window, timeZone: timeZone) }
@@ -175,7 +169,7 @@ public struct BoardCatalog: Sendable {
     /// every window of it is not found).
     public func definition(for scope: BoardScope) -> BoardDefinition {
         if case .contest(let id) = scope {
-            return contests.contest(id)?.board ?? BoardDefinition(
+            return contests.board(id) ?? BoardDefinition(
                 scope: scope, timeZone: .gmt, windows: [], metric: .points, medalWindows: [], tieBreak: .shared, contest: nil)
         }
         let rule = rules.first { $0.matchesExactly(scope) }
@@ -208,7 +202,8 @@ public struct BoardPeriod: Sendable, Hashable {
     }
 }
 
-/// A contest held by reference, compared and hashed by its value.
+/// A contest held by reference, compared by its value and hashed by its id (equal contests have equal ids): sets of
+/// board periods hash boards often, and a contest's whole value is long to hash.
 private final class ContestBox: Sendable, Hashable {
     let contest: Contest
 
@@ -218,5 +213,5 @@ private final class ContestBox: Sendable, Hashable {
 
     static func == (left: ContestBox, right: ContestBox) -> Bool { left.contest == right.contest }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(contest) }
+    func hash(into hasher: inout Hasher) { hasher.combine(contest.id) }
 }

@@ -96,8 +96,7 @@ public struct ContestRequest: Codable, Sendable {
         let contest = Contest(
             id: id, title: title, scope: scope, schedule: schedule, timeZone: zone, entry: entry, maxPlayers: maxPlayers,
             metric: metric ?? .points, tieBreak: tieBreak ?? .shared, medals: medals ?? true)
-        guard let current = contest.currentRun(at: now), current.end.map({ $0 > now }) ?? true || !contest.runs(after: now, limit: 1).isEmpty
-        else {
+        guard contest.run(containing: now) != nil || !contest.runs(after: now, limit: 1).isEmpty else {
             let field = cron == nil ? "ends_at" : "cron"
             return .failure(ValidationFailure(errors: [FieldError(field: field, message: "leaves no run under way or to come")]))
         }
@@ -190,7 +189,7 @@ public struct ContestView: Codable, Sendable, Equatable {
     /// current run was closed (early, or at its end), if it was.
     public init(_ contest: Contest, joined: Int?, runClosedAt: Date? = nil, grace: TimeInterval, now: Date) {
         id = contest.id
-        board = contest.board.id
+        board = BoardScope.contest(contest.id).id
         title = contest.title
         scope = contest.scope.boards.map(\.id)
         timeZone = contest.timeZone.configuredName

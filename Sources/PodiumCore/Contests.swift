@@ -214,7 +214,9 @@ public struct Contest: Sendable, Hashable {
 public final class ContestRegistry: Sendable {
     private struct State {
         var revision: Int64 = 0
-        var contests: [String: Contest] = [:]
+        /// Each contest's board, made once per read, in id order.
+        var boards: [BoardDefinition] = []
+        var byID: [String: BoardDefinition] = [:]
     }
 
     private let state = Mutex(State())
@@ -227,27 +229,35 @@ public final class ContestRegistry: Sendable {
 
     /// Replaces the contests with `contests`, read at `revision`; an older read than the one held is ignored.
     public func replace(with contests: [Contest], revision: Int64) {
+        let boards = contests.sorted { $0.id < $1.id }.map(\.board)
         state.withLock { state in
             guard revision >= state.revision else { return }
             state.revision = revision
-            state.contests = Dictionary(uniqueKeysWithValues: contests.map { ($0.id, $0) })
+            state.boards = boards
+            state.byID = Dictionary(uniqueKeysWithValues: boards.compactMap { board in board.contest.map { ($0.id, board) } })
         }
+    }
+
+    /// The board of contest `id`, cancelled or not; nil if there is none.
+    public func board(_ id: String) -> BoardDefinition? {
+        state.withLock { $0.byID[id] }
     }
 
     /// The contest `id`, cancelled or not; nil if there is none.
     public func contest(_ id: String) -> Contest? {
-        state.withLock { $0.contests[id] }
+        board(id)?.contest
     }
 
     /// Every contest, by id.
     public var all: [Contest] {
-        state.withLock { $0.contests.values.sorted { $0.id < $1.id } }
+        state.withLock { $0.boards }.compactMap(\.contest)
     }
 
-    /// Contests not cancelled whose scope counts a completion in `topic` for `groups`, by id.
-    public func counting(topic: String, groups: [String]) -> [Contest] {
-        state.withLock { state in
-            state.contests.values.filter { $0.cancelledAt == nil && $0.scope.counts(topic: topic, groups: groups) }
-        }.sorted { $0.id < $1.id }
+    /// The boards of the contests not cancelled whose scope counts a completion in `topic` for `groups`, by id.
+    public func boardsCounting(topic: String, groups: [String]) -> [BoardDefinition] {
+        state.withLock { $0.boards }.filter { board in
+            guard let contest = board.contest else { return false }
+            return contest.cancelledAt == nil && contest.scope.counts(topic: topic, groups: groups)
+        }
     }
 }

@@ -58,8 +58,8 @@ public struct GameRules: Sendable {
                 add(BoardPeriod(board: board, period: Period.containing(completedAt, window: window, timeZone: board.timeZone)))
             }
         }
-        for contest in boards.contests.counting(topic: topic, groups: groups) {
-            if let run = contest.run(containing: completedAt) { add(BoardPeriod(board: contest.board, period: run)) }
+        for board in boards.contests.boardsCounting(topic: topic, groups: groups) {
+            if let run = board.contest?.run(containing: completedAt) { add(BoardPeriod(board: board, period: run)) }
         }
         return (open, closed)
     }

@@ -95,8 +95,8 @@ public struct Period: Sendable, Hashable {
 
     /// The period of `window` that contains `date`, cut in `timeZone`.
     ///
-    /// Contest runs are not calendar periods (`BoardDefinition.period(of:containing:)` finds them from the contest's
-    /// schedule): for `.contest` this is an empty run at `date`, which contains nothing.
+    /// Contest runs are not calendar periods (`Contest.run(containing:)` finds them from the contest's schedule): for
+    /// `.contest` this is an empty run at `date`, which contains nothing.
     ///
     /// Day = local midnight to midnight, even on 23- or 25-hour DST days; week = ISO week from
     /// Monday 00:00 local; month = from the 1st 00:00 local. A midnight that does not exist in the

@@ -112,7 +112,7 @@ struct ContestsController {
         try context.requireWriter()
         let (contest, user) = try entry(context)
         let status: HTTPResponse.Status
-        switch try await contests.join(contest, userID: user, now: now()) {
+        switch try await contests.join(contestID: contest.id, userID: user, now: now()) {
         case .joined: status = .created
         case .alreadyJoined: status = .ok
         case .full: throw APIError.conflict("contest \(contest.id) has \(contest.maxPlayers ?? 0) players, the most it takes")

@@ -61,7 +61,7 @@ struct ContestStoreTests {
             // A join contest: only the entrant counts, on either replica.
             let club = try contest("club-\(topic)", topic: topic, entry: .join)
             #expect(try await first.contests.create(club, now: now))
-            #expect(try await second.contests.join(club, userID: "p2", now: now) == .joined)
+            #expect(try await second.contests.join(contestID: club.id, userID: "p2", now: now) == .joined)
             #expect(try await contestBoards(try completion(id: "\(topic)-2", user: "p2", topic: topic, completedAt: played, now: now), in: second)
                 .sorted() == ["contest:club-\(topic)", "contest:open-\(topic)"])
             #expect(try await contestBoards(try completion(id: "\(topic)-3", user: "p3", topic: topic, completedAt: played, now: now), in: first)
@@ -149,7 +149,7 @@ struct ContestStoreTests {
             let small = try request.validated(now: now).get()
             #expect(try await storage.contests.create(small, now: now))
             let outcomes = try await withThrowingTaskGroup(of: JoinOutcome.self) { group in
-                for index in 0..<40 { group.addTask { try await storage.contests.join(small, userID: "p\(index)", now: now) } }
+                for index in 0..<40 { group.addTask { try await storage.contests.join(contestID: small.id, userID: "p\(index)", now: now) } }
                 return try await group.reduce(into: [JoinOutcome]()) { $0.append($1) }
             }
             #expect(outcomes.filter { $0 == .joined }.count == 5 && outcomes.filter { $0 == .full }.count == 35)

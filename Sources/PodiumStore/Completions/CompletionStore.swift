@@ -43,14 +43,11 @@ public struct CompletionStore: Sendable {
     /// Retries the transaction when it lost a race (a concurrent duplicate id, a deadlock):
     /// the retry then sees the other writer's completion and answers as a replay.
     public func record(_ items: [ValidCompletion], now: Date) async throws -> [RecordOutcome] {
-        // The contests the plans were made with: the batch makes them again if the registry has moved on since.
-        let plannedRevision = rules.boards.contests.revision
-        let plans = items.map { CompletionPlan($0, rules: rules, now: now) }
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await recordOnce(plans, plannedRevision: plannedRevision, now: now)
+                return try await recordOnce(items, now: now)
             } catch let error as PostgresError where attempt < 4 && (error.isRetryable || error.isUniqueViolation) {
                 logger.debug("retrying completion batch", metadata: ["error": "\(error)", "attempt": "\(attempt)"])
             }
@@ -73,11 +70,11 @@ public struct CompletionStore: Sendable {
         }
     }
 
-    private func recordOnce(_ plans: [CompletionPlan], plannedRevision: Int64, now: Date) async throws -> [RecordOutcome] {
+    private func recordOnce(_ items: [ValidCompletion], now: Date) async throws -> [RecordOutcome] {
         let rules = rules
         let written = try await postgres.withSession { session -> WrittenBatch in
             var written = try await session.runInTransaction { connection in
-                try Self.writeScores(plans, plannedRevision: plannedRevision, now: now, rules: rules, on: connection)
+                try Self.writeScores(items, now: now, rules: rules, on: connection)
             }
             guard !written.created.isEmpty else { return written }
             // Redis is brought up to date before the commit, so each completion row is written once, with its
@@ -93,7 +90,7 @@ public struct CompletionStore: Sendable {
             }
             return written
         }
-        return plans.map { written.outcomes[$0.item.id] ?? .conflict }
+        return items.map { written.outcomes[$0.id] ?? .conflict }
     }
 
     /// Brings Redis to the new scores and puts the ranks into the answers; nil when Redis failed.
@@ -203,16 +200,13 @@ extension CompletionStore {
     ///
     /// Leaves the transaction open for `finishBatch`, unless nothing is new (then it commits).
     ///
-    /// `plans` were made with the contests of registry revision `plannedRevision`; they are made again when the
-    /// registry, brought up to PostgreSQL's revision here, holds another.
-    static func writeScores(
-        _ plans: [CompletionPlan], plannedRevision: Int64, now: Date, rules: GameRules, on connection: PostgresConnection
-    ) throws -> WrittenBatch {
-        var plans = plans
+    /// The items are planned after the first round trip, which brings the contests up to PostgreSQL's revision and
+    /// reads which `join` contests their players entered.
+    static func writeScores(_ items: [ValidCompletion], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
         var batch = WrittenBatch()
         // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
-        let players = Array(Set(plans.map(\.item.userID)))
-        let ids = plans.map(\.item.id)
+        let players = Array(Set(items.map(\.userID)))
+        let ids = items.map(\.id)
         let opening = try connection.pipeline([
             "BEGIN",
             // One lock per id, in a fixed order, until the commit: a concurrent duplicate waits here and then finds
@@ -235,12 +229,11 @@ extension CompletionStore {
         let contests = rules.boards.contests
         let revision = try opening[5].rows[0].int64("revision")
         if revision > contests.revision { try ContestStore.load(into: contests, revision: revision, on: connection) }
-        if contests.revision != plannedRevision { plans = plans.map { CompletionPlan($0.item, rules: rules, now: now) } }
         let entries = Set(try opening[6].rows.map { [try $0.string("contest_id"), try $0.string("user_id")] })
-        plans = plans.map { plan in
-            plan.leavingOut { period in
+        let plans = items.map { item in
+            CompletionPlan(item, rules: rules, now: now).leavingOut { period in
                 guard let contest = period.board.contest, contest.entry == .join else { return false }
-                return !entries.contains([contest.id, plan.item.userID])
+                return !entries.contains([contest.id, item.userID])
             }
         }
         var zones: [String: TimeZone] = [:]

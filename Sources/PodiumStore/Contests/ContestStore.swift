@@ -31,16 +31,18 @@ public struct ContestStore: Sendable {
 
     /// The columns `contest(from:)` reads.
     static let columns = """
-        id, title, array_to_string(scope, ' ') AS scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry,
+        id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry,
         max_players, metric, tie_break, medals, cancelled_at
         """
 
     /// Reads every contest into the registry when PostgreSQL holds a newer revision than it; returns whether it did.
     ///
-    /// One snapshot (repeatable read) for the revision and the rows, so the registry holds exactly that revision.
+    /// A plain read of the revision first (it runs every second and rarely finds a change); then one snapshot
+    /// (repeatable read) for the revision and the rows, so the registry holds exactly that revision.
     @discardableResult
     public func refresh() async throws -> Bool {
         let registry = registry
+        guard try await postgres.query(Self.revisionQuery).rows[0].int64("revision") > registry.revision else { return false }
         return try await postgres.withTransaction(isolation: "REPEATABLE READ") { connection in
             let revision = try connection.query(Self.revisionQuery).rows[0].int64("revision")
             guard revision > registry.revision else { return false }
@@ -120,36 +122,29 @@ public struct ContestStore: Sendable {
 
     /// When each of `contests`' current runs at `now` was closed, by contest id (runs not closed are left out).
     public func currentRunClosings(_ contests: [Contest], now: Date) async throws -> [String: Date] {
-        let runs = contests.compactMap { contest in contest.currentRun(at: now).map { (contest.board.id, $0.key) } }
+        let runs = contests.compactMap { contest in contest.currentRun(at: now).map { (contest.id, BoardPeriod(board: contest.board, period: $0)) } }
         guard !runs.isEmpty else { return [:] }
-        var closings: [String: Date] = [:]
-        for row in try await postgres.query("""
-            SELECT c.board, c.closed_at FROM board_periods c
-            JOIN unnest(\(bind: runs.map(\.0))::text[], \(bind: runs.map(\.1))::text[]) AS x(b, p) ON c.board = x.b AND c.period = x.p
-            WHERE c.board_window = 'contest' AND c.closed_at IS NOT NULL
-            """).rows {
-            closings[String(try row.string("board").dropFirst("contest:".count))] = try row.date("closed_at")
-        }
-        return closings
+        let closings = try await postgres.withConnection { try CompletionStore.closingTimes(of: runs.map(\.1), on: $0) }
+        return Dictionary(uniqueKeysWithValues: runs.compactMap { id, run in closings[BoardPeriodKey(run)].map { (id, $0) } })
     }
 
-    /// Makes `userID` an entrant of `contest`, unless it is full, open to all, or cancelled.
+    /// Makes `userID` an entrant of contest `contestID`, unless it is full, open to all, or cancelled.
     ///
     /// Joins of one contest take the contest's row lock in turn, so concurrent joins cannot pass `max_players`.
-    public func join(_ contest: Contest, userID: String, now: Date) async throws -> JoinOutcome {
+    public func join(contestID: String, userID: String, now: Date) async throws -> JoinOutcome {
         try await postgres.withTransaction { connection in
             guard let row = try connection.query(
-                "SELECT entry, max_players, cancelled_at FROM contests WHERE id = \(bind: contest.id) FOR UPDATE").rows.first
+                "SELECT entry, max_players, cancelled_at FROM contests WHERE id = \(bind: contestID) FOR UPDATE").rows.first
             else { return .missing }
             if row["cancelled_at"] != nil { return .cancelled }
             if row["entry"] != ContestEntry.join.rawValue { return .open }
             let state = try connection.query("""
-                SELECT count(*) AS n, bool_or(user_id = \(bind: userID)) AS present FROM contest_entries WHERE contest_id = \(bind: contest.id)
+                SELECT count(*) AS n, bool_or(user_id = \(bind: userID)) AS present FROM contest_entries WHERE contest_id = \(bind: contestID)
                 """).rows[0]
             if state["present"] == "t" { return .alreadyJoined }
-            if let maximum = row["max_players"].flatMap(Int.init), try state.int("n") >= maximum { return .full }
+            if let maximum = try row.optionalInt("max_players"), try state.int("n") >= maximum { return .full }
             try connection.query("""
-                INSERT INTO contest_entries (contest_id, user_id, joined_at) VALUES (\(bind: contest.id), \(bind: userID), \(bind: now))
+                INSERT INTO contest_entries (contest_id, user_id, joined_at) VALUES (\(bind: contestID), \(bind: userID), \(bind: now))
                 """)
             return .joined
         }
@@ -168,7 +163,7 @@ public struct ContestStore: Sendable {
 
     /// A stored contest; nil for a row this version cannot read (it then counts nothing on this replica).
     static func contest(from row: PostgresRow) throws -> Contest? {
-        guard let scope = ContestScope(boards: try row.string("scope").split(separator: " ").map(String.init)),
+        guard let scope = ContestScope(boards: PostgresArrayText.strings(try row.string("scope"))),
               let zone = TimeZone(identifier: try row.string("time_zone")),
               let entry = ContestEntry(rawValue: try row.string("entry")),
               let metric = BoardMetric(rawValue: try row.string("metric")),
@@ -177,16 +172,17 @@ public struct ContestStore: Sendable {
         let start = try row.optionalDate("starts_at")
         let end = try row.optionalDate("ends_at")
         let schedule: ContestSchedule
-        if let cron = row["cron"], let seconds = row["duration_seconds"].flatMap(TimeInterval.init) {
+        if let cron = row["cron"], let seconds = try row.optionalInt("duration_seconds") {
             guard let expression = try? CronExpression(cron) else { return nil }
-            schedule = .recurring(cron: CronSchedule(expression: expression, timeZone: zone), duration: seconds, from: start, until: end)
+            schedule = .recurring(
+                cron: CronSchedule(expression: expression, timeZone: zone), duration: TimeInterval(seconds), from: start, until: end)
         } else {
             guard let start, let end else { return nil }
             schedule = .once(start: start, end: end)
         }
         return Contest(
             id: try row.string("id"), title: try row.string("title"), scope: scope, schedule: schedule, timeZone: zone, entry: entry,
-            maxPlayers: row["max_players"].flatMap(Int.init), metric: metric, tieBreak: tieBreak, medals: row["medals"] == "t",
+            maxPlayers: try row.optionalInt("max_players"), metric: metric, tieBreak: tieBreak, medals: try row.bool("medals"),
             cancelledAt: try row.optionalDate("cancelled_at"))
     }
 }
@@ -208,24 +204,18 @@ extension ContestStore {
     /// window it is the sum of the scores on the group's own board (`group:<group>`), ranked against every group
     /// board's sum for the same window and period.
     public func groupStanding(board: String, window: LeaderboardWindow, period: String, group: String) async throws -> GroupStanding {
-        let row: PostgresRow
-        if window == .contest {
-            row = try await postgres.query("""
-                WITH totals AS (SELECT group_name, score AS total FROM contest_group_scores WHERE board = \(bind: board) AND period = \(bind: period))
-                SELECT (SELECT total FROM totals WHERE group_name = \(bind: group)) AS total,
-                       (SELECT count(*) FROM totals) AS groups,
-                       (SELECT count(*) FROM totals o WHERE o.total > (SELECT total FROM totals WHERE group_name = \(bind: group))) AS above
-                """).rows[0]
-        } else {
-            row = try await postgres.query("""
-                WITH totals AS (
-                    SELECT board, sum(score)::bigint AS total FROM board_scores
-                    WHERE board LIKE 'group:%' AND board_window = \(bind: window.rawValue) AND period = \(bind: period) GROUP BY board)
-                SELECT (SELECT total FROM totals WHERE board = \(bind: "group:" + group)) AS total,
-                       (SELECT count(*) FROM totals) AS groups,
-                       (SELECT count(*) FROM totals o WHERE o.total > (SELECT total FROM totals WHERE board = \(bind: "group:" + group))) AS above
-                """).rows[0]
-        }
+        // Each group's total, named (`$1` the board or window, `$2` the period); the shared part ranks `$3` among them.
+        let (totals, first, subject) = window == .contest
+            ? ("SELECT group_name AS name, score AS total FROM contest_group_scores WHERE board = $1 AND period = $2", board, group)
+            : ("""
+               SELECT board AS name, sum(score)::bigint AS total FROM board_scores
+               WHERE board LIKE 'group:%' AND board_window = $1 AND period = $2 GROUP BY board
+               """, window.rawValue, BoardScope.group(group).id)
+        let row = try await postgres.query("""
+            WITH totals AS (\(totals)), me AS (SELECT total FROM totals WHERE name = $3)
+            SELECT (SELECT total FROM me) AS total, (SELECT count(*) FROM totals) AS groups,
+                   (SELECT count(*) FROM totals WHERE total > (SELECT total FROM me)) AS above
+            """, [first, period, subject]).rows[0]
         let total = row["total"].flatMap(Int64.init)
         return GroupStanding(total: total ?? 0, rank: total == nil ? nil : try row.int("above") + 1, groups: try row.int("groups"))
     }

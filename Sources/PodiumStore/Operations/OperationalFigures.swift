@@ -76,7 +76,7 @@ extension PodiumStorage {
                         WHERE p.board_window = w.board_window AND p.closed_at IS NOT NULL) AS last_closed_end,
                        (SELECT count(*) FROM board_periods p
                         WHERE p.board_window = w.board_window AND p.closed_at IS NULL AND p.ends_at <= \(bind: overdueBefore)) AS overdue
-                FROM unnest(ARRAY['day', 'week', 'month', 'contest']) AS w(board_window)
+                FROM unnest(\(bind: LeaderboardWindow.allCases.filter { $0 != .all }.map(\.rawValue))::text[]) AS w(board_window)
                 """).rows {
                 guard let window = LeaderboardWindow(rawValue: try row.string("board_window")) else { continue }
                 figures.windows[window] = .init(lastClosedEnd: try row.optionalDate("last_closed_end"), overdue: try row.int("overdue"))

@@ -91,16 +91,16 @@ public final class LiveRankings: Service, Sendable {
         let entry = Entry(
             continuation: continuation, refreshInterval: refreshInterval, nextRefresh: refreshInterval.map { now + $0 },
             end: lifetime.map { now + $0 })
-        let startClock = state.withLockedValue { state in
-            guard !state.ended else { return false }
+        let (startClock, ended) = state.withLockedValue { state -> (Bool, Bool) in
+            guard !state.ended else { return (false, true) }
             state.listeners[key, default: [:]][id] = entry
             continuation.yield(.live(state.isLive))
-            guard entry.isTimed, !state.clockRunning else { return false }
+            guard entry.isTimed, !state.clockRunning else { return (false, false) }
             state.clockRunning = true
-            return true
+            return (true, false)
         }
         if startClock { runClock() }
-        if state.withLockedValue({ $0.ended }) { continuation.finish() }
+        if ended { continuation.finish() }
         return LiveListener(signals: stream, continuation: continuation)
     }
 
