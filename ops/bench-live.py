@@ -109,9 +109,7 @@ def worker(host, port, key, paths, ready, events):
             with events.get_lock():
                 events.value += sum(listener.events for listener in listeners)
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    loop = asyncio.new_event_loop()
+    loop = asyncio.new_event_loop()  # the descriptor limit main raised is inherited
     main_task = loop.create_task(run())
     import signal
     loop.add_signal_handler(signal.SIGTERM, main_task.cancel)

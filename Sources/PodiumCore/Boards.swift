@@ -172,10 +172,7 @@ public struct BoardCatalog: Sendable {
             return contests.board(id) ?? BoardDefinition(
                 scope: scope, timeZone: .gmt, windows: [], metric: .points, medalWindows: [], tieBreak: .shared, contest: nil)
         }
-        let rule = rules.first { $0.matchesExactly(scope) }
-            ?? rules.first { $0.matchesKind(scope) }
-            ?? BoardRule.defaults.first { $0.matchesKind(scope) }
-            ?? BoardRule(scope: scope.id)
+        let rule = rule(for: scope)
         return BoardDefinition(
             scope: scope,
             timeZone: TimeZone(identifier: rule.timeZone) ?? .gmt,
@@ -185,6 +182,21 @@ public struct BoardCatalog: Sendable {
             tieBreak: rule.tieBreak,
             contest: nil
         )
+    }
+
+    /// How `scope`'s equal scores rank: `definition(for:).tieBreak`, without making the whole definition (rebuilds
+    /// and reconciles ask it for every row they read).
+    public func tieBreak(of scope: BoardScope) -> TieBreak {
+        if case .contest(let id) = scope { return contests.board(id)?.tieBreak ?? .shared }
+        return rule(for: scope).tieBreak
+    }
+
+    /// The rule for a calendar board: its exact rule, else its kind's wildcard, else the defaults' rule for its kind.
+    private func rule(for scope: BoardScope) -> BoardRule {
+        rules.first { $0.matchesExactly(scope) }
+            ?? rules.first { $0.matchesKind(scope) }
+            ?? BoardRule.defaults.first { $0.matchesKind(scope) }
+            ?? BoardRule(scope: scope.id)
     }
 }
 

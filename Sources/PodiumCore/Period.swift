@@ -126,7 +126,12 @@ public struct Period: Sendable, Hashable {
     /// whether or not it names a real period: a well-shaped name a window does not have is a period that does not
     /// exist (404), anything else a malformed name (400).
     public static func isPeriodShaped(_ name: String) -> Bool {
-        name.wholeMatch(of: /all|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}|[0-9]{4}-[0-9]{2}|[0-9]{8}T[0-9]{4}Z/) != nil
+        name.wholeMatch(of: /all|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}|[0-9]{4}-[0-9]{2}/) != nil || isContestRunShaped(name)
+    }
+
+    /// Whether `name` has the shape of a contest run's name (`20261127T1400Z`), whether or not it names a real instant.
+    public static func isContestRunShaped(_ name: String) -> Bool {
+        name.wholeMatch(of: /[0-9]{8}T[0-9]{4}Z/) != nil
     }
 
     /// Parses a period name for a window, giving bounds in `timeZone`; nil if malformed.

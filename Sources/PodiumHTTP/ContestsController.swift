@@ -34,7 +34,9 @@ struct ContestsController {
         case .failure(let failure): throw APIError.validation(failure.errors)
         }
         guard try await contests.create(contest, now: at) else { throw APIError.conflict("a contest \(contest.id) exists already") }
-        return try HTTPSupport.json(try await view(contest), status: .created)
+        // Just made: nobody joined, no run closed.
+        let view = ContestView(contest, joined: contest.entry == .join ? 0 : nil, grace: rules.closeGrace, now: at)
+        return try HTTPSupport.json(view, status: .created)
     }
 
     /// Handles `GET /v1/contests`: the contests the caller may read, by id.
@@ -64,11 +66,10 @@ struct ContestsController {
     @Sendable func close(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         var errors: [FieldError] = []
-        let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
-        if !["true", "false"].contains(dryRunText) { errors.append(FieldError(field: "dry_run", message: "must be true or false")) }
+        let dryRun = HTTPSupport.boolean("dry_run", in: request, fallback: false, errors: &errors)
         let named = request.uri.queryParameters.get("period").map { String($0) }
         // A name of the right shape that names no run (a date that does not exist included) is 404, as on the boards.
-        if let named, named.wholeMatch(of: /[0-9]{8}T[0-9]{4}Z/) == nil {
+        if let named, !Period.isContestRunShaped(named) {
             errors.append(FieldError(field: "period", message: "must be a run name such as 20261127T1400Z"))
         }
         guard errors.isEmpty else { throw APIError.validation(errors) }
@@ -81,14 +82,8 @@ struct ContestsController {
         guard let run = chosen, let start = run.start, start <= at else {
             throw APIError.conflict("contest \(contest.id) has no run under way or ended to close")
         }
-        let key = BoardPeriodKey(board: contest.board.id, window: .contest, period: run.key)
-        do {
-            let report = try await periods.close(key, now: at, dryRun: dryRunText == "true", early: true)
-            if report.outcome == .closed { cache.invalidate(keys: [key]) }
-            return try HTTPSupport.json(report)
-        } catch let error as PeriodCloseError {
-            throw APIError.conflict(error.description)
-        }
+        let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
+        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: dryRun, early: true))
     }
 
     /// Handles `POST /v1/admin/contests/:id/cancel`: nothing counts from now on, and the run under way is closed without
@@ -99,9 +94,8 @@ struct ContestsController {
         let at = now()
         _ = try await contests.cancel(id: contest.id, now: at)
         if let run = contest.run(containing: at) {
-            let key = BoardPeriodKey(board: contest.board.id, window: .contest, period: run.key)
-            _ = try await periods.close(key, now: at, dryRun: false, early: true)
-            cache.invalidate(keys: [key])
+            let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
+            _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false, early: true)
         }
         return try HTTPSupport.json(try await view(rules.boards.contests.contest(contest.id) ?? contest))
     }

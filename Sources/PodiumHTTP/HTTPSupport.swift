@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumCore
+import PodiumStore
 
 /// Body and query helpers shared by the controllers.
 enum HTTPSupport {
@@ -81,6 +82,30 @@ enum HTTPSupport {
             return nil
         }
         return scope
+    }
+
+    /// The query parameter `name` as `true` or `false`, `fallback` when absent; anything else is added to `errors`.
+    static func boolean(_ name: String, in request: Request, fallback: Bool, errors: inout [FieldError]) -> Bool {
+        guard let text = request.uri.queryParameters.get(name) else { return fallback }
+        guard text == "true" || text == "false" else {
+            errors.append(FieldError(field: name, message: "must be true or false"))
+            return fallback
+        }
+        return text == "true"
+    }
+
+    /// Closes board period `key` (a contest run under way too when `early`), then drops this replica's cached pages of
+    /// it once it is closed; a period that cannot close is 409.
+    static func close(
+        _ key: BoardPeriodKey, with periods: PeriodStore, cache: LeaderboardCache, now: Date, dryRun: Bool, early: Bool = false
+    ) async throws -> PeriodCloseReport {
+        do {
+            let report = try await periods.close(key, now: now, dryRun: dryRun, early: early)
+            if report.outcome == .closed { cache.invalidate(keys: [key]) }
+            return report
+        } catch let error as PeriodCloseError {
+            throw APIError.conflict(error.description)
+        }
     }
 
     /// An integer query parameter within `range`, `fallback` when absent; a field error otherwise.

@@ -81,8 +81,7 @@ struct JobsController {
         try context.require(.admin)
         var errors: [FieldError] = []
         let (scope, window) = Self.timedBoardWindow(in: context, errors: &errors)
-        let dryRunText = request.uri.queryParameters.get("dry_run") ?? "false"
-        if !["true", "false"].contains(dryRunText) { errors.append(FieldError(field: "dry_run", message: "must be true or false")) }
+        let dryRun = HTTPSupport.boolean("dry_run", in: request, fallback: false, errors: &errors)
         guard errors.isEmpty, let scope, let window else { throw APIError.validation(errors) }
         let periodName = HTTPSupport.pathParameter("period", in: context)
         let board = try board(scope, keeping: window)
@@ -92,14 +91,8 @@ struct JobsController {
         guard board.period(of: window, named: periodName) != nil else {
             throw APIError.notFound("board \(board.id) has no \(window.rawValue) period \(periodName)")
         }
-        do {
-            let key = BoardPeriodKey(board: board.id, window: window, period: periodName)
-            let report = try await periods.close(key, now: now(), dryRun: dryRunText == "true")
-            if report.outcome == .closed { cache.invalidate(keys: [key]) }
-            return try HTTPSupport.json(report)
-        } catch let error as PeriodCloseError {
-            throw APIError.conflict(error.description)
-        }
+        let key = BoardPeriodKey(board: board.id, window: window, period: periodName)
+        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, cache: cache, now: now(), dryRun: dryRun))
     }
 
     /// The path's board and timed window (day, week, month or contest: `all` never closes), their problems added to `errors`.

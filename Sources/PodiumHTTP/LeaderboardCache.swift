@@ -19,34 +19,23 @@ final class LeaderboardCache: Sendable {
         let body: ByteBuffer
         let contentType: String
         let etag: String
-        let expires: ContinuousClock.Instant
+        var expires: ContinuousClock.Instant
         /// The body as a live stream's `page` event, made once and shared by every stream that sends it.
         let event: ByteBuffer
 
-        /// The same answer, kept until `expires` (its event not made again).
-        func expiring(at expires: ContinuousClock.Instant) -> Entry {
-            Entry(body: body, contentType: contentType, etag: etag, expires: expires, event: event)
-        }
-
-        private init(body: ByteBuffer, contentType: String, etag: String, expires: ContinuousClock.Instant, event: ByteBuffer) {
-            self.body = body
-            self.contentType = contentType
-            self.etag = etag
-            self.expires = expires
-            self.event = event
-        }
-
-        /// An entry; its `page` event is made here, once, rather than by each of the streams that send it.
+        /// An entry; its `page` event is made here, once, rather than by each of the streams that send it, and the body
+        /// is a slice of it (one copy of the page's bytes).
         init(body: ByteBuffer, contentType: String, etag: String, expires: ContinuousClock.Instant) {
-            self.body = body
-            self.contentType = contentType
-            self.etag = etag
-            self.expires = expires
             var event = ByteBuffer(string: "id: \(etag)\nevent: page\ndata: ")
+            let start = event.writerIndex
             var page = body
             event.writeBuffer(&page)
+            self.body = event.getSlice(at: start, length: body.readableBytes) ?? body
             event.writeString("\n\n")
             self.event = event
+            self.contentType = contentType
+            self.etag = etag
+            self.expires = expires
         }
     }
 
@@ -163,7 +152,8 @@ final class LeaderboardCache: Sendable {
     /// cache is dropped when full: simple and bounded).
     func store(key: BoardPeriodKey, request: String, entry read: Entry, readSince ticket: Ticket) {
         guard lifetime > .zero else { return }
-        let entry = read.expiring(at: .now + lifetime)
+        var entry = read
+        entry.expires = .now + lifetime
         state.withLock { state in
             guard state.accepts(ticket, for: key) else { return }
             if state.count >= capacity { (state.boards, state.count) = ([:], 0) }

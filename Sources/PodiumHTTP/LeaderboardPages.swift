@@ -26,10 +26,12 @@ final class LeaderboardPages: Sendable {
 
     /// The final snapshot of the target once its period was closed (by the scheduler, or early by ops); nil while it is live.
     ///
-    /// Only a period that has ended can be closed, except a contest run an admin closed early, so reads of current
-    /// calendar periods never ask PostgreSQL.
+    /// Only a period that has ended can be closed, except a contest run under way that an admin closed early, so reads
+    /// of current calendar periods and of runs not started never ask PostgreSQL.
     func finalSnapshot(_ target: LeaderboardsController.Target) async throws -> Int64? {
-        guard let end = target.period.end, end <= now() || target.period.window == .contest else { return nil }
+        let now = now()
+        guard let start = target.period.start, let end = target.period.end,
+              end <= now || (target.period.window == .contest && start <= now) else { return nil }
         return try await periods.finalSnapshot(target.periodKey)
     }
 

@@ -231,7 +231,11 @@ struct LeaderboardsController {
 
     /// The page of `users`' ranks on `target`: from its final snapshot once closed, else from the live rankings.
     private func ranks(of users: [String], on target: Target) async throws -> LeaderboardPage {
-        let snapshot = try await pages.finalSnapshot(target)
+        try await ranks(of: users, on: target, snapshot: try await pages.finalSnapshot(target))
+    }
+
+    /// The page of `users`' ranks on `target`, whose final snapshot (nil while it is live) the caller looked up.
+    private func ranks(of users: [String], on target: Target, snapshot: Int64?) async throws -> LeaderboardPage {
         let entries = if let snapshot {
             try await periods.compareFinal(snapshot: snapshot, userIDs: Array(Set(users)))
         } else {
@@ -282,13 +286,14 @@ struct LeaderboardsController {
         var sides: [ComparedPeriod] = []
         for target in targets {
             let period = target.period
-            let closed = try await pages.finalSnapshot(target) != nil || period.isClosed(at: now(), grace: rules.closeGrace)
+            let snapshot = try await pages.finalSnapshot(target)
+            let closed = snapshot != nil || period.isClosed(at: now(), grace: rules.closeGrace)
             var side = ComparedPeriod(
                 board: target.board.id, title: target.board.contest?.title, window: period.window, period: period.key,
                 startsAt: period.start.map(RFC3339.format), endsAt: period.end.map(RFC3339.format), status: closed ? .closed : .open,
                 score: 0, rank: nil, of: 0)
             if let user {
-                let page = try await ranks(of: [user], on: target)
+                let page = try await ranks(of: [user], on: target, snapshot: snapshot)
                 (side.score, side.rank, side.of) = (page.entries.first?.score ?? 0, page.entries.first?.rank, page.players)
             } else if let group {
                 let standing = try await contests.groupStanding(board: target.board.id, window: period.window, period: period.key, group: group)
@@ -385,7 +390,8 @@ struct LeaderboardsController {
     /// The boards whose readers may also read `scope`: a contest's scope (whoever may read one of its boards reads the
     /// contest); none for other boards.
     private func sharers(of scope: BoardScope) -> [BoardScope] {
-        rules.boards.definition(for: scope).contest?.scope.boards ?? []
+        guard case .contest(let id) = scope else { return [] }
+        return rules.boards.contests.contest(id)?.scope.boards ?? []
     }
 
     private static func example(_ window: LeaderboardWindow) -> String {

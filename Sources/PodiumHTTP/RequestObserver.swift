@@ -213,6 +213,6 @@ final class RequestMetricsCache: Sendable {
         }
         entry.requests.increment()
         entry.errors?.increment()
-        entry.duration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        entry.duration.record(duration: duration)
     }
 }

@@ -18,13 +18,14 @@ struct MemoryTrimService: Service {
         let trim = MallocTrim.lookUp()
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            trim?.call(0)
+            _ = trim?.function(0)
         }
     }
 }
 
 /// glibc's `malloc_trim(3)`, found at run time: it is declared in <malloc.h>, which Swift's Glibc module leaves out.
 private struct MallocTrim {
+    /// `malloc_trim(pad)`: trims, keeping `pad` bytes at the top of the heap.
     let function: @convention(c) (Int) -> Int32
 
     /// The function, or nil where the C library has none.
@@ -35,10 +36,5 @@ private struct MallocTrim {
         #else
         return nil
         #endif
-    }
-
-    /// Trims, keeping `pad` bytes at the top of the heap.
-    func call(_ pad: Int) {
-        _ = function(pad)
     }
 }

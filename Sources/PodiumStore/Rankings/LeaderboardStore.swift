@@ -79,7 +79,7 @@ public struct LeaderboardStore: Sendable {
             let reply = try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments)
             return try Self.decodeSlice(reply)
         } catch let error as RedisError {
-            fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "leaderboard read", "error": "\(error)"])
+            noteFallback("leaderboard read", error)
             return try await fallbacks.run { try await readFromPostgres(board: board, window: window, period: period, slice: slice) }
         }
     }
@@ -107,7 +107,7 @@ public struct LeaderboardStore: Sendable {
             listed.sort { ($0.entry.rank, $0.member) < ($1.entry.rank, $1.member) }
             return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: listed.map(\.entry), live: true, found: true)
         } catch let error as RedisError {
-            fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "leaderboard compare", "error": "\(error)"])
+            noteFallback("leaderboard compare", error)
             // The LEFT JOIN keeps the board's size when none of the players is on it.
             let rows = try await fallbacks.run { try await postgres.query("""
                 WITH counts AS (
@@ -146,7 +146,7 @@ public struct LeaderboardStore: Sendable {
             }
             return (ranks, true)
         } catch let error as RedisError {
-            fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "player ranks", "error": "\(error)"])
+            noteFallback("player ranks", error)
             return (try await fallbacks.run { try await ranksFromPostgres(userID: userID, periods: periods) }, false)
         }
     }
@@ -257,4 +257,11 @@ public struct LeaderboardStore: Sendable {
 extension Array {
     /// The element at `index`, or nil when out of range.
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+extension LeaderboardStore {
+    /// Logs, throttled, that `read` fell back to PostgreSQL because Redis failed with `error`.
+    fileprivate func noteFallback(_ read: String, _ error: any Error) {
+        fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "\(read)", "error": "\(error)"])
+    }
 }

@@ -134,6 +134,8 @@ public final class LiveRankings: Service, Sendable {
         var ending: [AsyncStream<LiveSignal>.Continuation] = []
         let running = state.withLockedValue { state in
             var timed = false
+            // Written after the walk: a write during it would copy the tables the walk holds.
+            var refreshed: [(BoardPeriodKey, UUID, ContinuousClock.Instant)] = []
             for (key, entries) in state.listeners {
                 for (id, entry) in entries where entry.isTimed {
                     timed = true
@@ -141,10 +143,11 @@ public final class LiveRankings: Service, Sendable {
                         ending.append(entry.continuation)
                     } else if let due = entry.nextRefresh, let interval = entry.refreshInterval, due <= now {
                         refreshing.append(entry.continuation)
-                        state.listeners[key]?[id]?.nextRefresh = now + interval
+                        refreshed.append((key, id, now + interval))
                     }
                 }
             }
+            for (key, id, next) in refreshed { state.listeners[key]?[id]?.nextRefresh = next }
             if !timed { state.clockRunning = false }
             return timed
         }

@@ -13,21 +13,15 @@ enum RankingPlaces {
 extension GameRules {
     /// The tie-break of board `id` (`shared` for an id no rule reads).
     func tieBreak(ofBoard id: String) -> TieBreak {
-        BoardScope(id: id).map { boards.definition(for: $0).tieBreak } ?? .shared
+        BoardScope(id: id).map { boards.tieBreak(of: $0) } ?? .shared
     }
 }
 
 extension PostgresRow {
     /// The place in a row read with `RankingPlaces.columns`, keyed by `tieBreak` the way `TieBreak.sqlKey` keys it in SQL.
     func place(tieBreak: TieBreak) throws -> RankingPlace {
-        let score = try int64("score")
-        switch tieBreak {
-        case .shared:
-            return RankingPlace(score: score)
-        case .earliest:
-            return RankingPlace(score: score, key: tieBreak.key(reachedAt: try optionalDate("reached_at") ?? optionalDate("updated_at"), durationMs: 0))
-        case .fastest:
-            return RankingPlace(score: score, key: tieBreak.key(reachedAt: nil, durationMs: try int64("duration_ms")))
-        }
+        RankingPlace(
+            score: try int64("score"),
+            key: tieBreak.key(reachedAt: try optionalDate("reached_at") ?? optionalDate("updated_at"), durationMs: try int64("duration_ms")))
     }
 }

@@ -517,7 +517,7 @@
   async function dryRun(board, win, period, box, reload) {
     await previewThenClose({
       path: `/v1/admin/periods/${seg(board.board)}/${win}/${seg(period)}/close`, box, reload,
-      what: period, name: `${board.board} ${win} ${period}`,
+      name: `${board.board} ${win} ${period}`,
       row: () => document.querySelector(`.board[data-board="${CSS.escape(board.board)}"] .periods[data-window="${win}"] tr[data-period="${CSS.escape(period)}"]`),
     });
   }
@@ -525,9 +525,9 @@
   // A close with `path`: its dry run's medals, then a button that closes for real and shows what it awarded in the
   // close box below `row()` once `reload` has drawn the table again (or in `box`). With `pin`, the confirmation
   // names the previewed period (a contest's run), so it closes that one even if another has started meanwhile.
-  async function previewThenClose({ path, box, reload, what, name, row, pin }) {
+  async function previewThenClose({ path, box, reload, name, row, pin }) {
     const report = await api("POST", `${path}?dry_run=true`);
-    const label = what || report.period;
+    const label = report.period;
     const confirm = button(`Close ${label} and award these medals`, () => attempt(async () => {
       confirm.disabled = true;
       const done = await api("POST", pin ? `${path}?period=${encodeURIComponent(report.period)}` : path);
