@@ -97,8 +97,8 @@ public enum PodiumApplication {
         ).addRoutes(to: router)
         leaderboards.addPublicRoutes(to: router)
         // The console and the docs hold no data: their scripts call the API with the key the person enters.
-        StaticSite(path: "/console", folder: "console").addRoutes(to: router)
-        StaticSite(path: "/docs", folder: "docs").addRoutes(to: router)
+        StaticSite.console.addRoutes(to: router)
+        StaticSite.docs.addRoutes(to: router)
         let limiter = storage.rateLimiter
         router.add(middleware: AuthMiddleware(
             directory: directory, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash), playerTokens: playerTokens,

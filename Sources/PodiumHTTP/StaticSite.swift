@@ -5,7 +5,7 @@ import NIOCore
 
 /// A folder of `Resources` served as a small web app: the ops console (`/console`) and the API docs (`/docs`).
 ///
-/// Every file is read once, when the server starts, and answered under a strict content security policy: scripts, styles
+/// Every file is read once per process (`console`, `docs`), and answered under a strict content security policy: scripts, styles
 /// and fonts come from this server only (no inline script, no third party), and the page may call this server only.
 /// Only files that exist in the folder are served; any other name is a 404.
 struct StaticSite: Sendable {
@@ -20,8 +20,13 @@ struct StaticSite: Sendable {
         "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
+    /// The ops console.
+    static let console = StaticSite(path: "/console", folder: "console")
+    /// The API docs.
+    static let docs = StaticSite(path: "/docs", folder: "docs")
+
     /// Loads `Resources/<folder>`; a missing folder serves nothing (a broken build answers 404).
-    init(path: String, folder: String) {
+    private init(path: String, folder: String) {
         self.path = path
         var files: [String: (type: String, body: ByteBuffer)] = [:]
         if let url = Bundle.module.url(forResource: folder, withExtension: nil, subdirectory: "Resources"),
