@@ -24,6 +24,11 @@
 # are and not reset; otherwise they point at the local services (ports from
 # PODIUM_PG_PORT / PODIUM_REDIS_PORT) and start from a clean slate.
 #
+# PODIUM_TEST_TIME_LIMIT_S (default 2400) bounds the Swift tests as a whole: when they run longer (a test
+# hangs), they are stopped, the tests still running are printed, and the run fails (ops/lib/time-limit.sh).
+# Each suite also has its own `.timeLimit`, and each of the other scripts a limit of
+# PODIUM_SUITE_TIME_LIMIT_S (default 1800).
+#
 # PODIUM_TEST_DATE_SHIFT=N (days) runs the tests, and the `podium` processes they
 # start, as if the wall clock were N days ahead (a small preload library,
 # ops/clock-shift/clock_shift.c, built with gcc); the build itself runs on the
@@ -37,6 +42,7 @@ started=$SECONDS
 bash ops/services.sh
 
 . "$root/ops/lib/swift.sh"
+. "$root/ops/lib/time-limit.sh"
 # Some tests start their own redis-server processes on other loopback ports.
 command -v redis-server >/dev/null || { echo "redis-server is not on PATH" >&2; exit 1; }
 
@@ -85,6 +91,7 @@ fi
 
 mkdir -p .local
 log=".local/test-last.log"
+time_limit="${PODIUM_TEST_TIME_LIMIT_S:-2400}"
 # The multi-process scheduler test starts the `podium` executable itself: build it first.
 echo "swift build ${build_args[*]}"
 set +e
@@ -93,12 +100,12 @@ status=${PIPESTATUS[0]}
 if [ "$status" -eq 0 ] && [ -n "$shift_days" ]; then
     tests="$(swift build --show-bin-path)/podiumPackageTests.xctest"
     echo "${test_prefix[*]} $tests --testing-library swift-testing $*"
-    "${test_prefix[@]}" "$tests" --testing-library swift-testing "$@" 2>&1 | tee -a "$log"
-    status=${PIPESTATUS[0]}
+    run_with_limit "$time_limit" "$log" "${test_prefix[@]}" "$tests" --testing-library swift-testing "$@"
+    status=$?
 elif [ "$status" -eq 0 ]; then
     echo "swift test --disable-xctest $*"
-    swift test --disable-xctest "$@" 2>&1 | tee -a "$log"
-    status=${PIPESTATUS[0]}
+    run_with_limit "$time_limit" "$log" swift test --disable-xctest "$@"
+    status=$?
 fi
 set -e
 
@@ -138,9 +145,14 @@ run_suite() {
     local script="$1" log=".local/$2.log"
     echo "bash $script"
     set +e
-    bash "$script" </dev/null 2>&1 | tee "$log"
+    # Each bounded as a whole too: a hung browser or server fails the run instead of holding it.
+    timeout --kill-after=30 "${PODIUM_SUITE_TIME_LIMIT_S:-1800}" bash "$script" </dev/null 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     set -e
+    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        echo "FAILED: $script did not end within ${PODIUM_SUITE_TIME_LIMIT_S:-1800}s (PODIUM_SUITE_TIME_LIMIT_S); output in $log" >&2
+        exit 124
+    fi
     if [ "$status" -ne 0 ]; then
         echo "FAILED: $script exited with status $status ($((SECONDS - started))s); output in $log" >&2
         exit "$status"

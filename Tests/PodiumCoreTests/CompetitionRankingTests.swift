@@ -3,7 +3,7 @@ import PodiumCore
 import Testing
 
 /// Competition ranks ("1-2-2-4") for whole lists and for pages that start inside ties.
-@Suite("CompetitionRanking")
+@Suite("CompetitionRanking", .timeLimit(.minutes(5)))
 struct CompetitionRankingTests {
     @Test("reference ranks", arguments: [
         ([100, 90, 90, 80] as [Int64], [1, 2, 2, 4]),

@@ -3,7 +3,7 @@ import PodiumCore
 import Testing
 
 /// What follows from a completion, worked out without a database.
-@Suite("Completion outcome")
+@Suite("Completion outcome", .timeLimit(.minutes(5)))
 struct CompletionOutcomeTests {
     static let rules = GameRules()
 
@@ -107,7 +107,7 @@ struct CompletionOutcomeTests {
 }
 
 /// The medal rule and the event payloads, as the outbox stores them.
-@Suite("Medals and events")
+@Suite("Medals and events", .timeLimit(.minutes(5)))
 struct MedalAndEventTests {
     @Test("ranks 1 to 3 with a score above 0 win gold, silver, bronze; ties share; windows without medals give none")
     func medalRule() {

@@ -2,7 +2,7 @@ import Foundation
 import PodiumCore
 import Testing
 
-@Suite("Contests: schedules, runs, scope and the request's rules")
+@Suite("Contests: schedules, runs, scope and the request's rules", .timeLimit(.minutes(5)))
 struct ContestTests {
     /// Fridays 14:00 to 15:00 in London from November 2026.
     func fridayHour(until: String? = nil) throws -> Contest {

@@ -40,7 +40,7 @@ struct CronSlotsCase: Sendable, CustomTestStringConvertible {
 }
 
 /// Parsing: every field syntax, names, Sunday as 7, macros, text and equality, and every error.
-@Suite("CronExpression")
+@Suite("CronExpression", .timeLimit(.minutes(5)))
 struct CronExpressionTests {
     /// Field texts and the values each allows.
     static let fieldCases: [CronFieldCase] = [
@@ -214,7 +214,7 @@ struct CronExpressionTests {
 }
 
 /// Exact next, latest and slot answers away from DST, in UTC and fixed-offset zones.
-@Suite("CronSchedule")
+@Suite("CronSchedule", .timeLimit(.minutes(5)))
 struct CronScheduleTests {
     /// `next(after:)`: (expression, zone, after, expected next).
     @Test("next", arguments: [
@@ -345,7 +345,7 @@ struct CronScheduleTests {
 
 /// DST on real 2026 transitions: gaps fire at the transition, overlaps once at the first
 /// occurrence, and every-hour expressions at both occurrences.
-@Suite("CronSchedule DST")
+@Suite("CronSchedule DST", .timeLimit(.minutes(5)))
 struct CronScheduleDSTTests {
     /// Hand-computed fire instants around each transition; notes give the local reading.
     static let cases: [CronSlotsCase] = [

@@ -3,7 +3,7 @@ import PodiumCore
 import Testing
 
 /// The scan that finds a key repeated in one object of a request body, and its path.
-@Suite("Duplicate keys in JSON bodies")
+@Suite("Duplicate keys in JSON bodies", .timeLimit(.minutes(5)))
 struct DuplicateKeysTests {
     /// The scan's answer for `text`, as UTF-8.
     func duplicate(_ text: String) -> String? {

@@ -2,7 +2,7 @@ import Foundation
 import PodiumCore
 import Testing
 
-@Suite("Streaks")
+@Suite("Streaks", .timeLimit(.minutes(5)))
 struct StreakTests {
     /// Day numbers of 2026-11-01 … so tests read as dates.
     static let nov1 = 20_758
@@ -47,7 +47,7 @@ struct StreakTests {
     }
 }
 
-@Suite("Achievement rules")
+@Suite("Achievement rules", .timeLimit(.minutes(5)))
 struct AchievementRuleTests {
     static let facts = AchievementFacts(completions: 10, perfectQuestions: 8, longestStreak: 3, level: 5, points: 80, topicCompletions: 9)
 
@@ -150,7 +150,7 @@ struct AchievementRuleTests {
     }
 }
 
-@Suite("Reminder preferences")
+@Suite("Reminder preferences", .timeLimit(.minutes(5)))
 struct ReminderPreferencesTests {
     @Test("every bad field is named")
     func validation() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodiumCore
 
-@Suite("Hand-written JSON equals the encoder's")
+@Suite("Hand-written JSON equals the encoder's", .timeLimit(.minutes(5)))
 struct JSONTextTests {
     static let pages: [LeaderboardPage] = [
         LeaderboardPage(board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: .open,
@@ -26,7 +26,7 @@ struct JSONTextTests {
     }
 }
 
-@Suite("Hand-written completion answers equal the encoder's")
+@Suite("Hand-written completion answers equal the encoder's", .timeLimit(.minutes(5)))
 struct CompletionJSONTextTests {
     static func response(correct: Int64, total: Int64, level: LevelProgress, reached: Int?, duration: Int?, ranks: Int, missed: Int) -> CompletionResponse {
         CompletionResponse(

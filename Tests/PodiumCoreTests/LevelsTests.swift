@@ -3,7 +3,7 @@ import PodiumCore
 import Testing
 
 /// Level thresholds and progress for formula and table curves, validation and configuration decoding.
-@Suite("LevelCurve")
+@Suite("LevelCurve", .timeLimit(.minutes(5)))
 struct LevelsTests {
     @Test("default thresholds double from 10", arguments: [
         (1, 0), (2, 10), (3, 20), (4, 40), (5, 80), (6, 160), (7, 320), (11, 5120),

@@ -3,7 +3,7 @@ import PodiumCore
 import Testing
 
 /// Accepted and rejected scope ids, identifiers, scope names and display names; FieldError encoding.
-@Suite("BoardScope and NameRules")
+@Suite("BoardScope and NameRules", .timeLimit(.minutes(5)))
 struct NamesTests {
     @Test("valid scope ids parse and round-trip", arguments: [
         ("global", BoardScope.global), ("topic:math", .topic("math")), ("group:class-7b", .group("class-7b")),

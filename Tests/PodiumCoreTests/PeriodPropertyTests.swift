@@ -3,7 +3,7 @@ import PodiumCore
 import Testing
 
 /// Property checks of `Period` against Foundation's own calendars over many random instants.
-@Suite("Period properties")
+@Suite("Period properties", .timeLimit(.minutes(5)))
 struct PeriodPropertyTests {
     /// Zones with DST, half- and quarter-hour offsets, and DST changes that skip midnight.
     static let zones = [

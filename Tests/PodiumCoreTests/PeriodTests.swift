@@ -22,7 +22,7 @@ struct PeriodCase: Sendable, CustomTestStringConvertible {
 }
 
 /// Exact period keys and bounds across zones, DST days and ISO week edges; names, closing and neighbours.
-@Suite("Period")
+@Suite("Period", .timeLimit(.minutes(5)))
 struct PeriodTests {
     /// Hand-computed expectations; comments name what each group covers.
     static let cases: [PeriodCase] = [

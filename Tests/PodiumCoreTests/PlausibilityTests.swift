@@ -2,7 +2,7 @@ import Foundation
 import PodiumCore
 import Testing
 
-@Suite("Plausibility of player-posted completions")
+@Suite("Plausibility of player-posted completions", .timeLimit(.minutes(5)))
 struct PlausibilityTests {
     let rules = PlausibilityRules(minimumSecondsPerQuestion: 2, maximumPerMinute: 3, repeatQuizWindow: 120)
     let base = Date(timeIntervalSince1970: 1_800_000_000)

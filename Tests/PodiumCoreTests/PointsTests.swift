@@ -3,7 +3,7 @@ import PodiumCore
 import Testing
 
 /// Points per completion: defaults, extras, the accuracy floor, robustness and configuration decoding.
-@Suite("PointsRules")
+@Suite("PointsRules", .timeLimit(.minutes(5)))
 struct PointsTests {
     @Test("default base points per difficulty, whatever the score", arguments: [
         (Difficulty.easy, 0, 10, 2), (.easy, 10, 10, 2), (.medium, 3, 7, 3), (.medium, 7, 7, 3),
@@ -107,7 +107,7 @@ struct PointsTests {
     }
 }
 
-@Suite("Player totals")
+@Suite("Player totals", .timeLimit(.minutes(5)))
 struct PlayerTotalsTests {
     @Test("correct and incorrect percentages have one decimal and add up to 100", arguments: [
         (1, 16, 6.3, 93.7), (15, 16, 93.8, 6.2), (1, 3, 33.3, 66.7), (2, 3, 66.7, 33.3), (0, 7, 0.0, 100.0), (7, 7, 100.0, 0.0),

@@ -2,7 +2,7 @@ import PodiumCore
 import Testing
 
 /// Sorted-set members: six characters, reversible, and in handle order byte for byte.
-@Suite("RankingMember")
+@Suite("RankingMember", .timeLimit(.minutes(5)))
 struct RankingMemberTests {
     @Test("known handles encode to known members", arguments: [
         (Int64(0), "------"), (1, "-----0"), (63, "-----z"), (64, "----0-"), (1_000_000, "--2o8-"),

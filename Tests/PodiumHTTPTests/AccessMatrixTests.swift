@@ -15,7 +15,7 @@ import Testing
 /// The pupil `pupil` plays in topic `math` and group `class-4b`; `stranger` plays in `math` only. Requests target
 /// the pupil and `group:class-4b`, so "in" and "out" credentials differ only in what they were given.
 /// Runs on a database and Redis db (10) of its own: the admin column really rebuilds, closes (dry run) and erases.
-@Suite("Access: every route × every credential")
+@Suite("Access: every route × every credential", .timeLimit(.minutes(5)))
 struct AccessMatrixTests {
     /// The credential kinds, in the order of each row's statuses.
     enum Credential: Int, CaseIterable {

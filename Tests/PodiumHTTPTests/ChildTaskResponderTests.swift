@@ -4,7 +4,7 @@ import HummingbirdTesting
 @testable import PodiumHTTP
 import Testing
 
-@Suite("Requests answered in child tasks")
+@Suite("Requests answered in child tasks", .timeLimit(.minutes(5)))
 struct ChildTaskResponderTests {
     @TaskLocal static var marker: String?
 

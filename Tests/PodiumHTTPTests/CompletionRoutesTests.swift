@@ -5,7 +5,7 @@ import HummingbirdTesting
 import PodiumCore
 import Testing
 
-@Suite("POST /v1/completions and /v1/completions/batch")
+@Suite("POST /v1/completions and /v1/completions/batch", .timeLimit(.minutes(5)))
 struct CompletionRoutesTests {
     @Test func createdThenReplayedThenConflict() async throws {
         let harness = try await HTTPHarness()

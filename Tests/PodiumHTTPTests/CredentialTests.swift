@@ -11,7 +11,7 @@ import Synchronization
 import Testing
 
 /// Player tokens signed every supported way, the key directory's caching, CORS and method answers.
-@Suite("Credentials, CORS and methods")
+@Suite("Credentials, CORS and methods", .timeLimit(.minutes(5)))
 struct CredentialTests {
     static let now = instant("2026-11-25T12:00:00Z")
 

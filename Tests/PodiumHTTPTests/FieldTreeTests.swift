@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The field trees themselves: what the recorder, a JSON body and a schema give, and how differences read.
-@Suite("FieldTree")
+@Suite("FieldTree", .timeLimit(.minutes(5)))
 struct FieldTreeTests {
     /// A type writing keys every way the answers do: required and optional scalars, arrays of objects, a nil of a
     /// nested type, an empty array and a free-form object.

@@ -5,7 +5,7 @@ import PodiumCore
 @testable import PodiumStore
 import Testing
 
-@Suite("Friends: following, the friends view, friends' progress")
+@Suite("Friends: following, the friends view, friends' progress", .timeLimit(.minutes(5)))
 struct FriendsTests {
     @Test("a player follows others; the friends view ranks them with their real ranks; the profile shows their week")
     func followAndRank() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// read keys can send is set, one at a time, to each hostile value, and every path and query parameter
 /// of the read routes gets hostile text. Each answer must be below 500, declared in the OpenAPI document
 /// (the client checks), and a problem+json document when it is an error.
-@Suite("Hostile input")
+@Suite("Hostile input", .timeLimit(.minutes(5)))
 struct HostileInputTests {
     /// JSON values that are wrong somewhere: types, sizes, ranges, encodings, dates that do not exist.
     static let values: [any Sendable] = [

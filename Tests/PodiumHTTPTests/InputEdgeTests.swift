@@ -6,7 +6,7 @@ import Testing
 
 /// Bodies that parsers could read differently, bodies that are not the object a route expects, and
 /// user ids no plain URL can address.
-@Suite("Input edges")
+@Suite("Input edges", .timeLimit(.minutes(5)))
 struct InputEdgeTests {
     @Test("a completion repeating a key is refused, naming the key, and records nothing")
     func repeatedKeyIsRefused() async throws {

@@ -4,7 +4,7 @@ import NIOCore
 import PodiumStore
 import Testing
 
-@Suite("Leaderboard answer cache")
+@Suite("Leaderboard answer cache", .timeLimit(.minutes(5)))
 struct LeaderboardCacheTests {
     /// A cache whose entries outlive the test, holding the dropped boards of at most 4 keys.
     let cache = LeaderboardCache(lifetime: .seconds(60), capacity: 4)

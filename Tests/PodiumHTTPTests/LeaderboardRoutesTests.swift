@@ -6,7 +6,7 @@ import HummingbirdTesting
 import PodiumCore
 import Testing
 
-@Suite("Leaderboard routes")
+@Suite("Leaderboard routes", .timeLimit(.minutes(5)))
 struct LeaderboardRoutesTests {
     /// Posts completions so that players u0…u4 of a fresh group score 25, 20, 15, 10, 5 (hard = 5 points each).
     func seedGroup(_ client: APIClient, _ harness: HTTPHarness) async throws -> (group: String, users: [String]) {

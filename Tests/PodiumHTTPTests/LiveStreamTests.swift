@@ -7,7 +7,7 @@ import PodiumCore
 @testable import PodiumStore
 import Testing
 
-@Suite("Live leaderboard streams (Server-Sent Events)")
+@Suite("Live leaderboard streams (Server-Sent Events)", .timeLimit(.minutes(5)))
 struct LiveStreamTests {
     /// The events of a stream as they arrive, split at blank lines.
     final class EventLog: @unchecked Sendable {

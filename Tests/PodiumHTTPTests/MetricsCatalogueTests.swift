@@ -2,7 +2,7 @@ import Foundation
 @testable import PodiumHTTP
 import Testing
 
-@Suite("The metric catalogue")
+@Suite("The metric catalogue", .timeLimit(.minutes(5)))
 struct MetricsCatalogueTests {
     @Test("the catalogue that writes # HELP lines names exactly the metrics the dashboard and alerts are checked against")
     func catalogueMatchesTheMonitoringList() throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Rate limits per key, per player and per address of failed authentications, shared by replicas through Redis.
 /// The harness clock is fixed, so buckets do not refill during a test.
-@Suite("Rate limits")
+@Suite("Rate limits", .timeLimit(.minutes(5)))
 struct RateLimitTests {
     static let small = RateLimits(perRole: [.read: 3, .ingest: 3, .display: 3, .admin: 3], player: 2, failedAuthentications: 2)
 

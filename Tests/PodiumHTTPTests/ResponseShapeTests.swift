@@ -35,7 +35,7 @@ struct ResponseShape: Sendable, CustomTestStringConvertible {
 /// compared with the tree its schema declares (keys and `required`, nested schemas included) and, for the
 /// answers `JSONText` writes by hand, with the keys those bytes hold. A field added, removed or renamed in
 /// one place only fails here with the type and the field's path in the message.
-@Suite("Answers name the same fields in Swift, openapi.json and the fast writer")
+@Suite("Answers name the same fields in Swift, openapi.json and the fast writer", .timeLimit(.minutes(5)))
 struct ResponseShapeTests {
     /// Every answer schema with the Swift type it describes: the 27 bodies the routes declare and the 23 object schemas nested in them.
     static let shapes: [ResponseShape] = [

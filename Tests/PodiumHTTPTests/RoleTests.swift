@@ -5,7 +5,7 @@ import Testing
 
 /// Every operation's "Role: `…`" in the OpenAPI document is what the server enforces. Only refusals
 /// are sent for admin routes, so nothing here erases, closes, runs or rebuilds anything.
-@Suite("Roles on every route")
+@Suite("Roles on every route", .timeLimit(.minutes(5)))
 struct RoleTests {
     /// An operation of the document with the role its description names (nil: no key needed).
     struct Operation: CustomStringConvertible {

@@ -5,7 +5,7 @@ import PodiumCore
 import Testing
 
 /// Events feed, jobs admin, period close, closed pages with medals, snapshots, medals and rank history over HTTP.
-@Suite("Scheduler and events routes")
+@Suite("Scheduler and events routes", .timeLimit(.minutes(5)))
 struct SchedulerRoutesTests {
     @Test func eventsFeedPagesInOrderAndValidatesItsQuery() async throws {
         let harness = try await HTTPHarness()

@@ -9,7 +9,7 @@ import Redis
 import Testing
 
 /// The built-in jobs and what they write, against the real PostgreSQL and Redis.
-@Suite("Built-in jobs")
+@Suite("Built-in jobs", .timeLimit(.minutes(5)))
 struct BuiltInJobTests {
     /// Rules whose completions below 20 % accuracy earn nothing (to put a zero score on a board).
     static let rules = GameRules(points: PointsRules(minimumAccuracy: 0.2))

@@ -6,7 +6,7 @@ import PodiumTestSupport
 import Synchronization
 import Testing
 
-@Suite("The podium command")
+@Suite("The podium command", .timeLimit(.minutes(5)))
 struct CommandLineTests {
     /// Runs the built `podium` with `arguments` and extra environment; returns its exit status and what it wrote (both streams).
     static func run(_ arguments: [String], environment extra: [String: String]) async throws -> (status: Int32, error: String) {
@@ -55,7 +55,7 @@ struct CommandLineTests {
 }
 
 /// The operator's commands: version, configuration, rules check, and what `serve` logs.
-@Suite("Operating the podium command")
+@Suite("Operating the podium command", .timeLimit(.minutes(5)))
 struct OperatorCommandTests {
     @Test("--version names the version and the commit")
     func versionNamesTheCommit() async throws {
@@ -123,7 +123,7 @@ struct OperatorCommandTests {
 }
 
 /// What `podium serve` logs, read from a real process.
-@Suite("What serve logs")
+@Suite("What serve logs", .timeLimit(.minutes(5)))
 struct ServeLogTests {
     static let adminKey = "pdm_serve-log-test-key-never-logged-0123456789"
 

@@ -11,7 +11,7 @@ import Testing
 ///
 /// The processes get a database of their own (created here, dropped afterwards), so their
 /// scheduled jobs, which run on the real clock, cannot touch the data of tests running beside them.
-@Suite("Scheduler across processes", .serialized)
+@Suite("Scheduler across processes", .serialized, .timeLimit(.minutes(5)))
 struct MultiProcessTests {
     static let adminKey = "pdm_multi_process_admin_key_0001"
 

@@ -5,7 +5,7 @@ import PodiumStore
 import Testing
 
 /// Claims, leases, retries, misfires, pauses and manual runs against the real PostgreSQL, on an injected clock.
-@Suite("Scheduler")
+@Suite("Scheduler", .timeLimit(.minutes(5)))
 struct SchedulerTests {
     @Test("two replicas ticking at the same slot run it exactly once")
     func slotRunsOnceAcrossReplicas() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodiumStore
 
-@Suite("Batching queue (group commit)")
+@Suite("Batching queue (group commit)", .timeLimit(.minutes(5)))
 struct BatchingQueueTests {
     /// Records every batch the queue hands to its processor.
     final class Recorder: Sendable {

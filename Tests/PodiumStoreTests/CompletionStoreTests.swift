@@ -6,7 +6,7 @@ import Postgres
 import Redis
 import Testing
 
-@Suite("Recording completions against real PostgreSQL and Redis")
+@Suite("Recording completions against real PostgreSQL and Redis", .timeLimit(.minutes(5)))
 struct CompletionStoreTests {
     // A Wednesday: the previous Sunday's day and ISO week (2026-W47) are closed, November is open.
     let now = instant("2026-11-25T12:00:00Z")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodiumStore
 
-@Suite("Concurrency limit (PostgreSQL fallback reads)")
+@Suite("Concurrency limit (PostgreSQL fallback reads)", .timeLimit(.minutes(5)))
 struct ConcurrencyLimitTests {
     /// How many operations run now, and the most that ever ran at once.
     final class Gauge: Sendable {

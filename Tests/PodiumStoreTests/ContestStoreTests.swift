@@ -8,7 +8,7 @@ import Testing
 /// Contests across replicas, on a database and a Redis server of the test's own (its players would otherwise collide
 /// with the shared test Redis's members): replicas are stores with registries of their own over the same PostgreSQL
 /// and Redis, as two processes would be.
-@Suite("Contests across replicas", .serialized)
+@Suite("Contests across replicas", .serialized, .timeLimit(.minutes(5)))
 struct ContestStoreTests {
     let now = instant("2026-11-25T12:00:00Z")
 

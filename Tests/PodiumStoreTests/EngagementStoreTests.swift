@@ -5,7 +5,7 @@ import Postgres
 import Redis
 import Testing
 
-@Suite("Streaks and achievements against real PostgreSQL")
+@Suite("Streaks and achievements against real PostgreSQL", .timeLimit(.minutes(5)))
 struct EngagementStoreTests {
     /// Records one completion for `user` at `at`, finished at `completedAt` (default: `at`).
     @discardableResult

@@ -4,7 +4,7 @@ import PodiumStore
 import Postgres
 import Testing
 
-@Suite("Events outbox feed")
+@Suite("Events outbox feed", .timeLimit(.minutes(5)))
 struct EventFeedTests {
     @Test("a reader polling while writers commit out of order sees every event exactly once, in feed order")
     func noGapsNoRepeatsUnderConcurrentWriters() async throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import PodiumStore
 
-@Suite("Log throttle (fallback warnings)")
+@Suite("Log throttle (fallback warnings)", .timeLimit(.minutes(5)))
 struct LogThrottleTests {
     @Test("the first message is written, then one per interval with the count left out")
     func writesOncePerInterval() {

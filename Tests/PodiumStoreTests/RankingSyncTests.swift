@@ -7,7 +7,7 @@ import Redis
 import Testing
 
 // Serialized: both outage tests count unranked completions, which a parallel catch-up would change.
-@Suite("Keeping Redis equal to PostgreSQL", .serialized)
+@Suite("Keeping Redis equal to PostgreSQL", .serialized, .timeLimit(.minutes(5)))
 struct RankingSyncTests {
     let now = instant("2026-11-25T12:00:00Z")
 
@@ -321,7 +321,7 @@ struct RankingSyncTests {
     }
 }
 
-@Suite("API keys and migrations")
+@Suite("API keys and migrations", .timeLimit(.minutes(5)))
 struct KeysAndMigrationsTests {
     @Test func keysAreStoredHashedAndCanBeRevoked() async throws {
         let postgres = try await StoreTestEnvironment.postgres()

@@ -7,7 +7,7 @@ import Testing
 
 /// Reminder checks against the real PostgreSQL. Dates are in 2030, where no other test writes, so each
 /// test's `emitDue` only meets its own players (and other reminder tests' players, which it ignores).
-@Suite("Reminders", .serialized)
+@Suite("Reminders", .serialized, .timeLimit(.minutes(5)))
 struct ReminderStoreTests {
     let storage: PodiumStorage
     let prefix = StoreTestEnvironment.unique("rem")

@@ -56,10 +56,10 @@ func instant(_ text: String) -> Date {
     return date
 }
 
-/// A valid completion for tests.
+/// A valid completion for tests (`durationMs` nil: sent without `duration_ms`).
 func completion(
     id: String, user: String, topic: String, difficulty: String = "medium", correct: Int = 5, total: Int = 10,
-    completedAt: String? = nil, durationMs: Int = 1234, groups: [String]? = nil, displayName: String? = nil, now: Date
+    completedAt: String? = nil, durationMs: Int? = 1234, groups: [String]? = nil, displayName: String? = nil, now: Date
 ) throws -> ValidCompletion {
     let request = CompletionRequest(
         id: id, userId: user, quizId: "quiz-1", topic: topic, difficulty: difficulty, correct: correct, total: total,
@@ -105,56 +105,3 @@ final class SharedCount: Sendable {
     var current: Int { value.withLock { $0 } }
 }
 
-/// A redis-server of the test's own on a free loopback port, to stop and start at will.
-final class OwnRedisServer: @unchecked Sendable {
-    let port: Int
-    private var process: Process?
-
-    init() {
-        // Below Linux's ephemeral range (32768-60999), so no outgoing connection holds the port.
-        port = Int.random(in: 20_000...32_000)
-    }
-
-    var url: String { "redis://127.0.0.1:\(port)/0" }
-
-    /// Starts the server (empty: no persistence) and waits until it answers.
-    ///
-    /// Waits with `Task.sleep` and a pool's `PING`, never by blocking a thread: tests share a
-    /// cooperative pool of one thread per core, and a blocked one delays every other test's timers.
-    func start() async throws {
-        let process = Process()
-        // The server keeps the real clock, like the shared PostgreSQL and Redis, when ops/date-shift.sh
-        // runs the tests with a preload library that shifts the clock.
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        let pool = try StoreTestEnvironment.redis(url: url)
-        for _ in 0..<100 {
-            // Ready only when a server answers and it is ours (still running, not one that failed to bind).
-            if (try? await pool.command(["PING"])) == .string("PONG"), process.isRunning {
-                await pool.close()
-                return
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        await pool.close()
-        throw TestFailure("redis-server on port \(port) did not start")
-    }
-
-    /// Kills the server (its data is lost, as with an unpersisted Redis that restarts).
-    ///
-    /// SIGKILL, not SIGTERM: processes started from the test runner inherit a signal mask
-    /// that blocks SIGTERM, so a terminated server would never exit.
-    func stop() {
-        guard let process else { return }
-        // Only a server still running: the pid of one that exited (and was reaped) may belong to another process by now.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        self.process = nil
-    }
-
-    deinit { stop() }
-}

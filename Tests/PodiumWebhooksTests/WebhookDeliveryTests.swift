@@ -88,7 +88,7 @@ final class ManualClock: Sendable {
 }
 
 /// Serialized: the senders of two tests would claim each other's deliveries (they share the database).
-@Suite("Webhook delivery against a loopback receiver", .serialized)
+@Suite("Webhook delivery against a loopback receiver", .serialized, .timeLimit(.minutes(5)))
 struct WebhookDeliveryTests {
     static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"]
         ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium_test"

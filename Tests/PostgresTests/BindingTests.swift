@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 import Testing
 
-@Suite("Parameter binding and decoding")
+@Suite("Parameter binding and decoding", .timeLimit(.minutes(5)))
 struct BindingTests {
     static let date = Date(timeIntervalSince1970: 1_795_255_200.123)  // 2026-11-21T10:00:00.123Z
 

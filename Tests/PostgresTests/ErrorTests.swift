@@ -1,7 +1,7 @@
 import Postgres
 import Testing
 
-@Suite("Server errors")
+@Suite("Server errors", .timeLimit(.minutes(5)))
 struct ErrorTests {
     @Test("a unique violation reports SQLSTATE 23505 and leaves the connection usable")
     func uniqueViolation() async throws {

@@ -3,7 +3,7 @@ import Logging
 @testable import Postgres
 import Testing
 
-@Suite("Connection pool")
+@Suite("Connection pool", .timeLimit(.minutes(5)))
 struct PoolTests {
     @Test("with poolSize 2, ten concurrent sleeps never hold more than 2 connections and all complete")
     func bounded() async throws {
@@ -153,26 +153,47 @@ struct PoolTests {
 
     @Test("eight concurrent statements with poolSize 8 run at the same time on eight backends")
     func parallelism() async throws {
-        // Proven by the server's own clock, not by timing the client: every statement's run
-        // interval overlaps every other's, which is only possible if all eight ran at once.
-        let intervals = try await TestDatabase.withPool(poolSize: 8) { pool in
-            try await withThrowingTaskGroup(of: (Int, Double, Double).self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        let row = try await pool.query("""
-                            SELECT pg_backend_pid() AS pid, extract(epoch FROM clock_timestamp()) AS started,
-                                   pg_sleep(0.3)::text AS slept, extract(epoch FROM clock_timestamp()) AS ended
-                            """).rows[0]
-                        return (try row.int("pid"), try row.double("started"), try row.double("ended"))
-                    }
+        // Proven by counts, not clocks: each statement waits for an advisory lock that a session of another pool
+        // holds, and all eight are seen waiting at once (in pg_locks) before it is let go, which only eight
+        // statements running at once on eight backends can show. The lock is let go on every path.
+        let key = Int64.random(in: 1...Int64.max)
+        let waiting = try await TestDatabase.withPool(poolSize: 2) { control in
+            try await control.withSession { holder in
+                try await holder.run { _ = try $0.query("SELECT pg_advisory_lock($1)", [key]) }
+                let outcome: Result<(pids: Set<Int>, seen: Int), any Error>
+                do {
+                    outcome = .success(try await TestDatabase.withPool(poolSize: 8) { pool in
+                        async let pids = withThrowingTaskGroup(of: Int.self) { group in
+                            for _ in 0..<8 {
+                                group.addTask {
+                                    try await pool.query("SELECT pg_backend_pid() AS pid, pg_advisory_xact_lock_shared($1)::text",
+                                                         [key]).rows[0].int("pid")
+                                }
+                            }
+                            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+                        }
+                        var seen = 0
+                        let deadline = ContinuousClock.now + .seconds(60)
+                        // Nothing here throws before the lock is let go: the eight would otherwise wait for it forever.
+                        while seen < 8 && ContinuousClock.now < deadline {
+                            try? await Task.sleep(for: .milliseconds(20))
+                            seen = (try? await control.query("""
+                                SELECT count(*) AS n FROM pg_locks
+                                WHERE locktype = 'advisory' AND NOT granted AND (classid::bigint << 32 | objid::bigint) = $1
+                                """, [key]).rows[0].int("n")) ?? seen
+                        }
+                        _ = try? await holder.run { try $0.query("SELECT pg_advisory_unlock($1)", [key]) }
+                        return (try await pids, seen)
+                    })
+                } catch {
+                    outcome = .failure(error)
                 }
-                return try await group.reduce(into: [(Int, Double, Double)]()) { $0.append($1) }
+                _ = try? await holder.run { try $0.query("SELECT pg_advisory_unlock_all()") }
+                return try outcome.get()
             }
         }
-        #expect(Set(intervals.map(\.0)).count == 8)
-        let latestStart = intervals.map(\.1).max() ?? 0
-        let earliestEnd = intervals.map(\.2).min() ?? 0
-        #expect(latestStart < earliestEnd)
+        #expect(waiting.pids.count == 8)
+        #expect(waiting.seen == 8)
     }
 
     @Test("connections get keepalive settings that notice a vanished server; the connection string can override them")
@@ -193,7 +214,7 @@ struct PoolTests {
     }
 }
 
-@Suite("Reading connection strings")
+@Suite("Reading connection strings", .timeLimit(.minutes(5)))
 struct ConnectionStringTests {
     @Test func readableConnectionStrings() {
         for text in ["host=db user=app password=S3cret dbname=podium", "postgres://app:S3cret@db:5432/podium",

@@ -2,7 +2,7 @@ import Foundation
 @testable import Postgres
 import Testing
 
-@Suite("Prepared statements")
+@Suite("Prepared statements", .timeLimit(.minutes(5)))
 struct PreparedStatementTests {
     @Test("only SELECT, INSERT, UPDATE, DELETE and WITH statements are prepared")
     func preparableStatements() {
@@ -63,7 +63,7 @@ struct PreparedStatementTests {
     }
 }
 
-@Suite("Timestamp text")
+@Suite("Timestamp text", .timeLimit(.minutes(5)))
 struct TimestampTextTests {
     @Test("dates format as UTC with milliseconds; dates beyond Int64 milliseconds as infinity, without trapping")
     func format() {

@@ -3,7 +3,7 @@ import Postgres
 import Synchronization
 import Testing
 
-@Suite("Sessions: one connection across awaits")
+@Suite("Sessions: one connection across awaits", .timeLimit(.minutes(5)))
 struct SessionTests {
     @Test("steps share one connection and its transaction; the session's work commits")
     func stepsShareTheTransaction() async throws {

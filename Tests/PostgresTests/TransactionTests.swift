@@ -1,7 +1,7 @@
 import Postgres
 import Testing
 
-@Suite("Transactions and pipelines")
+@Suite("Transactions and pipelines", .timeLimit(.minutes(5)))
 struct TransactionTests {
     @Test("a transaction commits: rows are visible afterwards")
     func commit() async throws {

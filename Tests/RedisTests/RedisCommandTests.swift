@@ -1,7 +1,8 @@
 import Redis
+import PodiumTestSupport
 import Testing
 
-@Suite("Redis commands")
+@Suite("Redis commands", .timeLimit(.minutes(5)))
 struct RedisCommandTests {
     @Test func setGetRoundTripIsBinarySafe() async throws {
         try await withTestPool { pool, prefix in
@@ -208,7 +209,8 @@ struct RedisCommandTests {
     /// Runs `body` with a pool on a redis-server of its own: `SCRIPT FLUSH` empties a whole server's
     /// script cache, and the tests count which runs go by name and which whole.
     func withOwnServerPool(_ body: (RedisPool) async throws -> Void) async throws {
-        let server = try await LocalRedisServer()
+        let server = OwnRedisServer()
+        try await server.start()
         let pool = RedisPool(configuration: server.configuration(), logger: TestRedis.logger)
         do {
             try await body(pool)

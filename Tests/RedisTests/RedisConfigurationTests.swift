@@ -2,7 +2,7 @@ import Foundation
 import Redis
 import Testing
 
-@Suite("RedisConfiguration")
+@Suite("RedisConfiguration", .timeLimit(.minutes(5)))
 struct RedisConfigurationTests {
     @Test func defaults() {
         let configuration = RedisConfiguration()
