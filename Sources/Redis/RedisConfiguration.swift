@@ -18,11 +18,21 @@ public struct RedisConfiguration: Sendable {
     public var commandTimeout: Duration
     /// Longest wait for a free connection when all are borrowed.
     public var acquireTimeout: Duration
+    /// Longest wait for a read that has a fallback (`RedisPool.withConnection(deadline:)`), acquiring included; nil: none.
+    ///
+    /// A hung server (stopped, or behind a path that drops packets) answers nothing, and the socket timeout of
+    /// `commandTimeout` is meant for writes that have no other place to go; reads give up sooner and answer from
+    /// PostgreSQL.
+    public var readDeadline: Duration?
+    /// How long a pool that saw a read miss its deadline sends deadline reads straight to their fallback,
+    /// instead of making every read wait out the deadline while the server hangs.
+    public var readSuspension: Duration
 
     /// Creates a configuration from its parts.
     public init(
         host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, password: String? = nil, user: String? = nil, poolSize: Int = 8,
-        connectTimeout: Duration = .seconds(2), commandTimeout: Duration = .seconds(2), acquireTimeout: Duration = .seconds(5)
+        connectTimeout: Duration = .seconds(2), commandTimeout: Duration = .seconds(2), acquireTimeout: Duration = .seconds(5),
+        readDeadline: Duration? = nil, readSuspension: Duration = .seconds(1)
     ) {
         self.host = host
         self.port = port
@@ -33,6 +43,8 @@ public struct RedisConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
         self.acquireTimeout = acquireTimeout
+        self.readDeadline = readDeadline
+        self.readSuspension = readSuspension
     }
 
     /// Parses `redis://[[user]:password@]host[:port][/db]`; throws `RedisError(kind: .configuration)` on anything else.

@@ -120,22 +120,49 @@ public final class RedisConnection {
         return replies
     }
 
-    /// Turns this connection into a subscriber of `channel`: no read timeout (a wait for the next message may be long),
-    /// TCP keepalive so a vanished server is noticed, then SUBSCRIBE. Blocks.
+    /// Turns this connection into a subscriber of `channel` (SUBSCRIBE), keeping the command timeout for its writes
+    /// and TCP keepalive. Blocks. Its reader waits with `waitForPush(within:)`, never in a blocking read.
     func subscribe(_ channel: String) throws {
-        guard redisSetTimeout(context, timeval(.zero)) == REDIS_OK else { throw contextError("redisSetTimeout") }
         guard redisEnableKeepAlive(context) == REDIS_OK else { throw contextError("redisEnableKeepAlive") }
         try command(["SUBSCRIBE", channel])
     }
 
-    /// The next reply the server pushes (a subscriber's messages). Blocks until one comes or the connection ends.
-    func nextPushedReply() throws -> RedisReply {
-        var raw: UnsafeMutableRawPointer?
-        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw contextError("redisGetReply (subscriber)") }
-        return Self.decodeAndFree(raw)
+    /// The next reply the server pushes (a subscriber's messages, the answers to its PINGs), or nil when none came
+    /// within `timeout`. Never blocks longer: it waits with `poll` and reads only what has arrived.
+    func waitForPush(within timeout: Duration) throws -> RedisReply? {
+        if let reply = try bufferedReply() { return reply }
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&descriptor, 1, milliseconds)
+        if ready < 0 && errno != EINTR {
+            throw RedisError(kind: .connection, message: String(cString: strerror(errno)), operation: "poll (subscriber)")
+        }
+        guard ready > 0 else { return nil }
+        // Readable: data, or the end of the connection (then the read fails and the context records why).
+        guard redisBufferRead(context) == REDIS_OK else { throw contextError("redisBufferRead (subscriber)") }
+        return try bufferedReply()
     }
 
-    /// Shuts the socket down, so that a thread blocked in `nextPushedReply` returns with an error. Safe from any thread.
+    /// Sends PING on a subscribed connection (answered with a `pong` push), as a heartbeat. Blocks at most the command timeout.
+    func sendPing() throws {
+        let status = try Self.withArgv(["PING"], operation: "redisAppendCommandArgv PING") { argc, argv, argvlen in
+            redisAppendCommandArgv(context, argc, argv, argvlen)
+        }
+        guard status == REDIS_OK else { throw contextError("redisAppendCommandArgv PING") }
+        var done: Int32 = 0
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else { throw contextError("redisBufferWrite PING") }
+        }
+    }
+
+    /// A reply already read from the socket and parsed, if any; reads nothing.
+    private func bufferedReply() throws -> RedisReply? {
+        var raw: UnsafeMutableRawPointer?
+        guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw contextError("redisGetReplyFromReader") }
+        return raw.map(Self.decodeAndFree)
+    }
+
+    /// Shuts the socket down, so that a thread waiting in `waitForPush(within:)` returns with an error. Safe from any thread.
     func shutDownSocket() {
         _ = shutdown(context.pointee.fd, Int32(SHUT_RDWR))
     }

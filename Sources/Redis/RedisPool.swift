@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOPosix
 import Synchronization
 
@@ -57,6 +58,51 @@ public final class RedisPool: Sendable {
             throw Self.closedError("run command")
         }
         return try result.get()
+    }
+
+    /// Runs `body` like `withConnection(_:)`, but stops waiting for it once `configuration.readDeadline` has passed
+    /// (waiting for a free connection included), throwing `.timeout`: for reads with a fallback, so that a server that
+    /// hangs without closing its connections costs a caller the deadline, not the socket timeout or longer.
+    ///
+    /// After a missed deadline the pool is suspended for `configuration.readSuspension`: deadline reads then throw
+    /// `.timeout` at once, without touching the server, and the first one after it tries the server again. A body
+    /// that missed its deadline still runs to its end (or its socket timeout) on its pool thread. Without a
+    /// configured deadline this is `withConnection(_:)`.
+    public func withConnection<T: Sendable>(
+        deadline: Duration?, _ body: @escaping @Sendable (RedisConnection) throws -> T
+    ) async throws -> T {
+        guard let deadline else { return try await withConnection(body) }
+        let now = ContinuousClock.now
+        if let until = state.withLock({ $0.suspendedUntil }), now < until {
+            throw RedisError(kind: .timeout, message: "Redis missed a read deadline less than \(configuration.readSuspension) ago",
+                             operation: "read (suspended)")
+        }
+        let waiting = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting.withLockedValue { $0 = continuation }
+            let timer = Task { [self] in
+                guard (try? await Task.sleep(until: now + deadline)) != nil,
+                      let late = waiting.withLockedValue({ $0.take() }) else { return }
+                state.withLock { $0.suspendedUntil = .now + configuration.readSuspension }
+                logger.debug("a Redis read missed its deadline", metadata: ["deadline": "\(deadline)"])
+                late.resume(throwing: RedisError(kind: .timeout, message: "no answer within \(deadline)", operation: "read deadline"))
+            }
+            Task { [self] in
+                let result: Result<T, any Error>
+                do {
+                    result = .success(try await withConnection(body))
+                } catch {
+                    result = .failure(error)
+                }
+                timer.cancel()
+                waiting.withLockedValue { $0.take() }?.resume(with: result)
+            }
+        }
+    }
+
+    /// Runs several Lua scripts in one round trip like `evaluateAll(_:)`, within `deadline` (see `withConnection(deadline:_:)`).
+    public func evaluateAll(_ calls: [RedisScriptCall], deadline: Duration?) async throws -> [RedisReply] {
+        try await withConnection(deadline: deadline) { try $0.evaluateAll(calls) }
     }
 
     /// Runs one command on a pooled connection; see `RedisConnection.command(_:)`.
@@ -286,6 +332,8 @@ private struct State {
     var nextWaiterID = 0
     /// Set by close(); no more borrowing.
     var closed = false
+    /// Until when deadline reads go straight to their fallback (set when one missed its deadline).
+    var suspendedUntil: ContinuousClock.Instant?
 
     /// What `take` found.
     enum Taken {

@@ -18,6 +18,7 @@ import Redis
 /// | `PODIUM_PUBLIC_LEADERBOARDS` | `false` |
 /// | `PODIUM_RULES_FILE` | none (spec defaults) |
 /// | `PODIUM_PG_POOL_SIZE`, `PODIUM_REDIS_POOL_SIZE` | `16`, `16` |
+/// | `PODIUM_REDIS_READ_TIMEOUT_MS` | `250`: a read with a PostgreSQL fallback waits no longer for Redis (0: no deadline) |
 /// | `PODIUM_LEADERBOARD_CACHE_MS` | `1000` |
 /// | `PODIUM_BATCH_SIZE`, `PODIUM_BATCH_CONCURRENCY` | `128`, `4` |
 /// | `PODIUM_SYNC_INTERVAL_MS` | `2000` |
@@ -45,6 +46,8 @@ struct Settings {
     var rulesFile: String?
     var postgresPoolSize: Int
     var redisPoolSize: Int
+    /// How long a read with a PostgreSQL fallback waits for Redis; nil: no deadline.
+    var redisReadDeadline: Duration?
     var batchSize: Int
     var batchConcurrency: Int
     var syncInterval: Duration
@@ -110,6 +113,8 @@ struct Settings {
         rulesFile = value("PODIUM_RULES_FILE")
         postgresPoolSize = max(2, try integer("PODIUM_PG_POOL_SIZE", 16))
         redisPoolSize = max(2, try integer("PODIUM_REDIS_POOL_SIZE", 16))
+        let readTimeout = try integer("PODIUM_REDIS_READ_TIMEOUT_MS", 250)
+        redisReadDeadline = readTimeout == 0 ? nil : .milliseconds(readTimeout)
         batchSize = max(1, try integer("PODIUM_BATCH_SIZE", 128))
         batchConcurrency = max(1, try integer("PODIUM_BATCH_CONCURRENCY", 4))
         syncInterval = .milliseconds(max(100, try integer("PODIUM_SYNC_INTERVAL_MS", 2000)))
@@ -176,6 +181,7 @@ struct Settings {
             ("PODIUM_PUBLIC_LEADERBOARDS", "\(http.publicLeaderboards)"),
             ("PODIUM_RULES_FILE", rulesFile ?? "(none: default rules)"),
             ("PODIUM_PG_POOL_SIZE", "\(postgresPoolSize)"), ("PODIUM_REDIS_POOL_SIZE", "\(redisPoolSize)"),
+            ("PODIUM_REDIS_READ_TIMEOUT_MS", redisReadDeadline.map(milliseconds) ?? "0"),
             ("PODIUM_LEADERBOARD_CACHE_MS", milliseconds(http.leaderboardCacheLifetime)),
             ("PODIUM_BATCH_SIZE", "\(batchSize)"), ("PODIUM_BATCH_CONCURRENCY", "\(batchConcurrency)"),
             ("PODIUM_SYNC_INTERVAL_MS", milliseconds(syncInterval)), ("PODIUM_SCHEDULER_TICK_MS", milliseconds(schedulerTick)),
@@ -279,6 +285,7 @@ struct Settings {
     func redisPool(logger: Logger) throws -> RedisPool {
         var configuration = try RedisConfiguration(url: redisURL)
         configuration.poolSize = redisPoolSize
+        configuration.readDeadline = redisReadDeadline
         return RedisPool(configuration: configuration, logger: logger)
     }
 }

@@ -3,9 +3,10 @@ import PodiumCore
 @testable import PodiumStore
 import Postgres
 import Redis
+import PodiumTestSupport
 import Testing
 
-@Suite("Reading rankings from Redis and, when Redis fails, from PostgreSQL")
+@Suite("Reading rankings from Redis and, when Redis fails, from PostgreSQL", .timeLimit(.minutes(5)))
 struct LeaderboardStoreTests {
     /// Writes the same board period to PostgreSQL and Redis: players `p00`… with the given scores, created in that
     /// order (so their handles, and the order of a tie, follow it). `descendingIDs` names them the other way round
@@ -86,6 +87,89 @@ struct LeaderboardStoreTests {
         #expect(live.live)
         #expect(live.entries == page.entries)
         server.stop()
+    }
+
+    @Test("while Redis is frozen (SIGSTOP), reads answer from PostgreSQL and none waits for Redis; live again after it thaws")
+    func readsWhileRedisIsFrozen() async throws {
+        let server = OwnRedisServer()
+        try await server.start()
+        defer { server.stop() }
+        try await readThroughHang(redisPort: server.port, name: "frozen", hang: { server.freeze() }, end: { server.thaw() })
+    }
+
+    @Test("behind a TCP proxy that stops forwarding without closing, reads answer from PostgreSQL; live again after it forwards")
+    func readsWhileThePathToRedisIsSilent() async throws {
+        let server = OwnRedisServer()
+        try await server.start()
+        defer { server.stop() }
+        let proxy = try await StallingProxy(to: server.port)
+        defer { proxy.stop() }
+        try await readThroughHang(redisPort: proxy.port, name: "silent", hang: { proxy.stall() }, end: { proxy.resume() })
+    }
+
+    /// Reads a board with four readers through a Redis hang of 8 s (`hang` then `end`, Redis reached on `redisPort`
+    /// with the shipped read deadline of 250 ms), and checks: every answer is the board, from PostgreSQL; every read
+    /// ended while Redis still hung (the hang ends only after the readers are done, or, failing the test, 20 s
+    /// after they should have been), with a p99 under 1 s; the reads after it are live again. Prints the p99 of the
+    /// reads during the hang and the time from its end to the first live answer.
+    private func readThroughHang(
+        redisPort: Int, name: String, hang: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void
+    ) async throws {
+        let redis = RedisPool(
+            configuration: RedisConfiguration(port: redisPort, poolSize: 8, readDeadline: .milliseconds(250)),
+            logger: StoreTestEnvironment.logger)
+        let storage = PodiumStorage(postgres: try await StoreTestEnvironment.postgres(), redis: redis, rules: GameRules(),
+                                    logger: StoreTestEnvironment.logger, now: { Date() })
+        try await redis.command(["SET", RankingKeys.readyMarker, "test"])
+        let board = "group:\(StoreTestEnvironment.unique(name))"
+        let users = try await seed([30, 20, 10], board: board, storage: storage)
+        let read: @Sendable () async throws -> RankedEntries = { try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10)) }
+        #expect(try await read().live)
+
+        let clock = ContinuousClock()
+        hang()
+        let hangEnds = clock.now + .seconds(8)
+        // Ends a hang that readers waiting for Redis would otherwise make last for ever.
+        let watchdog = Task {
+            guard (try? await Task.sleep(until: hangEnds + .seconds(20))) != nil else { return false }
+            end()
+            return true
+        }
+        let reads = try await withThrowingTaskGroup(of: [(started: ContinuousClock.Instant, ended: ContinuousClock.Instant, page: RankedEntries)].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var done: [(ContinuousClock.Instant, ContinuousClock.Instant, RankedEntries)] = []
+                    while clock.now < hangEnds {
+                        let started = clock.now
+                        let page = try await read()
+                        done.append((started, clock.now, page))
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        watchdog.cancel()
+        let readersWaitedForRedis = await watchdog.value
+        let ended = clock.now
+        end()
+        var firstLive: ContinuousClock.Instant?
+        while firstLive == nil && clock.now - ended < .seconds(30) {
+            if try await read().live { firstLive = clock.now } else { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        await redis.close()
+
+        #expect(reads.count >= 4, "every reader got answers during the hang")
+        #expect(reads.allSatisfy { $0.page.entries.map(\.userId) == users }, "every answer is the board")
+        #expect(reads.allSatisfy { !$0.page.live }, "answered from PostgreSQL while Redis hangs")
+        #expect(!readersWaitedForRedis, "no read waited for Redis to answer again")
+        #expect(firstLive != nil, "live again after the hang")
+        let latencies = reads.map { $0.ended - $0.started }.sorted()
+        // The bound, far above a PostgreSQL read even on a loaded machine (a few ms), far below the socket
+        // timeout (2 s) that every read paid before reads had a deadline.
+        #expect(latencies[latencies.count * 99 / 100] < .seconds(1), "p99 of the reads during the hang")
+        print("reads while Redis is \(name): \(reads.count) reads, p99 \(latencies[latencies.count * 99 / 100]), "
+              + "max \(latencies.last!), live again \(firstLive.map { $0 - ended } ?? .seconds(-1)) after it")
     }
 
     @Test func aroundMeAtTopAndBottomAndAbsent() async throws {

@@ -160,12 +160,15 @@ public final class LiveRankings: Service, Sendable {
     /// The least time between two change signals of one board period: notices in between are told together.
     public static let minimumInterval = Duration.milliseconds(250)
 
-    /// Keeps the subscription open until graceful shutdown, reopening it after failures (0.5 s doubling to 10 s).
+    /// Keeps the subscription open until graceful shutdown or cancellation, reopening it after failures (0.5 s
+    /// doubling to 2 s, so that listeners are live again soon after Redis is back). The subscription's heartbeat
+    /// notices a Redis that hangs without closing the connection, which counts as a failure.
     public func run() async throws {
         var delay = Duration.milliseconds(500)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 let subscription = try await RedisSubscription.open(configuration, channel: RankingKeys.liveChannel)
+                defer { subscription.close() }
                 delay = .milliseconds(500)
                 setLive(true)
                 logger.info("live rankings subscribed", metadata: ["channel": "\(RankingKeys.liveChannel)"])
@@ -183,7 +186,7 @@ public final class LiveRankings: Service, Sendable {
             }
             let wait = delay
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
-            delay = min(delay * 2, .seconds(10))
+            delay = min(delay * 2, .seconds(2))
         }
     }
 

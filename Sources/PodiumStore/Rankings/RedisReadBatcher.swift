@@ -3,7 +3,8 @@ import Redis
 /// Sends concurrent leaderboard reads to Redis together, one pipeline per batch.
 ///
 /// A display wall or a classroom of phones asking for around-me pages at once would otherwise
-/// cost one pool hand-off, one blocking-thread hop and one round trip each.
+/// cost one pool hand-off, one blocking-thread hop and one round trip each. Every read here has a fallback, so a
+/// batch waits at most the pool's read deadline (`RedisConfiguration.readDeadline`) for Redis.
 struct RedisReadBatcher: Sendable {
     private let queue: BatchingQueue<RedisScriptCall, RedisReply>
 
@@ -11,7 +12,7 @@ struct RedisReadBatcher: Sendable {
     init(redis: RedisPool, maxBatchSize: Int = 64, maxConcurrentBatches: Int = 4) {
         queue = BatchingQueue(maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches) { calls in
             do {
-                return try await redis.evaluateAll(calls).map { .success($0) }
+                return try await redis.evaluateAll(calls, deadline: redis.configuration.readDeadline).map { .success($0) }
             } catch {
                 return calls.map { _ in .failure(error) }
             }
