@@ -128,6 +128,34 @@ struct RedisPoolTests {
         }
     }
 
+    @Test("a deadline read of a frozen server throws .timeout; reads in the suspension after it throw at once; a thawed server answers")
+    func deadlineReadsOfAFrozenServer() async throws {
+        let server = OwnRedisServer()
+        try await server.start()
+        defer { server.stop() }
+        var configuration = server.configuration()
+        configuration.readDeadline = .milliseconds(250)
+        configuration.readSuspension = .seconds(600)
+        let pool = RedisPool(configuration: configuration, logger: TestRedis.logger)
+        #expect(try await pool.withConnection(deadline: configuration.readDeadline) { try $0.command(["PING"]) } == .string("PONG"))
+
+        server.freeze()
+        let missed = await #expect(throws: RedisError.self) {
+            try await pool.withConnection(deadline: configuration.readDeadline) { try $0.command(["PING"]) }
+        }
+        #expect(missed?.kind == .timeout)
+        #expect(missed?.operation == "read deadline")
+        // Within the suspension the server is not asked (it is still frozen; an ask would miss its deadline again).
+        let suspended = await #expect(throws: RedisError.self) {
+            try await pool.withConnection(deadline: configuration.readDeadline) { try $0.command(["PING"]) }
+        }
+        #expect(suspended?.operation == "read (suspended)")
+        // Reads without a deadline are not suspended: they wait for the thawed server.
+        server.thaw()
+        #expect(try await pool.command(["PING"]) == .string("PONG"))
+        await pool.close()
+    }
+
     @Test func recoversAfterServerRestart() async throws {
         let server = OwnRedisServer()
         try await server.start()
