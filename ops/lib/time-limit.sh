@@ -14,7 +14,7 @@ import collections, re, sys
 open_tests = collections.Counter()
 for line in sys.stdin:
     started = re.match(r"^\S+ Test (.*) started\.$", line.rstrip("\n"))
-    if started:
+    if started and started.group(1) != "run":
         open_tests[started.group(1)] += 1
         continue
     ended = re.match(r"^\S+ Test (.*?) (passed|failed|skipped|recorded)", line)
