@@ -152,7 +152,7 @@ public struct BoardCatalog: Sendable {
     public func validationErrors() -> [String] {
         rules.flatMap { rule -> [String] in
             var errors: [String] = []
-            if TimeZone(identifier: rule.timeZone) == nil { errors.append("board \(rule.scope): unknown time zone \(rule.timeZone)") }
+            if !NameRules.isValidTimeZone(rule.timeZone) { errors.append("board \(rule.scope): unknown time zone \(rule.timeZone)") }
             let wildcard = ["topic:*", "group:*"].contains(rule.scope)
             if !wildcard && BoardScope(id: rule.scope) == nil { errors.append("board \(rule.scope): not a board id or wildcard") }
             if rule.windows.isEmpty { errors.append("board \(rule.scope): no windows") }

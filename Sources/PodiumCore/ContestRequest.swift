@@ -78,8 +78,9 @@ public struct ContestRequest: Codable, Sendable {
                 field: "scope", message: "must be [\"global\"], one [\"topic:<name>\"] or 1-\(ContestScope.maximumGroups) distinct [\"group:<name>\", ...]"))
         }
         let zoneName = timeZone ?? "UTC"
-        let zone = NameRules.isValidTimeZone(zoneName) ? TimeZone(identifier: zoneName) : nil
-        if zone == nil { errors.append(FieldError(field: "time_zone", message: "must be an IANA time zone such as Europe/London")) }
+        let zoneError = NameRules.timeZoneError(zoneName, field: "time_zone")
+        if let zoneError { errors.append(zoneError) }
+        let zone = zoneError == nil ? TimeZone(identifier: zoneName) : nil
         let start = instant(startsAt, field: "starts_at", errors: &errors)
         let end = instant(endsAt, field: "ends_at", errors: &errors)
         if let start, let end, start >= end { errors.append(FieldError(field: "ends_at", message: "must be after starts_at")) }

@@ -40,15 +40,63 @@ public enum NameRules {
         !s.isEmpty && isFreeText(s, maxLength: 100)
     }
 
-    /// A time zone: `UTC` or an IANA identifier of this machine's tz database, as Foundation lists them
-    /// (`Europe/Paris`). Names Foundation also reads but does not list (`EST`, `GMT+1`) are refused, so the OpenAPI
-    /// document can name every accepted zone.
+    /// A time zone: a zone or alias of the tz database this server reads (`Asia/Kolkata` and its old name
+    /// `Asia/Calcutta`, `America/Argentina/Buenos_Aires`, `US/Eastern`, `UTC`, `Japan`, `EST5EDT`) that Foundation loads.
+    ///
+    /// Refused: the fixed-offset zones `Etc/GMT+N` and `Etc/GMT-N` (N > 0), whose signs are the reverse of what a
+    /// reader expects (`Etc/GMT+5` is five hours *behind* UTC); `Factory`; and anything not in the database, such as
+    /// the `GMT+5` or `UTC+1` Foundation would make up. The one check for preferences, reminders, contests, the
+    /// rules file and scheduler jobs.
     public static func isValidTimeZone(_ s: String) -> Bool {
         knownTimeZones.contains(s)
     }
 
-    /// The zones `isValidTimeZone` accepts.
-    public static let knownTimeZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
+    /// The field error for a time zone `isValidTimeZone` refuses, naming `field`; nil when the zone is valid.
+    public static func timeZoneError(_ s: String, field: String) -> FieldError? {
+        isValidTimeZone(s) ? nil : FieldError(
+            field: field, message: "must be a time zone of the tz database such as Asia/Kolkata (not an offset such as GMT+5)")
+    }
+
+    /// The directory of the tz database: `TZDIR` when set, else `/usr/share/zoneinfo`.
+    public static let timeZoneDatabase = ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "/usr/share/zoneinfo"
+
+    /// The zones `isValidTimeZone` accepts, read once from `timeZoneDatabase`.
+    public static let knownTimeZones: Set<String> = timeZones(inDatabaseAt: timeZoneDatabase)
+
+    /// The names of the tz database in `directory` that `isValidTimeZone` accepts: each a TZif file (a zone, or a
+    /// link to one) whose path has the form of a zone name (see `isZoneName`) and that Foundation loads.
+    public static func timeZones(inDatabaseAt directory: String) -> Set<String> {
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
+        return Set(paths.filter { path in
+            isZoneName(path) && isTZif(atPath: directory + "/" + path) && TimeZone(identifier: path) != nil
+        })
+    }
+
+    /// Whether `name` has the form of a zone name: `/`-separated parts, each an upper-case ASCII letter followed by
+    /// letters, digits, `_`, `-` or `+`; not `Factory`, not an `Etc/GMT±N` offset other than 0. This also leaves out
+    /// the database's other files (`posix/…`, `right/…`, `posixrules`, `zone1970.tab`).
+    private static func isZoneName(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return name != "Factory" && !isReversedOffset(name)
+            && parts.allSatisfy { part in
+                guard let first = part.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return false }
+                return part.utf8.allSatisfy { isASCIILetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "_-+".utf8.contains($0) }
+            }
+    }
+
+    /// Whether `name` is `Etc/GMT+N` or `Etc/GMT-N` with N > 0.
+    private static func isReversedOffset(_ name: String) -> Bool {
+        guard name.hasPrefix("Etc/GMT+") || name.hasPrefix("Etc/GMT-") else { return false }
+        return name.dropFirst("Etc/GMT+".count).contains { $0 != "0" }
+    }
+
+    /// Whether the file at `path` starts as a compiled tz database file does (`TZif`); false for directories.
+    private static func isTZif(atPath path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        return (try? file.read(upToCount: 4)) == Data("TZif".utf8)
+    }
 
     /// Topic and group names: 1...64 characters of `[a-z0-9._-]`.
     ///

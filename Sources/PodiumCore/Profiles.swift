@@ -112,6 +112,16 @@ public struct PreferencesRequest: Sendable, Codable, Equatable {
         self.timeZone = timeZone
         self.reminders = reminders
     }
+
+    /// Every problem, each naming its field (`display_name`, `time_zone`, `reminders.…`).
+    public func validationErrors() -> [FieldError] {
+        var errors: [FieldError] = []
+        if let displayName, let problem = NameRules.displayNameProblem(displayName) {
+            errors.append(FieldError(field: "display_name", message: problem))
+        }
+        if let error = NameRules.timeZoneError(timeZone ?? "UTC", field: "time_zone") { errors.append(error) }
+        return errors + (reminders?.validationErrors() ?? [])
+    }
 }
 
 /// The stored preferences, as answered by `PUT /v1/users/{id}/preferences`.

@@ -35,9 +35,7 @@ public struct ReminderPreferences: Sendable, Codable, Equatable {
         if days.count > 7 || Set(days).count != days.count || !days.allSatisfy(Self.weekdays.contains) {
             errors.append(FieldError(field: "reminders.days", message: "must be distinct weekdays among mon, tue, wed, thu, fri, sat, sun"))
         }
-        if let timeZone, !NameRules.isValidTimeZone(timeZone) {
-            errors.append(FieldError(field: "reminders.time_zone", message: "must be an IANA time zone such as Europe/Paris"))
-        }
+        if let timeZone, let error = NameRules.timeZoneError(timeZone, field: "reminders.time_zone") { errors.append(error) }
         return errors
     }
 

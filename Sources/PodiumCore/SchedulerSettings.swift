@@ -149,7 +149,7 @@ public struct SchedulerDocument: Sendable, Codable {
                 continue
             }
             var job = settings.jobs[index]
-            let zone = document.timeZone.map { TimeZone(identifier: $0) } ?? job.schedule.timeZone
+            let zone = document.timeZone.map { NameRules.isValidTimeZone($0) ? TimeZone(identifier: $0) : nil } ?? job.schedule.timeZone
             if zone == nil { problems.append("scheduler job \(document.name): unknown time zone \(document.timeZone ?? "")") }
             do {
                 let expression = try document.cron.map { try CronExpression($0) } ?? job.schedule.expression

@@ -278,7 +278,7 @@ struct LeaderboardsController {
                 context: context, read: .ranking, errors: &errors)
             guard let target else { continue }
             if let group, target.period.window != .contest, target.board.id != BoardScope.group(group).id {
-                errors.append(FieldError(field: field, message: "a group is compared on a contest or on its own board group:\(group)"))
+                errors.append(FieldError(field: field, message: "must be a contest or the group's own board group:\(group) when comparing a group"))
             }
             targets.append(target)
         }

@@ -58,7 +58,7 @@ public struct RateLimits: Sendable, Equatable {
         case .key(let grant):
             return ("key:\(grant.id)", RateLimit(name: grant.role.rawValue, requests: perRole[grant.role] ?? 600))
         case .player(let claims):
-            return ("player:\(claims.userID)", RateLimit(name: "player", requests: player))
+            return (RateLimiter.playerBucket(claims.userID), RateLimit(name: "player", requests: player))
         }
     }
 

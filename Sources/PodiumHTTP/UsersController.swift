@@ -109,16 +109,9 @@ struct UsersController {
         let id = try HTTPSupport.identifier("id", in: context)
         try context.requirePlayerWrite(id)
         let body = try await HTTPSupport.decode(PreferencesRequest.self, from: request, context: context)
-        var errors: [FieldError] = []
-        if let name = body.displayName, let problem = NameRules.displayNameProblem(name) {
-            errors.append(FieldError(field: "display_name", message: problem))
-        }
-        let zone = body.timeZone ?? "UTC"
-        if !NameRules.isValidTimeZone(zone) {
-            errors.append(FieldError(field: "time_zone", message: "must be an IANA time zone such as Europe/Paris"))
-        }
-        if let reminders = body.reminders { errors += reminders.validationErrors() }
+        let errors = body.validationErrors()
         guard errors.isEmpty else { throw APIError.validation(errors) }
+        let zone = body.timeZone ?? "UTC"
         let stored = try await users.setPreferences(
             userID: id, displayName: body.displayName, timeZone: zone, reminders: body.reminders, now: now())
         cache.invalidateAll()

@@ -73,8 +73,8 @@ public struct PodiumStorage: Sendable {
         follows = FollowStore(postgres: postgres, rules: rules)
         contests = ContestStore(postgres: postgres, registry: rules.boards.contests)
         users = UserStore(
-            postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows, rules: rules,
-            logger: logger)
+            postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
+            rateLimiter: rateLimiter, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)
         live = LiveRankings(configuration: redis.configuration, logger: logger)

@@ -9,7 +9,7 @@ import Testing
 
 /// Contests end to end on real PostgreSQL and Redis: on a database and Redis db (5) of their own, because a contest
 /// of every player would count the completions of tests sharing the test database.
-@Suite("Contests: created, scored, read, joined, closed, cancelled and compared", .serialized)
+@Suite("Contests: created, scored, read, joined, closed, cancelled and compared", .serialized, .timeLimit(.minutes(5)))
 struct ContestRouteTests {
     /// The board's entries as "rank user score medal".
     static func standings(_ page: TestResponse) -> [String] {
@@ -133,6 +133,7 @@ struct ContestRouteTests {
                 #expect((earlier.json["a"] as? [String: Any])?["rank"] == nil && earlier.json["score_change"] as? Int == 15)
                 let mismatched = try await client.send(.get, "/v1/comparisons?a=global/week&b=group:5c/week&group=5c", key: harness.readKey)
                 #expect(mismatched.status == .badRequest && mismatched.errorFields == ["a"])
+                #expect(mismatched.json["detail"] as? String == "a must be a contest or the group's own board group:5c when comparing a group")
                 #expect(try await client.send(.get, "/v1/comparisons?a=global/week&b=global/week", key: harness.readKey).errorFields == ["user_id"])
                 #expect(try await client.send(.get, "/v1/comparisons?a=global&b=global/week&user_id=\(a)", key: harness.readKey)
                     .errorFields == ["a"])

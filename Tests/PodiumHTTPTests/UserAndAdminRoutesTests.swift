@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import JWTKit
 import Logging
 @testable import PodiumStore
 import Postgres
@@ -10,7 +11,7 @@ import PodiumHTTP
 import PodiumScheduler
 import Testing
 
-@Suite("User, admin and service routes")
+@Suite("User, admin and service routes", .timeLimit(.minutes(5)))
 struct UserAndAdminRoutesTests {
     @Test func profileHistoryTopicsPreferencesAndErasure() async throws {
         let harness = try await HTTPHarness()
@@ -92,6 +93,109 @@ struct UserAndAdminRoutesTests {
             #expect(again.status == .notFound)
             let invalid = try await client.send(.get, "/v1/users/bad%20id", key: harness.readKey)
             #expect(invalid.status == .badRequest)
+        }
+    }
+
+    @Test("a player's time zone may be any zone of the tz database, old names too, but not an offset such as GMT+5")
+    func preferencesTakeEveryZone() async throws {
+        let harness = try await HTTPHarness()
+        let user = unique("zone")
+        try await harness.run { client in
+            for zone in ["Asia/Kolkata", "Asia/Calcutta", "America/Argentina/Buenos_Aires"] {
+                let answer = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey, json: ["time_zone": zone])
+                #expect(answer.status == .ok && answer.json["time_zone"] as? String == zone, "\(zone)")
+            }
+            let offset = try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey, json: ["time_zone": "GMT+5"])
+            #expect(offset.status == .badRequest && offset.errorFields == ["time_zone"])
+            #expect(try await client.send(.delete, "/v1/users/\(user)", key: HTTPHarness.adminKey).status == .noContent)
+        }
+    }
+
+    /// Everything of `user` still stored: rows in any table with a `user_id` or `followed_id` column that name the player,
+    /// and Redis keys, hash fields, hash values and string values that name it, or sorted sets holding its `member`.
+    static func leftovers(of user: String, member: String?, in storage: PodiumStorage) async throws -> [String] {
+        var found: [String] = []
+        let columns = try await storage.postgres.query("""
+            SELECT table_name, column_name FROM information_schema.columns
+            WHERE table_schema = 'public' AND column_name IN ('user_id', 'followed_id') ORDER BY table_name, column_name
+            """).rows
+        for column in columns {
+            let (table, name) = (try column.string("table_name"), try column.string("column_name"))
+            let rows = try await storage.postgres.query("SELECT count(*) AS n FROM \(table) WHERE \(name) = $1", [user]).rows[0].int("n")
+            if rows > 0 { found.append("\(table).\(name): \(rows) rows") }
+        }
+        var cursor = "0"
+        repeat {
+            let page = try await storage.redis.command(["SCAN", cursor, "COUNT", "1000"]).array ?? []
+            cursor = page.first?.string ?? "0"
+            for key in (page.last?.array ?? []).compactMap(\.string) {
+                if key.contains(user) { found.append("Redis key \(key)") }
+                switch try await storage.redis.command(["TYPE", key]).string {
+                case "hash":
+                    let texts = (try await storage.redis.command(["HGETALL", key]).array ?? []).compactMap(\.string)
+                    if texts.contains(where: { $0.contains(user) }) { found.append("Redis hash \(key) names the player") }
+                    if let member, texts.contains(member) { found.append("Redis hash \(key) holds its member") }
+                case "zset":
+                    if let member, try await storage.redis.command(["ZSCORE", key, member]).string != nil { found.append("Redis board \(key)") }
+                case "string":
+                    if try await storage.redis.command(["GET", key]).string?.contains(user) == true { found.append("Redis value \(key)") }
+                default:
+                    break
+                }
+            }
+        } while cursor != "0"
+        return found
+    }
+
+    /// Each kind of personal data alone (nothing else of the player stored), erased: the first erasure answers 204 and
+    /// leaves nothing in PostgreSQL or Redis, the second 404. Requests made with a player token leave one thing: the
+    /// token's rate limit bucket in Redis (`podium:rate:player:<id>`, which names the player), so erasing such a player
+    /// removes it and answers 204.
+    @Test("erasing a player who left only follows, a follower, a contest entry, preferences, reminders or token requests answers 204 and leaves nothing; again, 404")
+    func erasureOfEachKindAlone() async throws {
+        let secret = "erasure-secret-of-at-least-32-bytes!!"
+        try await HTTPHarness.withOwnStores(redisDatabase: 4, playerTokens: PlayerTokenSettings(hmacSecrets: ["p1": secret])) { harness in
+            let keys = JWTKeyCollection()
+            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: "p1"))
+            let admin = HTTPHarness.adminKey
+            let contest: [String: any Sendable] = [
+                "id": "erasure", "title": "Erasure", "scope": ["global"], "starts_at": "2026-11-25T11:00:00Z",
+                "ends_at": "2026-11-25T14:00:00Z", "entry": "join",
+            ]
+            let kinds = ["follows", "followed", "contest entry", "preferences", "reminders", "player token requests"]
+            try await harness.run { client in
+                #expect(try await client.send(.post, "/v1/admin/contests", key: admin, json: contest).status == .created)
+                for kind in kinds {
+                    let user = unique("erased")
+                    switch kind {
+                    case "follows":
+                        #expect(try await client.send(.put, "/v1/users/\(user)/following/someone", key: harness.ingestKey).status == .created)
+                    case "followed":
+                        #expect(try await client.send(.put, "/v1/users/someone/following/\(user)", key: harness.ingestKey).status == .created)
+                    case "contest entry":
+                        #expect(try await client.send(.put, "/v1/contests/erasure/entries/\(user)", key: harness.ingestKey).status == .created)
+                    case "preferences":
+                        let body = ["display_name": "Erin", "time_zone": "Asia/Kolkata"]
+                        #expect(try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey, json: body).status == .ok)
+                    case "reminders":
+                        let body = ["reminders": ["enabled": true, "time": "18:00", "days": ["mon"]] as [String: any Sendable]]
+                        #expect(try await client.send(.put, "/v1/users/\(user)/preferences", key: harness.ingestKey, json: body).status == .ok)
+                    default:
+                        let token = try await signPlayerToken(keys, kid: "p1", subject: user, now: harness.now, issuedAt: harness.now)
+                        #expect(try await client.send(.get, "/v1/users/\(user)/following", key: token).status == .ok)
+                    }
+                    let handle = try await harness.storage.postgres.query("SELECT handle FROM users WHERE user_id = $1", [user]).rows.first
+                    let member = try handle.flatMap { RankingMember.encode(try $0.int64("handle")) }
+                    #expect(try await Self.leftovers(of: user, member: member, in: harness.storage) != [], "\(kind): stored")
+                    let first = try await client.send(.delete, "/v1/users/\(user)", key: admin)
+                    #expect(first.status == .noContent, "\(kind): \(first.json)")
+                    // The erasure's Redis part is repeated for a minute (pending_ranking_erasures), then forgotten.
+                    try await harness.storage.rankingSync.applyPendingErasures(now: harness.now.addingTimeInterval(61))
+                    #expect(try await Self.leftovers(of: user, member: member, in: harness.storage) == [], "\(kind): left")
+                    let second = try await client.send(.delete, "/v1/users/\(user)", key: admin)
+                    #expect(second.status == .notFound && second.json["detail"] as? String == "no user \(user)", "\(kind)")
+                }
+            }
         }
     }
 

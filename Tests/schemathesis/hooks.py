@@ -4,14 +4,20 @@ A completion's `completed_at` must lie within the server's age and future limits
 which are relative to the server's clock; a run's `slot` is any RFC 3339 time; and a
 completion's `correct` may not exceed its `total`, which ties two fields; and a player
 cannot follow themselves, which ties two path parameters; a contest's schedule ties its
-fields, and a comparison takes exactly one of two query parameters.
+fields, and a comparison takes exactly one of two query parameters. The server refuses a
+body whose object repeats a key ignoring case and underscores (the document's
+`x-podium-distinct-keys`), which a JSON Schema cannot say: such repeats are taken out of
+generated bodies, keeping the document's own property.
 OpenAPI cannot say "within 30 days of now", so a generated value of the document's
 date-time pattern (schema-valid, though perhaps not a real date, like month 47) is
 replaced by one an hour ago. Values of another shape are left as they are: they are
 what negative cases test.
 """
+import json
 import re
+import unicodedata
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import schemathesis
 
@@ -49,6 +55,58 @@ def _within_window(item):
         item["correct"] = total
 
 
+DOCUMENT = json.loads((Path(__file__).resolve().parents[2] / "Sources/PodiumHTTP/Resources/openapi.json").read_text())
+
+
+def _resolved(schema):
+    """`schema` with its `$ref`s (`#/components/schemas/...`) followed."""
+    while isinstance(schema, dict) and "$ref" in schema:
+        schema = DOCUMENT["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    return schema if isinstance(schema, dict) else {}
+
+
+def _options(schema):
+    """`schema` and the schemas of its `anyOf`, `oneOf` and `allOf`, resolved."""
+    schema = _resolved(schema)
+    found = [schema]
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        for option in schema.get(keyword, []):
+            found += _options(option)
+    return found
+
+
+def _body_schema(case):
+    """The JSON schema of the request body of `case`'s operation, or {}."""
+    operation = DOCUMENT["paths"].get(case.operation.path, {}).get(case.operation.method.lower(), {})
+    return operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+
+
+def _folded(key):
+    """A key as the server compares keys: Unicode-normalised, lower-cased, without underscores."""
+    return unicodedata.normalize("NFC", key).lower().replace("_", "")
+
+
+def _distinct_keys(value, schema):
+    """Takes out of `value`, at every depth, each key equal to an earlier one ignoring case and underscores (the server
+    refuses such bodies); a property the document names is kept over a key it does not."""
+    if isinstance(value, dict):
+        options = _options(schema)
+        declared = {name for option in options for name in option.get("properties", {})}
+        kept = set()
+        for key in sorted(value, key=lambda key: key not in declared):
+            if _folded(key) in kept:
+                del value[key]
+            else:
+                kept.add(_folded(key))
+        for key, item in value.items():
+            inner = [option["properties"][key] for option in options if key in option.get("properties", {})]
+            _distinct_keys(item, inner[0] if inner else {})
+    elif isinstance(value, list):
+        inner = [option["items"] for option in _options(schema) if "items" in option]
+        for item in value:
+            _distinct_keys(item, inner[0] if inner else {})
+
+
 def _negative(case, location):
     """Whether schemathesis made `location` (body, query, …) of `case` violate the document on purpose."""
     components = getattr(getattr(case, "meta", None), "components", None) or {}
@@ -62,6 +120,8 @@ def _negative(case, location):
 def map_case(context, case):
     body = case.body
     path = case.operation.path
+    if isinstance(body, (dict, list)) and not _negative(case, "body"):
+        _distinct_keys(body, _body_schema(case))
     if path == "/v1/completions":
         _within_window(body)
     elif path == "/v1/completions/batch":

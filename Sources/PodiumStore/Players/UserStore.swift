@@ -11,20 +11,22 @@ public struct UserStore: Sendable {
     let periods: PeriodStore
     let rankings: RankingWriter
     let follows: FollowStore
+    let rateLimiter: RateLimiter
     let rules: GameRules
     let logger: Logger
 
     /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads), medals through
-    /// `periods`, friends' progress through `follows`.
+    /// `periods`, friends' progress through `follows`; erasure removes the player's rate limit bucket from `rateLimiter`.
     public init(
         postgres: PostgresPool, leaderboards: LeaderboardStore, periods: PeriodStore, rankings: RankingWriter, follows: FollowStore,
-        rules: GameRules, logger: Logger
+        rateLimiter: RateLimiter, rules: GameRules, logger: Logger
     ) {
         self.postgres = postgres
         self.leaderboards = leaderboards
         self.periods = periods
         self.rankings = rankings
         self.follows = follows
+        self.rateLimiter = rateLimiter
         self.rules = rules
         self.logger = logger
     }
@@ -183,17 +185,21 @@ public struct UserStore: Sendable {
         try connection.query("INSERT INTO user_days (user_id, day) SELECT $1, unnest($2::int[])", [userID, days])
     }
 
-    /// Erases the player everywhere: PostgreSQL rows (completions, topics, scores, snapshot entries and medals, events) and Redis entries.
+    /// Erases the player everywhere: PostgreSQL rows (the player's row with preferences and reminders, completions, topics,
+    /// scores, snapshot entries and medals, events, follows either way, contest entries) and Redis entries (board entries,
+    /// the name, and the rate limit bucket of the player's token, which is all a player who only made requests leaves).
     ///
-    /// Returns false if nothing of the player was left. The player's row is locked first, so a completion
-    /// being recorded for the player finishes before (and its board keys are found) or starts after.
+    /// Returns false if nothing of the player was left: true when any row or key of these was found and removed.
+    /// The player's row is locked first, so a completion being recorded for the player finishes before (and its board
+    /// keys are found) or starts after.
     /// A player already erased is searched again: a period close or snapshot racing the first erasure
     /// can have written an entry it could not see, and erasing again removes it.
     /// The Redis part is also queued for a minute: the ranking sync repeats it, so a ranking write
     /// of a completion that committed just before the erasure cannot bring the player back, and it
-    /// finishes the job if Redis is unreachable now.
+    /// finishes the job if Redis is unreachable now; a player who never had a name or board entry (who only followed,
+    /// was followed or joined a contest) has no Redis part to queue.
     public func erase(userID: String, now: Date) async throws -> Bool {
-        let erasure = try await postgres.withTransaction { connection -> RankingErasure? in
+        let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
             let handle = try connection.query("SELECT handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let members = try handle.map { [try $0.member()] } ?? []
             let rows = try connection.query(
@@ -203,18 +209,19 @@ public struct UserStore: Sendable {
                                   try row.string("period"))
             }).sorted()
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
-            try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID])
-            try connection.query("DELETE FROM contest_entries WHERE user_id = $1", [userID])
+            let follows = try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID]).affectedRows
+            let entries = try connection.query("DELETE FROM contest_entries WHERE user_id = $1", [userID]).affectedRows
             let events = try connection.query("DELETE FROM events WHERE user_id = $1", [userID]).affectedRows
             // The erasure's own Redis part removes the name.
-            try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID])
+            let names = try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID]).affectedRows
             let snapshots = try connection.query("""
                 WITH gone AS (DELETE FROM snapshot_entries WHERE user_id = $1 RETURNING snapshot_id, position),
                 gaps AS (INSERT INTO snapshot_gaps (snapshot_id, position) SELECT snapshot_id, position FROM gone)
                 UPDATE snapshots s SET players = s.players - g.n
                 FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY snapshot_id) g WHERE s.id = g.snapshot_id
                 """, [userID]).affectedRows
-            guard handle != nil || !rows.isEmpty || events > 0 || snapshots > 0 else { return nil }
+            let found = handle != nil || !rows.isEmpty || follows + entries + events + names + snapshots > 0
+            guard found, !members.isEmpty || !keys.isEmpty else { return (found, nil) }
             let queued = try connection.query("""
                 INSERT INTO pending_ranking_erasures AS p (user_id, redis_keys, members, erased_at) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (user_id) DO UPDATE SET erased_at = EXCLUDED.erased_at,
@@ -222,9 +229,10 @@ public struct UserStore: Sendable {
                     members = ARRAY(SELECT DISTINCT m FROM unnest(p.members || EXCLUDED.members) AS m ORDER BY m)
                 RETURNING user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
                 """, [userID, keys, members, now]).rows[0]
-            return try RankingErasure(row: queued)
+            return (true, try RankingErasure(row: queued))
         }
-        guard let erasure else { return false }
+        let bucket = await rateLimiter.forget(RateLimiter.playerBucket(userID))
+        guard let erasure else { return found || bucket }
         do {
             try await rankings.erase(erasure)
         } catch {

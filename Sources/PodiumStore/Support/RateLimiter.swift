@@ -46,12 +46,14 @@ public struct RateDecision: Sendable, Equatable {
 /// Time is the caller's clock, passed to the script, so buckets refill by the same clock as everything else;
 /// a bucket's key expires once it would be full again.
 public final class RateLimiter: Sendable {
+    private let redis: RedisPool
     private let batcher: RedisReadBatcher
     private let local = Mutex<[String: (tokens: Double, at: Date)]>([:])
     private let fallbackWarning: ThrottledLog
 
     /// Creates a limiter on `redis`.
     public init(redis: RedisPool, logger: Logger) {
+        self.redis = redis
         batcher = RedisReadBatcher(redis: redis)
         fallbackWarning = ThrottledLog(logger)
     }
@@ -61,7 +63,7 @@ public final class RateLimiter: Sendable {
         let windowMilliseconds = limit.windowSeconds * 1000
         do {
             let reply = try await batcher.evaluate(
-                Self.script, keys: ["podium:rate:\(bucket)"],
+                Self.script, keys: [Self.key(bucket)],
                 arguments: [String(limit.requests), String(windowMilliseconds), String(Int64(now.timeIntervalSince1970 * 1000))])
             guard let parts = reply.array?.compactMap(\.integer), parts.count == 4 else {
                 throw RedisError(kind: .protocolError, message: "unexpected rate limit reply", operation: "rate limit")
@@ -71,6 +73,30 @@ public final class RateLimiter: Sendable {
             fallbackWarning.log("rate limits fall back to this replica's own buckets: Redis failed", metadata: ["error": "\(error)"])
             return takeLocally(bucket, limit: limit, now: now)
         }
+    }
+
+    /// The bucket of a player token's requests: it names the player, so erasing the player removes it (`forget`).
+    public static func playerBucket(_ userID: String) -> String {
+        "player:\(userID)"
+    }
+
+    /// Removes `bucket` from Redis and from this replica's fallback buckets; true when Redis held it.
+    ///
+    /// With Redis unreachable the Redis key stays until it expires by itself, once the bucket would be full again
+    /// (within its window, a minute for every Podium limit); the failure is logged, not thrown.
+    public func forget(_ bucket: String) async -> Bool {
+        local.withLock { _ = $0.removeValue(forKey: bucket) }
+        do {
+            return try await redis.command(["DEL", Self.key(bucket)]).integer == 1
+        } catch {
+            fallbackWarning.log("a rate limit bucket was not removed from Redis: it expires within its window", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// The Redis key of `bucket`.
+    static func key(_ bucket: String) -> String {
+        "podium:rate:\(bucket)"
     }
 
     /// The same bucket kept in this process.
