@@ -3,16 +3,17 @@ import Foundation
 /// How a board ranks players whose scores are equal.
 ///
 /// The choice is a key beside the score, lower first, read from what PostgreSQL keeps of each player on each
-/// board period (`reached_at`, the latest `completed_at` among the completions that added to the score, and
-/// `duration_ms`, their summed playing time). Redis holds score and key in one sorted-set value
-/// (`RankingValue`), so pages, around-me and ranks stay one O(log n) lookup and agree with the medals, which
-/// PostgreSQL ranks by the same key.
+/// board period (`reached_at`, the latest `completed_at` among the completions that added to the score,
+/// `duration_ms`, their summed playing time, and `untimed_completions`, how many of them came without one). Redis
+/// holds score and key in one sorted-set value (`RankingValue`), so pages, around-me and ranks stay one O(log n)
+/// lookup and agree with the medals, which PostgreSQL ranks by the same key.
 public enum TieBreak: String, Sendable, Codable, CaseIterable {
     /// Equal scores share a rank (competition ranking, 1-2-2-4): the default.
     case shared
     /// Of equal scores, the one reached first ranks higher (by the `completed_at` of the completion that reached it).
     case earliest
-    /// Of equal scores, the one that took less summed playing time (`duration_ms`) ranks higher.
+    /// Of equal scores, the one that took less summed playing time (`duration_ms`) ranks higher; a completion without
+    /// `duration_ms` counts as the slowest possible, so any player with one ranks after every player timed throughout.
     case fastest
 
     /// The largest key, just under the 32 bits below a score in `RankingPlace.storedValue` (keys above it are held at
@@ -22,8 +23,17 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
     /// `earliest` counts seconds from 2020-01-01T00:00:00Z, enough for 136 years at second resolution.
     static let epoch = Date(timeIntervalSince1970: 1_577_836_800)
 
-    /// The key of a player who reached the score at `reachedAt` in `durationMs` of play: 0 for `shared`.
-    public func key(reachedAt: Date?, durationMs: Int64) -> Int64 {
+    /// `fastest` keys of players timed throughout are their summed milliseconds, below this (totals above it tie);
+    /// keys from it up are players with untimed completions (`untimedKey`).
+    public static let firstUntimedKey: Int64 = 1 << 31
+    /// Bits of an untimed key that hold the timed seconds (2²¹ s, 24 days; more tie); the untimed count sits above them.
+    static let timedSecondsBits: Int64 = 21
+    /// The most untimed completions a key tells apart (more count as this many).
+    static let largestUntimedCount: Int64 = 1 << 10
+
+    /// The key of a player who reached the score at `reachedAt` in `durationMs` of timed play plus `untimedCompletions`
+    /// completions without a duration: 0 for `shared`.
+    public func key(reachedAt: Date?, durationMs: Int64, untimedCompletions: Int64) -> Int64 {
         switch self {
         case .shared:
             return 0
@@ -32,16 +42,30 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
             let seconds = reachedAt.timeIntervalSince(Self.epoch).rounded(.down)
             return seconds <= 0 ? 0 : seconds >= Double(Self.largestKey) ? Self.largestKey : Int64(seconds)
         case .fastest:
-            return min(max(durationMs, 0), Self.largestKey)
+            let timed = max(durationMs, 0)
+            guard untimedCompletions > 0 else { return min(timed, Self.firstUntimedKey - 1) }
+            return Self.untimedKey(count: untimedCompletions, timedSeconds: timed / 1000)
         }
+    }
+
+    /// The `fastest` key of a player with `count` (> 0) untimed completions and `timedSeconds` of timed play: after
+    /// every player timed throughout, then fewer untimed completions first, then less timed play (to the second).
+    static func untimedKey(count: Int64, timedSeconds: Int64) -> Int64 {
+        let countPart = (min(count, largestUntimedCount) - 1) << timedSecondsBits
+        let secondsPart = min(timedSeconds, (1 << timedSecondsBits) - 1)
+        return min(firstUntimedKey + countPart + secondsPart, largestKey)
     }
 
     /// The same key in SQL for the `board_scores` row aliased `row`, with `policy` an SQL text expression naming the
     /// policy: what PostgreSQL reads rank by (before any completion, `reached_at` is null; `updated_at` stands in).
     public static func sqlKey(policy: String, row: String) -> String {
-        """
+        let timed = "GREATEST(0, \(row).duration_ms)"
+        return """
         (CASE \(policy) WHEN 'earliest' THEN LEAST(\(largestKey), GREATEST(0, floor(extract(epoch FROM COALESCE(\(row).reached_at, \(row).updated_at)) - \(Int64(epoch.timeIntervalSince1970)))))::bigint \
-        WHEN 'fastest' THEN LEAST(\(largestKey), \(row).duration_ms) ELSE 0 END)
+        WHEN 'fastest' THEN CASE WHEN \(row).untimed_completions > 0 \
+        THEN LEAST(\(largestKey), \(firstUntimedKey) + (LEAST(\(row).untimed_completions, \(largestUntimedCount)) - 1) * \(1 << timedSecondsBits) \
+        + LEAST(\((1 << timedSecondsBits) - 1), \(timed) / 1000)) \
+        ELSE LEAST(\(firstUntimedKey - 1), \(timed)) END ELSE 0 END)
         """
     }
 

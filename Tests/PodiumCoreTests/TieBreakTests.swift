@@ -2,7 +2,7 @@ import Foundation
 import PodiumCore
 import Testing
 
-@Suite("Tie-break keys and places")
+@Suite("Tie-break keys and places", .timeLimit(.minutes(5)))
 struct RankingPlaceTests {
     @Test("a place survives its stored value, and stored values sort as places do")
     func storedValuesRoundTripAndSort() {
@@ -29,11 +29,33 @@ struct RankingPlaceTests {
     @Test("keys: 0 when shared, seconds since 2020 when earliest, summed milliseconds when fastest, held within 32 bits")
     func keys() {
         let reached = Date(timeIntervalSince1970: 1_795_000_000.9)
-        #expect(TieBreak.shared.key(reachedAt: reached, durationMs: 5) == 0)
-        #expect(TieBreak.earliest.key(reachedAt: reached, durationMs: 5) == 1_795_000_000 - 1_577_836_800)
-        #expect(TieBreak.earliest.key(reachedAt: Date(timeIntervalSince1970: 0), durationMs: 5) == 0)
-        #expect(TieBreak.earliest.key(reachedAt: nil, durationMs: 5) == 0)
-        #expect(TieBreak.fastest.key(reachedAt: reached, durationMs: 61_250) == 61_250)
-        #expect(TieBreak.fastest.key(reachedAt: nil, durationMs: 1 << 40) == TieBreak.largestKey)
+        #expect(TieBreak.shared.key(reachedAt: reached, durationMs: 5, untimedCompletions: 0) == 0)
+        #expect(TieBreak.earliest.key(reachedAt: reached, durationMs: 5, untimedCompletions: 0) == 1_795_000_000 - 1_577_836_800)
+        #expect(TieBreak.earliest.key(reachedAt: Date(timeIntervalSince1970: 0), durationMs: 5, untimedCompletions: 0) == 0)
+        #expect(TieBreak.earliest.key(reachedAt: nil, durationMs: 5, untimedCompletions: 0) == 0)
+        #expect(TieBreak.fastest.key(reachedAt: reached, durationMs: 61_250, untimedCompletions: 0) == 61_250)
+        #expect(TieBreak.fastest.key(reachedAt: nil, durationMs: 1 << 40, untimedCompletions: 0) == TieBreak.firstUntimedKey - 1)
+    }
+
+    @Test("fastest: an untimed completion ranks after every timed total; then fewer untimed, then less timed time")
+    func untimedCompletionsRankLast() {
+        let key = { (durationMs: Int64, untimed: Int64) in TieBreak.fastest.key(reachedAt: nil, durationMs: durationMs, untimedCompletions: untimed) }
+        // Before, an untimed completion added no time: 0 ms untimed beat 50 s timed.
+        #expect(key(0, 1) > key(50_000, 0))
+        #expect(key(0, 1) > key(1 << 40, 0), "even a timed total held at its largest key")
+        #expect(key(0, 1) == TieBreak.firstUntimedKey)
+        #expect(key(90_999, 1) == TieBreak.firstUntimedKey + 90, "timed play counts to the second")
+        #expect(key(90_000, 1) < key(91_000, 1))
+        #expect(key(1 << 40, 1) < key(0, 2), "one untimed completion more outweighs any timed time")
+        #expect(key(0, 1_024) == key(0, 5_000), "beyond 1,024 untimed completions, counts tie")
+        #expect(key(1 << 40, 1 << 40) == TieBreak.largestKey)
+        #expect(TieBreak.earliest.key(reachedAt: nil, durationMs: 0, untimedCompletions: 3) == 0, "only fastest reads it")
+        #expect(TieBreak.shared.key(reachedAt: nil, durationMs: 0, untimedCompletions: 3) == 0)
+        // Every key still fits below a score.
+        for untimed: Int64 in [0, 1, 2, 1_023, 1_024, 1 << 40] {
+            for duration: Int64 in [0, 999, 1_000, (1 << 31) - 1, 1 << 31, 1 << 40] {
+                #expect((0...TieBreak.largestKey).contains(key(duration, untimed)), "\(duration) ms, \(untimed) untimed")
+            }
+        }
     }
 }

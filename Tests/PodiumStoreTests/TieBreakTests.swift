@@ -9,7 +9,7 @@ import Testing
 /// Tie-break policies end to end on a Redis and a database of the test's own (rebuilds take a lease other suites'
 /// rebuilds would hold): the live board, around-me, compare, profile ranks, the PostgreSQL fallback, the rebuild and
 /// the medals at close all rank equal scores the same way.
-@Suite("Tie-break policies", .serialized)
+@Suite("Tie-break policies", .serialized, .timeLimit(.minutes(5)))
 struct TieBreakTests {
     let now = instant("2026-11-25T12:00:00Z")
 
@@ -130,6 +130,96 @@ struct TieBreakTests {
             let sharedClose = try await storage.periods.close(
                 BoardPeriodKey(board: "topic:\(shared)", window: .week, period: "2026-W48"), now: instant("2026-11-30T00:20:00Z"), dryRun: true)
             #expect(sharedClose.medals.map { "\($0.userId):\($0.medal.rawValue)" } == ["\(shared)-slow:gold", "\(shared)-quick:gold"])
+        }
+    }
+
+    @Test("fastest: leaving out duration_ms no longer wins the tie; untimed players rank after the timed, fewer untimed first")
+    func untimedCompletionsRankAfterTimedOnes() async throws {
+        let server = OwnRedisServer()
+        try await server.start()
+        defer { server.stop() }
+        let topic = StoreTestEnvironment.unique("tb-untimed")
+        try await StoreTestEnvironment.withOwnDatabase { database in
+            let storage = try await StoreTestEnvironment.storage(
+                now: now, redisURL: server.url, rules: Self.rules(topic, .fastest), databaseURL: database)
+            defer { Task { await storage.postgres.close() } }
+            try await storage.rankingSync.rebuild()
+            let (untimed, timed, mixed) = ("\(topic)-untimed", "\(topic)-timed", "\(topic)-mixed")
+            // All reach 5 (3 + 2). `untimed` comes first (lowest handle) and never sends a duration: before, it added no
+            // time and ranked first. `timed` takes 50 s; `mixed` times one completion (10 s) and leaves out the other.
+            let answered = try await Self.record([
+                try completion(id: "\(topic)-1", user: untimed, topic: topic, difficulty: "medium", durationMs: nil, now: now),
+                try completion(id: "\(topic)-2", user: timed, topic: topic, difficulty: "medium", durationMs: 30_000, now: now),
+                try completion(id: "\(topic)-3", user: mixed, topic: topic, difficulty: "medium", durationMs: 10_000, now: now),
+                try completion(id: "\(topic)-4", user: untimed, topic: topic, difficulty: "easy", durationMs: nil, now: now),
+                try completion(id: "\(topic)-5", user: timed, topic: topic, difficulty: "easy", durationMs: 20_000, now: now),
+                try completion(id: "\(topic)-6", user: mixed, topic: topic, difficulty: "easy", durationMs: nil, now: now),
+            ], in: storage, topic: topic)
+            #expect(answered == [1, 1, 1, 1, 1, 2], "each answer ranks an untimed score after an equal timed one")
+            let stored = try await storage.postgres.query("""
+                SELECT user_id, duration_ms, untimed_completions FROM board_scores
+                WHERE board = $1 AND board_window = 'week' ORDER BY user_id
+                """, ["topic:\(topic)"]).rows.map { "\(try $0.string("user_id")):\(try $0.int64("duration_ms")):\(try $0.int64("untimed_completions"))" }
+            #expect(stored == ["\(mixed):10000:1", "\(timed):50000:0", "\(untimed):0:2"])
+
+            // The live board (Redis): timed, then mixed (one untimed completion), then untimed (two).
+            let expected = ["\(timed):1:5", "\(mixed):2:5", "\(untimed):3:5"]
+            #expect(try await Self.board(storage, topic: topic) == expected)
+            #expect(try await Self.board(storage, topic: topic, slice: .around(userID: untimed, radius: 1)) == Array(expected[1...]))
+            #expect(try await Self.board(storage, topic: topic, slice: .page(offset: 1, limit: 1)) == ["\(mixed):2:5"])
+            let period = BoardPeriod(board: storage.rules.boards.definition(for: .topic(topic)),
+                                     period: Period.containing(now, window: .week, timeZone: .gmt))
+            #expect(try await storage.leaderboards.standings(userID: untimed, periods: [period]).ranks.map(\.rank) == [3])
+
+            // A rebuilt Redis holds the same values, and the reconciler finds nothing to repair.
+            let before = try await server.redisValues(RankingKeys.board(period))
+            try await storage.rankingSync.rebuild()
+            #expect(try await server.redisValues(RankingKeys.board(period)) == before)
+            let report = try await storage.reconciler.reconcile([BoardPeriodKey(period)])
+            #expect(report.corrected == 0 && report.added == 0 && report.removed == 0)
+
+            // A scheduled snapshot, taken from the live page as the snapshot job takes it.
+            let key = BoardPeriodKey(period)
+            let page = try await storage.leaderboards.read(board: key.board, window: .week, period: key.period, slice: .page(offset: 0, limit: 10))
+            try await storage.snapshots.record(key, takenAt: instant("2026-11-25T13:00:00Z"), players: page.players, entries: page.entries)
+
+            // The same from PostgreSQL while Redis is down.
+            server.stop()
+            let fallback = try await storage.leaderboards.read(board: key.board, window: .week, period: key.period, slice: .page(offset: 0, limit: 10))
+            #expect(!fallback.live)
+            #expect(fallback.entries.map { "\($0.userId):\($0.rank):\($0.score)" } == expected)
+            #expect(try await Self.board(storage, topic: topic, slice: .around(userID: untimed, radius: 1)) == Array(expected[1...]))
+            #expect(try await Self.board(storage, topic: topic, slice: .page(offset: 1, limit: 1)) == ["\(mixed):2:5"])
+            #expect(try await storage.leaderboards.standings(userID: untimed, periods: [period]).ranks.map(\.rank) == [3])
+
+            // Medals and the final snapshot at close: gold for timed, silver for mixed, bronze for untimed.
+            let closed = try await storage.periods.close(key, now: instant("2026-11-30T00:20:00Z"), dryRun: false)
+            #expect(closed.medals.map { "\($0.userId):\($0.medal.rawValue):\($0.rank)" } == ["\(timed):gold:1", "\(mixed):silver:2", "\(untimed):bronze:3"])
+            let snapshots = try await storage.snapshots.snapshots(key, limit: 5, top: 10)
+            #expect(snapshots.map(\.kind) == ["final", "scheduled"])
+            for snapshot in snapshots {
+                #expect(snapshot.entries.map { "\($0.userId):\($0.rank):\($0.score)" } == expected, "\(snapshot.kind)")
+            }
+        }
+    }
+
+    @Test("fastest: the SQL key PostgreSQL ranks by equals the key Redis is written with")
+    func sqlKeyAgreesWithSwiftKey() async throws {
+        let postgres = try await StoreTestEnvironment.postgres(poolSize: 1)
+        defer { Task { await postgres.close() } }
+        let durations: [Int64] = [0, 999, 1_000, 61_250, (1 << 31) - 1, 1 << 31, 1 << 40]
+        let counts: [Int64] = [0, 1, 2, 1_023, 1_024, 1_025, 1 << 40]
+        let pairs = durations.flatMap { duration in counts.map { (duration, $0) } }
+        let rows = try await postgres.query("""
+            SELECT v.duration_ms, v.untimed_completions, \(TieBreak.sqlKey(policy: "'fastest'", row: "v")) AS tie_key
+            FROM (SELECT d AS duration_ms, n AS untimed_completions, NULL::timestamptz AS reached_at, NULL::timestamptz AS updated_at
+                  FROM unnest($1::bigint[], $2::bigint[]) AS x(d, n)) v
+            """, [pairs.map(\.0), pairs.map(\.1)]).rows
+        #expect(rows.count == pairs.count)
+        for row in rows {
+            let (duration, count) = (try row.int64("duration_ms"), try row.int64("untimed_completions"))
+            #expect(try row.int64("tie_key") == TieBreak.fastest.key(reachedAt: nil, durationMs: duration, untimedCompletions: count),
+                    "\(duration) ms, \(count) untimed")
         }
     }
 }

@@ -77,19 +77,23 @@ struct BatchUpserts {
         """
 
     /// Each (board period, player) increment summed and added, with what the tie-breaks read: the latest
-    /// `completed_at` and the playing time of the completions that added to the score (null and 0 when none
-    /// did). A timed period already closed takes no more scores (the RETURNING leaves it out).
+    /// `completed_at`, the playing time of the completions that added to the score and how many of them had
+    /// none (null, 0 and 0 when none did). A timed period already closed takes no more scores (the RETURNING
+    /// leaves it out).
     static let upsertScores = """
-        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at, reached_at, duration_ms)
-        SELECT b, w, p, u, i, $6, NULLIF(r, '')::timestamptz, d
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $7::text[], $8::bigint[]) AS x(b, w, p, u, i, r, d)
+        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at, reached_at, duration_ms,
+                                       untimed_completions)
+        SELECT b, w, p, u, i, $6, NULLIF(r, '')::timestamptz, d, n
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $7::text[], $8::bigint[], $9::bigint[])
+             AS x(b, w, p, u, i, r, d, n)
         WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w
                                                                          AND c.period = x.p AND c.closed_at IS NOT NULL)
         ORDER BY 1, 2, 3, 4
         ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
             score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at,
-            reached_at = GREATEST(s.reached_at, EXCLUDED.reached_at), duration_ms = s.duration_ms + EXCLUDED.duration_ms
-        RETURNING board, board_window, period, user_id, score, reached_at, updated_at, duration_ms
+            reached_at = GREATEST(s.reached_at, EXCLUDED.reached_at), duration_ms = s.duration_ms + EXCLUDED.duration_ms,
+            untimed_completions = s.untimed_completions + EXCLUDED.untimed_completions
+        RETURNING board, board_window, period, user_id, score, reached_at, updated_at, duration_ms, untimed_completions
         """
 
     /// The four statements, in this order: users, topics, days, board scores.
@@ -125,7 +129,7 @@ struct BatchUpserts {
             (Self.upsertScores, [
                 scoreRows.map(\.key.board), scoreRows.map(\.key.window), scoreRows.map(\.key.period), scoreRows.map(\.key.user),
                 scoreRows.map(\.value.increment), recordedAt, scoreRows.map { $0.value.reachedAt.map(RFC3339.format) ?? "" },
-                scoreRows.map(\.value.durationMs),
+                scoreRows.map(\.value.durationMs), scoreRows.map(\.value.untimedCompletions),
             ]),
         ]
     }
@@ -300,13 +304,14 @@ private struct ScoreSums {
     var increment: Int64 = 0
     var reachedAt: Date?
     var durationMs: Int64 = 0
+    var untimedCompletions: Int64 = 0
 
     /// Adds one completion's `increment`; only a completion that adds to the score counts for the tie-breaks.
     mutating func add(_ increment: Int64, item: ValidCompletion) {
         self.increment += increment
         guard increment > 0 else { return }
         reachedAt = max(reachedAt ?? item.completedAt, item.completedAt)
-        durationMs += Int64(item.durationMS ?? 0)
+        if let duration = item.durationMS { durationMs += Int64(duration) } else { untimedCompletions += 1 }
     }
 }
 

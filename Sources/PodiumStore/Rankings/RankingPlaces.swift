@@ -6,7 +6,7 @@ import Postgres
 enum RankingPlaces {
     /// The columns `PostgresRow.place(tieBreak:)` reads, of the `board_scores` row aliased `alias`.
     static func columns(_ alias: String) -> String {
-        "\(alias).score, \(alias).reached_at, \(alias).updated_at, \(alias).duration_ms"
+        "\(alias).score, \(alias).reached_at, \(alias).updated_at, \(alias).duration_ms, \(alias).untimed_completions"
     }
 }
 
@@ -22,6 +22,8 @@ extension PostgresRow {
     func place(tieBreak: TieBreak) throws -> RankingPlace {
         RankingPlace(
             score: try int64("score"),
-            key: tieBreak.key(reachedAt: try optionalDate("reached_at") ?? optionalDate("updated_at"), durationMs: try int64("duration_ms")))
+            key: tieBreak.key(
+                reachedAt: try optionalDate("reached_at") ?? optionalDate("updated_at"), durationMs: try int64("duration_ms"),
+                untimedCompletions: try int64("untimed_completions")))
     }
 }
