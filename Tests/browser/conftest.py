@@ -5,7 +5,8 @@ One session: a fresh PostgreSQL database (dropped at the end) on the test server
 origins, only the first listed in PODIUM_CORS_ORIGINS, and one `podium serve` (fixture `podium`: its base URL,
 the bootstrap admin key PODIUM_ADMIN_KEY, both origins and a player-token maker), with webhook deliveries dead
 after one failed attempt. Fixture `browser` is Debian's Chromium launched by Playwright. Helpers (http_json,
-free_port, psql, start_podium, ...) are imported with `from conftest import ...`. Screenshots go to .local/browser/.
+free_port, psql, start_podium, TcpProxy, ...) are imported with `from conftest import ...`. Screenshots go to
+.local/browser/.
 """
 
 import base64
@@ -79,6 +80,85 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+class TcpProxy:
+    """A TCP proxy on 127.0.0.1 that forwards every connection to `target` (host, port), for real outages: stop()
+    closes the listener and every connection through it (new connections are refused), start() listens again on
+    the same port. Threads: one accepts, two per connection copy bytes."""
+
+    def __init__(self, target):
+        self.target = target
+        self.port = free_port()
+        self._lock = threading.Lock()
+        self._sockets = set()
+        self._listener = None
+        self._acceptor = None
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        listener = socket.socket()
+        # The port's old connections may still be in TIME_WAIT.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self._listener = listener
+        self._acceptor = threading.Thread(target=self._accept, args=(listener,), daemon=True)
+        self._acceptor.start()
+
+    def stop(self):
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
+            listener.close()
+            self._acceptor.join(timeout=10)
+        with self._lock:
+            sockets, self._sockets = self._sockets, set()
+        for sock in sockets:
+            self._close(sock)
+
+    def _accept(self, listener):
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # stopped
+            try:
+                upstream = socket.create_connection(self.target, timeout=10)
+                upstream.settimeout(None)
+            except OSError:
+                self._close(client)
+                continue
+            with self._lock:
+                if self._listener is not listener:  # stopped meanwhile
+                    self._close(client)
+                    self._close(upstream)
+                    return
+                self._sockets.update((client, upstream))
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._copy, args=(source, sink), daemon=True).start()
+
+    def _copy(self, source, sink):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        with self._lock:
+            self._sockets.difference_update((source, sink))
+        self._close(source)
+        self._close(sink)
+
+    @staticmethod
+    def _close(sock):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        sock.close()
 
 
 # --- PostgreSQL and Redis -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import GROUP, OUT, TIMEOUT_MS, _opener, http_json
+from conftest import GROUP, OUT, TIMEOUT_MS, TcpProxy, _opener, http_json
 
 BOARD = f"group:{GROUP}"
 PLAYER = "u-browser"  # posts from the frontend page
@@ -250,6 +250,46 @@ def test_display_page_says_when_it_is_stale(browser, podium, display_key, fronte
         page.screenshot(path=str(OUT / "display-stale.png"))
     finally:
         page.close()
+
+
+UNREACHABLE = "Podium is unreachable; retrying"
+
+
+def test_display_page_clears_the_unreachable_notice_once_podium_answers_again(browser, podium, display_key, frontend):
+    """A real 10 s outage: the page reaches Podium through a TCP proxy, which is stopped (its listener and every
+    connection closed) and then started again on the same port. The page says Podium is unreachable while it is,
+    and says so no more once Podium answers again, though no score changed (the stream skips the page it has)."""
+    proxy = TcpProxy(("127.0.0.1", urllib.parse.urlsplit(podium["base"]).port))
+    proxy.start()
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    shown = "Array.from(document.querySelectorAll('#entries tr'), (row) => row.textContent)"
+    try:
+        page.goto(f"{proxy.base}/display/{BOARD}/week#key={display_key}")
+        page.locator("#entries tr").first.wait_for(state="visible")
+        page.wait_for_function("() => document.getElementById('updated').textContent.startsWith('Updated')")
+        assert page.text_content("#status") == ""
+        rows, period = page.evaluate(shown), page.text_content("#period")
+
+        stopped = time.monotonic()
+        proxy.stop()
+        page.wait_for_function(f"() => document.getElementById('status').textContent === {UNREACHABLE!r}")
+        print(f"notice shown {time.monotonic() - stopped:.1f} s into the outage")
+        time.sleep(max(0.0, stopped + 10 - time.monotonic()))  # the outage lasts 10 s, as reported
+        assert page.text_content("#status") == UNREACHABLE
+        page.screenshot(path=str(OUT / "display-unreachable.png"), full_page=True)
+
+        proxy.start()
+        restarted = time.monotonic()
+        # Polled every 100 ms (a function: the page's policy forbids evaluating strings).
+        page.wait_for_function("() => document.getElementById('status').textContent === ''", timeout=30_000, polling=100)
+        print(f"notice cleared {time.monotonic() - restarted:.1f} s after Podium was reachable again")
+        assert page.evaluate(shown) == rows and page.text_content("#period") == period, "no score arrived"
+        assert page.text_content("#updated").startswith("Updated "), page.text_content("#updated")
+        page.screenshot(path=str(OUT / "display-recovered.png"), full_page=True)
+    finally:
+        page.close()
+        proxy.stop()
 
 
 def test_a_bad_display_link_explains_itself(browser, podium):
