@@ -4,15 +4,16 @@
 #
 #   bash ops/test.sh                 install/start PostgreSQL + Redis (ops/services.sh),
 #                                    reset the test database and Redis db 15, then
-#                                    `swift build` (the multi-process test runs the
-#                                    executable) and `swift test --disable-xctest`,
+#                                    `swift build --build-tests` (the multi-process test
+#                                    runs the executable) and the Swift Testing binary
+#                                    (`podiumPackageTests.xctest`, what `swift test` runs),
 #                                    then against that build: the Redis tests through
 #                                    stunnel to a TLS-only Redis (ops/stunnel-test.sh),
 #                                    the browser end-to-end tests (ops/browser-test.sh),
 #                                    schemathesis over the OpenAPI document
 #                                    (ops/schemathesis.sh) and the monitoring tests
 #                                    (ops/monitoring-test.sh)
-#   bash ops/test.sh ARGS...         extra arguments go to `swift test`,
+#   bash ops/test.sh ARGS...         extra arguments go to the test binary,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
 # Fails if the build or any test fails, and also if no test ran at all (a
@@ -25,7 +26,8 @@
 # PODIUM_PG_PORT / PODIUM_REDIS_PORT) and start from a clean slate.
 #
 # PODIUM_TEST_TIME_LIMIT_S (default 2400) bounds the Swift tests as a whole: when they run longer (a test
-# hangs), they are stopped, the tests still running are printed, and the run fails (ops/lib/time-limit.sh).
+# hangs), they are stopped with everything they started, the tests still running are printed, and the run
+# fails (ops/lib/time-limit.sh). Processes a test left running after the binary ended are named and killed.
 # Each suite also has its own `.timeLimit`, and each of the other scripts a limit of
 # PODIUM_SUITE_TIME_LIMIT_S (default 1800).
 #
@@ -70,7 +72,6 @@ fi
 
 # The wall clock as the tests see it: the real one, or shifted by whole days.
 shift_days="${PODIUM_TEST_DATE_SHIFT:-}"
-build_args=()
 test_prefix=()
 if [ -n "$shift_days" ]; then
     case "$shift_days" in
@@ -82,29 +83,24 @@ if [ -n "$shift_days" ]; then
     }
     mkdir -p .local
     gcc -shared -fPIC -O2 -Wall -o .local/libclock_shift.so ops/clock-shift/clock_shift.c -ldl
-    # Tests are built on the real clock, then their binary runs shifted (not `swift test`,
-    # whose manifest compiler rejects its module cache under a shifted clock); monotonic
+    # Tests are built on the real clock, then their binary runs shifted; monotonic
     # clocks stay real, so timeouts and NIO's timers measure real durations.
-    build_args=(--build-tests)
     test_prefix=(env PODIUM_CLOCK_SHIFT_DAYS="$shift_days" LD_PRELOAD="$root/.local/libclock_shift.so")
 fi
 
 mkdir -p .local
 log=".local/test-last.log"
 time_limit="${PODIUM_TEST_TIME_LIMIT_S:-2400}"
-# The multi-process scheduler test starts the `podium` executable itself: build it first.
-echo "swift build ${build_args[*]}"
+# The multi-process scheduler test starts the `podium` executable itself: build it with the tests. The tests then
+# run as their own binary (what `swift test` runs), so that the whole-run limit can stop it and all it started.
+echo "swift build --build-tests"
 set +e
-swift build "${build_args[@]}" 2>&1 | tee "$log"
+swift build --build-tests 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-if [ "$status" -eq 0 ] && [ -n "$shift_days" ]; then
+if [ "$status" -eq 0 ]; then
     tests="$(swift build --show-bin-path)/podiumPackageTests.xctest"
     echo "${test_prefix[*]} $tests --testing-library swift-testing $*"
     run_with_limit "$time_limit" "$log" "${test_prefix[@]}" "$tests" --testing-library swift-testing "$@"
-    status=$?
-elif [ "$status" -eq 0 ]; then
-    echo "swift test --disable-xctest $*"
-    run_with_limit "$time_limit" "$log" swift test --disable-xctest "$@"
     status=$?
 fi
 set -e
@@ -123,7 +119,7 @@ failures() {
 
 if [ "$status" -ne 0 ]; then
     failures
-    echo "FAILED: swift test exited with status $status (${elapsed}s); output in $log" >&2
+    echo "FAILED: the tests exited with status $status (${elapsed}s); output in $log" >&2
     exit "$status"
 fi
 if [ -z "$summary" ]; then

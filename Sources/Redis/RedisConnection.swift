@@ -127,20 +127,30 @@ public final class RedisConnection {
         try command(["SUBSCRIBE", channel])
     }
 
-    /// The next reply the server pushes (a subscriber's messages, the answers to its PINGs), or nil when none came
-    /// within `timeout`. Never blocks longer: it waits with `poll` and reads only what has arrived.
-    func waitForPush(within timeout: Duration) throws -> RedisReply? {
-        if let reply = try bufferedReply() { return reply }
+    /// What `waitForPush(within:)` found.
+    enum Push {
+        /// A whole reply the server pushed (a subscriber's message, the answer to its PING).
+        case reply(RedisReply)
+        /// Bytes of a reply still under way: the server is talking.
+        case partial
+        /// Nothing within the wait.
+        case silence
+    }
+
+    /// The next reply the server pushes, or what arrived instead within `timeout`. Never blocks longer: it waits with
+    /// `poll` and reads only what has arrived.
+    func waitForPush(within timeout: Duration) throws -> Push {
+        if let reply = try bufferedReply() { return .reply(reply) }
         var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let ready = poll(&descriptor, 1, milliseconds)
         if ready < 0 && errno != EINTR {
             throw RedisError(kind: .connection, message: String(cString: strerror(errno)), operation: "poll (subscriber)")
         }
-        guard ready > 0 else { return nil }
+        guard ready > 0 else { return .silence }
         // Readable: data, or the end of the connection (then the read fails and the context records why).
         guard redisBufferRead(context) == REDIS_OK else { throw contextError("redisBufferRead (subscriber)") }
-        return try bufferedReply()
+        return try bufferedReply().map(Push.reply) ?? .partial
     }
 
     /// Sends PING on a subscribed connection (answered with a `pong` push), as a heartbeat. Blocks at most the command timeout.

@@ -60,43 +60,59 @@ public final class RedisPool: Sendable {
         return try result.get()
     }
 
-    /// Runs `body` like `withConnection(_:)`, but stops waiting for it once `configuration.readDeadline` has passed
-    /// (waiting for a free connection included), throwing `.timeout`: for reads with a fallback, so that a server that
-    /// hangs without closing its connections costs a caller the deadline, not the socket timeout or longer.
+    /// Runs `body` like `withConnection(_:)`, but stops waiting for it once `deadline` has passed (waiting for a free
+    /// connection included), throwing `.timeout`: for reads with a fallback, so that a server that hangs without
+    /// closing its connections costs a caller the deadline, not the socket timeout or longer.
     ///
-    /// After a missed deadline the pool is suspended for `configuration.readSuspension`: deadline reads then throw
-    /// `.timeout` at once, without touching the server, and the first one after it tries the server again. A body
-    /// that missed its deadline still runs to its end (or its socket timeout) on its pool thread. Without a
-    /// configured deadline this is `withConnection(_:)`.
+    /// A body that was already running on a connection when its deadline passed means the server hangs: the pool
+    /// is then suspended for `configuration.readSuspension`, and deadline reads throw `.timeout` at once, without
+    /// touching the server. After the suspension one read (the probe) asks the server while the others keep
+    /// throwing; its answer ends the suspension, its missed deadline starts another. A caller that gave up while
+    /// still waiting for a connection (a busy pool, not a hung server) suspends nothing and leaves the queue; a
+    /// body that missed its deadline still runs to its end (or its socket timeout) on its pool thread. Without a
+    /// deadline this is `withConnection(_:)`.
     public func withConnection<T: Sendable>(
         deadline: Duration?, _ body: @escaping @Sendable (RedisConnection) throws -> T
     ) async throws -> T {
         guard let deadline else { return try await withConnection(body) }
-        let now = ContinuousClock.now
-        if let until = state.withLock({ $0.suspendedUntil }), now < until {
+        let start = ContinuousClock.now
+        guard let isProbe = state.withLock({ $0.admitDeadlineRead(at: start) }) else {
             throw RedisError(kind: .timeout, message: "Redis missed a read deadline less than \(configuration.readSuspension) ago",
                              operation: "read (suspended)")
         }
         let waiting = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+        let running = NIOLockedValueBox(false)
+        let worker = NIOLockedValueBox<Task<Void, Never>?>(nil)
         return try await withCheckedThrowingContinuation { continuation in
             waiting.withLockedValue { $0 = continuation }
             let timer = Task { [self] in
-                guard (try? await Task.sleep(until: now + deadline)) != nil,
+                guard (try? await Task.sleep(until: start + deadline)) != nil,
                       let late = waiting.withLockedValue({ $0.take() }) else { return }
-                state.withLock { $0.suspendedUntil = .now + configuration.readSuspension }
-                logger.debug("a Redis read missed its deadline", metadata: ["deadline": "\(deadline)"])
+                // Still queued for a connection: leave the queue. Running: the body ends on its own.
+                worker.withLockedValue { $0 }?.cancel()
+                let hung = running.withLockedValue { $0 }
+                state.withLock { state in
+                    if hung { state.suspendedUntil = .now + configuration.readSuspension }
+                    if isProbe { state.endProbe(answered: false, suspendUntil: state.suspendedUntil) }
+                }
+                if hung { logger.debug("a Redis read missed its deadline", metadata: ["deadline": "\(deadline)"]) }
                 late.resume(throwing: RedisError(kind: .timeout, message: "no answer within \(deadline)", operation: "read deadline"))
             }
-            Task { [self] in
+            worker.withLockedValue { $0 = Task { [self] in
                 let result: Result<T, any Error>
                 do {
-                    result = .success(try await withConnection(body))
+                    result = .success(try await withConnection { connection in
+                        running.withLockedValue { $0 = true }
+                        return try body(connection)
+                    })
                 } catch {
                     result = .failure(error)
                 }
+                guard let waiter = waiting.withLockedValue({ $0.take() }) else { return }
                 timer.cancel()
-                waiting.withLockedValue { $0.take() }?.resume(with: result)
-            }
+                if isProbe { state.withLock { $0.endProbe(answered: true, suspendUntil: nil) } }
+                waiter.resume(with: result)
+            } }
         }
     }
 
@@ -297,7 +313,7 @@ public final class RedisPool: Sendable {
     }
 
     /// Ignores SIGPIPE once per process (see the type's documentation).
-    private static let ignoreSIGPIPE: Void = {
+    static let ignoreSIGPIPE: Void = {
         _ = signal(SIGPIPE, SIG_IGN)
     }()
 }
@@ -332,8 +348,25 @@ private struct State {
     var nextWaiterID = 0
     /// Set by close(); no more borrowing.
     var closed = false
-    /// Until when deadline reads go straight to their fallback (set when one missed its deadline).
+    /// Until when deadline reads go straight to their fallback (set when one missed its deadline on a connection).
     var suspendedUntil: ContinuousClock.Instant?
+    /// Whether the one read that asks the server after a suspension is under way.
+    var probing = false
+
+    /// Whether a deadline read may ask the server at `now`: nil (no: suspended, or another read probes), false (yes,
+    /// as usual), true (yes, as the probe after a suspension).
+    mutating func admitDeadlineRead(at now: ContinuousClock.Instant) -> Bool? {
+        guard let until = suspendedUntil else { return false }
+        guard now >= until, !probing else { return nil }
+        probing = true
+        return true
+    }
+
+    /// Ends the probe: an answer ends the suspension; otherwise it stays as `suspendUntil` says.
+    mutating func endProbe(answered: Bool, suspendUntil: ContinuousClock.Instant?) {
+        probing = false
+        suspendedUntil = answered ? nil : suspendUntil
+    }
 
     /// What `take` found.
     enum Taken {

@@ -19,10 +19,16 @@ public final class RedisSubscription: Sendable {
         self.connection = connection
     }
 
+    deinit {
+        close()
+    }
+
     /// Connects with `configuration` and subscribes to `channel`; throws when either fails.
     public static func open(
         _ configuration: RedisConfiguration, channel: String, heartbeat: Duration = .seconds(1), silenceLimit: Duration = .seconds(3)
     ) async throws -> RedisSubscription {
+        // Its heartbeat writes to a socket the server may have closed: that must fail with EPIPE, not kill the process.
+        _ = RedisPool.ignoreSIGPIPE
         let box = NIOLockedValueBox<RedisConnectionBox?>(nil)
         let (messages, continuation) = AsyncThrowingStream.makeStream(of: String.self, throwing: (any Error).self)
         continuation.onTermination = { _ in Self.close(box) }
@@ -58,17 +64,20 @@ public final class RedisSubscription: Sendable {
         var lastHeard = clock.now
         while true {
             do {
-                guard let reply = try connection.waitForPush(within: heartbeat) else {
+                switch try connection.waitForPush(within: heartbeat) {
+                case .silence:
                     guard clock.now - lastHeard < silenceLimit else {
                         throw RedisError(kind: .timeout, message: "the server said nothing for \(silenceLimit)", operation: "subscriber heartbeat")
                     }
                     try connection.sendPing()
-                    continue
-                }
-                lastHeard = clock.now
-                // A message is ["message", channel, payload]; other pushes (subscribe confirmations, pongs) are skipped.
-                if case .array(let parts) = reply, parts.count == 3, parts[0].string == "message", let payload = parts[2].string {
-                    continuation.yield(payload)
+                case .partial:
+                    lastHeard = clock.now
+                case .reply(let reply):
+                    lastHeard = clock.now
+                    // A message is ["message", channel, payload]; other pushes (subscribe confirmations, pongs) are skipped.
+                    if case .array(let parts) = reply, parts.count == 3, parts[0].string == "message", let payload = parts[2].string {
+                        continuation.yield(payload)
+                    }
                 }
             } catch {
                 continuation.finish(throwing: closed() ? nil : error)

@@ -73,12 +73,14 @@ public final class OwnRedisServer: @unchecked Sendable {
         var lastError: (any Error)?
         while ContinuousClock.now < deadline && process.isRunning {
             do {
-                // Ready only when a server answers and it is ours (still running, not one that failed to bind).
-                try await pool.ping()
-                if process.isRunning {
+                // Ready only when the server that answers is ours: one that failed to bind may leave the port to
+                // another test's server, which would answer the PING.
+                let info = try await pool.command(["INFO", "server"]).string ?? ""
+                if info.contains("process_id:\(process.processIdentifier)\r\n") {
                     await pool.close()
                     return
                 }
+                lastError = OwnRedisServerError(description: "another redis-server answers on port \(port)")
             } catch {
                 lastError = error
             }

@@ -137,23 +137,49 @@ struct RedisPoolTests {
         configuration.readDeadline = .milliseconds(250)
         configuration.readSuspension = .seconds(600)
         let pool = RedisPool(configuration: configuration, logger: TestRedis.logger)
-        #expect(try await pool.withConnection(deadline: configuration.readDeadline) { try $0.command(["PING"]) } == .string("PONG"))
+        let read = { try await pool.withConnection(deadline: configuration.readDeadline) { try $0.command(["PING"]) } }
+        #expect(try await read() == .string("PONG"))
 
         server.freeze()
-        let missed = await #expect(throws: RedisError.self) {
-            try await pool.withConnection(deadline: configuration.readDeadline) { try $0.command(["PING"]) }
-        }
+        let missed = await #expect(throws: RedisError.self) { try await read() }
         #expect(missed?.kind == .timeout)
         #expect(missed?.operation == "read deadline")
         // Within the suspension the server is not asked (it is still frozen; an ask would miss its deadline again).
-        let suspended = await #expect(throws: RedisError.self) {
-            try await pool.withConnection(deadline: configuration.readDeadline) { try $0.command(["PING"]) }
-        }
+        let suspended = await #expect(throws: RedisError.self) { try await read() }
         #expect(suspended?.operation == "read (suspended)")
         // Reads without a deadline are not suspended: they wait for the thawed server.
         server.thaw()
-        #expect(try await pool.command(["PING"]) == .string("PONG"))
+        let unbounded: Result<RedisReply, any Error>
+        do {
+            unbounded = .success(try await pool.command(["PING"]))
+        } catch {
+            unbounded = .failure(error)
+        }
         await pool.close()
+        #expect(try unbounded.get() == .string("PONG"))
+    }
+
+    @Test("a deadline read that missed its deadline waiting for a busy pool's connection leaves the queue and suspends nothing")
+    func busyPoolIsNotAHungServer() async throws {
+        try await withTestPool({ $0.poolSize = 1; $0.readDeadline = .milliseconds(200); $0.readSuspension = .milliseconds(300) }) { pool, prefix in
+            let probe = Probe()
+            async let held = pool.withConnection { connection in
+                probe.enter(open: 1)
+                return try connection.command(["BLPOP", prefix + "release", "30"])
+            }
+            #expect((try? await probe.waitUntilEntered()) != nil)
+            let queued = await #expect(throws: RedisError.self) {
+                try await pool.withConnection(deadline: pool.configuration.readDeadline) { try $0.command(["PING"]) }
+            }
+            #expect(queued?.operation == "read deadline")
+            #expect(pool.waiterCount == 0, "the caller that gave up left the queue")
+            let releaser = RedisPool(configuration: pool.configuration, logger: TestRedis.logger)
+            _ = try? await releaser.command(["LPUSH", prefix + "release", "go"])
+            await releaser.close()
+            _ = try await held
+            // Not suspended: the next deadline read asks the server and is answered.
+            #expect(try await pool.withConnection(deadline: pool.configuration.readDeadline) { try $0.command(["PING"]) } == .string("PONG"))
+        }
     }
 
     @Test func recoversAfterServerRestart() async throws {
