@@ -95,7 +95,7 @@ start_postgres() {
     elif ! as_postgres "$bin/pg_ctl" -D "$pg_data" status >/dev/null 2>&1; then
         stop_distro_postgres
         if ! as_postgres "$bin/pg_ctl" -D "$pg_data" -l "$home/server.log" -w -t 60 start \
-            -o "-h 127.0.0.1 -p $pg_port -k $pg_run -c max_connections=200 -c shared_buffers=256MB -c max_wal_size=4GB" >/dev/null; then
+            -o "-h 127.0.0.1 -p $pg_port -k $pg_run -c max_connections=400 -c shared_buffers=256MB -c max_wal_size=4GB" >/dev/null; then
             echo "PostgreSQL did not start; the end of $home/server.log:" >&2
             tail -n 20 "$home/server.log" >&2 || true
             exit 1

@@ -114,6 +114,8 @@ final class ReplicaGroup: @unchecked Sendable {
             process.arguments = ["serve"]
             var environment = ProcessInfo.processInfo.environment
             environment["PODIUM_DATABASE_URL"] = databaseURL
+            // Few connections each: the suite's other tests share the server's connection limit.
+            environment["PODIUM_PG_POOL_SIZE"] = "4"
             environment["PODIUM_REDIS_URL"] = SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/14")
             environment["PODIUM_PORT"] = String(ports[index])
             environment["PODIUM_ADMIN_KEY"] = MultiProcessTests.adminKey

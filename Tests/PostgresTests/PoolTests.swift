@@ -130,20 +130,25 @@ struct PoolTests {
         let pool = PostgresPool(configuration: configuration, logger: .init(label: "PostgresTests"))
         try await pool.ping()
         let (started, signal) = AsyncStream.makeStream(of: Void.self)
+        let release = DispatchSemaphore(value: 0)
+        // The borrower keeps its connection until the waiter has been failed and close() is under way, however slow
+        // the machine: the order is made, not timed.
         let borrower = Task {
             try await pool.withConnection { connection in
                 signal.yield()
-                // Long enough that the waiter below is surely queued behind it, even on a loaded machine.
-                return try connection.query("SELECT pg_sleep(1.5), 5 AS v").rows[0].int("v")
+                release.wait()
+                return try connection.query("SELECT 5 AS v").rows[0].int("v")
             }
         }
         _ = await started.first { _ in true }
         let waiter = Task { try await pool.query("SELECT 1") }
-        try await Task.sleep(for: .milliseconds(50))
-        await pool.close()
-        #expect(try await borrower.value == 5)
+        while pool.waiterCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let closing = Task { await pool.close() }
         let waiting = await #expect(throws: PostgresError.self) { try await waiter.value }
         #expect(waiting?.kind == .poolClosed)
+        release.signal()
+        #expect(try await borrower.value == 5)
+        await closing.value
         #expect(pool.openConnections == 0)
         let later = await #expect(throws: PostgresError.self) { try await pool.ping() }
         #expect(later?.kind == .poolClosed)
