@@ -129,7 +129,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumHTTPTests", dependencies: [
-            "PodiumHTTP", "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis",
+            "PodiumHTTP", "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),

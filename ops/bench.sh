@@ -19,7 +19,8 @@
 #   - reads: top-10 page, 304 revalidation and around-me vs the same server's /healthz
 #     (targets 0.8x, >= top-10, 0.5x), also in turns;
 #   - scale: the same at 1,000,000 players, `rankings rebuild` time, Redis bytes per entry;
-#   - Podium's peak resident memory and its time to ready after a restart.
+#   - Podium's peak resident memory and its time to ready after a restart;
+#   - idle: PostgreSQL transactions per second of one replica without traffic (target <= 1).
 # Uses its own database (podium_bench) and Redis db 2; touches nothing else.
 set -euo pipefail
 
@@ -224,4 +225,29 @@ SQL
     "$bin" bench --url "http://127.0.0.1:$port" --players 1000000 --concurrency "$clients" --duration "$duration" \
         --topic scale --phases ingest,reads
     echo "podium peak resident memory: $(peak_memory)"
+fi
+
+# ---------------------------------------------------------------------------------------------------------------
+# Idle: what one replica with no traffic costs PostgreSQL (SPEC: at most one transaction per second). The replica is
+# restarted, left to settle (its first passes, its listener connecting), then PostgreSQL's own count of the
+# database's transactions is read twice. A backend hands its counts to pg_stat_database within about 10 s of going
+# idle, so the window is a minute, which also holds one run of each every-minute job. The counts are read from the
+# `postgres` database, so reading them adds nothing. BENCH_IDLE=0 skips this part.
+if [ "${BENCH_IDLE:-1}" != 0 ]; then
+    idle_settle="${BENCH_IDLE_SETTLE:-20}"
+    idle_window="${BENCH_IDLE_SECONDS:-60}"
+    echo
+    echo "== Idle: PostgreSQL transactions of one replica without traffic, over $idle_window s"
+    stop_server
+    start_server
+    sleep "$idle_settle"
+    transactions() {
+        psql -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -qAt \
+            -c "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = 'podium_bench'"
+    }
+    idle_before="$(transactions)"
+    sleep "$idle_window"
+    idle_after="$(transactions)"
+    awk -v a="$idle_before" -v b="$idle_after" -v s="$idle_window" \
+        'BEGIN { printf "idle replica: %d transactions in %d s, %.2f per second (target <= 1)\n", b - a, s, (b - a) / s }'
 fi

@@ -79,8 +79,9 @@ struct AuthMiddleware: RouterMiddleware {
 /// Every valid API key's grant, held by each replica and read again from PostgreSQL every few seconds.
 ///
 /// One read answers every lookup, so a flood of made-up keys costs no database round trips, and a revoked
-/// key stops working on every replica within `freshness` (at once on the replica that revoked it): a lookup
-/// past `freshness` waits for the next read. Only when that read fails (PostgreSQL unreachable) does the last
+/// key stops working on every replica within `freshness` (at once on the replica that revoked it, and as soon as
+/// the others hear of it: `expire()`, wired in `following(_:logger:clock:)`): a lookup past `freshness` waits for
+/// the next read. Only when that read fails (PostgreSQL unreachable) does the last
 /// copy keep answering, for up to `staleLimit` (stale-while-error), so displays keep showing Redis-served
 /// boards through a database outage; past that, lookups fail with 503. Failed reads are retried at most once
 /// a second.
@@ -91,7 +92,9 @@ final class KeyDirectory: Sendable {
         var refreshing: Task<Void, Never>?
         /// When the last read failed; nil after a success.
         var failedAt: ContinuousClock.Instant?
-        /// Bumped by `invalidate()`: a read begun before it may not install what it read.
+        /// Set by `expire()` until the next read installs: the copy answers only while reads fail.
+        var expired = false
+        /// Bumped by `invalidate()` and `expire()`: a read begun before it may not install what it read.
         var generation = 0
     }
 
@@ -120,7 +123,7 @@ final class KeyDirectory: Sendable {
         enum Next { case answer(KeyGrant?), wait(Task<Void, Never>?) }
         let next = state.withLock { state -> Next in
             let now = clock()
-            if let loadedAt = state.loadedAt, now - loadedAt < freshness { return .answer(state.grants[hash]) }
+            if let loadedAt = state.loadedAt, !state.expired, now - loadedAt < freshness { return .answer(state.grants[hash]) }
             // The last read failed: answer from the copy while it is young enough, retrying at most once a second.
             if let failedAt = state.failedAt, now - failedAt < .seconds(1) {
                 if let loadedAt = state.loadedAt, now - loadedAt < staleLimit { return .answer(state.grants[hash]) }
@@ -139,8 +142,8 @@ final class KeyDirectory: Sendable {
         case .wait(let refresh):
             await refresh?.value
         }
-        // A key created or revoked through this replica while it waited: read again.
-        if state.withLock({ $0.loadedAt == nil && $0.failedAt == nil }) { return try await grant(forHash: hash) }
+        // A key created or revoked (here, or elsewhere and heard of) while it waited: read again.
+        if state.withLock({ ($0.loadedAt == nil || $0.expired) && $0.failedAt == nil }) { return try await grant(forHash: hash) }
         return try state.withLock { state in
             guard let loadedAt = state.loadedAt, clock() - loadedAt < (state.failedAt == nil ? freshness : staleLimit) else {
                 throw APIError.unavailable("API keys cannot be checked: the database is unavailable; retry shortly")
@@ -160,6 +163,17 @@ final class KeyDirectory: Sendable {
         }
     }
 
+    /// Marks the copy out of date (another replica created or revoked a key, or notifications start or stop arriving):
+    /// the next lookup waits for a new read, as when the copy is old; while reads fail, the copy keeps answering
+    /// within `staleLimit` of its last read, as it would have anyway.
+    func expire() {
+        state.withLock { state in
+            state.expired = true
+            state.refreshing = nil
+            state.generation += 1
+        }
+    }
+
     private func refresh(generation: Int) async {
         do {
             let grants = try await load()
@@ -167,6 +181,7 @@ final class KeyDirectory: Sendable {
                 guard state.generation == generation else { return }
                 state.grants = grants
                 state.loadedAt = clock()
+                state.expired = false
                 state.failedAt = nil
                 state.refreshing = nil
             }

@@ -77,8 +77,7 @@ public enum PodiumApplication {
         let cache = LeaderboardCache(lifetime: settings.leaderboardCacheLifetime)
         // A change any replica made drops this replica's cached pages of it before live streams read them again.
         storage.live.onChange { keys in cache.invalidate(keys: keys) }
-        let keys = storage.apiKeys
-        let directory = KeyDirectory(logger: logger) { try await keys.validGrants() }
+        let directory = KeyDirectory.following(storage, logger: logger)
         let playerTokens = settings.playerTokens.isEnabled ? try await PlayerTokens(settings: settings.playerTokens) : nil
         router.add(middleware: RequestObserverMiddleware(accessLog: settings.accessLog))
         router.add(middleware: CORSMiddleware(policy: settings.cors))

@@ -91,6 +91,16 @@ public enum RunRequestError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// What a scheduler tick reads before it claims (`JobRunStore.outlook(now:)`).
+public struct JobOutlook: Sendable, Equatable {
+    /// Jobs that ops paused.
+    public var paused: Set<String>
+    /// Jobs with a run that can be claimed now.
+    public var due: Set<String>
+    /// The earliest later instant a pending run comes due or a running one's lease expires; nil when none will.
+    public var nextDue: Date?
+}
+
 /// The scheduler's PostgreSQL side: the unique (job, slot) rows, leases, attempts, pauses.
 ///
 /// Every transition is one conditional statement, so any number of replicas can race on the
@@ -127,16 +137,31 @@ public struct JobRunStore: Sendable {
         }
     }
 
-    /// Jobs with a run this replica could claim at `now`: pending and due, or running with an expired lease.
-    public func jobsWithDueRuns(now: Date) async throws -> Set<String> {
-        Set(try await postgres.query("""
-            SELECT DISTINCT job FROM job_runs
-            WHERE status IN ('pending', 'running')
-              AND ((status = 'pending' AND next_attempt_at <= $1) OR (status = 'running' AND lease_expires_at < $1))
-            """, [now]).rows.map { try $0.string("job") })
+    /// What a tick needs to know at `now`, in one round trip: the paused jobs, and among `jobs` those with a run this
+    /// replica could claim (pending and due, or running with an expired lease), and when their next pending run comes
+    /// due or the next lease expires.
+    public func outlook(of jobs: [String], now: Date) async throws -> JobOutlook {
+        let results = try await postgres.withConnection { connection in
+            try connection.pipeline([
+                "SELECT name FROM jobs WHERE paused",
+                """
+                SELECT job,
+                       bool_or((status = 'pending' AND next_attempt_at <= \(bind: now))
+                               OR (status = 'running' AND lease_expires_at < \(bind: now))) AS due,
+                       min(CASE WHEN status = 'pending' THEN next_attempt_at ELSE lease_expires_at END) AS next_at
+                FROM job_runs WHERE status IN ('pending', 'running') AND job = ANY(\(bind: jobs)) GROUP BY job
+                """,
+            ])
+        }
+        let runs = results[1].rows
+        return JobOutlook(
+            paused: Set(try results[0].rows.map { try $0.string("name") }),
+            due: Set(try runs.filter { try $0.bool("due") }.map { try $0.string("job") }),
+            nextDue: try runs.compactMap { try $0.optionalDate("next_at") }.filter { $0 > now }.min())
     }
 
-    /// Claims the oldest due run of `job` for `replica`, or nil when there is none (or another replica got it).
+    /// Claims the oldest due run of `job` for `replica`, or nil when there is none (or another replica got it); every
+    /// replica's scheduler is told of a claim when it commits.
     ///
     /// A running run whose lease expired is taken over as its next attempt (the dead attempt is
     /// recorded as `lease-lost`), unless it has used every attempt: then it is marked failed.
@@ -174,6 +199,8 @@ public struct JobRunStore: Sendable {
             try connection.query("""
                 INSERT INTO job_attempts (job, slot, attempt, replica, started_at) VALUES ($1, $2, $3, $4, $5)
                 """, [job, slot, previous + 1, replica, now])
+            // The other replicas' schedulers read the new lease, so they tick when it expires unrenewed.
+            try connection.query(ChangeNotices.notify(.jobs))
             return JobClaim(job: job, slot: slot, attempt: previous + 1, attemptOfRequest: previous + 1 - (try row.int("attempts_before")),
                             replica: replica)
         }
@@ -239,16 +266,18 @@ public struct JobRunStore: Sendable {
         throw RunRequestError.slotTaken(job: job, slot: slot.addingTimeInterval(TimeInterval(seconds - 1)), status: nil)
     }
 
-    /// The run requested at `slot`, or nil when the slot is pending, running or done.
+    /// The run requested at `slot`, or nil when the slot is pending, running or done. Every replica's scheduler is told
+    /// when it commits (`ChangeTopic.jobs`), so one claims it at once.
     private func requestRunIfFree(job: String, slot: Date, attemptLimit: Int, now: Date) async throws -> JobRun? {
-        try Self.decode(try await postgres.query("""
+        let request = PostgresQuery(sql: """
             INSERT INTO job_runs AS r (job, slot, trigger, status, attempt_limit, next_attempt_at, created_at)
             VALUES ($1, $2, 'manual', 'pending', $3, $4, $4)
             ON CONFLICT (job, slot) DO UPDATE SET status = 'pending', trigger = 'manual', next_attempt_at = $4, finished_at = NULL,
                 error = NULL, attempt_limit = r.attempt + $3, attempts_before = r.attempt
             WHERE r.status IN ('failed', 'missed')
             RETURNING \(Self.runColumns)
-            """, [job, slot, attemptLimit, now]).rows).first
+            """, parameters: [job, slot, attemptLimit, now])
+        return try Self.decode(try await postgres.withConnection { try $0.pipeline([request, ChangeNotices.notify(.jobs)]) }[0].rows).first
     }
 
     /// Runs of `job`, newest slot first, each with its attempts; only `slot`'s when given.
@@ -297,12 +326,13 @@ public struct JobRunStore: Sendable {
         Set(try await postgres.query("SELECT name FROM jobs WHERE paused").rows.map { try $0.string("name") })
     }
 
-    /// Pauses or resumes `job`.
+    /// Pauses or resumes `job`; every replica's scheduler is told when it commits.
     public func setPaused(job: String, paused: Bool, now: Date) async throws {
-        try await postgres.query("""
+        let change = PostgresQuery(sql: """
             INSERT INTO jobs (name, paused, updated_at) VALUES ($1, $2, $3)
             ON CONFLICT (name) DO UPDATE SET paused = EXCLUDED.paused, updated_at = EXCLUDED.updated_at
-            """, [job, paused, now])
+            """, parameters: [job, paused, now])
+        _ = try await postgres.withConnection { try $0.pipeline([change, ChangeNotices.notify(.jobs)]) }
     }
 
     /// Deletes runs that finished before `cutoff` (with their attempts); returns how many.

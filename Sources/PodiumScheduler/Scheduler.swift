@@ -55,10 +55,11 @@ public struct JobOutcome: Sendable, Equatable {
 /// Runs configured jobs on every replica; PostgreSQL alone decides which replica runs a slot.
 ///
 /// Each tick plans (records the slots that came due, applying the misfire policy to slots that
-/// passed while nothing ran) and then claims due runs through `JobRunStore`. The runner renews
-/// its lease while the job works; a replica that dies stops renewing, and after the lease
-/// expires another replica's tick takes the run over as the next attempt. Time comes only from
-/// the injected clock, so every rule is testable without sleeping.
+/// passed while nothing ran) and then claims due runs through `JobRunStore`; `nextTick(after:)`
+/// says when the next one can find work. The runner renews its lease while the job works; a
+/// replica that dies stops renewing, and after the lease expires another replica's tick takes
+/// the run over as the next attempt. Time comes only from the injected clock, so every rule is
+/// testable without sleeping.
 public final class Scheduler: Sendable {
     /// Slots planned late by more than this count as caught up, not on time.
     public static let onTimeTolerance: TimeInterval = 60
@@ -74,6 +75,8 @@ public final class Scheduler: Sendable {
     private struct State {
         var planned: [String: Date] = [:]
         var running: Set<String> = []
+        /// What the last tick read: paused jobs, and when a stored run comes due next.
+        var outlook: JobOutlook?
     }
 
     /// Creates a scheduler for `jobs`, each configured by the entry of `settings` with its name (jobs without one are not scheduled).
@@ -146,17 +149,22 @@ public final class Scheduler: Sendable {
     /// Claimed runs are marked running here until `execute` finishes them.
     public func claimDueRuns() async -> [JobClaim] {
         let at = now()
+        var due: Set<String>
         let paused: Set<String>
         do {
-            paused = try await store.pausedJobs()
-            for name in jobNames where !paused.contains(name) { try await plan(name, now: at) }
+            let outlook = try await store.outlook(of: jobNames, now: at)
+            state.withLock { $0.outlook = outlook }
+            (due, paused) = (outlook.due, outlook.paused)
+            // A slot planned now is due now, unless another replica has claimed it meanwhile (then the claim finds nothing).
+            for name in jobNames where !paused.contains(name) {
+                if try await plan(name, now: at) { due.insert(name) }
+            }
         } catch {
             logger.warning("scheduler could not plan slots; retrying next tick", metadata: ["error": "\(error)"])
             return []
         }
         var claims: [JobClaim] = []
         do {
-            let due = try await store.jobsWithDueRuns(now: at)
             for name in due.sorted() where !paused.contains(name) {
                 guard let settings = jobs[name]?.settings, reserve(name) else { continue }
                 let claim: JobClaim?
@@ -254,14 +262,24 @@ public final class Scheduler: Sendable {
         return nil
     }
 
-    /// Records the slots of `name` that came due since the last one recorded, by its misfire policy.
-    private func plan(_ name: String, now: Date) async throws {
-        guard let settings = jobs[name]?.settings, let latest = settings.schedule.latest(atOrBefore: now) else { return }
-        if let planned = state.withLock({ $0.planned[name] }), planned >= latest { return }
+    /// The earliest instant after `now` at which a tick can find work, from what the last tick read: the next slot of
+    /// each job not paused, and the next stored run to come due or lease to expire. Nil before the first tick read
+    /// PostgreSQL, or when nothing is ever due again.
+    public func nextTick(after now: Date) -> Date? {
+        guard let outlook = state.withLock({ $0.outlook }) else { return nil }
+        let slots = jobs.filter { !outlook.paused.contains($0.key) }.compactMap { $0.value.settings.schedule.next(after: now) }
+        return (slots + [outlook.nextDue].compactMap { $0 }).min()
+    }
+
+    /// Records the slots of `name` that came due since the last one recorded, by its misfire policy; returns whether it
+    /// recorded a slot to run.
+    private func plan(_ name: String, now: Date) async throws -> Bool {
+        guard let settings = jobs[name]?.settings, let latest = settings.schedule.latest(atOrBefore: now) else { return false }
+        if let planned = state.withLock({ $0.planned[name] }), planned >= latest { return false }
         let last = try await store.lastScheduledSlot(job: name)
         if let last, last >= latest {
             state.withLock { $0.planned[name] = last }
-            return
+            return false
         }
         let onTime = now.timeIntervalSince(latest) <= Self.onTimeTolerance
         let earlier = last.map {
@@ -283,6 +301,7 @@ public final class Scheduler: Sendable {
             attemptLimit: settings.retryLimit + 1, now: now)
         if !missed.isEmpty { logger.notice("job slots missed", metadata: ["job": "\(name)", "missed": "\(missed.count)"]) }
         state.withLock { $0.planned[name] = latest }
+        return !due.isEmpty
     }
 
     private func reserve(_ name: String) -> Bool {

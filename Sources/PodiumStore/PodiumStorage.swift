@@ -48,6 +48,8 @@ public struct PodiumStorage: Sendable {
     public let webhooks: WebhookStore
     /// Contests, and the registry `rules` reads them from.
     public let contests: ContestStore
+    /// What changed on any replica, for the background loops (a service the server runs).
+    public let changes: ChangeNotices
 
     /// Creates the stores; `now` is the clock every write and period decision uses.
     public init(
@@ -58,7 +60,8 @@ public struct PodiumStorage: Sendable {
         self.redis = redis
         self.rules = rules
         let rankings = RankingWriter(redis: redis)
-        completions = CompletionStore(postgres: postgres, rankings: rankings, rules: rules, logger: logger)
+        changes = ChangeNotices(configuration: postgres.configuration, logger: logger)
+        completions = CompletionStore(postgres: postgres, rankings: rankings, rules: rules, changes: changes, logger: logger)
         writer = CompletionWriter(store: completions, maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches, now: now)
         batch = CompletionBatch(writer: writer, store: completions, logger: logger)
         boards = BoardStore(postgres: postgres)

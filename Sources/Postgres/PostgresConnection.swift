@@ -225,6 +225,31 @@ public final class PostgresConnection {
         return PQstatus(handle) == CONNECTION_OK
     }
 
+    /// The connection's socket, to wait on with poll() for what the server sends (a listener's notifications).
+    var socketDescriptor: Int32 { PQsocket(handle) }
+
+    /// The server process serving this connection (`pg_backend_pid()`).
+    var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Reads what the server sent (PQconsumeInput) and returns the notifications among it, in order; throws a
+    /// ``PostgresError/Kind/connection`` error when the connection broke (the server closed it or terminated the session).
+    func receiveNotifications() throws(PostgresError) -> [PostgresNotification] {
+        guard PQconsumeInput(handle) == 1 else {
+            throw PostgresError(kind: .connection, message: Self.errorMessage(handle), operation: "PQconsumeInput")
+        }
+        var received: [PostgresNotification] = []
+        while let notice = PQnotifies(handle) {
+            received.append(PostgresNotification(
+                channel: String(cString: notice.pointee.relname), payload: String(cString: notice.pointee.extra),
+                senderPID: notice.pointee.be_pid))
+            PQfreemem(notice)
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw PostgresError(kind: .connection, message: Self.errorMessage(handle), operation: "PQnotifies")
+        }
+        return received
+    }
+
     /// Rolls back an open or failed transaction; returns whether the connection is now idle and usable.
     @discardableResult
     func rollbackIfInTransaction() -> Bool {

@@ -11,7 +11,8 @@ import NIOPosix
 /// replaced after a connection-kind failure, which is how the pool recovers
 /// from a server restart.
 public final class PostgresPool: Sendable {
-    private let configuration: PostgresConfiguration
+    /// The settings the pool opens its connections with (a ``PostgresListener`` opens its own with them).
+    public let configuration: PostgresConfiguration
     private let logger: Logger
     private let threadPool: NIOThreadPool
     private let state = NIOLockedValueBox(State())

@@ -33,21 +33,26 @@ struct ServeCommand: AsyncParsableCommand {
             storage: runtime.storage, scheduler: scheduler, runs: runtime.runs, settings: settings.http, registry: registry,
             logger: logger, now: { Date() })
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
-        let sync = RankingSyncService(sync: runtime.storage.rankingSync, interval: settings.syncInterval, logger: logger)
-        let contests = ContestRefreshService(store: runtime.storage.contests, logger: logger)
+        let changes = runtime.storage.changes
+        let sync = RankingSyncService(sync: runtime.storage.rankingSync, changes: changes, interval: settings.syncInterval, logger: logger)
+        let contests = ContestRefreshService(store: runtime.storage.contests, changes: changes, logger: logger)
         let trim = MemoryTrimService(interval: .seconds(5))
-        let jobs = SchedulerService(scheduler: scheduler, interval: settings.schedulerTick)
+        let jobs = SchedulerService(scheduler: scheduler, changes: changes, interval: settings.schedulerTick)
         let http = WebhookSender.makeHTTPClient(settings: settings.webhooks)
         let sender = WebhookSender(
             store: runtime.storage.webhooks, http: http, settings: settings.webhooks, replica: scheduler.replica, now: { Date() },
             logger: logger)
-        let webhooks = WebhookService(sender: sender, interval: .milliseconds(500))
+        let webhooks = WebhookService(sender: sender, changes: changes, interval: .milliseconds(500))
         var configuration = ServiceGroupConfiguration(
             // Shut down in reverse order: the HTTP server stops taking requests and drains first,
             // while the background loops and both pools still serve it.
             services: [
+                // First to start and last to stop: the loops after it wait on its notifications.
+                .init(service: changes),
                 .init(service: sync), .init(service: contests), .init(service: trim), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks),
-                .init(service: ShutdownStep("HTTP drained; stopping the webhook sender, the scheduler (a running job gets up to 50 s), live rankings and the ranking sync", logger: logger)),
+                .init(service: ShutdownStep(
+                    "HTTP drained; stopping the webhook sender, the scheduler (a running job gets what is left of PODIUM_SHUTDOWN_GRACE_S), live rankings and the ranking sync",
+                    logger: logger)),
                 .init(service: app),
                 .init(service: ShutdownStep(
                     "shutdown requested: live streams end, and the HTTP server stops taking requests and drains open ones",

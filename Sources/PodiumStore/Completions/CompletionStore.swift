@@ -28,12 +28,15 @@ public struct CompletionStore: Sendable {
     let logger: Logger
     /// Batches recorded while Redis is down: every one fails to rank the same way.
     let rankingsBehind: ThrottledLog
+    /// Told of every batch that wrote events (the webhook sender) or missed Redis (the ranking sync), on this replica.
+    let changes: ChangeNotices
 
     /// Creates a store.
-    public init(postgres: PostgresPool, rankings: RankingWriter, rules: GameRules, logger: Logger) {
+    public init(postgres: PostgresPool, rankings: RankingWriter, rules: GameRules, changes: ChangeNotices, logger: Logger) {
         self.postgres = postgres
         self.rankings = rankings
         self.rules = rules
+        self.changes = changes
         self.logger = logger
         rankingsBehind = ThrottledLog(logger)
     }
@@ -88,6 +91,10 @@ public struct CompletionStore: Sendable {
             try await session.runInTransaction { connection in
                 try Self.finishBatch(final, ranked: ranked != nil, on: connection)
             }
+            // Committed: this replica's webhook sender fans the events out now, and its ranking sync catches up
+            // a batch Redis missed. Other replicas' loops need not hear of it (ChangeTopic.outbox).
+            changes.noteLocally(.outbox)
+            if ranked == nil { changes.noteLocally(.rankings) }
             return written
         }
         return items.map { written.outcomes[$0.id] ?? .conflict }

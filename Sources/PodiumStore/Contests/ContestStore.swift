@@ -67,7 +67,8 @@ public struct ContestStore: Sendable {
     /// drawn, so a replica that has read revision N has seen every change up to N.
     private static let changeLock = "LOCK TABLE contests IN SHARE ROW EXCLUSIVE MODE"
 
-    /// Stores a new contest; false when the id is taken (nothing changed). The registry is refreshed once it committed.
+    /// Stores a new contest; false when the id is taken (nothing changed). The registry is refreshed once it committed,
+    /// and every other replica's is told to (`ChangeTopic.contests`).
     public func create(_ contest: Contest, now: Date) async throws -> Bool {
         var cron: String?
         var duration: Int?
@@ -85,24 +86,28 @@ public struct ContestStore: Sendable {
         ]
         let inserted = try await postgres.withTransaction { connection in
             try connection.execute(Self.changeLock)
-            return try connection.query("""
+            let inserted = try connection.query("""
                 INSERT INTO contests (id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry, max_players,
                                       metric, tie_break, medals, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING
                 """, parameters).affectedRows == 1
+            if inserted { try connection.query(ChangeNotices.notify(.contests)) }
+            return inserted
         }
         try await refresh()
         return inserted
     }
 
     /// Marks contest `id` cancelled at `now` (nothing counts from then on and no run awards medals); false when it was
-    /// already. The registry is refreshed once it committed.
+    /// already. The registry is refreshed once it committed, and every other replica's is told to.
     public func cancel(id: String, now: Date) async throws -> Bool {
         let changed = try await postgres.withTransaction { connection in
             try connection.execute(Self.changeLock)
-            return try connection.query("""
+            let changed = try connection.query("""
                 UPDATE contests SET cancelled_at = $2, revision = nextval('contests_revision_seq') WHERE id = $1 AND cancelled_at IS NULL
                 """, [id, now]).affectedRows == 1
+            if changed { try connection.query(ChangeNotices.notify(.contests)) }
+            return changed
         }
         try await refresh()
         return changed

@@ -247,9 +247,20 @@ public struct WebhookStore: Sendable {
 
     /// Sends a dead delivery again with a fresh set of `attemptLimit` attempts; false unless it exists and is dead.
     public func resend(deliveryID: Int64, attemptLimit: Int, now: Date) async throws -> Bool {
+        let update: PostgresQuery = """
+            UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = \(bind: now), attempt_limit = attempts + \(bind: attemptLimit)
+            WHERE id = \(bind: deliveryID) AND status = 'dead'
+            """
+        // The senders are told when it commits, so one sends it now.
+        return try await postgres.withConnection { try $0.pipeline([update, ChangeNotices.notify(.outbox)]) }[0].affectedRows == 1
+    }
+
+    /// When a sender should look again if nothing new comes: the earliest next attempt of a pending delivery, or lease
+    /// expiry of one being sent; nil when there is none.
+    public func nextDue() async throws -> Date? {
         try await postgres.query("""
-            UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $2, attempt_limit = attempts + $3
-            WHERE id = $1 AND status = 'dead'
-            """, [deliveryID, now, attemptLimit]).affectedRows == 1
+            SELECT min(CASE WHEN status = 'pending' THEN next_attempt_at ELSE lease_expires_at END) AS at
+            FROM webhook_deliveries WHERE status IN ('pending', 'sending')
+            """).rows.first?.optionalDate("at")
     }
 }

@@ -165,6 +165,8 @@ public struct PeriodStore: Sendable {
                     closedAt: RFC3339.format(now))],
                 occurredAt: now))
             if !medals.isEmpty { try connection.query(try EventStore.append(medals.map(MedalAwardedEvent.init), occurredAt: now)) }
+            // The webhook senders of every replica are told when the close commits.
+            try connection.query(ChangeNotices.notify(.outbox))
             return PeriodCloseReport(
                 board: key.board, window: key.window, period: key.period, outcome: .closed, players: players,
                 medals: medals.map { var medal = $0; medal.awardedAt = RFC3339.format(now); return medal })

@@ -126,6 +126,8 @@ public struct ReminderStore: Sendable {
             updates.append((item.user, next, remind ? item.day : item.remindedDay))
         }
         try connection.query(try EventStore.append(events, occurredAt: now))
+        // The webhook senders of every replica are told when the events commit.
+        if !events.isEmpty { try connection.query(ChangeNotices.notify(.outbox)) }
         try connection.query("""
             UPDATE users SET next_reminder_at = NULLIF(x.n, '')::timestamptz, reminded_day = NULLIF(x.r, -1)
             FROM unnest($1::text[], $2::text[], $3::int[]) AS x(u, n, r) WHERE users.user_id = x.u

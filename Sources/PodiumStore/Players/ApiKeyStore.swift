@@ -112,13 +112,15 @@ public struct ApiKeyStore: Sendable {
         return nil
     }
 
-    /// Creates a key with `role`, limited to `scopes` (empty: every board).
+    /// Creates a key with `role`, limited to `scopes` (empty: every board); every replica is told when it commits.
     public func create(name: String, role: Role, scopes: [BoardPattern] = [], now: Date) async throws -> CreatedApiKey {
         let secret = Self.newSecret()
         let id = UUID().uuidString.lowercased()
-        try await postgres.query(
-            "INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at, scopes) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            [id, name, role.rawValue, Self.hash(secret), String(secret.prefix(8)), now, scopes.map(\.text)])
+        let insert = PostgresQuery(
+            sql: "INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at, scopes) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            parameters: [id, name, role.rawValue, Self.hash(secret), String(secret.prefix(8)), now, scopes.map(\.text)])
+        // One round trip and one transaction: the other replicas hear of the key when it commits.
+        _ = try await postgres.withConnection { try $0.pipeline([insert, ChangeNotices.notify(.keys)]) }
         let info = ApiKeyInfo(
             id: id, name: name, role: role, scopes: scopes, prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil)
         return CreatedApiKey(key: info, secret: secret)
@@ -137,9 +139,10 @@ public struct ApiKeyStore: Sendable {
         }
     }
 
-    /// Revokes a key; false if no valid key has that id.
+    /// Revokes a key; false if no valid key has that id. Every replica is told when it commits (`ChangeTopic.keys`).
     public func revoke(id: String, now: Date) async throws -> Bool {
-        try await postgres.query("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL", [id, now]).affectedRows == 1
+        let update = PostgresQuery(sql: "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL", parameters: [id, now])
+        return try await postgres.withConnection { try $0.pipeline([update, ChangeNotices.notify(.keys)]) }[0].affectedRows == 1
     }
 
     /// Every valid key's grant by the hash of its secret: one read that lets a replica answer every

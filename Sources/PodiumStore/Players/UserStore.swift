@@ -166,10 +166,12 @@ public struct UserStore: Sendable {
             try await rankings.apply([], players: [RankedPlayer(member: member, userID: userID, displayName: displayName)])
         } catch {
             logger.warning("display name not updated in Redis; queued for the ranking sync", metadata: ["error": "\(error)"])
-            try await postgres.query("""
+            let queue = PostgresQuery(sql: """
                 INSERT INTO pending_display_names (user_id, queued_at) VALUES ($1, $2)
                 ON CONFLICT (user_id) DO UPDATE SET queued_at = EXCLUDED.queued_at
-                """, [userID, now])
+                """, parameters: [userID, now])
+            // Every replica's ranking sync is told when it commits.
+            _ = try await postgres.withConnection { try $0.pipeline([queue, ChangeNotices.notify(.rankings)]) }
         }
         return PreferencesResponse(
             userId: userID, displayName: displayName, timeZone: timeZone, reminders: reminders, nextReminderAt: next.map(RFC3339.format))
@@ -229,6 +231,8 @@ public struct UserStore: Sendable {
                     members = ARRAY(SELECT DISTINCT m FROM unnest(p.members || EXCLUDED.members) AS m ORDER BY m)
                 RETURNING user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
                 """, [userID, keys, members, now]).rows[0]
+            // Every replica's ranking sync is told when the erasure commits, and repeats its Redis part from then on.
+            try connection.query(ChangeNotices.notify(.rankings))
             return (true, try RankingErasure(row: queued))
         }
         let bucket = await rateLimiter.forget(RateLimiter.playerBucket(userID))

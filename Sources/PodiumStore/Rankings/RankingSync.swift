@@ -19,6 +19,19 @@ public struct RebuildReport: Sendable, Equatable {
     public var entries: Int
 }
 
+/// What the ranking sync still has to do, as PostgreSQL holds it.
+public struct RankingBacklog: Sendable, Equatable {
+    /// Completions whose scores are not yet confirmed in Redis (`podium_rankings_pending`).
+    public var unranked: Int
+    /// Whether erasures wait to be repeated in Redis (each for a minute).
+    public var erasures: Bool
+    /// Whether display names Redis missed wait.
+    public var names: Bool
+
+    /// Whether nothing waits.
+    public var isEmpty: Bool { unranked == 0 && !erasures && !names }
+}
+
 /// Keeps Redis equal to PostgreSQL: catches up rankings that missed Redis, rebuilds every board.
 ///
 /// Every write is an absolute score taken from `board_scores` with `ZADD … LT`, so running any
@@ -48,9 +61,19 @@ public struct RankingSync: Sendable {
         self.now = now
     }
 
-    /// Completions whose scores are not yet confirmed in Redis.
-    public func pendingCount() async throws -> Int {
-        try await postgres.query("SELECT count(*) AS n FROM completions WHERE NOT ranked").rows[0].int("n")
+    /// What waits for the sync in PostgreSQL, in one read.
+    public func backlog() async throws -> RankingBacklog {
+        let row = try await postgres.query("""
+            SELECT (SELECT count(*) FROM completions WHERE NOT ranked) AS unranked,
+                   EXISTS (SELECT 1 FROM pending_ranking_erasures) AS erasures,
+                   EXISTS (SELECT 1 FROM pending_display_names) AS names
+            """).rows[0]
+        return RankingBacklog(unranked: try row.int("unranked"), erasures: try row.bool("erasures"), names: try row.bool("names"))
+    }
+
+    /// Whether Redis holds complete rankings (its ready marker); false when Redis cannot be asked.
+    public func rankingsReady() async -> Bool {
+        (try? await redis.command(["EXISTS", RankingKeys.readyMarker]).integer) == 1
     }
 
     /// One pass: rebuild if Redis lost its data, apply pending erasures, then catch up unranked completions.

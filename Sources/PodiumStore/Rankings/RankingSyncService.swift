@@ -5,34 +5,80 @@ import ServiceLifecycle
 
 /// Keeps Redis in step with PostgreSQL in the background: rebuilds after Redis lost its data,
 /// catches up completions recorded while it was down, publishes the pending count.
+///
+/// Every `interval` it asks Redis whether the rankings are complete (no PostgreSQL work). A pass, which reads
+/// PostgreSQL, runs when Redis lost them or cannot be asked, while the last pass left work waiting (unranked
+/// completions, erasures to repeat, names Redis missed), after a replica erased a player or queued a name, or this
+/// replica recorded a batch Redis missed (`ChangeTopic.rankings`), and otherwise every `ChangeNotices.safetyNet`, for what another replica left behind:
+/// that one reads only the backlog, and goes on only when something waits.
 public struct RankingSyncService: Service {
     let sync: RankingSync
+    let changes: ChangeNotices
     let interval: Duration
     let logger: Logger
     private let pending = Gauge(label: "podium_rankings_pending")
 
-    /// A service that runs a pass of `sync` every `interval`.
-    public init(sync: RankingSync, interval: Duration, logger: Logger) {
+    /// A service that checks every `interval` whether `sync` has work, and then does it.
+    public init(sync: RankingSync, changes: ChangeNotices, interval: Duration, logger: Logger) {
         self.sync = sync
+        self.changes = changes
         self.interval = interval
         self.logger = logger
     }
 
-    /// Runs passes until graceful shutdown.
+    /// Runs until graceful shutdown.
     public func run() async throws {
+        let signal = changes.signal(.rankings)
+        var seen = signal.generation
+        var waiting = true  // The first pass runs at start.
+        var lastPass: ContinuousClock.Instant?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            do {
-                try await sync.synchronize(now: sync.now())
-            } catch {
-                logger.warning("ranking sync pass failed; retrying", metadata: ["error": "\(error)"])
+            let generation = signal.generation
+            let safetyNetDue = lastPass.map { ContinuousClock.now - $0 >= ChangeNotices.safetyNet } ?? true
+            var passDue = waiting || generation != seen
+            if !passDue { passDue = await !sync.rankingsReady() }
+            if passDue {
+                seen = generation
+                lastPass = .now
+                waiting = await pass()
+            } else if safetyNetDue {
+                lastPass = .now
+                waiting = await checkBacklog()
             }
-            // Counted whether or not the pass worked: while Redis is down, the pass fails and this is the backlog.
-            do {
-                pending.record(try await sync.pendingCount())
-            } catch {
-                logger.warning("could not count pending ranking updates", metadata: ["error": "\(error)"])
-            }
+            // A sleep, not a wait on the signal: while Redis is down every batch moves it, and one pass per interval is enough.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+
+    /// Reads the backlog alone, and makes a pass only if something waits; returns whether work is left waiting.
+    private func checkBacklog() async -> Bool {
+        do {
+            let backlog = try await sync.backlog()
+            pending.record(backlog.unranked)
+            return backlog.isEmpty ? false : await pass()
+        } catch {
+            logger.warning("could not count pending ranking updates", metadata: ["error": "\(error)"])
+            return true
+        }
+    }
+
+    /// One pass; returns whether work is left waiting (or the pass could not tell).
+    private func pass() async -> Bool {
+        var failed = false
+        do {
+            try await sync.synchronize(now: sync.now())
+        } catch {
+            failed = true
+            logger.warning("ranking sync pass failed; retrying", metadata: ["error": "\(error)"])
+        }
+        // Counted whether or not the pass worked: while Redis is down, the pass fails and this is the backlog.
+        do {
+            let backlog = try await sync.backlog()
+            pending.record(backlog.unranked)
+            return failed || !backlog.isEmpty
+        } catch {
+            logger.warning("could not count pending ranking updates", metadata: ["error": "\(error)"])
+            return true
         }
     }
 }
