@@ -15,7 +15,9 @@ memory (from /proc/PID/status). It prints:
 - when the replica closed the slow connections (seconds after they opened),
   which shows the header and body timeouts at work.
 
-Bounded: it stops after --hold seconds (default 40) whatever happens.
+Bounded: it stops after --hold seconds (default 40) whatever happens, and every connect and /healthz waits at
+most 5 s. A slow body is answered before its connection closes (408 at the body timeout, or 503 at once when the
+bodies being read pass the replica's 16 MiB budget): the answers are counted by status.
 Loopback only; it never sends traffic anywhere else.
 """
 import argparse
@@ -64,7 +66,7 @@ def main():
         return "headers" if args.mode == "headers" else "body"
 
     for index in range(args.connections):
-        s = socket.create_connection((host, port))
+        s = socket.create_connection((host, port), timeout=5)
         if kind(index) == "headers":
             s.sendall(b"GET /v1/leaderboards HTTP/1.1\r\nHost: podium\r\nX-Slow: ")
         else:
@@ -75,6 +77,7 @@ def main():
     print(f"opened {len(sockets)} slow connections in {time.monotonic() - opened:.1f} s")
 
     closed_at = {}
+    statuses = {}  # index -> status of the answer the replica sent before closing
     latencies = []
     peak = before
     stop = threading.Event()
@@ -101,7 +104,10 @@ def main():
             if index in closed_at:
                 continue
             try:
-                if s.recv(65536) == b"":
+                data = s.recv(65536)
+                if data.startswith(b"HTTP/1.1 ") and index not in statuses:
+                    statuses[index] = data[9:12].decode()
+                if data == b"":
                     closed_at[index] = time.monotonic() - opened
             except BlockingIOError:
                 pass
@@ -125,7 +131,10 @@ def main():
         if total == 0:
             continue
         if times:
-            print(f"unfinished {kind}: {len(times)} of {total} closed by the replica, "
+            answered = [statuses[i] for i, (_, k) in enumerate(sockets) if k == kind and i in statuses]
+            answers = (" (answered first: " + ", ".join(f"{answered.count(s)} {s}" for s in sorted(set(answered))) + ")"
+                       if answered else "")
+            print(f"unfinished {kind}: {len(times)} of {total} closed by the replica{answers}, "
                   f"after {min(times):.1f} to {max(times):.1f} s")
         else:
             print(f"unfinished {kind}: none of {total} closed within {args.hold:.0f} s")

@@ -139,6 +139,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let aborted as RequestAborted {
+            throw aborted  // The client left: no server error, and not an answer to count (the observer notes it).
         } catch {
             return try problem(for: error, request: request, context: context).response(from: request, context: context)
         }

@@ -120,18 +120,27 @@ public enum PodiumApplication {
         return router
     }
 
-    /// The application serving `router` on the settings' address, with its connection limits.
+    /// The application serving `router` on the settings' address, with its connection limits; `onServerRunning` gets
+    /// the listening channel once it is bound (its local address names the port when the settings' port is 0).
     public static func application(
-        router: Router<PodiumRequestContext>, settings: HTTPSettings, logger: Logger
+        router: Router<PodiumRequestContext>, settings: HTTPSettings, logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let limits = settings.connections
+        let registry = ConnectionRegistry(limit: limits.maxConnections)
         return Application(
             router: ChildTaskResponderBuilder(inner: router),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestDeadlineHandler(limits: limits)], idleTimeout: TimeAmount(limits.idleTimeout))),
+                additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry)], idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: .init(
-                address: .hostname(settings.host, port: settings.port), serverName: "podium",
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+                address: .hostname(settings.host, port: settings.port), serverName: "podium", backlog: limits.backlog,
+                availableConnectionsDelegate: ConnectionLimitDelegate(registry: registry)),
+            onServerRunning: { channel in
+                // NIO accepts 4 connections per wake of the listening socket: with thousands of live streams an event loop
+                // turn is long, and a larger batch drains a burst of new clients from the backlog in fewer turns.
+                try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: limits.acceptBatch).get()
+                await onServerRunning(channel)
+            },
             logger: logger)
     }
 }

@@ -34,6 +34,7 @@ public enum PodiumMetrics {
         "podium_http_requests_total": "HTTP requests answered, by method, route template and status code.",
         "podium_http_request_errors_total": "HTTP requests answered with a 4xx or 5xx problem, by method, route template and status class.",
         "podium_http_request_duration_seconds": "Time from a request's arrival until its answer was ready (a stream's: until it ended), by method and route template.",
+        "podium_http_requests_aborted_total": "HTTP requests the client abandoned before they could be answered (it closed or reset the connection while sending the body), by reason; not in podium_http_requests_total.",
         "podium_http_requests_in_flight": "HTTP requests being served now (open live streams included).",
         "podium_completions_recorded_total": "Completions recorded, by outcome: created, replayed (same id and body again) or conflict.",
         "podium_implausible_completions_total": "Player-token completions refused as implausible, by rule.",

@@ -84,6 +84,14 @@ struct RequestObserverMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await RequestID.$current.withValue(id) { try await next(request, context) }
+        } catch let aborted as RequestAborted {
+            abandon(Noted(request, context: context, started: started), reason: aborted.reason)
+            // Usually no one is left to read it; a client that only stopped sending learns why (rather than a bare 500).
+            var response = try RequestID.$current.withValue(id) {
+                try APIError.malformedBody("the body ended before its announced length").response(from: request, context: context)
+            }
+            response.headers[RequestID.header] = id
+            return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
             finish(Noted(request, context: context, started: started), status: status, bytes: 0)
@@ -126,6 +134,20 @@ struct RequestObserverMiddleware: RouterMiddleware {
             principal = context.principal
             self.started = started
         }
+    }
+
+    /// Notes a request the client abandoned before it could be answered: counted by reason, not under a status (it is
+    /// no server error, and its answer rarely reaches anyone), with an `info` line whether or not the access log is on.
+    private func abandon(_ noted: Noted, reason: RequestAborted.Reason) {
+        let elapsed = ContinuousClock.now - noted.started
+        inFlight.decrement()
+        metrics.recordAbort(reason: reason)
+        var metadata: Logger.Metadata = [
+            "method": .string(noted.method), "route": .string(noted.route), "reason": .string(reason.rawValue),
+            "duration_ms": .string(String(format: "%.1f", elapsed.inSeconds * 1000)),
+        ]
+        if let principal = noted.principal.name { metadata["principal"] = .string(principal) }
+        noted.logger.info("request aborted by the client", metadata: metadata)
     }
 
     private func finish(_ noted: Noted, status: HTTPResponse.Status, bytes: Int) {
@@ -197,6 +219,18 @@ final class RequestMetricsCache: Sendable {
     }
 
     private let series = Mutex<[Key: Series]>([:])
+    private let aborts = Mutex<[RequestAborted.Reason: Counter]>([:])
+
+    /// Counts one request the client abandoned, by reason.
+    func recordAbort(reason: RequestAborted.Reason) {
+        let counter = aborts.withLock { aborts in
+            if let counter = aborts[reason] { return counter }
+            let counter = Counter(label: "podium_http_requests_aborted_total", dimensions: [("reason", reason.rawValue)])
+            aborts[reason] = counter
+            return counter
+        }
+        counter.increment()
+    }
 
     /// Counts one request and its duration; a 4xx or 5xx answer also counts as an error of its class.
     func record(method: String, route: String, status: Int, duration: Duration) {

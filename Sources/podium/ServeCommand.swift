@@ -16,13 +16,14 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
 
     func run() async throws {
-        let settings = try Settings.load()
+        var settings = try Settings.load()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
         let runtime = try Runtime(settings: settings)
         let logger = runtime.logger
         logger.info("podium starting", metadata: [
             "version": "\(BuildInfo.version)", "commit": "\(BuildInfo.commit)", "process": "\(ProcessInfo.processInfo.processIdentifier)"])
+        fitConnectionLimit(&settings, logger: logger)
         logger.info("configuration", metadata: .init(uniqueKeysWithValues: settings.summary().map { ($0.name, .string($0.value)) }))
         let applied = try await runtime.migrateWhenPostgreSQLAnswers(within: settings.startupWait)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["versions": "\(applied)"]) }
@@ -60,8 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
-        // Then whatever still runs (a long job, a rebuild) is cancelled: its lease lets another replica take over.
-        configuration.maximumGracefulShutdownDuration = .seconds(50)
+        // Past the grace, whatever still runs (a slow upload, a long job, a rebuild) is cancelled: a job's lease lets
+        // another replica take over.
+        configuration.maximumGracefulShutdownDuration = settings.shutdownGrace
         let group = ServiceGroup(configuration: configuration)
         logger.notice("podium listening", metadata: [
             "url": "http://\(settings.http.host):\(settings.http.port)", "replica": "\(scheduler.replica)"])
@@ -78,6 +80,18 @@ struct ServeCommand: AsyncParsableCommand {
         await runtime.close()
         logger.info("podium stopped")
     }
+}
+
+/// Raises the descriptor limit to its hard limit and keeps `PODIUM_MAX_CONNECTIONS` within it, leaving room for the
+/// pools and everything else (128 descriptors), with a warning when the setting had to be lowered.
+private func fitConnectionLimit(_ settings: inout Settings, logger: Logger) {
+    guard let descriptors = DescriptorLimit.raise() else { return }
+    let room = max(1, descriptors - settings.postgresPoolSize - settings.redisPoolSize - 128)
+    let configured = settings.http.connections.maxConnections
+    guard configured > room else { return }
+    settings.http.connections.maxConnections = room
+    logger.warning("PODIUM_MAX_CONNECTIONS is more than the descriptor limit leaves room for; raise the limit (ulimit -n) to use it", metadata: [
+        "configured": "\(configured)", "using": "\(room)", "descriptor_limit": "\(descriptors)"])
 }
 
 /// A service that only logs `message` when the group's graceful shutdown reaches it: placed between the services,

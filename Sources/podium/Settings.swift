@@ -24,6 +24,7 @@ import Redis
 /// | `PODIUM_SYNC_INTERVAL_MS` | `2000` |
 /// | `PODIUM_SCHEDULER_TICK_MS` | `1000` |
 /// | `PODIUM_STARTUP_WAIT_SECONDS` | `60`: how long `serve` waits for PostgreSQL before giving up |
+/// | `PODIUM_SHUTDOWN_GRACE_S` | `10`: how long `serve` drains and stops after SIGTERM before cancelling what still runs |
 /// | `PODIUM_LIVE_STREAM_SECONDS` | `300` |
 /// | `PODIUM_REPLICA_NAME` | host name and process id |
 /// | `PODIUM_WEBHOOK_TIMEOUT_MS`, `PODIUM_WEBHOOK_MAX_ATTEMPTS`, `PODIUM_WEBHOOK_BACKOFF_MS` | `5000`, `8`, `2000` |
@@ -33,7 +34,7 @@ import Redis
 /// | `PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S`, `PODIUM_PLAYER_TOKEN_AUDIENCE` | `3600`, none |
 /// | `PODIUM_CORS_ORIGINS` | none; comma-separated origins such as `https://quiz.example.org` |
 /// | `PODIUM_HEADER_TIMEOUT_MS`, `PODIUM_BODY_TIMEOUT_MS`, `PODIUM_IDLE_TIMEOUT_MS` | `10000`, `30000`, `60000` |
-/// | `PODIUM_MAX_CONNECTIONS` | `4096` |
+/// | `PODIUM_MAX_CONNECTIONS` | `4096` (at most what the descriptor limit leaves room for) |
 /// | `PODIUM_RATE_LIMITS` | `ingest=6000,read=6000,display=1200,admin=600,player=120,failed-auth=60` (per minute) |
 /// | `PODIUM_PLAYER_MIN_SECONDS_PER_QUESTION`, `PODIUM_PLAYER_MAX_COMPLETIONS_PER_MINUTE`, `PODIUM_PLAYER_REPEAT_QUIZ_WINDOW_S` | `1`, `6`, `60` |
 /// | `PODIUM_LOG_LEVEL` | `info` |
@@ -54,6 +55,8 @@ struct Settings {
     var schedulerTick: Duration
     /// How long `serve` waits for PostgreSQL at start.
     var startupWait: Duration
+    /// How long `serve` may take to stop after SIGTERM or SIGINT.
+    var shutdownGrace: Duration
     var replicaName: String
     var testJobDelay: (job: String, delay: Duration)?
     var webhooks: WebhookSettings
@@ -148,6 +151,7 @@ struct Settings {
             maxConnections: min(1_000_000, max(1, try integer("PODIUM_MAX_CONNECTIONS", 4096))))
         schedulerTick = .milliseconds(max(50, try integer("PODIUM_SCHEDULER_TICK_MS", 1000)))
         startupWait = .seconds(try integer("PODIUM_STARTUP_WAIT_SECONDS", 60))
+        shutdownGrace = .seconds(min(3600, max(1, try integer("PODIUM_SHUTDOWN_GRACE_S", 10))))
         replicaName = value("PODIUM_REPLICA_NAME") ?? Scheduler.defaultReplicaName()
         if let text = value("PODIUM_TEST_JOB_DELAY") {
             let parts = text.split(separator: "=")
@@ -185,7 +189,8 @@ struct Settings {
             ("PODIUM_LEADERBOARD_CACHE_MS", milliseconds(http.leaderboardCacheLifetime)),
             ("PODIUM_BATCH_SIZE", "\(batchSize)"), ("PODIUM_BATCH_CONCURRENCY", "\(batchConcurrency)"),
             ("PODIUM_SYNC_INTERVAL_MS", milliseconds(syncInterval)), ("PODIUM_SCHEDULER_TICK_MS", milliseconds(schedulerTick)),
-            ("PODIUM_STARTUP_WAIT_SECONDS", seconds(startupWait)), ("PODIUM_LIVE_STREAM_SECONDS", seconds(http.liveStreamLifetime)),
+            ("PODIUM_STARTUP_WAIT_SECONDS", seconds(startupWait)), ("PODIUM_SHUTDOWN_GRACE_S", seconds(shutdownGrace)),
+            ("PODIUM_LIVE_STREAM_SECONDS", seconds(http.liveStreamLifetime)),
             ("PODIUM_REPLICA_NAME", replicaName),
             ("PODIUM_WEBHOOK_TIMEOUT_MS", "\(Int(webhooks.timeout * 1000))"), ("PODIUM_WEBHOOK_MAX_ATTEMPTS", "\(webhooks.maxAttempts)"),
             ("PODIUM_WEBHOOK_BACKOFF_MS", "\(Int(webhooks.backoff * 1000))"),

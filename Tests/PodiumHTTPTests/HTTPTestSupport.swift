@@ -78,7 +78,8 @@ struct HTTPHarness: @unchecked Sendable {
     /// Redis dbs in use, each by one test at a time: 15 shared by the suites, 14 the multi-process test,
     /// 13 the rebuild route, 12 the reconcile job test, 11 the browser test, 10 the access matrix,
     /// 9 the failed-authentication limit test, 8 ops/schemathesis.sh, 7 ops/monitoring-test.sh, 6 the docs test's helper,
-    /// 5 the contest routes, 4 the erasure of each kind of personal data, 3 and 2 the benchmarks. Two tests on one db flush each other's boards.
+    /// 5 the contest routes, 4 the erasure of each kind of personal data, 3 and 2 the benchmarks, 1 the shutdown test's
+    /// `podium serve`. Two tests on one db flush each other's boards.
     static func withOwnStores(
         redisDatabase: Int, playerTokens: PlayerTokenSettings = PlayerTokenSettings(), rateLimits: RateLimits = Self.unlimited,
         _ body: (HTTPHarness) async throws -> Void
