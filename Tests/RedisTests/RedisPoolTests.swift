@@ -162,7 +162,7 @@ struct RedisPoolTests {
 
     @Test("a deadline read that missed its deadline waiting for a busy pool's connection leaves the queue and suspends nothing")
     func busyPoolIsNotAHungServer() async throws {
-        try await withTestPool({ $0.poolSize = 1; $0.readDeadline = .milliseconds(200); $0.readSuspension = .milliseconds(300) }) { pool, prefix in
+        try await withTestPool({ $0.poolSize = 1; $0.readDeadline = .milliseconds(200); $0.readSuspension = .milliseconds(300); $0.commandTimeout = .seconds(60) }) { pool, prefix in
             let probe = Probe()
             async let held = pool.withConnection { connection in
                 probe.enter(open: 1)
