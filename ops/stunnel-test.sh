@@ -76,25 +76,25 @@ trap 'exit 143' TERM
 rm -rf "$dir"
 mkdir -p "$dir"
 
-# A loopback port nothing listens on (and that no other port picked here took).
+# A loopback port that can be bound now, below Linux's ephemeral range (32768-60999, where an outgoing
+# connection may hold a port nothing listens on) and not picked here before; sets `port`. Not run in a
+# subshell, so that `taken` keeps the ports picked.
 taken=" "
 free_port() {
-    local port
     for _ in $(seq 200); do
-        port=$((20000 + RANDOM % 40000))
+        port=$((20000 + RANDOM % 12000))
         case "$taken" in *" $port "*) continue ;; esac
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        if python3 -c 'import socket, sys; socket.socket().bind(("127.0.0.1", int(sys.argv[1])))' "$port" 2>/dev/null; then
             taken="$taken$port "
-            echo "$port"
             return 0
         fi
     done
     echo "no free loopback port found" >&2
     return 1
 }
-tls_port="$(free_port)"
-tunnel_port="$(free_port)"
-wrong_name_port="$(free_port)"
+free_port; tls_port=$port
+free_port; tunnel_port=$port
+free_port; wrong_name_port=$port
 
 # 2. A throwaway CA and a server certificate it signs, valid two days.
 openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
