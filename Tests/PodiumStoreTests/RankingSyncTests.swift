@@ -428,24 +428,32 @@ struct KeysAndMigrationsTests {
 
     @Test func migrationsOutlastThePoolsStatementTimeout() async throws {
         try await StoreTestEnvironment.withOwnDatabase { url in
-            let holder = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: nil),
+            let holder = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2, statementTimeout: nil),
                                       logger: StoreTestEnvironment.logger)
             let replica = PostgresPool(
                 configuration: PostgresConfiguration(connectionString: url, poolSize: 1, statementTimeout: .milliseconds(300)),
                 logger: StoreTestEnvironment.logger)
-            // Another replica holds the migration lock ("podium" in ASCII) for 1.5 s, five times the timeout.
-            let holding = Task {
-                try await holder.query("SELECT pg_advisory_lock($1), pg_sleep(1.5), pg_advisory_unlock($1)", [Int64(0x706F_6469_756D)])
-            }
-            while try await replica.query("""
-                SELECT count(*) AS held FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-                WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()
-                """).rows[0].int("held") == 0 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
             let slow = Migration(version: 1, name: "001_slow.sql", sql: "CREATE TABLE slow (x integer); SELECT pg_sleep(0.6);")
-            #expect(try await Migrator(pool: replica, logger: StoreTestEnvironment.logger).migrate([slow]) == [1])
-            _ = try await holding.value
+            // Another replica holds the migration lock ("podium" in ASCII) until the migrator is seen waiting for it, and
+            // then 1.5 s more, five times the timeout: the order is made, not timed, and the lock is let go on every path.
+            let (waited, migrated) = try await holder.withSession { session in
+                try await session.run { _ = try $0.query("SELECT pg_advisory_lock($1)", [Int64(0x706F_6469_756D)]) }
+                let migrating = Task { try await Migrator(pool: replica, logger: StoreTestEnvironment.logger).migrate([slow]) }
+                let deadline = ContinuousClock.now + .seconds(60)
+                var waited = false
+                while !waited && ContinuousClock.now < deadline {
+                    waited = ((try? await holder.query("""
+                        SELECT count(*) AS waiting FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+                        WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()
+                        """).rows[0].int("waiting")) ?? 0) > 0
+                    if !waited { try? await Task.sleep(for: .milliseconds(20)) }
+                }
+                try? await Task.sleep(for: .milliseconds(1_500))
+                _ = try? await session.run { try $0.query("SELECT pg_advisory_unlock($1)", [Int64(0x706F_6469_756D)]) }
+                return (waited, try await migrating.value)
+            }
+            #expect(waited, "the migrator waited for the lock")
+            #expect(migrated == [1])
             #expect(try await replica.query("SELECT to_regclass('slow') IS NOT NULL AS made").rows[0].bool("made"))
             #expect(try await replica.query("SHOW statement_timeout").rows[0].string("statement_timeout") == "300ms")
             await holder.close()

@@ -162,7 +162,7 @@ struct RedisPoolTests {
 
     @Test("a deadline read that missed its deadline waiting for a busy pool's connection leaves the queue and suspends nothing")
     func busyPoolIsNotAHungServer() async throws {
-        try await withTestPool({ $0.poolSize = 1; $0.readDeadline = .milliseconds(200); $0.readSuspension = .milliseconds(300); $0.commandTimeout = .seconds(60) }) { pool, prefix in
+        try await withTestPool({ $0.poolSize = 1; $0.readDeadline = .milliseconds(200); $0.readSuspension = .seconds(600); $0.commandTimeout = .seconds(60) }) { pool, prefix in
             let probe = Probe()
             async let held = pool.withConnection { connection in
                 probe.enter(open: 1)
@@ -178,8 +178,13 @@ struct RedisPoolTests {
             _ = try? await releaser.command(["LPUSH", prefix + "release", "go"])
             await releaser.close()
             _ = try await held
-            // Not suspended: the next deadline read asks the server and is answered.
-            #expect(try await pool.withConnection(deadline: pool.configuration.readDeadline) { try $0.command(["PING"]) } == .string("PONG"))
+            // Not suspended (for ten minutes, had it been): the next deadline read asks the server. A loaded machine may
+            // make it miss its own deadline, but it is never refused unasked.
+            do {
+                #expect(try await pool.withConnection(deadline: pool.configuration.readDeadline) { try $0.command(["PING"]) } == .string("PONG"))
+            } catch let error as RedisError {
+                #expect(error.operation == "read deadline", "\(error)")
+            }
         }
     }
 
