@@ -35,7 +35,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
         case malformed(String)
     }
 
-    private let descriptor: Int32
+    /// The socket; -1 once closed, so that it is closed exactly once (a descriptor closed twice may by then be
+    /// another test's connection).
+    private var descriptor: Int32
     private var buffered = Data()
 
     /// Connects to `127.0.0.1:port`; each later read waits at most `timeout`.
@@ -56,6 +58,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
         guard connected == 0 else {
             let error = errno
             Glibc.close(descriptor)
+            descriptor = -1
             throw Failure.socketError(error)
         }
         var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
@@ -65,7 +68,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
     }
 
     deinit {
-        Glibc.close(descriptor)
+        if descriptor >= 0 { Glibc.close(descriptor) }
     }
 
     /// Sends `text` (UTF-8) whole.
