@@ -23,6 +23,11 @@ OTHER = "u-other"  # posted by a backend (urllib), so that its profile exists
 STRANGER = "u-stranger"  # the player of the page on the unlisted origin
 
 
+def utc_text(instant):
+    """A Unix time as the API's UTC timestamp, to the minute."""
+    return time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(instant))
+
+
 def completion(completion_id, user_id):
     return {"id": completion_id, "user_id": user_id, "quiz_id": "q1", "topic": "math", "difficulty": "easy",
             "correct": 3, "total": 4, "duration_ms": 40000, "groups": [GROUP]}
@@ -318,24 +323,31 @@ def test_display_key_cannot_read_profiles(podium, display_key, frontend):
 def test_display_page_shows_a_contest_with_its_title_and_run(browser, podium, display_key, frontend):
     """A contest of the display key's group: its title, its run as times, and a completion arriving live."""
     assert frontend["shown"]["post-status"] == "201"
-    start = time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(time.time() - 3600))
-    end = time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(time.time() + 3600))
+    # The run is the two hours around now, to the minute; the page shows it in the viewer's zone, which is chosen
+    # so that the viewer's clock reads near noon: the run then lies inside one local day at any hour of the test.
+    now = int(time.time()) // 60 * 60
+    start, end = now - 3600, now + 3600
+    offset_hours = 12 - time.gmtime(now).tm_hour  # -11 ... 12
+    viewer_zone = "Etc/GMT" if offset_hours == 0 else f"Etc/GMT{-offset_hours:+d}"  # Etc/GMT-5 is UTC+5
+    local_start, local_end = time.gmtime(start + offset_hours * 3600), time.gmtime(end + offset_hours * 3600)
+    month = "Sept" if local_start.tm_mon == 9 else time.strftime("%b", local_start)  # en-GB's short September
+    shown_run = (f"{time.strftime('%a', local_start)} {local_start.tm_mday} {month}, "
+                 f"{time.strftime('%H:%M', local_start)}–{time.strftime('%H:%M', local_end)}")
     contest_id = f"cup-{secrets.token_hex(4)}"
     status, body = http_json("POST", f"{podium['base']}/v1/admin/contests", podium["admin_key"], {
-        "id": contest_id, "title": "Friday quiz hour", "scope": [BOARD], "starts_at": start, "ends_at": end})
+        "id": contest_id, "title": "Friday quiz hour", "scope": [BOARD], "starts_at": utc_text(start), "ends_at": utc_text(end)})
     assert status == 201, body
     player = f"u-contest-{secrets.token_hex(4)}"
     status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
                           dict(completion(f"{player}-1", player), display_name="First Contestant"))
     assert status == 201
-    page = browser.new_page()
+    page = browser.new_page(timezone_id=viewer_zone)
     page.set_default_timeout(TIMEOUT_MS)
     try:
         page.goto(f"{podium['base']}/display/contest:{contest_id}/contest?refresh=3600#key={display_key}")
         page.locator("#entries tr", has_text="First Contestant").wait_for(state="visible")
         assert page.text_content("#title") == "Friday quiz hour"
-        assert re.match(r"^\w{3} \d{1,2} \w{3}, \d{2}:\d{2}–\d{2}:\d{2} · 1 player$", page.text_content("#period")), \
-            page.text_content("#period")
+        assert page.text_content("#period") == f"{shown_run} · 1 player"
         second = f"u-contest-{secrets.token_hex(4)}"
         status, _ = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"],
                               dict(completion(f"{second}-1", second), display_name="Second Contestant"))
