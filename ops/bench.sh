@@ -8,16 +8,18 @@
 #                                          (compare two commits on one machine, same script)
 #
 # Prints, side by side:
-#   - ingest: Podium's completions/s at 64 clients vs pgbench running the same
-#     one-completion transaction on the same PostgreSQL (target: Podium >= pgbench);
-#     the two take turns in slices of about two seconds, so drift on a shared machine
-#     hits both alike, and each pgbench slice's first second (its new sessions
-#     preparing their statements) is left out;
-#   - ingest p99 at that load: both paced at the rate pgbench reached, latency
-#     counted from each request's due time (target: Podium's p99 <= 50 ms, printed
-#     beside pgbench's own);
-#   - reads: top-10 page, 304 revalidation and around-me vs the same server's /healthz
-#     (targets 0.8x, >= top-10, 0.5x), also in turns;
+#   - rows per completion (every table's inserted, updated and deleted rows from pg_stat_user_tables), for new
+#     players (the seed: target <= 10) and returning ones (target <= 8), and CPU per completion of Podium and of
+#     PostgreSQL (from /proc) over a stretch of Podium alone;
+#   - ingest: Podium's completions/s at 64 clients vs pgbench running Podium's one-completion
+#     transaction and the minimal one (the completion, the player's totals, a board row per scope,
+#     one event; target: Podium >= the minimal one) on the same PostgreSQL; they take turns in slices
+#     of about two seconds, so drift on a shared machine hits all alike, and each pgbench slice's
+#     first second (its new sessions preparing their statements) is left out;
+#   - ingest p99 paced at 75% of Podium's own saturation rate, latency counted from each request's
+#     due time (target: p99 <= 50 ms), with pgbench's at the same rate beside it;
+#   - reads: top-10 page, 304 revalidation and around-me vs the same server's /healthz, also in turns
+#     (targets 0.9x, 1.0x and above top-10, 0.6x);
 #   - scale: the same at 1,000,000 players, `rankings rebuild` time, Redis bytes per entry;
 #   - Podium's peak resident memory and its time to ready after a restart;
 #   - idle: PostgreSQL transactions per second of one replica without traffic (target <= 1).
@@ -77,8 +79,8 @@ peak_memory() { awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$server_pid
 trap stop_server EXIT
 
 # The transaction Podium runs for one completion with one group (its player's row, taking a
-# handle only when new, 12 board periods,
-# 9 of them timed, its active day for streaks, its completion.recorded event, and the
+# handle only when new, its topic row, a current board row on each of 3 boards, checking
+# 9 timed periods, its active day for streaks, its completion.recorded event, and the
 # answer it stores for replays: a real ~2 kB answer, built per transaction so it is parsed
 # and compressed every time as Podium's is; its colons before digits are written \x3a because
 # pgbench would read ":00" as a variable), one completion per transaction, as pgbench runs it.
@@ -103,14 +105,19 @@ WITH added AS (INSERT INTO user_days (user_id, day) VALUES ('pgb-' || :u, 20778)
 SELECT (SELECT array_to_string(array_agg(day ORDER BY day), ',')
         FROM (SELECT day FROM user_days WHERE user_id = 'pgb-' || :u UNION SELECT day FROM added) d) AS days,
        (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements WHERE user_id = 'pgb-' || :u) AS achievements;
-INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at)
-SELECT b, w, p, 'pgb-' || :u, 3, now() FROM unnest(
-  ARRAY['global','global','global','global',('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('topic:' || 'pgbench'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb'),('group:' || 'pgb')],
-  ARRAY['all','day','week','month','all','day','week','month','all','day','week','month'],
-  ARRAY['all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11','all','2026-11-21','2026-W47','2026-11']) AS x(b, w, p)
-WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w AND c.period = x.p AND c.closed_at IS NOT NULL)
-ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
-RETURNING board, board_window, period, score;
+INSERT INTO board_current_scores AS c (board, user_id, updated_at, all_score, day_period, day_score, week_period, week_score,
+                                       month_period, month_score)
+SELECT b, 'pgb-' || :u, now(), 3, '2026-11-21', 3, '2026-W47', 3, '2026-11', 3
+FROM unnest(ARRAY['global', ('topic:' || 'pgbench'), ('group:' || 'pgb')]) AS x(b)
+WHERE NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.period IN ('2026-11-21', '2026-W47', '2026-11')
+                                                  AND c.closed_at IS NOT NULL)
+ORDER BY b
+ON CONFLICT (board, user_id) DO UPDATE SET updated_at = EXCLUDED.updated_at, all_score = c.all_score + EXCLUDED.all_score,
+  day_score = CASE WHEN c.day_period = EXCLUDED.day_period THEN c.day_score + EXCLUDED.day_score ELSE EXCLUDED.day_score END,
+  week_score = CASE WHEN c.week_period = EXCLUDED.week_period THEN c.week_score + EXCLUDED.week_score ELSE EXCLUDED.week_score END,
+  month_score = CASE WHEN c.month_period = EXCLUDED.month_period THEN c.month_score + EXCLUDED.month_score ELSE EXCLUDED.month_score END,
+  day_period = EXCLUDED.day_period, week_period = EXCLUDED.week_period, month_period = EXCLUDED.month_period
+RETURNING board, all_score, day_score, week_score, month_score;
 INSERT INTO boards (board, created_at) VALUES (('topic:' || 'pgbench'), now()) ON CONFLICT DO NOTHING;
 INSERT INTO board_periods (board, board_window, period, ends_at)
 SELECT DISTINCT b, w, p, now() + interval '1 day' FROM unnest(
@@ -128,38 +135,110 @@ ON CONFLICT DO NOTHING;
 END;
 SQL
 
+# The smallest transaction that keeps the same truth (issue 24): the completion row with its stored answer, the
+# player's totals, one board row per scope (global, topic, group) and one event. Its last two statements are the
+# ones above.
+{
+    cat <<'SQL'
+\set u random(1, 10000)
+\set c random(1, 9000000000000000)
+BEGIN;
+INSERT INTO users AS u (user_id, handle, points, completions, correct_answers, total_answers, created_at, updated_at)
+VALUES ('pgb-' || :u, COALESCE((SELECT handle FROM users WHERE user_id = 'pgb-' || :u), nextval('users_handle_seq')),
+        3, 1, 7, 10, now(), now())
+ON CONFLICT (user_id) DO UPDATE SET points = u.points + EXCLUDED.points, completions = u.completions + 1,
+  correct_answers = u.correct_answers + EXCLUDED.correct_answers, total_answers = u.total_answers + EXCLUDED.total_answers,
+  updated_at = EXCLUDED.updated_at;
+INSERT INTO board_current_scores AS c (board, user_id, updated_at, all_score, day_period, day_score, week_period, week_score,
+                                       month_period, month_score)
+SELECT b, 'pgb-' || :u, now(), 3, '2026-11-21', 3, '2026-W47', 3, '2026-11', 3
+FROM unnest(ARRAY['global', ('topic:' || 'pgbench'), ('group:' || 'pgb')]) AS x(b) ORDER BY b
+ON CONFLICT (board, user_id) DO UPDATE SET updated_at = EXCLUDED.updated_at, all_score = c.all_score + 3,
+  day_score = c.day_score + 3, week_score = c.week_score + 3, month_score = c.month_score + 3;
+SQL
+    sed -n '/^INSERT INTO events/,$p' "$work/completion.sql"
+} > "$work/minimal.sql"
+
+# Rows written and CPU spent per completion over one Podium-only stretch of load. PostgreSQL's table counters
+# (inserted, updated and deleted rows of every table) are read with the server stopped: a backend hands them over
+# when it ends. CPU is Podium's process and every PostgreSQL process (the postmaster's own counters hold its
+# children that ended), from /proc, in clock ticks.
+pg_rows() {
+    psql_bench -F ' ' -c "SELECT relname, n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_user_tables ORDER BY relname"
+}
+pg_cpu_ticks() {
+    local postmaster
+    postmaster="$(head -n 1 "$(psql_bench -c 'SHOW data_directory')/postmaster.pid")"
+    { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$postmaster/stat"
+      for child in $(pgrep -P "$postmaster"); do awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || true; done
+    } | awk '{ n += $1 } END { print n }'
+}
+podium_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+# Prints rows per completion, in all and by table, between the counter files $1 and $2, with the label $3.
+rows_per_completion() {
+    awk -v label="$3" '
+        FNR == NR { before[$1] = $2; next }
+        { written[$1] = $2 - before[$1]; if ($1 == "completions") n = $2 - before[$1] }
+        END {
+            for (t in written) { total += written[t]; if (written[t] > 0) parts = parts sprintf(" %s %.2f", t, written[t] / n) }
+            printf "rows per completion, %s: %.2f over %d completions (%s )\n", label, total / n, n, parts
+        }' "$1" "$2"
+}
+
 echo
-echo "== Ingest at 10,000 players, $clients clients: pgbench (the same transaction) and Podium take turns"
+echo "== Rows per completion of new players: the seed, one completion for each of 10,000 players in batches of 500"
+pg_rows > "$work/rows-0.txt"
 start_server
 "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --topic bench --phases seed
-# Slices of about two seconds, alternating, so drift on a shared machine hits both alike.
+stop_server
+pg_rows > "$work/rows-1.txt"
+rows_per_completion "$work/rows-0.txt" "$work/rows-1.txt" "new players (target <= 10)"
+
+echo
+echo "== Rows and CPU per completion of returning players: Podium alone, $duration s at $clients clients"
+start_server
+podium_cpu_0="$(podium_cpu_ticks)"; pg_cpu_0="$(pg_cpu_ticks)"
+"$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$duration" --topic bench \
+    --phases ingest
+podium_cpu_1="$(podium_cpu_ticks)"; pg_cpu_1="$(pg_cpu_ticks)"
+stop_server
+pg_rows > "$work/rows-2.txt"
+rows_per_completion "$work/rows-1.txt" "$work/rows-2.txt" "returning players (target <= 8)"
+completed="$(awk 'FNR == NR { if ($1 == "completions") a = $2; next } $1 == "completions" { print $2 - a }' "$work/rows-1.txt" "$work/rows-2.txt")"
+awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v p="$((podium_cpu_1 - podium_cpu_0))" -v g="$((pg_cpu_1 - pg_cpu_0))" \
+    'BEGIN { printf "CPU per completion: podium %.0f us, postgresql %.0f us (%d completions)\n", p / hz / n * 1e6, g / hz / n * 1e6, n }'
+
+echo
+echo "== Ingest at 10,000 players, $clients clients: pgbench (Podium's transaction, and the minimal one) and Podium take turns"
+start_server
+# Slices of about two seconds, alternating, so drift on a shared machine hits all alike.
 rounds=$(( duration / 2 )); [ "$rounds" -ge 1 ] || rounds=1
 slice=$(( duration / rounds )); [ "$slice" -ge 1 ] || slice=1
 
-# One pgbench slice, appending a line "pgbench <tps> <average latency>" per second and then
-# "pgbench-p99 <ms>" to the file $1; further arguments go to pgbench (-R <rate> paces it).
+# One pgbench slice of the script $3, appending a line "<label $2> <tps> <average latency>" per second and then
+# "<label>-p99 <ms>" to the file $1; further arguments go to pgbench (-R <rate> paces it).
 # It runs one second longer, and that first second is left out: pgbench's 64 new sessions
 # prepare and plan their statements then, while Podium's server is already warm.
 pgbench_slice() {
-    local out="$1"; shift
+    local out="$1" label="$2" script="$3"; shift 3
     rm -f "$work"/pgbench-tx.*
     pgbench -h 127.0.0.1 -p "$pg_port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$((slice + 1))" -P 1 "$@" \
-        -l --log-prefix="$work/pgbench-tx" -f "$work/completion.sql" podium_bench 2>&1 \
-        | awk '/^progress:/ && ++k > 1 { print "pgbench", $4, $7 }' >> "$out"
+        -l --log-prefix="$work/pgbench-tx" -f "$script" podium_bench 2>&1 \
+        | awk -v label="$label" '/^progress:/ && ++k > 1 { print label, $4, $7 }' >> "$out"
     # pgbench's own p99 over the same seconds (its per-transaction log: latency in µs, counted
     # from the scheduled start when paced, then the epoch second it ended).
     cat "$work"/pgbench-tx.* | awk '
         { second[NR] = $5; latency[NR] = $3 / 1000; if (NR == 1 || $5 < first) first = $5 }
         END { for (i = 1; i <= NR; i++) if (second[i] > first) print latency[i] }' \
-        | sort -n | awk '{ l[NR] = $1 } END { print "pgbench-p99", l[int(NR * 0.99)] }' >> "$out"
+        | sort -n | awk -v label="$label" '{ l[NR] = $1 } END { print label "-p99", l[int(NR * 0.99)] }' >> "$out"
 }
 
 # Totals of the slices in file $1: pgbench's lines as above, Podium's as `podium bench` prints them;
-# with a second argument "paced", without the ratio of rates (both ran at the same one).
+# with a second argument "paced", without the ratios of rates (all ran at the same one).
 summarise_ingest() {
     awk -v paced="${2:-}" '
-        $1 == "pgbench" { pg_n += $2; pg_s += 1; pg_lat += $2 * $3 }
-        $1 == "pgbench-p99" { if ($2 > pg_p99) pg_p99 = $2 }
+        $1 == "same" || $1 == "minimal" { tps[$1] += $2; secs[$1] += 1; lat[$1] += $2 * $3 }
+        $1 == "same-p99" || $1 == "minimal-p99" { name = substr($1, 1, length($1) - 4); if ($2 > p99s[name]) p99s[name] = $2 }
         $1 == "ingest" || $1 == "ingest:" {
             gsub(/[()]/, "")
             for (i = 1; i < NF; i++) {
@@ -168,32 +247,45 @@ summarise_ingest() {
             }
         }
         END {
-            printf "pgbench: %.0f tps over %.0f s, latency average %.1f ms, worst slice p99 %.1f ms\n", pg_n / pg_s, pg_s, pg_lat / pg_n, pg_p99
-            printf "podium ingest: %.0f completions/s over %.1f s, worst slice p99 %.1f ms (target <= 50)\n", n / s, s, p99
-            if (paced != "paced") printf "ratio podium/pgbench: %.2f (target >= 1.0)\n", (n / s) / (pg_n / pg_s)
+            split("same minimal", names, " ")
+            what["same"] = "Podium'"'"'s transaction"; what["minimal"] = "the minimal transaction"
+            for (k = 1; k <= 2; k++) {
+                m = names[k]
+                if (secs[m] == 0) continue
+                printf "pgbench, %s: %.0f tps over %.0f s, latency average %.1f ms, worst slice p99 %.1f ms\n", what[m],
+                    tps[m] / secs[m], secs[m], lat[m] / tps[m], p99s[m]
+            }
+            printf "podium ingest: %.0f completions/s over %.1f s, worst slice p99 %.1f ms\n", n / s, s, p99
+            if (paced != "paced") {
+                printf "ratio podium/pgbench, Podium'"'"'s transaction: %.2f\n", (n / s) / (tps["same"] / secs["same"])
+                printf "ratio podium/pgbench, the minimal transaction: %.2f (target >= 1.0)\n", (n / s) / (tps["minimal"] / secs["minimal"])
+            }
         }' "$1"
 }
 
 : > "$work/ingest.txt"
 for _ in $(seq "$rounds"); do
-    pgbench_slice "$work/ingest.txt"
+    pgbench_slice "$work/ingest.txt" same "$work/completion.sql"
+    pgbench_slice "$work/ingest.txt" minimal "$work/minimal.sql"
     "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$slice" --topic bench \
         --phases ingest | tee -a "$work/ingest.txt"
 done
 summarise_ingest "$work/ingest.txt"
 
-# The p99 target at the load pgbench sustains: both offered pgbench's completions per second,
-# evenly spaced, from the same clients; latency counts from when each request was due.
-rate="$(awk '$1 == "pgbench" { n += $2; s += 1 } END { printf "%.0f", n / s }' "$work/ingest.txt")"
+# The p99 target at three quarters of Podium's own saturation rate: Podium and pgbench (Podium's transaction) offered
+# that many completions per second, evenly spaced, from the same clients; latency counts from when each was due.
+rate="$(awk '($1 == "ingest" || $1 == "ingest:") { gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "req/s") { n += $(i + 1); s += $(i + 3) } }
+             END { printf "%.0f", 0.75 * n / s }' "$work/ingest.txt")"
 echo
-echo "== Ingest paced at pgbench's $rate/s, $clients clients (latency from each request's due time): pgbench and Podium take turns"
+echo "== Ingest paced at $rate/s (75% of Podium's saturation), $clients clients, latency from each request's due time"
 : > "$work/paced.txt"
 for _ in $(seq "$rounds"); do
-    pgbench_slice "$work/paced.txt" -R "$rate"
+    pgbench_slice "$work/paced.txt" same "$work/completion.sql" -R "$rate"
     "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$slice" --topic bench \
         --phases ingest --rate "$rate" | tee -a "$work/paced.txt"
 done
 summarise_ingest "$work/paced.txt" paced
+echo "(target: podium's p99 <= 50 ms)"
 "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$duration" --topic bench --phases reads
 echo "podium peak resident memory: $(peak_memory)"
 stop_server
@@ -205,8 +297,8 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
     psql_bench <<'SQL'
 INSERT INTO users (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
 SELECT 'player-' || g, 'Player ' || g, g % 5000, 1, 5, 10, now(), now() FROM generate_series(0, 999999) g ON CONFLICT DO NOTHING;
-INSERT INTO board_scores (board, board_window, period, user_id, score, updated_at)
-SELECT 'topic:scale', 'all', 'all', 'player-' || g, g % 5000, now() FROM generate_series(0, 999999) g ON CONFLICT DO NOTHING;
+INSERT INTO board_current_scores (board, user_id, all_score, updated_at)
+SELECT 'topic:scale', 'player-' || g, g % 5000, now() FROM generate_series(0, 999999) g ON CONFLICT DO NOTHING;
 INSERT INTO boards VALUES ('topic:scale', now()) ON CONFLICT DO NOTHING;
 SQL
     stop_server

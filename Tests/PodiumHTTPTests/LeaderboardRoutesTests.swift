@@ -77,7 +77,7 @@ struct LeaderboardRoutesTests {
             #expect(entries.map { $0["rank"] as? Int } == [1, 2, 3])
             // Another replica's write, unseen by this one's cache: the answer stands for the cache lifetime (60 s here).
             try await harness.storage.postgres.query(
-                "UPDATE board_scores SET score = 100 WHERE board = $1 AND user_id = $2", ["group:\(group)", users[4]])
+                "UPDATE board_current_scores SET week_score = 100 WHERE board = $1 AND user_id = $2", ["group:\(group)", users[4]])
             let again = try await client.send(.get, path, key: harness.readKey)
             #expect(Data(buffer: again.body) == Data(buffer: page.body), "served from the cache, not from PostgreSQL again")
             let uncached = try await client.send(.get, "/v1/leaderboards/group:\(group)/week?limit=4", key: harness.readKey)

@@ -18,7 +18,7 @@ struct LeaderboardStoreTests {
             try await storage.postgres.query(
                 "INSERT INTO users (user_id, display_name, created_at, updated_at) VALUES ($1, $2, $3, $3)", [user, "N \(user)", now])
             try await storage.postgres.query("""
-                INSERT INTO board_scores (board, board_window, period, user_id, score, updated_at) VALUES ($1, 'all', 'all', $2, $3, $4)
+                INSERT INTO board_current_scores (board, user_id, all_score, updated_at) VALUES ($1, $2, $3, $4)
                 """, [board, user, score, now])
         }
         var members: [String] = []

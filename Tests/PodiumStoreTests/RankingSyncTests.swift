@@ -360,10 +360,7 @@ struct KeysAndMigrationsTests {
 
     @Test("migration 009 records the gaps earlier erasures left in final snapshots, and only those")
     func snapshotGapsAreBackfilled() async throws {
-        try await StoreTestEnvironment.withOwnDatabase { url in
-            let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 1), logger: StoreTestEnvironment.logger)
-            let migrations = try Migration.bundled()
-            try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version < 9 })
+        try await StoreTestEnvironment.withOwnDatabase(migratedBelow: 9) { pool, migrations in
             // A final snapshot missing position 2 (an erased player), a whole one, and a scheduled (top N) one missing 1.
             try await pool.query("""
                 INSERT INTO snapshots (id, board, board_window, period, kind, taken_at, players) VALUES
@@ -377,16 +374,12 @@ struct KeysAndMigrationsTests {
             #expect(try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version <= 9 }) == [9])
             let gaps = try await pool.query("SELECT snapshot_id || ':' || position AS g FROM snapshot_gaps ORDER BY 1").rows.map { try $0.string("g") }
             #expect(gaps == ["1:2"])
-            await pool.close()
         }
     }
 
     @Test("migration 011 gives existing players handles in the order they came, and the first sync rebuilds a Redis of user ids")
     func upgradeToMembersRebuildsRedis() async throws {
-        try await StoreTestEnvironment.withOwnDatabase { url in
-            let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2), logger: StoreTestEnvironment.logger)
-            let migrations = try Migration.bundled()
-            try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version < 11 })
+        try await StoreTestEnvironment.withOwnDatabase(migratedBelow: 11) { pool, migrations in
             try await pool.query("""
                 INSERT INTO users (user_id, display_name, created_at, updated_at) VALUES
                     ('zed', NULL, '2026-01-01T00:00:00Z', now()), ('amy', 'Amy', '2026-02-01T00:00:00Z', now()),
@@ -422,7 +415,6 @@ struct KeysAndMigrationsTests {
             #expect(try await redis.command(["ZCARD", "podium:lb:global:all:all"]) == .integer(3), "no user-id member is left")
             #expect(try await redis.command(["EXISTS", "podium:names"]) == .integer(0))
             server.stop()
-            await pool.close()
         }
     }
 

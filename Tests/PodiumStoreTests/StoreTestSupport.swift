@@ -44,6 +44,25 @@ enum StoreTestEnvironment {
         try await PodiumTestSupport.withOwnDatabase(on: databaseURL, body)
     }
 
+    /// Runs `body` with a pool on a new database of its own migrated to just before `version`, and the bundled
+    /// migrations, for tests of what a migration does to rows written before it; the pool is closed and the database
+    /// dropped afterwards.
+    static func withOwnDatabase<T>(migratedBelow version: Int, _ body: (PostgresPool, [Migration]) async throws -> T) async throws -> T {
+        try await withOwnDatabase { url in
+            let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2), logger: logger)
+            do {
+                let migrations = try Migration.bundled()
+                try await Migrator(pool: pool, logger: logger).migrate(migrations.filter { $0.version < version })
+                let result = try await body(pool, migrations)
+                await pool.close()
+                return result
+            } catch {
+                await pool.close()
+                throw error
+            }
+        }
+    }
+
     /// A name no other test uses (topic, group and user ids are made from it).
     static func unique(_ prefix: String) -> String {
         "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"

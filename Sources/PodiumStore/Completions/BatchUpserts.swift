@@ -24,16 +24,17 @@ struct BatchUpserts {
     ///
     /// A column default would draw a handle for every row proposed, conflicting or not, and so one per
     /// player per batch: a known player brings its own handle instead, and only new players draw one
-    /// (in user-id order: the arrays come sorted, and the subquery, kept whole by `OFFSET 0`, hands its rows
+    /// (in user-id order: the rows come sorted, and the subquery, kept whole by `OFFSET 0`, hands its rows
     /// over in that order, which is also the order the rows are locked in). The handles then last: 2^36
     /// players, not 2^36 batches.
-    static let upsertUsers = """
+    static func upsertUsers(_ players: [PlayerRow], recordedAt: Date) -> PostgresQuery {
+        """
         INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
-        SELECT x.u, COALESCE(x.known, nextval('users_handle_seq')), NULLIF(x.n, ''), x.p, x.c, x.r, x.t, $7, $7
+        SELECT x.user_id, COALESCE(x.known, nextval('users_handle_seq')), x.display_name, x.points, x.completions, x.correct_answers,
+               x.total_answers, \(bind: recordedAt), \(bind: recordedAt)
         FROM (SELECT x.*, known.handle AS known
-              FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
-                   WITH ORDINALITY AS x(u, n, p, c, r, t, i)
-              LEFT JOIN users known ON known.user_id = x.u
+              FROM \(unnest: players, PlayerRow.columns, as: "x", ordinality: "i")
+              LEFT JOIN users known ON known.user_id = x.user_id
               ORDER BY x.i OFFSET 0) x
         ON CONFLICT (user_id) DO UPDATE SET
             display_name = COALESCE(EXCLUDED.display_name, u.display_name),
@@ -44,14 +45,17 @@ struct BatchUpserts {
             updated_at = EXCLUDED.updated_at
         RETURNING user_id, handle, points, completions, correct_answers, total_answers, display_name
         """
+    }
 
     /// Each (player, topic) summed: counts and sums added, bests and last play kept at the maximum.
-    static let upsertTopics = """
+    static func upsertTopics(_ topics: [TopicRow]) -> PostgresQuery {
+        """
         INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
                                       best_points, last_played_at)
-        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::float8[], $7::float8[],
-                             $8::bigint[], $9::timestamptz[]) AS x(u, t, c, r, n, a, b, p, l)
-        ORDER BY 1, 2
+        SELECT x.user_id, x.topic, x.completions, x.correct_answers, x.total_answers, x.accuracy_sum, x.best_accuracy, x.best_points,
+               x.last_played_at
+        FROM \(unnest: topics, TopicRow.columns, as: "x")
+        ORDER BY x.user_id, x.topic
         ON CONFLICT (user_id, topic) DO UPDATE SET
             completions = t.completions + EXCLUDED.completions,
             correct_answers = t.correct_answers + EXCLUDED.correct_answers,
@@ -62,75 +66,47 @@ struct BatchUpserts {
             last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at)
         RETURNING user_id, topic, completions
         """
+    }
 
-    /// Records the batch's active days and returns each player's days and achievements as they were
+    /// Records the batch's active days and returns each of `players`' days and achievements as they were
     /// before this statement (the CTE's insert is not visible to the outer query), read after the
     /// players' rows are locked: concurrent batches of one player see each other's days and unlocks.
-    static let recordDays = """
+    static func recordDays(_ days: [DayRow], players: [String]) -> PostgresQuery {
+        """
         WITH added AS (
-            INSERT INTO user_days (user_id, day) SELECT * FROM unnest($1::text[], $2::int[]) AS x(u, d) ORDER BY 1, 2
+            INSERT INTO user_days (user_id, day) SELECT x.user_id, x.day FROM \(unnest: days, DayRow.columns, as: "x")
+            ORDER BY x.user_id, x.day
             ON CONFLICT DO NOTHING)
-        SELECT p.u AS user_id,
-               (SELECT array_to_string(array_agg(day ORDER BY day), ',') FROM user_days d WHERE d.user_id = p.u) AS days,
-               (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements a WHERE a.user_id = p.u) AS achievements
-        FROM unnest($3::text[]) AS p(u)
+        SELECT p.user_id,
+               (SELECT array_to_string(array_agg(day ORDER BY day), ',') FROM user_days d WHERE d.user_id = p.user_id) AS days,
+               (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements a WHERE a.user_id = p.user_id) AS achievements
+        FROM unnest(\(bind: players)::text[]) AS p(user_id)
         """
-
-    /// Each (board period, player) increment summed and added, with what the tie-breaks read: the latest
-    /// `completed_at`, the playing time of the completions that added to the score and how many of them had
-    /// none (null, 0 and 0 when none did). A timed period already closed takes no more scores (the RETURNING
-    /// leaves it out).
-    static let upsertScores = """
-        INSERT INTO board_scores AS s (board, board_window, period, user_id, score, updated_at, reached_at, duration_ms,
-                                       untimed_completions)
-        SELECT b, w, p, u, i, $6, NULLIF(r, '')::timestamptz, d, n
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $7::text[], $8::bigint[], $9::bigint[])
-             AS x(b, w, p, u, i, r, d, n)
-        WHERE x.w = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = x.w
-                                                                         AND c.period = x.p AND c.closed_at IS NOT NULL)
-        ORDER BY 1, 2, 3, 4
-        ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
-            score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at,
-            reached_at = GREATEST(s.reached_at, EXCLUDED.reached_at), duration_ms = s.duration_ms + EXCLUDED.duration_ms,
-            untimed_completions = s.untimed_completions + EXCLUDED.untimed_completions
-        RETURNING board, board_window, period, user_id, score, reached_at, updated_at, duration_ms, untimed_completions
-        """
+    }
 
     /// The four statements, in this order: users, topics, days, board scores.
-    func statements(recordedAt: Date) -> [(sql: String, parameters: [(any PostgresBindable)?])] {
-        var players: [String: PlayerSums] = [:]
-        var topics: [TopicKey: TopicSums] = [:]
-        var days = Set<DayKey>()
-        var scores: [ScoreKey: ScoreSums] = [:]
+    func statements(recordedAt: Date) -> [PostgresQuery] {
+        var players: [String: PlayerRow] = [:]
+        var topics: [TopicKey: TopicRow] = [:]
+        var days = Set<DayRow>()
+        var scores: [ScoreKey: ScoreRow] = [:]
         for (index, plan) in plans.enumerated() {
             let item = plan.item
-            players[item.userID, default: PlayerSums()].add(plan)
-            topics[TopicKey(user: item.userID, topic: item.topic), default: TopicSums()].add(plan)
-            days.insert(DayKey(user: item.userID, day: localDays[index]))
+            players[item.userID, default: PlayerRow(userID: item.userID)].add(plan)
+            topics[TopicKey(user: item.userID, topic: item.topic), default: TopicRow(userID: item.userID, topic: item.topic)].add(plan)
+            days.insert(DayRow(userID: item.userID, day: localDays[index]))
             for (period, increment) in zip(plan.open, plan.increments) {
-                scores[ScoreKey(period, user: item.userID), default: ScoreSums()].add(increment, item: item)
+                let key = ScoreKey(period, user: item.userID)
+                scores[key, default: ScoreRow(board: key.board, window: key.window, period: key.period, userID: key.user)]
+                    .add(increment, completedAt: item.completedAt, durationMs: item.durationMS)
             }
         }
-        let playerRows = players.sorted { $0.key < $1.key }
-        let topicRows = Array(topics)
-        let dayRows = Array(days)
-        let scoreRows = Array(scores)
+        let playerRows = players.values.sorted { $0.userID < $1.userID }
         return [
-            (Self.upsertUsers, [
-                playerRows.map(\.key), playerRows.map { $0.value.displayName ?? "" }, playerRows.map(\.value.points),
-                playerRows.map(\.value.completions), playerRows.map(\.value.correct), playerRows.map(\.value.total), recordedAt,
-            ]),
-            (Self.upsertTopics, [
-                topicRows.map(\.key.user), topicRows.map(\.key.topic), topicRows.map(\.value.completions),
-                topicRows.map(\.value.correct), topicRows.map(\.value.total), topicRows.map(\.value.accuracySum),
-                topicRows.map(\.value.bestAccuracy), topicRows.map(\.value.bestPoints), topicRows.map(\.value.lastPlayedAt),
-            ]),
-            (Self.recordDays, [dayRows.map(\.user), dayRows.map(\.day), playerRows.map(\.key)]),
-            (Self.upsertScores, [
-                scoreRows.map(\.key.board), scoreRows.map(\.key.window), scoreRows.map(\.key.period), scoreRows.map(\.key.user),
-                scoreRows.map(\.value.increment), recordedAt, scoreRows.map { $0.value.reachedAt.map(RFC3339.format) ?? "" },
-                scoreRows.map(\.value.durationMs), scoreRows.map(\.value.untimedCompletions),
-            ]),
+            Self.upsertUsers(playerRows, recordedAt: recordedAt),
+            Self.upsertTopics(Array(topics.values)),
+            Self.recordDays(Array(days), players: playerRows.map(\.userID)),
+            BoardScoreTables.record(Array(scores.values), recordedAt: recordedAt),
         ]
     }
 
@@ -142,7 +118,7 @@ struct BatchUpserts {
         let topics: PostgresResult
         /// `recordDays`: each player's active days and achievements before the batch.
         let days: PostgresResult
-        /// `upsertScores`: each (board period, player)'s score after the batch; closed periods left out.
+        /// `BoardScoreTables.record`: each (board period, player)'s score after the batch; closed periods left out.
         let scores: PostgresResult
 
         /// Names the first four of a pipeline's results, which are `statements`' in their order.
@@ -250,69 +226,77 @@ enum BatchUpsertError: Error {
     case missingResult
 }
 
-private struct PlayerSums {
+/// One player's share of a batch: what its completions add to its totals, and the display name the last of them brought.
+struct PlayerRow: Sendable {
+    let userID: String
     var displayName: String?
     var points: Int64 = 0
     var completions: Int64 = 0
-    var correct: Int64 = 0
-    var total: Int64 = 0
+    var correctAnswers: Int64 = 0
+    var totalAnswers: Int64 = 0
 
+    /// The row's columns as `BatchUpserts.upsertUsers` reads them.
+    static let columns = PostgresColumns<PlayerRow>(
+        .column("user_id", "text", { $0.userID }), .optional("display_name", "text", { $0.displayName }),
+        .column("points", "bigint", { $0.points }), .column("completions", "bigint", { $0.completions }),
+        .column("correct_answers", "bigint", { $0.correctAnswers }), .column("total_answers", "bigint", { $0.totalAnswers }))
+
+    /// Adds one completion of the player.
     mutating func add(_ plan: CompletionPlan) {
         if let name = plan.item.displayName { displayName = name }
         points += Int64(plan.points)
         completions += 1
-        correct += Int64(plan.item.correct)
-        total += Int64(plan.item.total)
+        correctAnswers += Int64(plan.item.correct)
+        totalAnswers += Int64(plan.item.total)
     }
 }
 
-private struct TopicSums {
+/// One (player, topic)'s share of a batch: counts and sums to add, bests and last play to keep at the maximum.
+struct TopicRow: Sendable {
+    let userID: String
+    let topic: String
     var completions: Int64 = 0
-    var correct: Int64 = 0
-    var total: Int64 = 0
+    var correctAnswers: Int64 = 0
+    var totalAnswers: Int64 = 0
     var accuracySum = 0.0
     var bestAccuracy = 0.0
-    var bestPoints = 0
+    var bestPoints: Int64 = 0
     var lastPlayedAt = Date(timeIntervalSince1970: 0)
 
+    /// The row's columns as `BatchUpserts.upsertTopics` reads them.
+    static let columns = PostgresColumns<TopicRow>(
+        .column("user_id", "text", { $0.userID }), .column("topic", "text", { $0.topic }),
+        .column("completions", "bigint", { $0.completions }), .column("correct_answers", "bigint", { $0.correctAnswers }),
+        .column("total_answers", "bigint", { $0.totalAnswers }), .column("accuracy_sum", "float8", { $0.accuracySum }),
+        .column("best_accuracy", "float8", { $0.bestAccuracy }), .column("best_points", "bigint", { $0.bestPoints }),
+        .column("last_played_at", "timestamptz", { $0.lastPlayedAt }))
+
+    /// Adds one completion of the player in the topic.
     mutating func add(_ plan: CompletionPlan) {
         let item = plan.item
         let accuracy = Double(item.correct) / Double(item.total)
         completions += 1
-        correct += Int64(item.correct)
-        total += Int64(item.total)
+        correctAnswers += Int64(item.correct)
+        totalAnswers += Int64(item.total)
         accuracySum += accuracy
         bestAccuracy = max(bestAccuracy, accuracy)
-        bestPoints = max(bestPoints, plan.points)
+        bestPoints = max(bestPoints, Int64(plan.points))
         lastPlayedAt = max(lastPlayedAt, item.completedAt)
     }
+}
+
+/// A day (in the player's zone) the player played on: one row of `user_days`, the streak's unit.
+struct DayRow: Sendable, Hashable {
+    let userID: String
+    let day: Int
+
+    /// The row's columns as `BatchUpserts.recordDays` reads them.
+    static let columns = PostgresColumns<DayRow>(.column("user_id", "text", { $0.userID }), .column("day", "int", { $0.day }))
 }
 
 private struct TopicKey: Hashable {
     let user: String
     let topic: String
-}
-
-private struct DayKey: Hashable {
-    let user: String
-    let day: Int
-}
-
-/// One (board period, player)'s share of a batch: the score it adds and what the tie-breaks read of the
-/// completions that added to it.
-private struct ScoreSums {
-    var increment: Int64 = 0
-    var reachedAt: Date?
-    var durationMs: Int64 = 0
-    var untimedCompletions: Int64 = 0
-
-    /// Adds one completion's `increment`; only a completion that adds to the score counts for the tie-breaks.
-    mutating func add(_ increment: Int64, item: ValidCompletion) {
-        self.increment += increment
-        guard increment > 0 else { return }
-        reachedAt = max(reachedAt ?? item.completedAt, item.completedAt)
-        if let duration = item.durationMS { durationMs += Int64(duration) } else { untimedCompletions += 1 }
-    }
 }
 
 private struct ScoreKey: Hashable {

@@ -159,11 +159,13 @@ struct WrittenBatch: Sendable {
 
 extension CompletionStore {
     /// Every timed period scored, so close-periods can find it by its end; sorted so concurrent batches lock alike.
-    static let insertPeriods = """
-        INSERT INTO board_periods (board, board_window, period, ends_at)
-        SELECT DISTINCT b, w, p, e FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x(b, w, p, e)
-        ORDER BY b, w, p ON CONFLICT DO NOTHING
+    static func insertPeriods(_ periods: [TimedPeriodRow]) -> PostgresQuery {
         """
+        INSERT INTO board_periods (board, board_window, period, ends_at)
+        SELECT DISTINCT x.board, x.board_window, x.period, x.ends_at FROM \(unnest: periods, TimedPeriodRow.columns, as: "x")
+        ORDER BY x.board, x.board_window, x.period ON CONFLICT DO NOTHING
+        """
+    }
 
     /// Every board scored, once (the list of boards); sorted so concurrent batches lock alike.
     static let insertBoards = """
@@ -176,31 +178,29 @@ extension CompletionStore {
     static let holdRunsOpen = "SELECT count(pg_advisory_xact_lock_shared(\(PeriodStore.closeLockClass), hashtext(k))) FROM unnest($1::text[]) AS k"
 
     /// Each group's total in each contest run it played in, added to; a run already closed takes no more.
-    static let upsertContestGroupScores = """
+    static func upsertContestGroupScores(_ rows: [ContestGroupRow], recordedAt: Date) -> PostgresQuery {
+        """
         INSERT INTO contest_group_scores AS g (board, period, group_name, score, updated_at)
-        SELECT b, p, n, sum(i), $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS x(b, p, n, i)
-        WHERE NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.b AND c.board_window = 'contest' AND c.period = x.p
+        SELECT x.board, x.period, x.group_name, sum(x.increment), \(bind: recordedAt) FROM \(unnest: rows, ContestGroupRow.columns, as: "x")
+        WHERE NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.board AND c.board_window = 'contest' AND c.period = x.period
                                                           AND c.closed_at IS NOT NULL)
-        GROUP BY b, p, n ORDER BY b, p, n
+        GROUP BY x.board, x.period, x.group_name ORDER BY x.board, x.period, x.group_name
         ON CONFLICT (board, period, group_name) DO UPDATE SET score = g.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
         """
+    }
 
     /// The group totals the batch's completions add to contest runs; nil when none played in a contest run with a group.
-    static func contestGroupTotals(_ plans: [CompletionPlan], recordedAt: Date) -> (sql: String, parameters: [(any PostgresBindable)?])? {
-        var boards: [String] = [], periods: [String] = [], groups: [String] = [], increments: [Int64] = []
+    static func contestGroupTotals(_ plans: [CompletionPlan], recordedAt: Date) -> PostgresQuery? {
+        var rows: [ContestGroupRow] = []
         for plan in plans {
             for (period, increment) in zip(plan.open, plan.increments) {
                 guard let contest = period.board.contest else { continue }
                 for group in contest.scope.totalledGroups(of: plan.item.groups) {
-                    boards.append(period.board.id)
-                    periods.append(period.period.key)
-                    groups.append(group)
-                    increments.append(increment)
+                    rows.append(ContestGroupRow(board: period.board.id, period: period.period.key, groupName: group, increment: increment))
                 }
             }
         }
-        guard !boards.isEmpty else { return nil }
-        return (upsertContestGroupScores, [boards, periods, groups, increments, recordedAt])
+        return rows.isEmpty ? nil : upsertContestGroupScores(rows, recordedAt: recordedAt)
     }
 
     /// The transaction's first two round trips, on a blocking thread: replays, then every upsert.
@@ -278,18 +278,14 @@ extension CompletionStore {
         let recordedAt = RFC3339.truncated(now)
         let upserts = BatchUpserts(fresh, zones: zones)
         let boards = Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted()
-        let timedPeriods = Array(Set(fresh.flatMap { plan in plan.open.filter { $0.period.end != nil } }))
+        let timedPeriods = Set(fresh.flatMap { plan in plan.open.compactMap(TimedPeriodRow.init) })
         // Contest runs scored here are held open until the commit (a run's close, which may come early, waits for them).
         let contestRuns = Set(fresh.flatMap { plan in plan.open.filter { $0.board.contest != nil }.map { PeriodStore.closeLockKey(BoardPeriodKey($0)) } }).sorted()
-        var statements: [(sql: String, parameters: [(any PostgresBindable)?])] = contestRuns.isEmpty ? [] : [(holdRunsOpen, [contestRuns])]
+        var statements: [PostgresQuery] = contestRuns.isEmpty ? [] : [PostgresQuery(sql: holdRunsOpen, parameters: [contestRuns])]
         let upsertsAt = statements.count
         statements += upserts.statements(recordedAt: recordedAt)
-        statements.append((insertBoards, [boards, recordedAt]))
-        let periodColumns: [(any PostgresBindable)?] = [
-            timedPeriods.map(\.board.id), timedPeriods.map(\.period.window.rawValue), timedPeriods.map(\.period.key),
-            timedPeriods.compactMap(\.period.end),
-        ]
-        statements.append((insertPeriods, periodColumns))
+        statements.append(PostgresQuery(sql: insertBoards, parameters: [boards, recordedAt]))
+        statements.append(insertPeriods(Array(timedPeriods)))
         if let totals = contestGroupTotals(fresh, recordedAt: recordedAt) { statements.append(totals) }
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let results = try connection.pipeline(statements)
@@ -346,25 +342,18 @@ extension CompletionStore {
     static func insertCompletions(
         _ fresh: [CompletionPlan], answers: [CompletionResponse], recordedAt: Date, ranked: Bool
     ) -> PostgresQuery {
-        let items = fresh.map(\.item)
-        return """
-            WITH x AS (
-                SELECT x.*, r.body
-                FROM unnest(\(bind: items.map(\.id))::text[], \(bind: items.map(\.userID))::text[], \(bind: items.map(\.quizID))::text[],
-                            \(bind: items.map(\.topic))::text[], \(bind: items.map(\.difficulty.rawValue))::text[],
-                            \(bind: items.map(\.correct))::int[], \(bind: items.map(\.total))::int[],
-                            \(bind: items.map { $0.durationMS ?? -1 })::bigint[], \(bind: items.map { $0.groups.joined(separator: ",") })::text[],
-                            \(bind: items.map { RFC3339.format($0.completedAt) })::text[], \(bind: fresh.map(\.points))::bigint[],
-                            \(bind: items.map(requestHash))::text[])
-                     WITH ORDINALITY AS x(id, u, q, t, d, c, n, ms, g, at, pts, h, i)
-                JOIN jsonb_array_elements(\(bind: PodiumJSON.array(answers.map { $0.jsonString() }))::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
-            )
-            INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
-                                     recorded_at, points, request_hash, response, ranked)
-            SELECT x.id, x.u, x.q, x.t, x.d, x.c, x.n, NULLIF(x.ms, -1), string_to_array(x.g, ','), x.at::timestamptz,
-                   \(bind: recordedAt)::timestamptz, x.pts, x.h, x.body, \(bind: ranked)::bool
-            FROM x
-            """
+        """
+        WITH x AS (
+            SELECT x.*, r.body
+            FROM \(unnest: fresh.map(CompletionRow.init), CompletionRow.columns, as: "x", ordinality: "i")
+            JOIN jsonb_array_elements(\(bind: PodiumJSON.array(answers.map { $0.jsonString() }))::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
+        )
+        INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
+                                 recorded_at, points, request_hash, response, ranked)
+        SELECT x.id, x.user_id, x.quiz_id, x.topic, x.difficulty, x.correct, x.total, x.duration_ms, string_to_array(x.groups, ','),
+               x.completed_at, \(bind: recordedAt)::timestamptz, x.points, x.request_hash, x.body, \(bind: ranked)::bool
+        FROM x
+        """
     }
 
     /// Each achievement once per player (the primary key); the event only for rows actually inserted.
@@ -372,16 +361,16 @@ extension CompletionStore {
         let payloads = try PodiumJSON.string(unlocked)
         return """
         WITH x AS (
-            SELECT * FROM unnest(\(bind: unlocked.map(\.userId))::text[], \(bind: unlocked.map(\.achievement))::text[],
-                                 \(bind: unlocked.map(\.completionId))::text[])
-                     WITH ORDINALITY AS x(u, a, c, i)
-            JOIN jsonb_array_elements(\(bind: payloads)::jsonb) WITH ORDINALITY AS e(p, i) USING (i)),
+            SELECT x.*, e.payload
+            FROM \(unnest: unlocked, AchievementUnlockedEvent.columns, as: "x", ordinality: "i")
+            JOIN jsonb_array_elements(\(bind: payloads)::jsonb) WITH ORDINALITY AS e(payload, i) USING (i)),
         inserted AS (
-            INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id) SELECT u, a, \(bind: unlockedAt), c FROM x
+            INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id)
+            SELECT x.user_id, x.achievement, \(bind: unlockedAt), x.completion_id FROM x
             ON CONFLICT DO NOTHING RETURNING user_id, achievement)
         INSERT INTO events (type, user_id, occurred_at, payload)
-        SELECT \(bind: AchievementUnlockedEvent.type.rawValue), x.u, \(bind: unlockedAt), x.p
-        FROM x JOIN inserted ON inserted.user_id = x.u AND inserted.achievement = x.a ORDER BY x.i
+        SELECT \(bind: AchievementUnlockedEvent.type.rawValue), x.user_id, \(bind: unlockedAt), x.payload
+        FROM x JOIN inserted USING (user_id, achievement) ORDER BY x.i
         """
     }
 
@@ -393,11 +382,12 @@ extension CompletionStore {
     /// When each of `periods` (open by the clock, closed early by ops) was closed; one query, and none when there are none.
     static func closingTimes(of periods: [BoardPeriod], on connection: PostgresConnection) throws -> [BoardPeriodKey: Date] {
         guard !periods.isEmpty else { return [:] }
+        let keys = periods.map(BoardPeriodKey.init)
         let rows = try connection.query("""
             SELECT c.board, c.board_window, c.period, c.closed_at FROM board_periods c
-            JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(b, w, p) ON c.board = x.b AND c.board_window = x.w AND c.period = x.p
+            JOIN \(unnest: keys, BoardPeriodKey.columns, as: "x") USING (board, board_window, period)
             WHERE c.closed_at IS NOT NULL
-            """, [periods.map(\.board.id), periods.map(\.period.window.rawValue), periods.map(\.period.key)]).rows
+            """).rows
         var closings: [BoardPeriodKey: Date] = [:]
         for row in rows {
             guard let window = LeaderboardWindow(rawValue: try row.string("board_window")) else { continue }
@@ -405,6 +395,74 @@ extension CompletionStore {
         }
         return closings
     }
+}
+
+/// A timed board period a batch scored: `board_periods` lists it so close-periods finds it by its end.
+struct TimedPeriodRow: Sendable, Hashable {
+    let board: String
+    let window: String
+    let period: String
+    let endsAt: Date
+
+    /// The row of `period`; nil for one without an end (all time).
+    init?(_ period: BoardPeriod) {
+        guard let end = period.period.end else { return nil }
+        (board, window, self.period, endsAt) = (period.board.id, period.period.window.rawValue, period.period.key, end)
+    }
+
+    /// The row's columns as `CompletionStore.insertPeriods` reads them.
+    static let columns = PostgresColumns<TimedPeriodRow>(
+        .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window }),
+        .column("period", "text", { $0.period }), .column("ends_at", "timestamptz", { $0.endsAt }))
+}
+
+/// What one completion adds to one group's total in one contest run.
+struct ContestGroupRow: Sendable {
+    let board: String
+    let period: String
+    let groupName: String
+    let increment: Int64
+
+    /// The row's columns as `CompletionStore.upsertContestGroupScores` reads them.
+    static let columns = PostgresColumns<ContestGroupRow>(
+        .column("board", "text", { $0.board }), .column("period", "text", { $0.period }),
+        .column("group_name", "text", { $0.groupName }), .column("increment", "bigint", { $0.increment }))
+}
+
+/// A new completion as `completions` stores it (its answer travels beside it).
+struct CompletionRow: Sendable {
+    let item: ValidCompletion
+    let points: Int
+
+    /// The row of `plan`.
+    init(_ plan: CompletionPlan) {
+        (item, points) = (plan.item, plan.points)
+    }
+
+    /// The row's columns as `CompletionStore.insertCompletions` reads them; groups travel comma-joined (group names
+    /// have no commas), completed_at as the RFC 3339 text the answer shows.
+    static let columns = PostgresColumns<CompletionRow>(
+        .column("id", "text", { $0.item.id }), .column("user_id", "text", { $0.item.userID }),
+        .column("quiz_id", "text", { $0.item.quizID }), .column("topic", "text", { $0.item.topic }),
+        .column("difficulty", "text", { $0.item.difficulty.rawValue }), .column("correct", "int", { $0.item.correct }),
+        .column("total", "int", { $0.item.total }), .optional("duration_ms", "bigint", { $0.item.durationMS }),
+        .column("groups", "text", { $0.item.groups.joined(separator: ",") }),
+        .column("completed_at", "timestamptz", { RFC3339.format($0.item.completedAt) }),
+        .column("points", "bigint", { $0.points }), .column("request_hash", "text", { CompletionStore.requestHash($0.item) }))
+}
+
+extension AchievementUnlockedEvent {
+    /// The unlock's columns as `CompletionStore.insertAchievements` reads them.
+    static let columns = PostgresColumns<AchievementUnlockedEvent>(
+        .column("user_id", "text", { $0.userId }), .column("achievement", "text", { $0.achievement }),
+        .column("completion_id", "text", { $0.completionId }))
+}
+
+extension BoardPeriodKey {
+    /// The key's columns, for joining a list of board periods.
+    static let columns = PostgresColumns<BoardPeriodKey>(
+        .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window.rawValue }),
+        .column("period", "text", { $0.period }))
 }
 
 extension RecordOutcome {

@@ -204,8 +204,7 @@ public struct UserStore: Sendable {
         let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
             let handle = try connection.query("SELECT handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let members = try handle.map { [try $0.member()] } ?? []
-            let rows = try connection.query(
-                "DELETE FROM board_scores WHERE user_id = $1 RETURNING board, board_window, period", [userID]).rows
+            let rows = try connection.query(BoardScoreTables.erase(userID: userID)).rows
             let keys = Set(try rows.map { row in
                 RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                                   try row.string("period"))

@@ -241,48 +241,45 @@ public struct RankingSync: Sendable {
         var current: String?
         // The tie-break of `current`'s board.
         var tieBreak = TieBreak.shared
-        // Keyset paging over the primary key: ordered by board period, no long-lived cursor.
-        var after: [String] = ["", "", "", ""]
-        while true {
-            let rows = try await postgres.query("""
-                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(RankingPlaces.columns("s"))
-                FROM board_scores s JOIN users u USING (user_id)
-                WHERE (s.board, s.board_window, s.period, s.user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
-                ORDER BY s.board, s.board_window, s.period, s.user_id LIMIT 20000
-                """, after.map { $0 as (any PostgresBindable)? }).rows
-            guard let last = rows.last else { break }
-            after = [try last.string("board"), try last.string("board_window"), try last.string("period"), try last.string("user_id")]
-            var commands: [[String]] = []
-            var members: [String] = []
-            func flush(_ key: String) {
-                guard !members.isEmpty else { return }
-                commands.append(["ZADD", "\(key):rebuild:\(run)"] + members)
-                members.removeAll(keepingCapacity: true)
-            }
-            for row in rows {
-                let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
-                let board = try row.string("board")
-                let key = RankingKeys.board(board, window, try row.string("period"))
-                if key != current {
-                    tieBreak = rules.tieBreak(ofBoard: board)
-                    if let current {
-                        flush(current)
-                        commands.append(["RENAME", "\(current):rebuild:\(run)", current])
-                    }
-                    commands.append(["DEL", "\(key):rebuild:\(run)"])
-                    staleKeys.remove(key)
-                    current = key
-                    report.boards += 1
+        // Keyset paging, a window at a time, in board period order: no long-lived cursor.
+        for window in LeaderboardWindow.allCases {
+            var after = (board: "", period: "", userID: "")
+            while true {
+                let rows = try await postgres.query(BoardScoreTables.page(window, after: after, filter: Self.notClosed, limit: 20_000)).rows
+                guard let last = rows.last else { break }
+                after = (try last.string("board"), try last.string("period"), try last.string("user_id"))
+                var commands: [[String]] = []
+                var members: [String] = []
+                func flush(_ key: String) {
+                    guard !members.isEmpty else { return }
+                    commands.append(["ZADD", "\(key):rebuild:\(run)"] + members)
+                    members.removeAll(keepingCapacity: true)
                 }
-                members.append(try row.place(tieBreak: tieBreak).storedValue)
-                members.append(try row.member())
-                if members.count >= 2_000 { flush(key) }
-                report.entries += 1
+                for row in rows {
+                    let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
+                    let board = try row.string("board")
+                    let key = RankingKeys.board(board, window, try row.string("period"))
+                    if key != current {
+                        tieBreak = rules.tieBreak(ofBoard: board)
+                        if let current {
+                            flush(current)
+                            commands.append(["RENAME", "\(current):rebuild:\(run)", current])
+                        }
+                        commands.append(["DEL", "\(key):rebuild:\(run)"])
+                        staleKeys.remove(key)
+                        current = key
+                        report.boards += 1
+                    }
+                    members.append(try row.place(tieBreak: tieBreak).storedValue)
+                    members.append(try row.member())
+                    if members.count >= 2_000 { flush(key) }
+                    report.entries += 1
+                }
+                if let current { flush(current) }
+                try await renewRebuildLease(run)
+                try await send(commands)
+                progress(report.entries, total)
             }
-            if let current { flush(current) }
-            try await renewRebuildLease(run)
-            try await send(commands)
-            progress(report.entries, total)
         }
         try await renewRebuildLease(run)
         if let current { try await send([["RENAME", "\(current):rebuild:\(run)", current]]) }

@@ -1,0 +1,206 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// One (board period, player)'s share of a completion batch: the score it adds and what the tie-breaks read of the
+/// completions that added to it.
+struct ScoreRow: Sendable {
+    let board: String
+    let window: String
+    let period: String
+    let userID: String
+    /// The score the batch adds.
+    var increment: Int64 = 0
+    /// The latest `completed_at` of the completions that added to the score (nil while none did).
+    var reachedAt: Date?
+    /// The playing time of the completions that added to the score.
+    var durationMs: Int64 = 0
+    /// How many of them came without a duration.
+    var untimedCompletions: Int64 = 0
+
+    /// The row's columns as `BoardScoreTables.record` reads them.
+    static let columns = PostgresColumns<ScoreRow>(
+        .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window }),
+        .column("period", "text", { $0.period }), .column("user_id", "text", { $0.userID }),
+        .column("increment", "bigint", { $0.increment }), .optional("reached_at", "timestamptz", { $0.reachedAt }),
+        .column("duration_ms", "bigint", { $0.durationMs }), .column("untimed_completions", "bigint", { $0.untimedCompletions }))
+
+    /// Adds one completion's `increment`; only a completion that adds to the score counts for the tie-breaks.
+    mutating func add(_ increment: Int64, completedAt: Date, durationMs: Int?) {
+        self.increment += increment
+        guard increment > 0 else { return }
+        reachedAt = max(reachedAt ?? completedAt, completedAt)
+        if let durationMs { self.durationMs += Int64(durationMs) } else { untimedCompletions += 1 }
+    }
+}
+
+/// The two tables of board scores: one row per (board, player) for the all-time score and the current day, week and
+/// month (`board_current_scores`), and one row per (board, window, period, player) for everything else
+/// (`board_period_scores`: periods a newer one rolled over, late completions, contest runs). Readers see both through
+/// the `board_scores` view (migration 018); what the view cannot do fast (a batch's write, an erasure, a walk over
+/// every row in key order) is here.
+enum BoardScoreTables {
+    /// The calendar windows a current row holds a period of.
+    static let timedWindows = ["day", "week", "month"]
+
+    /// Adds `rows` (at most one per board period and player) as recorded at `recordedAt`, and returns the row of each
+    /// (board period, player) the batch scored, after the batch, as `board_scores` shows it.
+    ///
+    /// A timed period already closed takes no more scores (its rows are left out, and so missing from the result). Of
+    /// the rest, the all-time score and each window's newest period go to the current row, unless that row already
+    /// holds a newer period of the window; the period a newer one replaces moves to the period rows, and so do the
+    /// batch's older periods and contest runs. The players' users rows are locked by then (`BatchUpserts.upsertUsers`):
+    /// no other batch changes their rows between this statement's read of them and its writes.
+    static func record(_ rows: [ScoreRow], recordedAt: Date) -> PostgresQuery {
+        """
+        WITH x AS (
+            SELECT x.* FROM \(unnest: rows, ScoreRow.columns, as: "x")
+            WHERE x.board_window = 'all' OR NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.board AND c.board_window = x.board_window
+                                                                                 AND c.period = x.period AND c.closed_at IS NOT NULL)
+        ),
+        held AS (
+            SELECT h.board, h.user_id, w.*
+            FROM board_current_scores h
+            CROSS JOIN LATERAL (VALUES \(unescaped: heldWindows)) AS w(board_window, period, score, reached_at, duration_ms, untimed_completions)
+            WHERE (h.board, h.user_id) IN (SELECT board, user_id FROM x) AND w.period IS NOT NULL
+        ),
+        newest AS (
+            SELECT board, user_id, board_window, max(period) AS period FROM x WHERE board_window <> 'all' AND board_window <> 'contest'
+            GROUP BY board, user_id, board_window
+        ),
+        placed AS (
+            SELECT x.*, (x.board_window = 'all'
+                         OR (n.period IS NOT NULL AND x.period = n.period AND (h.period IS NULL OR x.period >= h.period))) AS current
+            FROM x LEFT JOIN newest n USING (board, user_id, board_window) LEFT JOIN held h USING (board, user_id, board_window)
+        ),
+        moved AS (
+            INSERT INTO board_period_scores AS s (board, board_window, period, user_id, score, updated_at, reached_at, duration_ms,
+                                                  untimed_completions)
+            SELECT board, board_window, period, user_id, sum(score), \(bind: recordedAt), max(reached_at), sum(duration_ms),
+                   sum(untimed_completions)
+            FROM (SELECT board, board_window, period, user_id, increment AS score, reached_at, duration_ms, untimed_completions
+                  FROM placed WHERE NOT current
+                  UNION ALL
+                  SELECT h.board, h.board_window, h.period, h.user_id, h.score, h.reached_at, h.duration_ms, h.untimed_completions
+                  FROM held h JOIN newest n USING (board, user_id, board_window) WHERE n.period > h.period) m
+            GROUP BY board, board_window, period, user_id ORDER BY board, board_window, period, user_id
+            ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
+                score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at,
+                reached_at = GREATEST(s.reached_at, EXCLUDED.reached_at), duration_ms = s.duration_ms + EXCLUDED.duration_ms,
+                untimed_completions = s.untimed_completions + EXCLUDED.untimed_completions
+            RETURNING board, board_window, period, user_id, score, reached_at, updated_at, duration_ms, untimed_completions
+        ),
+        kept AS (
+            INSERT INTO board_current_scores AS c (board, user_id, updated_at, all_score, all_reached_at, all_duration_ms,
+                                                   all_untimed_completions, \(unescaped: currentColumns))
+            SELECT board, user_id, \(bind: recordedAt), sum(increment) FILTER (WHERE board_window = 'all'),
+                   max(reached_at) FILTER (WHERE board_window = 'all'),
+                   COALESCE(sum(duration_ms) FILTER (WHERE board_window = 'all'), 0),
+                   COALESCE(sum(untimed_completions) FILTER (WHERE board_window = 'all'), 0), \(unescaped: currentSums)
+            FROM placed WHERE current GROUP BY board, user_id ORDER BY board, user_id
+            ON CONFLICT (board, user_id) DO UPDATE SET
+                updated_at = EXCLUDED.updated_at,
+                all_score = COALESCE(c.all_score + EXCLUDED.all_score, c.all_score, EXCLUDED.all_score),
+                all_reached_at = GREATEST(c.all_reached_at, EXCLUDED.all_reached_at),
+                all_duration_ms = c.all_duration_ms + EXCLUDED.all_duration_ms,
+                all_untimed_completions = c.all_untimed_completions + EXCLUDED.all_untimed_completions,
+                \(unescaped: currentMerges)
+            RETURNING *
+        )
+        SELECT r.* FROM (
+            SELECT k.board, w.board_window, w.period, k.user_id, w.score, w.reached_at, k.updated_at, w.duration_ms, w.untimed_completions
+            FROM kept k
+            CROSS JOIN LATERAL (VALUES ('all', 'all', k.all_score, k.all_reached_at, k.all_duration_ms, k.all_untimed_completions),
+                                       \(unescaped: heldWindows.replacingOccurrences(of: "h.", with: "k.")))
+                               AS w(board_window, period, score, reached_at, duration_ms, untimed_completions)
+            UNION ALL
+            SELECT * FROM moved
+        ) r
+        WHERE (r.board, r.board_window, r.period, r.user_id) IN (SELECT board, board_window, period, user_id FROM x)
+        """
+    }
+
+    /// Deletes every board score of `userID` and returns the (board, window, period) of each.
+    static func erase(userID: String) -> PostgresQuery {
+        """
+        WITH current AS (DELETE FROM board_current_scores WHERE user_id = \(bind: userID) RETURNING *),
+        past AS (DELETE FROM board_period_scores WHERE user_id = \(bind: userID) RETURNING board, board_window, period)
+        SELECT h.board, w.board_window, w.period
+        FROM current h
+        CROSS JOIN LATERAL (VALUES ('all', CASE WHEN h.all_score IS NOT NULL THEN 'all' END), \(unescaped: heldPeriods)) AS w(board_window, period)
+        WHERE w.period IS NOT NULL
+        UNION ALL
+        SELECT * FROM past
+        """
+    }
+
+    /// Up to `limit` rows of `window` after (`board`, `period`, `user_id`) `after`, in that order, with the player's
+    /// handle, as `board_scores` shows them; `filter` is an SQL condition on the row aliased `s`.
+    ///
+    /// The view's rows come from two tables, so the view cannot be walked in key order by an index; this merges the
+    /// window's rows of both, each read in order through an index (`board_current_scores_<window>`, the primary keys).
+    static func page(_ window: LeaderboardWindow, after: (board: String, period: String, userID: String), filter: String,
+                     limit: Int) -> PostgresQuery {
+        let current = ["all", "day", "week", "month"].contains(window.rawValue) ? window.rawValue : nil
+        var parts: [String] = []
+        if let current {
+            let period = current == "all" ? "'all'::text" : "c.\(current)_period"
+            let position = current == "all" ? "(c.board, c.user_id) > ($1, $3) AND $2 = 'all'" : "(c.board, c.\(current)_period, c.user_id) > ($1, $2, $3)"
+            parts.append("""
+                SELECT c.board, '\(current)'::text AS board_window, \(period) AS period, c.user_id, c.\(current)_score AS score,
+                       c.\(current)_reached_at AS reached_at, c.updated_at, c.\(current)_duration_ms AS duration_ms,
+                       c.\(current)_untimed_completions AS untimed_completions
+                FROM board_current_scores c WHERE c.\(current)_score IS NOT NULL AND \(position)
+                """)
+        }
+        if current != "all" {
+            parts.append("""
+                SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions
+                FROM board_period_scores p WHERE p.board_window = '\(window.rawValue)' AND (p.board, p.board_window, p.period, p.user_id) > ($1, '\(window.rawValue)', $2, $3)
+                """)
+        }
+        return PostgresQuery(sql: """
+            SELECT s.*, u.handle FROM (\(parts.joined(separator: "\nUNION ALL\n"))) s JOIN users u USING (user_id)
+            WHERE \(filter)
+            ORDER BY s.board, s.period, s.user_id LIMIT \(limit)
+            """, parameters: [after.board, window == .all ? "all" : after.period, after.userID])
+    }
+
+    /// The current row's timed windows as rows of (window, period), for `VALUES` over the row aliased `h`.
+    private static let heldPeriods = timedWindows.map { "('\($0)', h.\($0)_period)" }.joined(separator: ", ")
+
+    /// The current row's timed windows as rows of (window, period, score, reached_at, duration_ms,
+    /// untimed_completions), for `VALUES` over the row aliased `h`.
+    private static let heldWindows = timedWindows.map { window in
+        "('\(window)', h.\(window)_period, h.\(window)_score, h.\(window)_reached_at, h.\(window)_duration_ms, h.\(window)_untimed_completions)"
+    }.joined(separator: ", ")
+
+    /// The current row's timed-window columns, in the order `currentSums` gives their values.
+    private static let currentColumns = timedWindows.map { window in
+        "\(window)_period, \(window)_score, \(window)_reached_at, \(window)_duration_ms, \(window)_untimed_completions"
+    }.joined(separator: ", ")
+
+    /// Each timed window's newest period and what the batch adds to it (NULL period: the batch has none to keep).
+    private static let currentSums = timedWindows.map { window in
+        let only = "FILTER (WHERE board_window = '\(window)')"
+        return "max(period) \(only), sum(increment) \(only), max(reached_at) \(only), COALESCE(sum(duration_ms) \(only), 0), "
+            + "COALESCE(sum(untimed_completions) \(only), 0)"
+    }.joined(separator: ", ")
+
+    /// Each timed window after the batch: unchanged without a period of it, added to in the same period, replaced by a
+    /// newer one (the older one has moved to the period rows).
+    private static let currentMerges = timedWindows.map { window in
+        let (new, old) = ("EXCLUDED.\(window)", "c.\(window)")
+        func merged(_ column: String, same: String) -> String {
+            "\(window)_\(column) = CASE WHEN \(new)_period IS NULL THEN \(old)_\(column) WHEN \(new)_period = \(old)_period THEN \(same) "
+                + "ELSE \(new)_\(column) END"
+        }
+        return [
+            merged("score", same: "\(old)_score + \(new)_score"),
+            merged("reached_at", same: "GREATEST(\(old)_reached_at, \(new)_reached_at)"),
+            merged("duration_ms", same: "\(old)_duration_ms + \(new)_duration_ms"),
+            merged("untimed_completions", same: "\(old)_untimed_completions + \(new)_untimed_completions"),
+            "\(window)_period = COALESCE(\(new)_period, \(old)_period)",
+        ].joined(separator: ",\n        ")
+    }.joined(separator: ",\n        ")
+}
