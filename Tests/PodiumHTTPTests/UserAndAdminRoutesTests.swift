@@ -371,7 +371,7 @@ struct UserAndAdminRoutesTests {
             store: runs, settings: SchedulerSettings(), jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "degraded",
             now: { now }, logger: Self.logger)
         let router = try await PodiumApplication.router(
-            storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey),
+            storage: storage, scheduler: scheduler, runs: runs, settings: HTTPSettings(bootstrapAdminKey: HTTPHarness.adminKey, rateLimits: HTTPHarness.unlimited),
             registry: HTTPHarness.registry, logger: Self.logger, now: { now })
         let contract = try OpenAPIContract(document: try OpenAPIDocument.data())
         do {

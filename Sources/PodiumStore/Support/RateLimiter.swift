@@ -40,14 +40,26 @@ public struct RateDecision: Sendable, Equatable {
     }
 }
 
-/// Token buckets shared by every replica through Redis, one round trip per request (batched with other
-/// requests' Redis reads), with a bucket per replica as the fallback while Redis is unreachable.
+/// Token buckets shared by every replica through Redis, with a bucket per replica as the fallback while Redis is
+/// unreachable.
 ///
-/// Time is the caller's clock, passed to the script, so buckets refill by the same clock as everything else;
-/// a bucket's key expires once it would be full again.
+/// A request does not pay a Redis round trip each: a replica takes a share of a bucket at once and spends it locally
+/// for at most `leaseLifetime`; what is left then goes back to the bucket with the replica's next take from it. A
+/// share starts at one request, doubles each time the replica spends it out within its lifetime and halves each time
+/// it expires, up to `maxLeaseSize(of:)` (1% of the limit, at most 1,000): a busy key settles with Redis a few times
+/// in 100 ms, a quiet one takes one request at a time. Replicas together never pass a limit; a bucket can look
+/// emptier than it is, by the shares other replicas hold, for at most `leaseLifetime`. Limits under 200 a minute
+/// always take one request at a time, exactly as one shared bucket.
+///
+/// Time is the caller's clock, passed to the script, so buckets refill (and shares expire) by the same clock as
+/// everything else; a bucket's key expires once it would be full again.
 public final class RateLimiter: Sendable {
+    /// How long a replica spends a share of a bucket before settling with Redis.
+    public static let leaseLifetime: TimeInterval = 0.1
+
     private let redis: RedisPool
     private let batcher: RedisReadBatcher
+    private let leases = Mutex<[String: Lease]>([:])
     private let local = Mutex<[String: (tokens: Double, at: Date)]>([:])
     private let fallbackWarning: ThrottledLog
 
@@ -58,21 +70,83 @@ public final class RateLimiter: Sendable {
         fallbackWarning = ThrottledLog(logger)
     }
 
-    /// Takes one request from `bucket` under `limit` at `now`.
+    /// The most requests of `limit` a replica takes from Redis at once.
+    public static func maxLeaseSize(of limit: RateLimit) -> Int {
+        max(1, min(1_000, limit.requests / 100))
+    }
+
+    /// Takes one request from `bucket` under `limit` at `now`: from this replica's share when it holds one, else
+    /// from Redis (taking a new share).
     public func take(_ bucket: String, limit: RateLimit, now: Date) async -> RateDecision {
-        let windowMilliseconds = limit.windowSeconds * 1000
+        let (unspent, size): (Int, Int)
+        switch leases.withLock({ Self.spend(from: &$0, bucket, limit: limit, now: now) }) {
+        case .spent(let decision): return decision
+        case .none(let returned, let nextSize): (unspent, size) = (returned, nextSize)
+        }
         do {
             let reply = try await batcher.evaluate(
                 Self.script, keys: [Self.key(bucket)],
-                arguments: [String(limit.requests), String(windowMilliseconds), String(Int64(now.timeIntervalSince1970 * 1000))])
+                arguments: [String(limit.requests), String(limit.windowSeconds * 1000), String(Int64(now.timeIntervalSince1970 * 1000)),
+                            String(size), String(unspent)])
             guard let parts = reply.array?.compactMap(\.integer), parts.count == 4 else {
                 throw RedisError(kind: .protocolError, message: "unexpected rate limit reply", operation: "rate limit")
             }
-            return RateDecision(allowed: parts[0] == 1, remaining: Int(parts[1]), retryAfter: Int(parts[2]), reset: Int(parts[3]))
+            let (granted, left) = (Int(parts[0]), Int(parts[1]))
+            leases.withLock { leases in
+                // A flood of distinct buckets (made-up player ids) empties the table instead of growing it.
+                if leases.count >= 100_000 { leases.removeAll(keepingCapacity: true) }
+                // What a concurrent take left in a share still live joins the new one.
+                let leftover = leases[bucket].flatMap { $0.isLive(at: now) ? $0.tokens : nil } ?? 0
+                leases[bucket] = Lease(tokens: leftover + max(0, granted - 1), bucketTokens: left, takenAt: now, size: size)
+            }
+            return RateDecision(allowed: granted > 0, remaining: left + max(0, granted - 1), retryAfter: Int(parts[2]), reset: Int(parts[3]))
         } catch {
             fallbackWarning.log("rate limits fall back to this replica's own buckets: Redis failed", metadata: ["error": "\(error)"])
             return takeLocally(bucket, limit: limit, now: now)
         }
+    }
+
+    /// A share of a bucket this replica took from Redis and has not spent yet.
+    private struct Lease {
+        /// Requests left to spend.
+        var tokens: Int
+        /// What Redis said the bucket held after handing the share over.
+        var bucketTokens: Int
+        /// When it was taken.
+        var takenAt: Date
+        /// How many it asked for.
+        var size: Int
+
+        /// Whether it may still be spent at `now`.
+        func isLive(at now: Date) -> Bool {
+            now.timeIntervalSince(takenAt) < RateLimiter.leaseLifetime && now >= takenAt
+        }
+    }
+
+    /// What spending from this replica's share came to.
+    private enum Spending {
+        /// One request spent from the share.
+        case spent(RateDecision)
+        /// No share to spend from: take `nextSize` from Redis, giving back `returned` of an expired one.
+        case none(returned: Int, nextSize: Int)
+    }
+
+    /// Spends one request of `bucket`'s share, or says what to take next: twice the share when it was spent out within
+    /// its lifetime, half when it expired (giving back what it had left).
+    private static func spend(from leases: inout [String: Lease], _ bucket: String, limit: RateLimit, now: Date) -> Spending {
+        guard var lease = leases[bucket] else { return .none(returned: 0, nextSize: 1) }
+        guard lease.isLive(at: now) else {
+            leases[bucket] = nil
+            return .none(returned: lease.tokens, nextSize: max(1, lease.size / 2))
+        }
+        guard lease.tokens > 0 else { return .none(returned: 0, nextSize: min(maxLeaseSize(of: limit), lease.size * 2)) }
+        lease.tokens -= 1
+        leases[bucket] = lease
+        let remaining = lease.bucketTokens + lease.tokens
+        let perSecond = Double(limit.requests) / Double(limit.windowSeconds)
+        return .spent(RateDecision(
+            allowed: true, remaining: remaining, retryAfter: 0,
+            reset: Int((Double(max(0, limit.requests - remaining)) / perSecond).rounded(.up))))
     }
 
     /// The bucket of a player token's requests: it names the player, so erasing the player removes it (`forget`).
@@ -86,6 +160,7 @@ public final class RateLimiter: Sendable {
     /// (within its window, a minute for every Podium limit); the failure is logged, not thrown.
     public func forget(_ bucket: String) async -> Bool {
         local.withLock { _ = $0.removeValue(forKey: bucket) }
+        leases.withLock { _ = $0.removeValue(forKey: bucket) }
         do {
             return try await redis.command(["DEL", Self.key(bucket)]).integer == 1
         } catch {
@@ -117,7 +192,8 @@ public final class RateLimiter: Sendable {
         }
     }
 
-    /// A token bucket in one hash: `t` tokens left at `ts` (milliseconds). ARGV: capacity, window in ms, now in ms.
-    /// Returns allowed (1/0), tokens left, seconds until the next token, seconds until full.
+    /// A token bucket in one hash: `t` tokens left at `ts` (milliseconds). ARGV: capacity, window in ms, now in ms,
+    /// how many to take at most, how many an expired share gives back. Returns how many it took (0: refused), tokens
+    /// left, seconds until the next token (when it took none), seconds until full.
     static let script = RedisScript.bundled("rate-limit")
 }
