@@ -19,7 +19,7 @@ struct EventsController {
     @Sendable func feed(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireUnscopedRead()
         var errors: [FieldError] = []
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...1000, fallback: 100, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...1000, fallback: 100, errors: &errors)
         var cursor: EventCursor?
         if let text = request.uri.queryParameters.get("after") {
             cursor = EventCursor(text: String(text))

@@ -108,9 +108,12 @@ enum HTTPSupport {
         }
     }
 
-    /// An integer query parameter within `range`, `fallback` when absent; a field error otherwise.
-    static func integer(_ name: String, in request: Request, range: ClosedRange<Int>, fallback: Int, errors: inout [FieldError]) -> Int {
-        guard let text = request.uri.queryParameters.get(name) else { return fallback }
+    /// An integer query parameter of `query` (a request's `uri.queryParameters`, parsed once) within `range`, `fallback`
+    /// when absent; a field error otherwise.
+    static func integer(
+        _ name: String, in query: Parameters, range: ClosedRange<Int>, fallback: Int, errors: inout [FieldError]
+    ) -> Int {
+        guard let text = query.get(name) else { return fallback }
         guard let value = Int(text), range.contains(value) else {
             errors.append(FieldError(field: name, message: "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
             return fallback

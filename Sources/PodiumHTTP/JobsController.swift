@@ -35,7 +35,7 @@ struct JobsController {
         try context.require(.admin)
         let name = try jobName(context)
         var errors: [FieldError] = []
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 50, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...500, fallback: 50, errors: &errors)
         guard errors.isEmpty else { throw APIError.validation(errors) }
         return try HTTPSupport.json(JobRunList(job: name, runs: try await runs.runs(job: name, limit: limit)))
     }
@@ -69,7 +69,7 @@ struct JobsController {
         try context.require(.admin)
         var errors: [FieldError] = []
         let (scope, window) = Self.timedBoardWindow(in: context, errors: &errors)
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 20, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...100, fallback: 20, errors: &errors)
         guard errors.isEmpty, let scope, let window else { throw APIError.validation(errors) }
         let board = try board(scope, keeping: window)
         let periods = try await periods.periods(of: board, window: window, limit: limit, now: now())

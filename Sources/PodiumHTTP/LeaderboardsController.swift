@@ -49,7 +49,7 @@ struct LeaderboardsController {
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let visible = try context.requireBoardList()
         var errors: [FieldError] = []
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...1000, fallback: 500, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...1000, fallback: 500, errors: &errors)
         let kind = request.uri.queryParameters.get("kind").map { String($0) }
         if let kind, !["global", "topic", "group", "contest"].contains(kind) {
             errors.append(FieldError(field: "kind", message: "must be global, topic, group or contest"))
@@ -107,24 +107,26 @@ struct LeaderboardsController {
     /// Parses a page request (`limit`, `offset`, `around`, `radius`, `period`, `format` when `formats` allows CSV)
     /// and checks the caller may read it.
     private func pageQuery(_ request: Request, context: PodiumRequestContext, allowCSV: Bool) throws -> PageQuery {
+        let query = request.uri.queryParameters  // parsed once: every read below is of it
+        let around = query.get("around")
         // Around-me picks a player out of the board: not for display keys.
-        let read: PodiumRequestContext.BoardRead = request.uri.queryParameters.get("around") == nil ? .page : .ranking
+        let read: PodiumRequestContext.BoardRead = around == nil ? .page : .ranking
         try context.requireBoardReader(read)
         var errors: [FieldError] = []
-        let target = try target(request, context: context, read: read, errors: &errors)
+        let target = try target(query: query, context: context, read: read, errors: &errors)
         // `around` answers by `radius`, a page by `limit` and `offset`; each is checked whichever is used, so a bad value
         // is never silently ignored.
-        let radius = HTTPSupport.integer("radius", in: request, range: 0...50, fallback: 5, errors: &errors)
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
-        let offset = HTTPSupport.integer("offset", in: request, range: 0...10_000_000, fallback: 0, errors: &errors)
+        let radius = HTTPSupport.integer("radius", in: query, range: 0...50, fallback: 5, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: query, range: 1...100, fallback: 10, errors: &errors)
+        let offset = HTTPSupport.integer("offset", in: query, range: 0...10_000_000, fallback: 0, errors: &errors)
         let slice: LeaderboardSlice
-        if let around = request.uri.queryParameters.get("around") {
+        if let around {
             if !NameRules.isValidIdentifier(around) { errors.append(FieldError(field: "around", message: "must be a user id")) }
             slice = .around(userID: String(around), radius: radius)
         } else {
             slice = .page(offset: offset, limit: limit)
         }
-        let csv = allowCSV ? wantsCSV(request, errors: &errors) : false
+        let csv = allowCSV ? wantsCSV(request, query: query, errors: &errors) : false
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
         return PageQuery(target: target, slice: slice, csv: csv)
     }
@@ -171,9 +173,9 @@ struct LeaderboardsController {
     @Sendable func display(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         do {
             var errors: [FieldError] = []
-            let target = try target(request, context: context, read: nil, errors: &errors)
+            let target = try target(query: request.uri.queryParameters, context: context, read: nil, errors: &errors)
             // The page's script reads these itself; checking them here keeps a bad address from showing a broken page.
-            _ = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 10, errors: &errors)
+            _ = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...100, fallback: 10, errors: &errors)
             if let text = request.uri.queryParameters.get("refresh"), !((Double(text)).map { (1...3600).contains($0) } ?? false) {
                 errors.append(FieldError(field: "refresh", message: "must be a number of seconds from 1 to 3600"))
             }
@@ -191,7 +193,7 @@ struct LeaderboardsController {
     @Sendable func compare(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireBoardReader(.ranking)
         var errors: [FieldError] = []
-        let target = try target(request, context: context, read: .ranking, errors: &errors)
+        let target = try target(query: request.uri.queryParameters, context: context, read: .ranking, errors: &errors)
         let body: CompareRequest
         do {
             body = try await HTTPSupport.decode(CompareRequest.self, from: request, context: context)
@@ -217,7 +219,7 @@ struct LeaderboardsController {
         try context.requirePlayerReader()
         try context.requireBoardReader(.ranking)
         var errors: [FieldError] = []
-        let target = try target(request, context: context, read: .ranking, errors: &errors)
+        let target = try target(query: request.uri.queryParameters, context: context, read: .ranking, errors: &errors)
         let user = request.uri.queryParameters.get("user").map { String($0) }
         if let user {
             if !NameRules.isValidIdentifier(user) { errors.append(FieldError(field: "user", message: "must be a user id")) }
@@ -308,9 +310,9 @@ struct LeaderboardsController {
     @Sendable func listSnapshots(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireBoardReader(.ranking)
         var errors: [FieldError] = []
-        let target = try target(request, context: context, read: .ranking, errors: &errors)
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...200, fallback: 24, errors: &errors)
-        let top = HTTPSupport.integer("top", in: request, range: 1...1000, fallback: 10, errors: &errors)
+        let target = try target(query: request.uri.queryParameters, context: context, read: .ranking, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...200, fallback: 24, errors: &errors)
+        let top = HTTPSupport.integer("top", in: request.uri.queryParameters, range: 1...1000, fallback: 10, errors: &errors)
         guard errors.isEmpty, let target else { throw APIError.validation(errors) }
         let list = try await snapshots.snapshots(target.periodKey, limit: limit, top: top)
         return try Self.revalidatedJSON(request, SnapshotList(
@@ -350,12 +352,12 @@ struct LeaderboardsController {
     /// The board period a request addresses: 404 for a window the board does not keep, 400 for malformed parts,
     /// 403 when the caller may not `read` the board (nil: the public display page, which holds no data).
     private func target(
-        _ request: Request, context: PodiumRequestContext, read: PodiumRequestContext.BoardRead?, errors: inout [FieldError]
+        query: Parameters, context: PodiumRequestContext, read: PodiumRequestContext.BoardRead?,
+        errors: inout [FieldError]
     ) throws -> Target? {
         try target(
             board: HTTPSupport.pathParameter("board", in: context), window: HTTPSupport.pathParameter("window", in: context),
-            period: request.uri.queryParameters.get("period").map { String($0) }, field: nil, context: context, read: read,
-            errors: &errors)
+            period: query.get("period").map { String($0) }, field: nil, context: context, read: read, errors: &errors)
     }
 
     /// The board period named by its parts; problems are reported on `field`, or on `board`, `window` and `period` when nil.
@@ -405,8 +407,8 @@ struct LeaderboardsController {
     }
 
     /// Whether the page is wanted as CSV: `format=csv`, or no `format` and `Accept: text/csv`; another `format` is a field error.
-    private func wantsCSV(_ request: Request, errors: inout [FieldError]) -> Bool {
-        if let format = request.uri.queryParameters.get("format") {
+    private func wantsCSV(_ request: Request, query: Parameters, errors: inout [FieldError]) -> Bool {
+        if let format = query.get("format") {
             if !["json", "csv"].contains(format) { errors.append(FieldError(field: "format", message: "must be json or csv")) }
             return format == "csv"
         }

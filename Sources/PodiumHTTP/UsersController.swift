@@ -53,7 +53,7 @@ struct UsersController {
         let id = try HTTPSupport.identifier("id", in: context)
         try await requireRead(of: id, context: context)
         var errors: [FieldError] = []
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...100, fallback: 20, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...100, fallback: 20, errors: &errors)
         let topic = request.uri.queryParameters.get("topic")
         if let topic, !NameRules.isValidScopeName(topic) { errors.append(FieldError(field: "topic", message: "is not a topic name")) }
         var cursor: HistoryCursor?
@@ -90,7 +90,7 @@ struct UsersController {
         let id = try HTTPSupport.identifier("id", in: context)
         try await requireRead(of: id, context: context)
         var errors: [FieldError] = []
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 100, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...500, fallback: 100, errors: &errors)
         let board = request.uri.queryParameters.get("board").map { String($0) }
         if let board { _ = HTTPSupport.boardScope(board, errors: &errors) }
         let windowName = request.uri.queryParameters.get("window")

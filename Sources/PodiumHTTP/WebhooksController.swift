@@ -76,7 +76,7 @@ struct WebhooksController {
         try context.require(.admin)
         let id = try HTTPSupport.identifier("id", in: context)
         var errors: [FieldError] = []
-        let limit = HTTPSupport.integer("limit", in: request, range: 1...500, fallback: 50, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...500, fallback: 50, errors: &errors)
         guard errors.isEmpty else { throw APIError.validation(errors) }
         guard let list = try await webhooks.deliveries(webhookID: id, limit: limit) else { throw APIError.notFound("no webhook \(id)") }
         return try HTTPSupport.json(WebhookDeliveryList(deliveries: list))

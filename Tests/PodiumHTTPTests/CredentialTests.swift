@@ -68,6 +68,17 @@ struct CredentialTests {
         }
     }
 
+    @Test("the Bearer scheme is read in any case, with spaces and tabs around the credential; any other scheme is none")
+    func bearerCredentials() {
+        #expect(AuthMiddleware.bearerCredential("Bearer pdm_abc") == "pdm_abc")
+        #expect(AuthMiddleware.bearerCredential("bEaReR \t pdm_abc \t") == "pdm_abc")
+        #expect(AuthMiddleware.bearerCredential("Bearer ") == "")
+        #expect(AuthMiddleware.bearerCredential("Bearer") == nil)
+        #expect(AuthMiddleware.bearerCredential("Bearerpdm_abc") == nil)
+        #expect(AuthMiddleware.bearerCredential("Basic cGRtOg==") == nil)
+        #expect(AuthMiddleware.bearerCredential("Bearér x") == nil)
+    }
+
     @Test("HS256 keys rotate by kid; ES256 and RS256 keys come from a JWKS; every check refuses with its reason")
     func playerTokensOfEveryKind() async throws {
         let signer = JWTKeyCollection()
