@@ -94,7 +94,7 @@ let package = Package(
 
         // The executable: subcommands only.
         .executableTarget(name: "podium", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP",
+            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "Postgres", "Redis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
