@@ -173,7 +173,7 @@ struct AccessMatrixTests {
     @Test("each credential gets exactly the status its row names, on every documented operation")
     func everyRouteEveryCredential() async throws {
         try await HTTPHarness.withOwnStores(
-            redisDatabase: 10, playerTokens: PlayerTokenSettings(hmacSecrets: ["k1": Self.secret], maxLifetime: 3600)
+            redisDatabase: .accessMatrix, playerTokens: PlayerTokenSettings(hmacSecrets: ["k1": Self.secret], maxLifetime: 3600)
         ) { harness in try await walk(harness) }
     }
 

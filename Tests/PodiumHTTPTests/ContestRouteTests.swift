@@ -27,7 +27,7 @@ struct ContestRouteTests {
 
     @Test("a contest counts only completions in its run and scope, ranks ties by its policy, closes early with medals, and compares")
     func lifecycle() async throws {
-        try await HTTPHarness.withOwnStores(redisDatabase: 5) { harness in
+        try await HTTPHarness.withOwnStores(redisDatabase: .contestRoutes) { harness in
             try await harness.run { client in
                 let admin = HTTPHarness.adminKey
                 let lunch: [String: any Sendable] = [

@@ -8,6 +8,7 @@ import PodiumCore
 @testable import PodiumHTTP
 import PodiumScheduler
 @testable import PodiumStore
+import PodiumTestSupport
 import Postgres
 import Prometheus
 import Redis
@@ -20,7 +21,7 @@ import Testing
 struct HTTPHarness: @unchecked Sendable {
     static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"]
         ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium_test"
-    static let redisURL = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"
+    static let redisURL = TestRedisDatabase.sharedURL
     static let adminKey = "pdm_test_admin_key_for_http_tests_only_0001"
     /// One registry for the test process, bootstrapped once (the metrics system allows a single bootstrap).
     static let registry: PrometheusCollectorRegistry = {
@@ -74,26 +75,17 @@ struct HTTPHarness: @unchecked Sendable {
 
     /// Runs `body` with a harness on a database and Redis db of its own (both emptied first, the database
     /// dropped after): for tests that rebuild every board or hold leases other tests would see.
-    ///
-    /// Redis dbs in use, each by one test at a time: 15 shared by the suites, 14 the multi-process test,
-    /// 13 the rebuild route, 12 the reconcile job test, 11 the browser test, 10 the access matrix,
-    /// 9 the failed-authentication limit test, 8 ops/schemathesis.sh, 7 ops/monitoring-test.sh, 6 the docs test's helper,
-    /// 5 the contest routes, 4 the erasure of each kind of personal data, 3 and 2 the benchmarks, 1 the shutdown test's
-    /// `podium serve`. Two tests on one db flush each other's boards.
     static func withOwnStores(
-        redisDatabase: Int, playerTokens: PlayerTokenSettings = PlayerTokenSettings(), rateLimits: RateLimits = Self.unlimited,
+        redisDatabase: TestRedisDatabase, playerTokens: PlayerTokenSettings = PlayerTokenSettings(), rateLimits: RateLimits = Self.unlimited,
         _ body: (HTTPHarness) async throws -> Void
     ) async throws {
+        let ownRedisURL = try redisDatabase.url()
+        try #require(!databaseURL.contains("://"), "this test needs a conninfo database URL")
         let shared = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 1),
                                   logger: Logger(label: "podium-http-tests"))
         let name = "podium_own_\(UUID().uuidString.prefix(8).lowercased())"
         try await shared.query("CREATE DATABASE \(name)")
-        // libpq takes the last dbname given; the Redis URL must name another database than the shared one, or nothing is flushed.
-        var redis = try #require(URLComponents(string: redisURL))
-        redis.path = "/\(redisDatabase)"
-        let ownRedisURL = try #require(redis.string)
-        try #require(ownRedisURL != redisURL && !databaseURL.contains("://"),
-                     "this test needs a conninfo database URL and a Redis URL it can move to db \(redisDatabase)")
+        // libpq takes the last dbname given.
         let harness = try await HTTPHarness(
             redisURL: ownRedisURL, databaseURL: databaseURL + " dbname=\(name)", playerTokens: playerTokens, rateLimits: rateLimits)
         try await harness.storage.redis.command(["FLUSHDB"])

@@ -42,7 +42,7 @@ struct RateLimitTests {
     func failedAuthenticationsAreLimited() async throws {
         // A Redis db of its own: router tests have no client address, so every test's failed authentications
         // count in the same bucket ("unknown"), and on the shared db other tests' failures would drain this one's.
-        try await HTTPHarness.withOwnStores(redisDatabase: 9, rateLimits: Self.small) { harness in try await harness.run { client in
+        try await HTTPHarness.withOwnStores(redisDatabase: .failedAuthentications, rateLimits: Self.small) { harness in try await harness.run { client in
             let bad = "pdm_" + String(repeating: "Q", count: 40)
             #expect(try await client.send(.get, "/v1/events", key: bad).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/events", key: "nonsense").status == .unauthorized)

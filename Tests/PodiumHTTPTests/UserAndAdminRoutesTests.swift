@@ -154,7 +154,7 @@ struct UserAndAdminRoutesTests {
     @Test("erasing a player who left only follows, a follower, a contest entry, preferences, reminders or token requests answers 204 and leaves nothing; again, 404")
     func erasureOfEachKindAlone() async throws {
         let secret = "erasure-secret-of-at-least-32-bytes!!"
-        try await HTTPHarness.withOwnStores(redisDatabase: 4, playerTokens: PlayerTokenSettings(hmacSecrets: ["p1": secret])) { harness in
+        try await HTTPHarness.withOwnStores(redisDatabase: .erasure, playerTokens: PlayerTokenSettings(hmacSecrets: ["p1": secret])) { harness in
             let keys = JWTKeyCollection()
             await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: "p1"))
             let admin = HTTPHarness.adminKey
@@ -219,7 +219,7 @@ struct UserAndAdminRoutesTests {
     @Test("rankings rebuild over HTTP answers what it wrote, and 409 while another rebuild holds the lease")
     func rebuildRoute() async throws {
         // A database and Redis of its own: a rebuild rewrites every board, and its lease would turn other tests' rebuilds away.
-        try await HTTPHarness.withOwnStores(redisDatabase: 13) { harness in
+        try await HTTPHarness.withOwnStores(redisDatabase: .rebuildRoute) { harness in
             try await harness.run { client in
                 let body = completionBody(id: "rebuild-1", user: "rebuild-u", topic: "math", difficulty: "hard")
                 #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)

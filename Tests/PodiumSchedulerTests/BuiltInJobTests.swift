@@ -213,10 +213,7 @@ struct BuiltInJobTests {
     func reconcileRepairsDrift() async throws {
         // Redis db 12 of the test server, of its own: a rebuild another test runs on db 15 would rewrite the
         // drift this test makes before it reconciles.
-        var url = try #require(URLComponents(string: SchedulerTestEnvironment.redisURL))
-        url.path = "/12"
-        let redis = RedisPool(configuration: try RedisConfiguration(url: try #require(url.string)), logger: SchedulerTestEnvironment.logger)
-        try #require(try #require(url.string) != SchedulerTestEnvironment.redisURL, "this test needs a Redis URL it can move to db 12")
+        let redis = RedisPool(configuration: try RedisConfiguration(url: try TestRedisDatabase.reconcileJob.url()), logger: SchedulerTestEnvironment.logger)
         try await redis.command(["FLUSHDB"])
         try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
         let clock = clock

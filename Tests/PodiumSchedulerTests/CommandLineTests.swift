@@ -127,16 +127,21 @@ struct OperatorCommandTests {
 struct ServeLogTests {
     static let adminKey = "pdm_serve-log-test-key-never-logged-0123456789"
 
-    /// Runs `serve` with `environment` on a database of its own (its scheduler runs on the real clock, and would close
-    /// periods that tests on a pinned clock still write to), lets `body` use its port, then stops it with SIGTERM;
-    /// returns what it wrote to standard error.
+    /// Runs `serve` with `environment` on a database and a Redis of its own (its scheduler runs on the real clock, and
+    /// would close periods that tests on a pinned clock still write to; its start rebuilds the rankings of its Redis),
+    /// lets `body` use its port, then stops it with SIGTERM; returns what it wrote to standard error.
     static func serve(_ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
-        try await withOwnDatabase(on: SchedulerTestEnvironment.databaseURL) { database in
-            try await serve(databaseURL: database, environment, body)
+        let redis = OwnRedisServer()
+        try await redis.start()
+        defer { redis.stop() }
+        return try await withOwnDatabase(on: SchedulerTestEnvironment.databaseURL) { database in
+            try await serve(databaseURL: database, redisURL: redis.url, environment, body)
         }
     }
 
-    private static func serve(databaseURL: String, _ environment: [String: String], _ body: (Int) async throws -> Void) async throws -> String {
+    private static func serve(
+        databaseURL: String, redisURL: String, _ environment: [String: String], _ body: (Int) async throws -> Void
+    ) async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
         let port = try freeLoopbackPort()
@@ -145,7 +150,7 @@ struct ServeLogTests {
         process.arguments = ["serve"]
         process.environment = ProcessInfo.processInfo.environment.merging([
             "PODIUM_DATABASE_URL": databaseURL,
-            "PODIUM_REDIS_URL": SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/14"),
+            "PODIUM_REDIS_URL": redisURL,
             "PODIUM_PORT": String(port), "PODIUM_ADMIN_KEY": adminKey, "PODIUM_LOG_LEVEL": "info",
         ].merging(environment) { $1 }) { $1 }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("podium-serve-log-\(UUID().uuidString).log")

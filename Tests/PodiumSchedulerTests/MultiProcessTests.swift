@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import PodiumCore
 import PodiumStore
+import PodiumTestSupport
 import Postgres
 import Testing
 
@@ -116,7 +117,7 @@ final class ReplicaGroup: @unchecked Sendable {
             environment["PODIUM_DATABASE_URL"] = databaseURL
             // Few connections each: the suite's other tests share the server's connection limit.
             environment["PODIUM_PG_POOL_SIZE"] = "4"
-            environment["PODIUM_REDIS_URL"] = SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/14")
+            environment["PODIUM_REDIS_URL"] = try TestRedisDatabase.multiProcess.url()
             environment["PODIUM_PORT"] = String(ports[index])
             environment["PODIUM_ADMIN_KEY"] = MultiProcessTests.adminKey
             environment["PODIUM_REPLICA_NAME"] = names[index]

@@ -3,6 +3,7 @@ import Logging
 import PodiumCore
 import PodiumScheduler
 import PodiumStore
+import PodiumTestSupport
 import Postgres
 import Redis
 import Synchronization
@@ -12,7 +13,7 @@ import Testing
 enum SchedulerTestEnvironment {
     static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"]
         ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium_test"
-    static let redisURL = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"
+    static let redisURL = TestRedisDatabase.sharedURL
     static let logger = Logger(label: "podium-scheduler-tests")
 
     /// A migrated pool on the test database.

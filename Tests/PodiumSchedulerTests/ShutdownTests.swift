@@ -57,7 +57,7 @@ struct ShutdownTests {
                 let port = try freeLoopbackPort()
                 let server = try ServeProcess(environment: [
                     "PODIUM_DATABASE_URL": databaseURL, "PODIUM_PG_POOL_SIZE": "4", "PODIUM_PORT": String(port), "PODIUM_ADMIN_KEY": Self.adminKey,
-                    "PODIUM_REDIS_URL": SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/1"),
+                    "PODIUM_REDIS_URL": try TestRedisDatabase.shutdown.url(),
                     "PODIUM_LOG_LEVEL": "info", "PODIUM_ACCESS_LOG": "false", "PODIUM_SHUTDOWN_GRACE_S": "10",
                     // The bootstrap admin key's bucket (600 a minute, kept in Redis across the runs) is not what is tested.
                     "PODIUM_RATE_LIMITS": "admin=100000000",
@@ -94,7 +94,7 @@ struct ShutdownTests {
             let port = try freeLoopbackPort()
             let server = try ServeProcess(environment: [
                 "PODIUM_DATABASE_URL": databaseURL, "PODIUM_PG_POOL_SIZE": "4", "PODIUM_PORT": String(port), "PODIUM_ADMIN_KEY": Self.adminKey,
-                "PODIUM_REDIS_URL": SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/1"),
+                "PODIUM_REDIS_URL": try TestRedisDatabase.shutdown.url(),
                 "PODIUM_LOG_LEVEL": "info", "PODIUM_SHUTDOWN_GRACE_S": "2", "PODIUM_BODY_TIMEOUT_MS": "600000",
             ])
             defer { server.kill() }
@@ -120,7 +120,7 @@ struct ShutdownTests {
             let port = try freeLoopbackPort()
             let server = try ServeProcess(environment: [
                 "PODIUM_DATABASE_URL": databaseURL, "PODIUM_PG_POOL_SIZE": "4", "PODIUM_PORT": String(port), "PODIUM_ACCESS_LOG": "false",
-                "PODIUM_REDIS_URL": SchedulerTestEnvironment.redisURL.replacingOccurrences(of: "/15", with: "/1"),
+                "PODIUM_REDIS_URL": try TestRedisDatabase.shutdown.url(),
                 "PODIUM_MAX_CONNECTIONS": "20000", "PODIUM_IDLE_TIMEOUT_MS": "600000", "PODIUM_LOG_LEVEL": "info",
             ], descriptorLimit: 300)
             defer { server.kill() }

@@ -13,22 +13,14 @@ import Testing
 struct ChangeNoticeTests {
     let now = instant("2026-11-25T12:00:00Z")
 
-    /// A replica: stores over the database at `url` and the Redis at `redis`, with a contest registry and change
-    /// notices of its own.
+    /// A replica: stores over the database at `url` and the Redis at `redis`, at the suite's instant.
     func replica(_ url: String, _ redis: OwnRedisServer) async throws -> PodiumStorage {
-        try await StoreTestEnvironment.storage(now: now, redisURL: redis.url, databaseURL: url)
+        try await StoreTestEnvironment.replica(now: now, url, redis)
     }
 
     /// Runs `body` with a new database's URL and a Redis server of its own, its rankings marked ready.
     func withOwnStores(_ body: (String, OwnRedisServer) async throws -> Void) async throws {
-        let redis = OwnRedisServer()
-        try await redis.start()
-        defer { redis.stop() }
-        try await StoreTestEnvironment.withOwnDatabase { url in
-            // A rebuild of the empty database marks the new Redis's rankings ready, as a replica's first start would.
-            try await replica(url, redis).rankingSync.rebuild()
-            try await body(url, redis)
-        }
+        try await StoreTestEnvironment.withOwnStores(now: now, body)
     }
 
     /// A contest of `topic` under way at `now`.

@@ -12,7 +12,7 @@ import Testing
 enum StoreTestEnvironment {
     static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"]
         ?? "host=127.0.0.1 port=5432 user=postgres dbname=podium_test"
-    static let redisURL = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"
+    static let redisURL = TestRedisDatabase.sharedURL
     static let logger = Logger(label: "podium-store-tests")
 
     /// A PostgreSQL pool on the test database (or the database at `url`), migrated.
@@ -60,6 +60,26 @@ enum StoreTestEnvironment {
                 await pool.close()
                 throw error
             }
+        }
+    }
+
+    /// A replica at `now`: stores over the database at `url` and the Redis at `redis`, with game rules (and so a contest
+    /// registry) and change notices of its own.
+    static func replica(now: Date, _ url: String, _ redis: OwnRedisServer) async throws -> PodiumStorage {
+        try await storage(now: now, redisURL: redis.url, databaseURL: url)
+    }
+
+    /// Runs `body` with a new database's URL and a Redis server of its own, its rankings marked ready (by a rebuild of
+    /// the empty database, as a replica's first start would); both are dropped or stopped afterwards.
+    static func withOwnStores(now: Date, _ body: (String, OwnRedisServer) async throws -> Void) async throws {
+        let redis = OwnRedisServer()
+        try await redis.start()
+        defer { redis.stop() }
+        try await withOwnDatabase { url in
+            let first = try await replica(now: now, url, redis)
+            try await first.rankingSync.rebuild()
+            await first.postgres.close()
+            try await body(url, redis)
         }
     }
 
