@@ -92,6 +92,8 @@ final class ReplicaGroup: @unchecked Sendable {
     let ports: [Int]
     let names: [String]
     private var processes: [Process?]
+    /// Each replica's output.
+    private var logs: [URL] = []
 
     init(database: String, count: Int) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -105,8 +107,7 @@ final class ReplicaGroup: @unchecked Sendable {
         try Data("""
             {"scheduler": {"jobs": [{"name": "snapshot-leaderboards", "lease_seconds": 6, "backoff_seconds": 1}]}}
             """.utf8).write(to: rules)
-        let firstPort = Int.random(in: 20_000...31_000)
-        ports = (0..<count).map { firstPort + $0 }
+        ports = try (0..<count).map { _ in try freeLoopbackPort() }
         names = (0..<count).map { "\(database)-r\($0)" }
         processes = []
         for index in 0..<count {
@@ -126,19 +127,29 @@ final class ReplicaGroup: @unchecked Sendable {
             environment["PODIUM_TEST_JOB_DELAY"] = "snapshot-leaderboards=4000"
             environment["PODIUM_LOG_LEVEL"] = "warning"
             process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            // Its output goes to a file, shown when it never becomes ready.
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("\(names[index]).log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            logs.append(log)
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
             try process.run()
             processes.append(process)
         }
     }
 
-    /// Waits until every replica answers `/readyz` with 200.
+    /// Waits until every replica answers `/readyz` with 200; one that does not within 30 s fails the test with the end
+    /// of its output.
     func waitUntilReady() async throws {
-        for port in ports {
+        for (index, port) in ports.enumerated() {
             let deadline = Date().addingTimeInterval(30)
             while try await status("GET", port: port, path: "/readyz", body: nil) != 200 {
-                guard Date() < deadline else { throw TestTimeout("replica on port \(port) never became ready") }
+                guard Date() < deadline, processes[index]?.isRunning == true else {
+                    let output = (try? String(contentsOf: logs[index], encoding: .utf8)) ?? ""
+                    let state = processes[index]?.isRunning == true ? "still running" : "exited"
+                    throw TestTimeout("replica on port \(port) never became ready (\(state)); its output ends:\n\(output.suffix(2_000))")
+                }
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
@@ -158,9 +169,10 @@ final class ReplicaGroup: @unchecked Sendable {
         processes[index] = nil
     }
 
-    /// SIGKILLs every replica still running.
+    /// SIGKILLs every replica still running and removes their output files.
     func killAll() {
         for index in processes.indices { kill(index) }
+        for log in logs { try? FileManager.default.removeItem(at: log) }
     }
 
     private func status(_ method: String, port: Int, path: String, body: String?) async throws -> Int? {
