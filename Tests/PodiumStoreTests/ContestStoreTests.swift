@@ -116,7 +116,7 @@ struct ContestStoreTests {
             // A transaction holding the run open as a completion batch does, for half a second.
             let holder = Task {
                 try await storage.postgres.withTransaction { connection in
-                    try connection.query(CompletionStore.holdRunsOpen, [[PeriodStore.closeLockKey(key)]])
+                    try connection.query(ContestScoring.holdOpen([PeriodStore.closeLockKey(key)]))
                     Thread.sleep(forTimeInterval: 0.5)
                     released.withLock { $0 = .now }
                 }

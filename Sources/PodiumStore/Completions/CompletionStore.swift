@@ -76,9 +76,7 @@ public struct CompletionStore: Sendable {
     private func recordOnce(_ items: [ValidCompletion], now: Date) async throws -> [RecordOutcome] {
         let rules = rules
         let written = try await postgres.withSession { session -> WrittenBatch in
-            var written = try await session.runInTransaction { connection in
-                try Self.writeScores(items, now: now, rules: rules, on: connection)
-            }
+            var written = try await Self.writeScores(items, now: now, rules: rules, in: session)
             guard !written.created.isEmpty else { return written }
             // Redis is brought up to date before the commit, so each completion row is written once, with its
             // ranks and `ranked` already right. If the commit then fails, the retry writes the same absolute
@@ -98,6 +96,22 @@ public struct CompletionStore: Sendable {
             return written
         }
         return items.map { written.outcomes[$0.id] ?? .conflict }
+    }
+
+    /// `writeScores` in `session`; when the contests changed since the registry read them, the registry reads them again
+    /// outside the transaction and the batch starts again (contest changes are rare admin actions: after a few passes
+    /// that each found a newer revision, the batch fails and its caller may retry).
+    private static func writeScores(_ items: [ValidCompletion], now: Date, rules: GameRules, in session: PostgresSession) async throws -> WrittenBatch {
+        for _ in 0..<4 {
+            do {
+                return try await session.runInTransaction { connection in try Self.writeScores(items, now: now, rules: rules, on: connection) }
+            } catch let changed as ContestsChanged {
+                try await session.run { connection in
+                    try ContestStore.load(into: rules.boards.contests, revision: changed.revision, on: connection)
+                }
+            }
+        }
+        throw StoreError.unavailable(.postgreSQL, cause: "contests kept changing while a completion batch was recorded")
     }
 
     /// Brings Redis to the new scores and puts the ranks into the answers; nil when Redis failed.
@@ -143,6 +157,40 @@ struct CreatedCompletion: Sendable {
 
 /// What one transaction wrote.
 struct WrittenBatch: Sendable {
+    /// A batch whose `settled` items are answered already, for players with the pending `erasures`.
+    init(settled: [String: BatchPlan.Settled], erasures: [String: RankingErasure]) {
+        outcomes = settled.mapValues { item in
+            switch item {
+            case .replayed(let response): .replayed(response)
+            case .conflict: .conflict
+            case .tooOld(let error): .tooOld(error)
+            }
+        }
+        self.erasures = erasures
+    }
+
+    /// Adds the new completions `fresh` with what each saw right after itself (`states`): their outcomes under the game
+    /// rules, in order, each seeing the achievements its player's earlier ones in the batch unlocked.
+    mutating func add(
+        _ fresh: [CompletionPlan], states: [CompletionState], zones: [String: TimeZone], closings: [BoardPeriodKey: Date], now: Date,
+        recordedAt: Date, rules: GameRules
+    ) {
+        self.fresh = fresh
+        self.recordedAt = recordedAt
+        for (plan, state) in zip(fresh, states) {
+            let user = plan.item.userID
+            var standing = state.standing
+            standing.heldAchievements.formUnion(unlocked.filter { $0.userId == user }.map(\.achievement))
+            let outcome = CompletionOutcome(
+                plan: plan, standing: standing, closedEarly: state.closedEarly.map { ($0, closings[BoardPeriodKey($0)]) },
+                timeZone: zones[user] ?? .gmt, now: now, recordedAt: recordedAt, rules: rules)
+            unlocked += outcome.achievementEvents
+            created.append(CreatedCompletion(outcome: outcome, periods: state.periods, scores: state.scores))
+            outcomes[plan.item.id] = .created(outcome.response)
+            players[user] = RankedPlayer(member: state.member, userID: user, displayName: state.displayName)
+        }
+    }
+
     var outcomes: [String: RecordOutcome] = [:]
     var created: [CreatedCompletion] = []
     /// The batch's players by user id, for the ranking hashes, with their display names as stored after the batch.
@@ -173,141 +221,47 @@ extension CompletionStore {
         ORDER BY b ON CONFLICT DO NOTHING
         """
 
-    /// Shared hold on the close lock of each contest run in $1 (sorted): a close of one of them waits for this
-    /// transaction, and its final snapshot then includes what it scored.
-    static let holdRunsOpen = "SELECT count(pg_advisory_xact_lock_shared(\(PeriodStore.closeLockClass), hashtext(k))) FROM unnest($1::text[]) AS k"
-
-    /// Each group's total in each contest run it played in, added to; a run already closed takes no more.
-    static func upsertContestGroupScores(_ rows: [ContestGroupRow], recordedAt: Date) -> PostgresQuery {
-        """
-        INSERT INTO contest_group_scores AS g (board, period, group_name, score, updated_at)
-        SELECT x.board, x.period, x.group_name, sum(x.increment), \(bind: recordedAt) FROM \(unnest: rows, ContestGroupRow.columns, as: "x")
-        WHERE NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.board AND c.board_window = 'contest' AND c.period = x.period
-                                                          AND c.closed_at IS NOT NULL)
-        GROUP BY x.board, x.period, x.group_name ORDER BY x.board, x.period, x.group_name
-        ON CONFLICT (board, period, group_name) DO UPDATE SET score = g.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
-        """
-    }
-
-    /// The group totals the batch's completions add to contest runs; nil when none played in a contest run with a group.
-    static func contestGroupTotals(_ plans: [CompletionPlan], recordedAt: Date) -> PostgresQuery? {
-        var rows: [ContestGroupRow] = []
-        for plan in plans {
-            for (period, increment) in zip(plan.open, plan.increments) {
-                guard let contest = period.board.contest else { continue }
-                for group in contest.scope.totalledGroups(of: plan.item.groups) {
-                    rows.append(ContestGroupRow(board: period.board.id, period: period.period.key, groupName: group, increment: increment))
-                }
-            }
-        }
-        return rows.isEmpty ? nil : upsertContestGroupScores(rows, recordedAt: recordedAt)
-    }
-
-    /// The transaction's first two round trips, on a blocking thread: replays, then every upsert.
+    /// The transaction's first two round trips, on a blocking thread: the standing, then every upsert.
     ///
-    /// Leaves the transaction open for `finishBatch`, unless nothing is new (then it commits).
-    ///
-    /// The items are planned after the first round trip, which brings the contests up to PostgreSQL's revision and
-    /// reads which `join` contests their players entered.
+    /// Leaves the transaction open for `finishBatch`, unless nothing is new (then it commits). Throws
+    /// `ContestsChanged` (the transaction rolled back) when the contests changed since the registry read them.
     static func writeScores(_ items: [ValidCompletion], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
-        var batch = WrittenBatch()
-        // Round trip 1: open the transaction, find replays, pending erasures and time zones of these players.
-        let players = Array(Set(items.map(\.userID)))
-        let ids = items.map(\.id)
-        let opening = try connection.pipeline([
-            "BEGIN",
-            // One lock per id, in a fixed order, until the commit: a concurrent duplicate waits here and then finds
-            // the completion as a replay, so it never writes scores (or Redis) for a completion it cannot insert.
-            """
-            SELECT count(pg_advisory_xact_lock(k)) AS locked
-            FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest(\(bind: ids)::text[]) AS id ORDER BY k) ids
-            """,
-            "SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY(\(bind: ids))",
-            """
-            SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
-            FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: players))
-            """,
-            "SELECT user_id, time_zone FROM users WHERE user_id = ANY(\(bind: players))",
-            PostgresQuery(stringLiteral: ContestStore.revisionQuery),
-            ContestStore.entriesQuery(players: players),
-        ] as [PostgresQuery])
-        let (recorded, pendingErasures, timeZones) = (opening[2], opening[3], opening[4])
+        // Round trip 1: open the transaction, lock the ids, read what the plan needs.
+        let standing = try BatchStanding.read(items, on: connection)
         // A contest created or changed on any replica counts from the first batch recorded after it.
-        let contests = rules.boards.contests
-        let revision = try opening[5].rows[0].int64("revision")
-        if revision > contests.revision { try ContestStore.load(into: contests, revision: revision, on: connection) }
-        let entries = Set(try opening[6].rows.map { [try $0.string("contest_id"), try $0.string("user_id")] })
-        let plans = items.map { item in
-            CompletionPlan(item, rules: rules, now: now).leavingOut { period in
-                guard let contest = period.board.contest, contest.entry == .join else { return false }
-                return !entries.contains([contest.id, item.userID])
-            }
+        guard standing.contestRevision <= rules.boards.contests.revision else {
+            throw ContestsChanged(revision: standing.contestRevision)
         }
-        var zones: [String: TimeZone] = [:]
-        for row in timeZones.rows {
-            zones[try row.string("user_id")] = TimeZone(identifier: try row.string("time_zone"))
-        }
-        for row in pendingErasures.rows {
-            let erasure = try RankingErasure(row: row)
-            batch.erasures[erasure.userID] = erasure
-        }
-        let decoder = PodiumJSON.decoder()
-        for row in recorded.rows {
-            let id = try row.string("id")
-            let fingerprint = try row.string("request_hash")
-            guard let plan = plans.first(where: { $0.item.id == id }) else { continue }
-            if fingerprint == requestHash(plan.item) {
-                let response = try decoder.decode(CompletionResponse.self, from: Data(try row.string("response").utf8))
-                batch.outcomes[id] = .replayed(response)
-            } else {
-                batch.outcomes[id] = .conflict
-            }
-        }
-        for plan in plans where batch.outcomes[plan.item.id] == nil {
-            if let error = plan.item.replayOnly { batch.outcomes[plan.item.id] = .tooOld(error) }
-        }
-        // Same lock order in every transaction (by player) so concurrent batches cannot deadlock on players;
-        // a player's completions in the order they were played, so totals, streaks and unlocks follow play.
-        let fresh = plans.filter { batch.outcomes[$0.item.id] == nil }
-            .sorted { ($0.item.userID, $0.item.completedAt, $0.item.id) < ($1.item.userID, $1.item.completedAt, $1.item.id) }
-        guard !fresh.isEmpty else {
+        let plan = BatchPlan(items, rules: rules, now: now, recorded: try standing.recordedCompletions(of: items), joined: standing.joined)
+        var batch = WrittenBatch(settled: plan.settled, erasures: standing.erasures)
+        guard !plan.fresh.isEmpty else {
             try connection.execute("COMMIT")
             return batch
         }
-
+        // Round trip 2: every upsert, one statement per table for the whole batch.
         let recordedAt = RFC3339.truncated(now)
+        let states = try writeUpserts(plan.fresh, zones: standing.zones, recordedAt: recordedAt, on: connection)
+        let closings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
+        batch.add(plan.fresh, states: states, zones: standing.zones, closings: closings, now: now, recordedAt: recordedAt, rules: rules)
+        return batch
+    }
+
+    /// Writes the upserts of `fresh` in one round trip and returns what each completion saw right after itself.
+    ///
+    /// Contest runs scored here are held open until the commit (a run's close, which may come early, waits for them).
+    static func writeUpserts(
+        _ fresh: [CompletionPlan], zones: [String: TimeZone], recordedAt: Date, on connection: PostgresConnection
+    ) throws -> [CompletionState] {
         let upserts = BatchUpserts(fresh, zones: zones)
-        let boards = Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted()
-        let timedPeriods = Set(fresh.flatMap { plan in plan.open.compactMap(TimedPeriodRow.init) })
-        // Contest runs scored here are held open until the commit (a run's close, which may come early, waits for them).
-        let contestRuns = Set(fresh.flatMap { plan in plan.open.filter { $0.board.contest != nil }.map { PeriodStore.closeLockKey(BoardPeriodKey($0)) } }).sorted()
-        var statements: [PostgresQuery] = contestRuns.isEmpty ? [] : [PostgresQuery(sql: holdRunsOpen, parameters: [contestRuns])]
+        let contests = ContestScoring(fresh, recordedAt: recordedAt)
+        var statements = contests.holdRunsOpen.map { [$0] } ?? []
         let upsertsAt = statements.count
         statements += upserts.statements(recordedAt: recordedAt)
-        statements.append(PostgresQuery(sql: insertBoards, parameters: [boards, recordedAt]))
-        statements.append(insertPeriods(Array(timedPeriods)))
-        if let totals = contestGroupTotals(fresh, recordedAt: recordedAt) { statements.append(totals) }
-        // Round trip 2: every upsert, one statement per table for the whole batch.
+        statements.append(PostgresQuery(sql: insertBoards, parameters: [Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted(), recordedAt]))
+        statements.append(insertPeriods(Array(Set(fresh.flatMap { $0.open.compactMap(TimedPeriodRow.init) }))))
+        if let totals = contests.groupTotals { statements.append(totals) }
         let results = try connection.pipeline(statements)
-        let states = try upserts.states(from: BatchUpserts.Results(results[upsertsAt...]))
-        let earlyClosings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
-
-        batch.fresh = fresh
-        batch.recordedAt = recordedAt
-        for (plan, state) in zip(fresh, states) {
-            let user = plan.item.userID
-            var standing = state.standing
-            standing.heldAchievements.formUnion(batch.unlocked.filter { $0.userId == user }.map(\.achievement))
-            let outcome = CompletionOutcome(
-                plan: plan, standing: standing,
-                closedEarly: state.closedEarly.map { ($0, earlyClosings[BoardPeriodKey($0)]) }, timeZone: zones[user] ?? .gmt,
-                now: now, recordedAt: recordedAt, rules: rules)
-            batch.unlocked += outcome.achievementEvents
-            batch.created.append(CreatedCompletion(outcome: outcome, periods: state.periods, scores: state.scores))
-            batch.outcomes[plan.item.id] = .created(outcome.response)
-            batch.players[user] = RankedPlayer(member: state.member, userID: user, displayName: state.displayName)
-        }
-        return batch
+        return try upserts.states(from: BatchUpserts.Results(results[upsertsAt...]))
     }
 
     /// Round trip 3: the completions with their answers, their events, the achievements, and the commit.
@@ -414,19 +368,6 @@ struct TimedPeriodRow: Sendable, Hashable {
     static let columns = PostgresColumns<TimedPeriodRow>(
         .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window }),
         .column("period", "text", { $0.period }), .column("ends_at", "timestamptz", { $0.endsAt }))
-}
-
-/// What one completion adds to one group's total in one contest run.
-struct ContestGroupRow: Sendable {
-    let board: String
-    let period: String
-    let groupName: String
-    let increment: Int64
-
-    /// The row's columns as `CompletionStore.upsertContestGroupScores` reads them.
-    static let columns = PostgresColumns<ContestGroupRow>(
-        .column("board", "text", { $0.board }), .column("period", "text", { $0.period }),
-        .column("group_name", "text", { $0.groupName }), .column("increment", "bigint", { $0.increment }))
 }
 
 /// A new completion as `completions` stores it (its answer travels beside it).
