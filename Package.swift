@@ -34,6 +34,7 @@ let package = Package(
             "CLibPQ",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "Redis", dependencies: [
             "CHiredis",
@@ -41,6 +42,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         // The build's commit, compiled in from the manifest.
@@ -115,6 +117,7 @@ let package = Package(
         .testTarget(name: "PodiumStoreTests", dependencies: [
             "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "PodiumSchedulerTests", dependencies: [
             "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",

@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
+import ServiceLifecycle
 
 /// A bounded pool of libpq connections.
 ///
@@ -401,5 +402,14 @@ public final class PostgresSession: Sendable {
                 throw error
             }
         }
+    }
+}
+
+extension PostgresPool: Service {
+    /// Serves until the service group shuts down gracefully (or is cancelled), then closes the pool: first in a group,
+    /// it is the last to stop, after everything that uses it.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await close()
     }
 }

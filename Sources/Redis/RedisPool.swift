@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -385,5 +386,14 @@ private struct State {
         guard slots < limit else { return .exhausted }
         slots += 1
         return .slot(Slot())
+    }
+}
+
+extension RedisPool: Service {
+    /// Serves until the service group shuts down gracefully (or is cancelled), then closes the pool: first in a group,
+    /// it is the last to stop, after everything that uses it.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await close()
     }
 }

@@ -12,9 +12,10 @@ struct Runtime {
     let logger: Logger
     let storage: PodiumStorage
     let runs: JobRunStore
-    /// The pools behind `storage` and `runs`, which this runtime opened and closes.
-    private let postgres: PostgresPool
-    private let redis: RedisPool
+    /// The pools behind `storage` and `runs`, which this runtime opened: `serve` runs them as services of its group,
+    /// other commands close them (`with`).
+    let postgres: PostgresPool
+    let redis: RedisPool
 
     /// Opens pools and builds the stores (nothing connects until first use).
     init(settings: Settings) throws {

@@ -48,7 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
             // Shut down in reverse order: the HTTP server stops taking requests and drains first,
             // while the background loops and both pools still serve it.
             services: [
-                // First to start and last to stop: the loops after it wait on its notifications.
+                // The pools first: they close last, once everything after them has stopped.
+                .init(service: runtime.postgres), .init(service: runtime.redis),
+                // Then the notices: the loops after it wait on them.
                 .init(service: changes),
                 .init(service: sync), .init(service: contests), .init(service: trim), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks),
                 .init(service: ShutdownStep(
@@ -71,13 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
             try await group.run()
         } catch {
             try? await http.shutdown()
-            await runtime.close()
             logger.error("podium stopped after an error", metadata: ["error": "\(error)"])
             throw error
         }
-        logger.info("services stopped; closing the webhook client and the connection pools")
+        logger.info("services stopped, the connection pools last; closing the webhook client")
         try? await http.shutdown()
-        await runtime.close()
         logger.info("podium stopped")
     }
 }
