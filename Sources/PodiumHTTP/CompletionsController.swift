@@ -50,15 +50,8 @@ struct CompletionsController {
         }
     }
 
-    /// How a batch treats its invalid items (`?mode=`).
-    enum BatchMode: String {
-        /// One invalid item rejects the whole batch, and nothing is recorded (the default).
-        case all
-        /// Every valid item is recorded; each invalid one gets its own problem in its result.
-        case partial
-    }
-
-    /// Handles `POST /v1/completions/batch?mode=all|partial`.
+    /// Handles `POST /v1/completions/batch?mode=all|partial`: `CompletionBatch` applies the batch's rules; this maps
+    /// its answer to HTTP.
     @Sendable func recordBatch(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireWriter()
         let modeText = request.uri.queryParameters.get("mode").map { String($0) } ?? BatchMode.all.rawValue
@@ -76,66 +69,56 @@ struct CompletionsController {
                 try completion.validated(now: receivedAt, rules: rules, fieldPrefix: Self.prefix(index))
             }
         }
-        let valid = checked.enumerated().compactMap { index, result in (try? result.get()).map { (index: index, item: $0) } }
-        var ageErrors = try await batch.ageErrors(valid.map(\.item)).makeIterator()
-        // Each refused item's problem, by its position in the request.
-        var refused: [Int: APIError] = [:]
-        for (index, result) in checked.enumerated() {
-            switch result {
-            case .failure(let failure): refused[index] = .validation(failure.errors)
-            case .success: if let error = ageErrors.next() ?? nil { refused[index] = .validation([error]) }
-            }
+        let answer = try await batch.run(
+            checked, mode: mode, mayWrite: { try context.requirePlayerWrite($0.userID, groups: $0.groups) },
+            plausibility: context.isPlayer ? plausibility : nil, prefix: Self.prefix)
+        switch answer {
+        case .rejected(let refusal): throw Self.problem(refusal)
+        case .items(let items): return try HTTPSupport.json(response(to: requests, items))
         }
-        // All or nothing on validation unless the caller asked for partial: a batch with a bad item changes nothing.
-        if mode == .all, !refused.isEmpty {
-            throw APIError.validation(refused.sorted { $0.key < $1.key }.flatMap { $0.value.errors })
-        }
-        // A player token syncs its own player's completions only, plausible ones.
-        for (index, item) in valid where refused[index] == nil {
-            do {
-                try context.requirePlayerWrite(item.userID, groups: item.groups)
-            } catch let error as APIError where mode == .partial {
-                refused[index] = error
-            }
-        }
-        let violations = try await implausible(valid.filter { refused[$0.index] == nil }.map { ($0.item, Self.prefix($0.index)) }, context: context)
-        if mode == .all, !violations.isEmpty { throw Self.implausibleProblem(violations) }
-        for (index, _) in valid where refused[index] == nil {
-            let own = violations.filter { $0.error.field.hasPrefix(Self.prefix(index)) }
-            if !own.isEmpty { refused[index] = Self.implausibleProblem(own) }
-        }
-        let accepted = valid.filter { refused[$0.index] == nil }
-        var recorded: [Int: (item: ValidCompletion, outcome: BatchItemOutcome)] = [:]
-        for (entry, outcome) in zip(accepted, try await batch.record(accepted.map(\.item))) { recorded[entry.index] = (entry.item, outcome) }
-        var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0, invalid: refused.count)
-        for (index, sent) in requests.enumerated() {
-            if let problem = refused[index] {
+    }
+
+    /// The batch answer: each item's result in the order sent, and the counts.
+    private func response(to requests: [CompletionRequest], _ items: [BatchItemAnswer]) -> BatchResponse {
+        var answer = BatchResponse(results: [], created: 0, replayed: 0, conflicts: 0, invalid: 0)
+        for (sent, item) in zip(requests, items) {
+            switch item {
+            case .refused(let refusal):
+                let problem = Self.problem(refusal)
+                answer.invalid += 1
                 answer.results.append(BatchItemResult(id: sent.id ?? "", status: Int(problem.status.code), result: nil, problem: problem.problem))
-                continue
-            }
-            guard let (item, itemOutcome) = recorded[index], case .recorded(let outcome) = itemOutcome else {
+            case .written(_, .refused):
                 answer.results.append(BatchItemResult(id: sent.id ?? "", status: 500, result: nil, problem: APIError.internalError.problem))
-                continue
-            }
-            count(outcome)
-            switch outcome {
-            case .created(let response):
-                invalidate(response, of: item)
-                answer.created += 1
-                answer.results.append(BatchItemResult(id: item.id, status: 201, result: response, problem: nil))
-            case .replayed(let response):
-                answer.replayed += 1
-                answer.results.append(BatchItemResult(id: item.id, status: 200, result: response, problem: nil))
-            case .conflict:
-                answer.conflicts += 1
-                let problem = APIError.conflict("completion \(item.id) was already recorded with a different body").problem
-                answer.results.append(BatchItemResult(id: item.id, status: 409, result: nil, problem: problem))
-            case .tooOld(let error):
-                // Erased between the check above and the write: refused alone, the rest stands.
-                answer.results.append(BatchItemResult(id: item.id, status: 400, result: nil, problem: APIError.validation([error]).problem))
+            case .written(let completion, .recorded(let outcome)):
+                count(outcome)
+                switch outcome {
+                case .created(let response):
+                    invalidate(response, of: completion)
+                    answer.created += 1
+                    answer.results.append(BatchItemResult(id: completion.id, status: 201, result: response, problem: nil))
+                case .replayed(let response):
+                    answer.replayed += 1
+                    answer.results.append(BatchItemResult(id: completion.id, status: 200, result: response, problem: nil))
+                case .conflict:
+                    answer.conflicts += 1
+                    let problem = APIError.conflict("completion \(completion.id) was already recorded with a different body").problem
+                    answer.results.append(BatchItemResult(id: completion.id, status: 409, result: nil, problem: problem))
+                case .tooOld(let error):
+                    // Erased between the check and the write: refused alone, the rest stands.
+                    answer.results.append(BatchItemResult(id: completion.id, status: 400, result: nil, problem: APIError.validation([error]).problem))
+                }
             }
         }
-        return try HTTPSupport.json(answer)
+        return answer
+    }
+
+    /// The problem of a refusal: 400 for invalid fields, the caller's own 401/403, 422 for implausible completions.
+    private static func problem(_ refusal: BatchRefusal) -> APIError {
+        switch refusal {
+        case .invalid(let errors): .validation(errors)
+        case .notAllowed(let error): error as? APIError ?? .internalError
+        case .implausible(let violations): implausibleProblem(violations)
+        }
     }
 
     /// How a batch names its item at `index` in field paths.
@@ -150,27 +133,12 @@ struct CompletionsController {
         }
     }
 
-    /// Throws 422 `implausible-completion` when a player token posts completions no pupil could have made.
+    /// Throws 422 `implausible-completion` when a player token posts completions no pupil could have made (keys,
+    /// trusted backends, are not judged).
     private func requirePlausible(_ items: [(ValidCompletion, String)], context: PodiumRequestContext) async throws {
-        let violations = try await implausible(items, context: context)
+        guard context.isPlayer else { return }
+        let violations = try await CompletionBatch.violations(items, rules: plausibility, store: store)
         if !violations.isEmpty { throw Self.implausibleProblem(violations) }
-    }
-
-    /// The plausibility rules a player token's completions break (none for keys, trusted backends); replays of
-    /// recorded ids pass. Each item is named by its field prefix.
-    private func implausible(_ items: [(ValidCompletion, String)], context: PodiumRequestContext) async throws -> [PlausibilityRules.Violation] {
-        guard context.isPlayer, let player = items.first?.0.userID else { return [] }
-        let recorded = try await store.recordedIDs(among: items.map(\.0.id))
-        // A repeated id in one batch is answered as a replay of its first occurrence: judge that one only.
-        var seen = Set<String>()
-        let fresh = items.filter { !recorded.contains($0.0.id) && seen.insert($0.0.id).inserted }
-        let times = fresh.map(\.0.completedAt)
-        guard let first = times.min(), let last = times.max() else { return [] }
-        let stored = try await store.entries(
-            userID: player, from: first.addingTimeInterval(-plausibility.lookaround), to: last.addingTimeInterval(plausibility.lookaround))
-        return plausibility.violations(fresh.map { item, prefix in
-            (PlausibilityRules.Entry(id: item.id, quizID: item.quizID, completedAt: item.completedAt), item.durationMS, item.total, prefix)
-        }, stored: stored)
     }
 
     /// 422 `implausible-completion`, naming each rule broken; counted per rule.

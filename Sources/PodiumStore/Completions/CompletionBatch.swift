@@ -11,9 +11,46 @@ public enum BatchItemOutcome: Sendable, Equatable {
     case refused
 }
 
-/// The rules of an offline-sync batch (`POST /v1/completions/batch`), on top of `CompletionWriter`.
+/// How a batch treats its refused items (`?mode=`).
+public enum BatchMode: String, Sendable {
+    /// One refused item rejects the whole batch, and nothing is recorded (the default).
+    case all
+    /// Every acceptable item is recorded; each refused one gets its own answer.
+    case partial
+}
+
+/// Why an item of a batch was refused before anything was written.
+public enum BatchRefusal: Sendable {
+    /// Its fields are invalid, or it is too old and was never recorded.
+    case invalid([FieldError])
+    /// The caller may not write it: the error the caller's check threw.
+    case notAllowed(any Error)
+    /// It breaks the plausibility rules.
+    case implausible([PlausibilityRules.Violation])
+}
+
+/// What a batch came to, item by item (in the order sent), or as a whole.
+public enum BatchAnswer: Sendable {
+    /// `.all` mode and some items were refused: nothing was written. The refusals of the first kind found, all items'
+    /// together (invalid fields before implausible ones).
+    case rejected(BatchRefusal)
+    /// Each item's fate: refused, or how it was recorded.
+    case items([BatchItemAnswer])
+}
+
+/// One item's fate in a batch.
+public enum BatchItemAnswer: Sendable {
+    /// Refused before anything was written.
+    case refused(BatchRefusal)
+    /// Recorded, or answered from what is stored, or refused by PostgreSQL alone.
+    case written(ValidCompletion, BatchItemOutcome)
+}
+
+/// The rules of an offline-sync batch (`POST /v1/completions/batch`), on top of `CompletionWriter`; the HTTP layer
+/// only maps `BatchAnswer` to its answer.
 ///
-/// - Too old is only a fault in a completion never recorded (`ageErrors`, checked before anything is written).
+/// - The batch's recorded ids are read once, for the age check and the plausibility rules.
+/// - Too old is only a fault in a completion never recorded (checked before anything is written).
 /// - An id repeated in the batch: the first occurrence is recorded, later ones answer as a replay of it
 ///   (same body) or a conflict (another body), whatever the commit order. When the first was not
 ///   recorded (it conflicts with what is stored, or is too old), a later one with another body is
@@ -30,10 +67,68 @@ public struct CompletionBatch: Sendable {
         self.logger = logger
     }
 
-    /// For each item (in order), its age error if it is too old and was never recorded; nil otherwise.
-    public func ageErrors(_ items: [ValidCompletion]) async throws -> [FieldError?] {
-        let recorded = try await store.recordedIDs(among: items.filter { $0.replayOnly != nil }.map(\.id))
-        return items.map { item in item.replayOnly.flatMap { recorded.contains(item.id) ? nil : $0 } }
+    /// Checks `checked` (each item's validation, in the order sent) under `mode`, then records what it accepts.
+    ///
+    /// `mayWrite` is the caller's own check of each valid item (a player token writes its own player's completions
+    /// only); `plausibility` is given for a caller whose completions must be plausible (player tokens). In `.all` mode a
+    /// failing `mayWrite` throws its error, as a request with one completion would. `prefix(index)` names an item in
+    /// field paths (`completions[3].`).
+    public func run(
+        _ checked: [Result<ValidCompletion, ValidationFailure>], mode: BatchMode, mayWrite: (ValidCompletion) throws -> Void,
+        plausibility: PlausibilityRules?, prefix: (Int) -> String
+    ) async throws -> BatchAnswer {
+        let valid = checked.enumerated().compactMap { index, result in (try? result.get()).map { (index: index, item: $0) } }
+        let recorded = try await store.recordedIDs(among: valid.map(\.item.id))
+        var refused: [Int: BatchRefusal] = [:]
+        for (index, result) in checked.enumerated() {
+            switch result {
+            case .failure(let failure): refused[index] = .invalid(failure.errors)
+            case .success(let item):
+                if let error = item.replayOnly, !recorded.contains(item.id) { refused[index] = .invalid([error]) }
+            }
+        }
+        if mode == .all, !refused.isEmpty {
+            let errors = refused.sorted { $0.key < $1.key }.flatMap { entry -> [FieldError] in
+                guard case .invalid(let errors) = entry.value else { return [] }
+                return errors
+            }
+            return .rejected(.invalid(errors))
+        }
+        for (index, item) in valid where refused[index] == nil {
+            do { try mayWrite(item) } catch let error where mode == .partial { refused[index] = .notAllowed(error) }
+        }
+        if let plausibility {
+            let judged = valid.filter { refused[$0.index] == nil }
+            let violations = try await Self.violations(judged.map { ($0.item, prefix($0.index)) }, recorded: recorded, rules: plausibility, store: store)
+            if mode == .all, !violations.isEmpty { return .rejected(.implausible(violations)) }
+            for (index, _) in judged {
+                let own = violations.filter { $0.error.field.hasPrefix(prefix(index)) }
+                if !own.isEmpty { refused[index] = .implausible(own) }
+            }
+        }
+        let accepted = valid.filter { refused[$0.index] == nil }
+        var written: [Int: BatchItemAnswer] = [:]
+        for (entry, outcome) in zip(accepted, try await record(accepted.map(\.item))) { written[entry.index] = .written(entry.item, outcome) }
+        return .items(checked.indices.map { refused[$0].map(BatchItemAnswer.refused) ?? written[$0] ?? .refused(.invalid([])) })
+    }
+
+    /// The plausibility rules `items` break (each named by its field prefix), given the player's stored completions
+    /// around them. Recorded ids (`recorded`, or read now when nil) are replays and pass; of an id repeated in the batch
+    /// only the first occurrence is judged (the others answer as its replay).
+    public static func violations(
+        _ items: [(ValidCompletion, String)], recorded: Set<String>? = nil, rules: PlausibilityRules, store: CompletionStore
+    ) async throws -> [PlausibilityRules.Violation] {
+        guard let player = items.first?.0.userID else { return [] }
+        var stored = recorded ?? []
+        if recorded == nil { stored = try await store.recordedIDs(among: items.map(\.0.id)) }
+        var seen = Set<String>()
+        let fresh = items.filter { !stored.contains($0.0.id) && seen.insert($0.0.id).inserted }
+        let times = fresh.map(\.0.completedAt)
+        guard let first = times.min(), let last = times.max() else { return [] }
+        let around = try await store.entries(userID: player, from: first.addingTimeInterval(-rules.lookaround), to: last.addingTimeInterval(rules.lookaround))
+        return rules.violations(fresh.map { item, prefix in
+            (PlausibilityRules.Entry(id: item.id, quizID: item.quizID, completedAt: item.completedAt), item.durationMS, item.total, prefix)
+        }, stored: around)
     }
 
     /// Records `items` (ids may repeat) and returns one outcome per item, in order.
