@@ -17,7 +17,8 @@
 #    `for`, a severity, a summary and a description, and a firing unit test),
 #    and over every metric name the dashboard and the alerts use, which must be
 #    in the catalogue ops/monitoring/metrics.txt. Every dashboard query must
-#    also parse as PromQL (promtool check rules on a generated file).
+#    also parse as PromQL (promtool check rules on a generated file). The
+#    podium_ names in Sources/ must be exactly the catalogue's.
 # 4. nginx -t on ops/monitoring/nginx.conf (its upstreams pointed at loopback).
 # 5. Live, with PODIUM_BINARY (default .build/debug/podium; this script builds
 #    nothing): `podium serve` on a free loopback port with a database of its own
@@ -257,6 +258,17 @@ PY
 checked+=("dashboard JSON, alert coverage and the metric catalogue")
 promtool check rules "$work/dashboard-queries.yml" >"$work/promtool.log" 2>&1 || { cat "$work/promtool.log" >&2; fail "a dashboard query is not valid PromQL"; }
 ok "every dashboard query parses as PromQL ($(grep -o '[0-9]* rules found' "$work/promtool.log"))"
+
+# --- 3b. the catalogue against the code ---------------------------------------------
+# metrics.txt is the one list of Podium's metric names: the names the Swift sources hold are checked against it, both
+# ways (a name in the code and not in the list, or listed and no longer in the code, fails).
+code_names="$(grep -rhoE '"podium_[a-z0-9_]+"' Sources --include='*.swift' | tr -d '"' | sort -u)"
+listed_names="$(grep -E '^podium_' "$mon/metrics.txt" | sort -u)"
+if ! diff <(echo "$code_names") <(echo "$listed_names") > "$work/metric-names.diff"; then
+    sed 's/^</  in Sources only:/; s/^>/  in metrics.txt only:/' "$work/metric-names.diff" | grep '^  in' >&2
+    fail "the podium_ metric names in Sources/ and ops/monitoring/metrics.txt differ (above)"
+fi
+ok "the $(echo "$code_names" | wc -l) podium_ metric names in Sources/ are exactly those of metrics.txt"
 
 # --- 4. nginx -t ------------------------------------------------------------------
 # nginx.conf is a conf.d file (upstream and server blocks); here it runs inside a

@@ -28,7 +28,7 @@ public enum RankingKeys {
     static let legacyDisplayNames = "podium:names"
 
     /// The pub/sub channel on which each ranking update names the board periods it changed (their sorted sets'
-    /// keys, space-separated), for live streams on every replica. `ranking-update.lua` publishes to it by this name.
+    /// keys, space-separated), for live streams on every replica. `RankingWriter` hands this name to the update script.
     public static let liveChannel = "podium:live"
 
     /// The board period of a sorted set's key (`board` above), or nil for another key.

@@ -87,8 +87,8 @@ public struct RankingWriter: Sendable {
         guard !updates.isEmpty || !players.isEmpty || !erasures.isEmpty else { return [] }
         var keys = updates.map(\.key)
         keys += [RankingKeys.players, RankingKeys.userMembers, RankingKeys.readyMarker]
-        var arguments: [String] = []
-        arguments.reserveCapacity(updates.count * 2 + players.count * 3)
+        var arguments = [RankingKeys.liveChannel]
+        arguments.reserveCapacity(1 + updates.count * 2 + players.count * 3)
         for update in updates {
             arguments.append(update.place.storedValue)
             arguments.append(update.member)
@@ -121,9 +121,9 @@ public struct RankingWriter: Sendable {
     /// without the ready marker the script writes nothing and fails: the completions are recorded as
     /// not ranked, answer without ranks, and the ranking sync brings them in after the rebuild.
     ///
-    /// KEYS: the boards of the n updates, the player and user-to-member hashes, the ready marker. ARGV: n
-    /// (stored value, member) pairs, then (member, user id, player value) triples. Returns n (players above,
-    /// players) pairs.
+    /// KEYS: the boards of the n updates, the player and user-to-member hashes, the ready marker. ARGV: the live
+    /// channel (`RankingKeys.liveChannel`, which it publishes the changed boards to), n (stored value, member) pairs,
+    /// then (member, user id, player value) triples. Returns n (players above, players) pairs.
     static let updateScript = RedisScript.bundled("ranking-update")
 
     /// Removes an erased player's members from boards and hashes. The user-to-member field goes only

@@ -3,14 +3,14 @@ if redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('PODIUM 
 local n = #KEYS - 3
 local standings = {}
 for i = 1, n do
-  local value, member = ARGV[2 * i - 1], ARGV[2 * i]
+  local value, member = ARGV[2 * i], ARGV[2 * i + 1]
   local changed = redis.call('ZADD', KEYS[i], 'LT', 'CH', value, member)
   local above = redis.call('ZCOUNT', KEYS[i], '-inf', '(' .. value)
   if changed == 0 and tonumber(redis.call('ZSCORE', KEYS[i], member)) < tonumber(value) then above = above - 1 end
   standings[2 * i - 1] = above
   standings[2 * i] = redis.call('ZCARD', KEYS[i])
 end
-for j = 2 * n + 1, #ARGV, 3 do
+for j = 2 * n + 2, #ARGV, 3 do
   redis.call('HSET', KEYS[n + 1], ARGV[j], ARGV[j + 2])
   redis.call('HSET', KEYS[n + 2], ARGV[j + 1], ARGV[j])
 end
@@ -20,6 +20,6 @@ if n > 0 then
   for i = 1, n do
     if not seen[KEYS[i]] then seen[KEYS[i]] = true; changed[#changed + 1] = KEYS[i] end
   end
-  redis.call('PUBLISH', 'podium:live', table.concat(changed, ' '))
+  redis.call('PUBLISH', ARGV[1], table.concat(changed, ' '))
 end
 return standings
