@@ -161,6 +161,8 @@ public struct ContestView: Codable, Sendable, Equatable {
     public var endsAt: String?
     /// Recurring: when runs start.
     public var cron: String?
+    /// Recurring: `cron` in words (`CronExpression.words`).
+    public var scheduleWords: String?
     /// Recurring: how long each run lasts at most, in minutes.
     public var durationMinutes: Int?
     /// The zone runs are scheduled and shown in.
@@ -211,6 +213,7 @@ public struct ContestView: Codable, Sendable, Equatable {
             startsAt = from.map(RFC3339.format)
             endsAt = until.map(RFC3339.format)
             self.cron = cron.expression.description
+            scheduleWords = cron.expression.words
             durationMinutes = Int(duration / 60)
         }
         let current = contest.currentRun(at: now)

@@ -111,9 +111,17 @@ public final class Scheduler: Sendable {
                     name: name, cron: settings.schedule.expression.description, timeZone: settings.schedule.timeZone.configuredName,
                     misfire: settings.misfire.rawValue, retryLimit: settings.retryLimit, leaseSeconds: Int(settings.lease),
                     paused: paused.contains(name), nextSlot: settings.schedule.next(after: now).map(RFC3339.format),
-                    lastRun: latest[name])
+                    nextSlots: Self.slots(of: settings.schedule, after: now, count: 3).map(RFC3339.format),
+                    scheduleWords: settings.schedule.expression.words, lastRun: latest[name])
             }
         }
+    }
+
+    /// The first `count` slots of `schedule` after `after`.
+    static func slots(of schedule: CronSchedule, after: Date, count: Int) -> [Date] {
+        var slots: [Date] = []
+        while slots.count < count, let next = schedule.next(after: slots.last ?? after) { slots.append(next) }
+        return slots
     }
 
     /// Asks for a run of scheduled job `name` at `slot` (`now`, the current second, or an RFC 3339 time),
@@ -336,6 +344,10 @@ public struct JobSummary: Codable, Sendable {
     public var paused: Bool
     /// RFC 3339 next scheduled slot.
     public var nextSlot: String?
+    /// The next three slots (RFC 3339), for people to check a schedule by.
+    public var nextSlots: [String]
+    /// The schedule in words (`CronExpression.words`).
+    public var scheduleWords: String
     /// The newest run.
     public var lastRun: JobRun?
 }

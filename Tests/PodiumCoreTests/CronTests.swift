@@ -517,3 +517,22 @@ struct CronScheduleDSTTests {
         }
     }
 }
+
+@Suite("Cron schedules in words", .timeLimit(.minutes(5)))
+struct CronWordsTests {
+    @Test("common schedules read as short phrases; any other keeps its expression")
+    func words() throws {
+        let expected = [
+            "* * * * *": "every minute", "*/5 * * * *": "every 5 minutes", "5 0 * * *": "every day at 00:05",
+            "30 3 * * *": "every day at 03:30", "0 * * * *": "every hour, on the hour",
+            "0 */2 * * *": "every 2 hours, on the hour", "15 * * * *": "every hour at 15 past",
+            "0 8 * * 1-5": "every weekday (Monday to Friday) at 08:00", "0 9 * * mon,fri": "every Monday and Friday at 09:00",
+            "0 10 * * 6,0": "every Saturday and Sunday at 10:00", "0 7,12 * * *": "every day at 07:00 and 12:00",
+            "0 0 1 * *": "on day 1 of every month at 00:00", "@daily": "every day at 00:00", "@weekly": "every Sunday at 00:00",
+            "0 6 25 dec *": "every year on 25 December at 06:00", "7,9 1 2 * 3": "7,9 1 2 * 3", "0 9 * * 7": "every Sunday at 09:00",
+        ]
+        for (text, words) in expected {
+            #expect(try CronExpression(text).words == words, "\(text)")
+        }
+    }
+}

@@ -167,7 +167,8 @@ struct ContestRouteTests {
                 // Cancelling: the run under way closes without medals and nothing counts any more.
                 let hourly: [String: any Sendable] = ["id": "hourly", "title": "Hourly", "scope": ["global"], "cron": "0 * * * *",
                                                       "duration_minutes": 30]
-                #expect(try await client.send(.post, "/v1/admin/contests", key: admin, json: hourly).status == .created)
+                let hourlyAnswer = try await client.send(.post, "/v1/admin/contests", key: admin, json: hourly)
+                #expect(hourlyAnswer.status == .created && hourlyAnswer.json["schedule_words"] as? String == "every hour, on the hour")
                 let counted = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: completionBody(
                     id: "hourly-1", user: d, topic: "art", completedAt: "2026-11-25T12:00:00Z"))
                 #expect(Self.contestRanks(counted) == ["contest:hourly 20261125T1200Z 1"])

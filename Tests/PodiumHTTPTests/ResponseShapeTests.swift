@@ -134,7 +134,7 @@ struct ResponseShapeTests {
         // A nil of a nested type shows its key but not what it holds; a free-form nil is a value all the same.
         let job = try FieldTree(recording: JobSummary(
             name: "prune", cron: "0 3 * * *", timeZone: "UTC", misfire: "skip", retryLimit: 0, leaseSeconds: 60, paused: false,
-            nextSlot: nil, lastRun: nil))
+            nextSlot: nil, nextSlots: [], scheduleWords: "every day at 03:00", lastRun: nil))
         #expect(job.fields.mapValues(\.isRequired) == (try FieldTree(recording: Samples.job)).fields.mapValues(\.isRequired))
         #expect(job.fields["last_run"] == .init(isRequired: false, shape: .unseen))
         let run = try FieldTree(recording: JobRun(
@@ -228,7 +228,9 @@ private enum Samples {
         error: "connection reset", result: ["closed": 2], attempts: [jobAttempt])
     static let job = JobSummary(
         name: "close-periods", cron: "*/5 * * * *", timeZone: "UTC", misfire: "run-latest", retryLimit: 3, leaseSeconds: 60,
-        paused: false, nextSlot: "2026-11-23T00:20:00.000Z", lastRun: jobRun)
+        paused: false, nextSlot: "2026-11-23T00:20:00.000Z",
+        nextSlots: ["2026-11-23T00:20:00.000Z", "2026-11-23T00:25:00.000Z", "2026-11-23T00:30:00.000Z"], scheduleWords: "every 5 minutes",
+        lastRun: jobRun)
     static let closedDay = ClosedDay(day: "2026-12-25", note: "Christmas")
     static let webhook = Webhook(
         id: "wh_1", url: "https://example.com/hook", eventTypes: ["medal.awarded"], enabled: true, createdAt: "2026-11-01T08:00:00.000Z")

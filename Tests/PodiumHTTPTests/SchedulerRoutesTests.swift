@@ -61,6 +61,9 @@ struct SchedulerRoutesTests {
             #expect(jobs.first?["cron"] as? String == "* * * * *")
             #expect(Set(jobs.compactMap { $0["time_zone"] as? String }) == ["UTC"], "UTC as configured, not Foundation's GMT")
             #expect(jobs.first?["next_slot"] as? String == "2026-11-25T12:01:00.000Z")
+            #expect(jobs.first?["next_slots"] as? [String] == ["2026-11-25T12:01:00.000Z", "2026-11-25T12:02:00.000Z", "2026-11-25T12:03:00.000Z"])
+            #expect(jobs.first?["schedule_words"] as? String == "every minute")
+            #expect(jobs.first { $0["name"] as? String == "prune" }?["schedule_words"] as? String == "every day at 03:30")
             #expect(try await client.send(.get, "/v1/admin/jobs", key: harness.readKey).status == .forbidden)
 
             // A slot of its own (the clock is fixed and other tests share the database).

@@ -204,143 +204,6 @@
         el("span", { class: "medal-score" }, `score ${medal.score}`))));
   }
 
-  // --- cron: words and next slots -----------------------------------------------------------------------------
-
-  const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-  const DAY_NAMES = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
-  const DAY_WORDS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-  const MONTH_WORDS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-  const MACROS = { "@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *", "@monthly": "0 0 1 * *", "@weekly": "0 0 * * 0",
-    "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@hourly": "0 * * * *" };
-
-  // One field as a sorted list of values, or null when it does not parse.
-  function cronField(text, low, high, names) {
-    const values = new Set();
-    const number = (token) => {
-      const lower = token.toLowerCase();
-      if (names && names.includes(lower)) return names.indexOf(lower) + low;
-      return /^\d+$/.test(token) ? Number(token) : NaN;
-    };
-    for (const item of text.split(",")) {
-      const [range, stepText] = item.split("/");
-      const step = stepText === undefined ? 1 : Number(stepText);
-      if (!Number.isInteger(step) || step < 1) return null;
-      let from, to;
-      if (range === "*") { from = low; to = high; }
-      else if (range.includes("-")) { [from, to] = range.split("-").map(number); }
-      else { from = number(range); to = stepText === undefined ? from : high; }
-      if (!Number.isInteger(from) || !Number.isInteger(to) || from < low || to > high || from > to) return null;
-      for (let v = from; v <= to; v += step) values.add(v);
-    }
-    return [...values].sort((a, b) => a - b);
-  }
-
-  function parseCron(expression) {
-    let text = String(expression || "").trim();
-    if (text.startsWith("@")) text = MACROS[text.toLowerCase()] || "";
-    const fields = text.split(/\s+/);
-    if (fields.length !== 5) return null;
-    const minutes = cronField(fields[0], 0, 59);
-    const hours = cronField(fields[1], 0, 23);
-    const days = cronField(fields[2], 1, 31);
-    const months = cronField(fields[3], 1, 12, MONTH_NAMES);
-    let weekdays = cronField(fields[4], 0, 7, DAY_NAMES);
-    if (!minutes || !hours || !days || !months || !weekdays) return null;
-    weekdays = [...new Set(weekdays.map((d) => d % 7))].sort((a, b) => a - b);
-    return { fields, minutes, hours, days, months, weekdays,
-      dayRestricted: !fields[2].startsWith("*"), weekdayRestricted: !fields[4].startsWith("*"),
-      monthRestricted: months.length < 12 };
-  }
-
-  // An arithmetic run 0, n, 2n … covering the whole field: the n, else 0.
-  function everyStep(values, size) {
-    if (values.length < 2 || values[0] !== 0) return 0;
-    const step = values[1] - values[0];
-    if (size % step !== 0 || values.length !== size / step) return 0;
-    return values.every((v, i) => v === i * step) ? step : 0;
-  }
-  const two = (n) => String(n).padStart(2, "0");
-  function andList(words) {
-    return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
-  }
-
-  // "every 5 minutes", "every day at 00:05", "every Monday at 08:00" … or the expression itself.
-  function cronWords(expression) {
-    const cron = parseCron(expression);
-    if (!cron) return expression;
-    const { minutes, hours, days, months, weekdays } = cron;
-    const allDays = !cron.dayRestricted && !cron.weekdayRestricted && !cron.monthRestricted && days.length === 31 && weekdays.length === 7;
-    if (allDays && hours.length === 24) {
-      if (minutes.length === 60) return "every minute";
-      const step = everyStep(minutes, 60);
-      if (step) return `every ${step} minutes`;
-      if (minutes.length === 1) return minutes[0] === 0 ? "every hour, on the hour" : `every hour at ${minutes[0]} past`;
-      return expression;
-    }
-    if (minutes.length !== 1) return expression;
-    const hourStep = everyStep(hours, 24);
-    if (allDays && hourStep > 1) {
-      return minutes[0] === 0 ? `every ${hourStep} hours, on the hour` : `every ${hourStep} hours at ${minutes[0]} past`;
-    }
-    if (hours.length > 4) return expression;
-    const at = `at ${andList(hours.map((h) => `${two(h)}:${two(minutes[0])}`))}`;
-    if (allDays) return `every day ${at}`;
-    if (!cron.monthRestricted && !cron.dayRestricted && cron.weekdayRestricted) {
-      if (weekdays.join() === "1,2,3,4,5") return `every weekday (Monday to Friday) ${at}`;
-      if (weekdays.join() === "0,6") return `every Saturday and Sunday ${at}`;
-      return `every ${andList(weekdays.map((d) => DAY_WORDS[d]))} ${at}`;
-    }
-    if (!cron.monthRestricted && cron.dayRestricted && !cron.weekdayRestricted) {
-      return `on day ${andList(days.map(String))} of every month ${at}`;
-    }
-    if (cron.monthRestricted && cron.dayRestricted && !cron.weekdayRestricted && days.length === 1) {
-      return `every year on ${days[0]} ${andList(months.map((m) => MONTH_WORDS[m - 1]))} ${at}`;
-    }
-    return expression;
-  }
-
-  // Offset of `zone` from UTC at instant `ms`, in ms.
-  function zoneOffset(ms, zone) {
-    const parts = {};
-    for (const part of formatter(zone, { hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric",
-      hour: "numeric", minute: "numeric" }).formatToParts(new Date(ms))) parts[part.type] = part.value;
-    const local = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour % 24, +parts.minute);
-    return local - Math.floor(ms / 60000) * 60000;
-  }
-  function localToInstant(y, m, d, h, min, zone) {
-    const guess = Date.UTC(y, m - 1, d, h, min);
-    let instant = guess - zoneOffset(guess, zone);
-    const second = guess - zoneOffset(instant, zone);
-    if (second !== instant) instant = second;
-    return instant;
-  }
-  // The next `count` slots strictly after `afterIso`, computed here (the server's next_slot is authoritative).
-  function nextSlots(expression, zone, afterIso, count) {
-    const cron = parseCron(expression);
-    if (!cron) return [];
-    const after = new Date(afterIso).getTime();
-    const start = new Date(after + zoneOffset(after, zone));
-    const found = [];
-    for (let offset = 0; offset < 366 * 8 && found.length < count; offset++) {
-      const day = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate() + offset));
-      const [y, m, d, dow] = [day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), day.getUTCDay()];
-      if (!cron.months.includes(m)) continue;
-      const dayMatch = cron.days.includes(d);
-      const weekdayMatch = cron.weekdays.includes(dow);
-      const matches = cron.dayRestricted && cron.weekdayRestricted ? dayMatch || weekdayMatch : dayMatch && weekdayMatch;
-      if (!matches) continue;
-      for (const h of cron.hours) {
-        for (const min of cron.minutes) {
-          const instant = localToInstant(y, m, d, h, min, zone);
-          if (instant > after && !found.includes(instant)) found.push(instant);
-          if (found.length >= count) break;
-        }
-        if (found.length >= count) break;
-      }
-    }
-    return found.sort((a, b) => a - b).slice(0, count).map((ms) => new Date(ms).toISOString());
-  }
-
   // --- key, sign-in, navigation -------------------------------------------------------------------------------
 
   function takeKeyFromAddress() {
@@ -620,7 +483,7 @@
         }
         const times = (start, end) => `${when(start, zone)} – ${when(end, zone)}`;
         const schedule = contest.schedule === "once" ? times(contest.starts_at, contest.ends_at)
-          : `${cronWords(contest.cron) || contest.cron}, ${plural(contest.duration_minutes, "minute")} each`;
+          : `${contest.schedule_words || contest.cron}, ${plural(contest.duration_minutes, "minute")} each`;
         return [
           el("tr", { dataset: { contest: contest.id, status: contest.status } },
             el("th", { scope: "row" }, contest.title, el("div", { class: "muted mono" }, contest.board)),
@@ -768,8 +631,9 @@
 
   function jobCard(job) {
     const zone = job.time_zone;
-    const words = cronWords(job.cron);
-    const slots = job.next_slot ? [job.next_slot, ...nextSlots(job.cron, zone, job.next_slot, 2)] : [];
+    // The server says the schedule in words and its next slots: the console parses no cron.
+    const words = job.schedule_words;
+    const slots = job.next_slots || [];
     const state = badge(job.paused ? "paused" : "active", job.paused ? "warn" : "ok");
     const runs = el("div", { class: "runs" });
     const last = el("dd", { class: "last-run" }, runSummary(job.last_run, zone));
@@ -1054,7 +918,5 @@
   window.addEventListener("hashchange", () => {
     if (location.hash.includes("key=")) { takeKeyFromAddress(); start(); } else route();
   });
-  // For tests and the curious: the pure helpers.
-  window.podiumConsole = Object.freeze({ cronWords, nextSlots });
   start();
 })();
