@@ -75,6 +75,6 @@ Podium is starting on $url
 EOF
 fi
 
-# glibc keeps a malloc arena per thread by default; two keep resident memory low (measured in ops/bench.sh).
+# glibc keeps a malloc arena per thread by default; two keep resident memory low (measured in ops/bench/bench.sh).
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec "$bin" "$@"

@@ -8,11 +8,11 @@
 #                                    runs the executable) and the Swift Testing binary
 #                                    (`podiumPackageTests.xctest`, what `swift test` runs),
 #                                    then against that build: the Redis tests through
-#                                    stunnel to a TLS-only Redis (ops/stunnel-test.sh),
-#                                    the browser end-to-end tests (ops/browser-test.sh),
+#                                    stunnel to a TLS-only Redis (ops/test/stunnel-test.sh),
+#                                    the browser end-to-end tests (ops/test/browser-test.sh),
 #                                    schemathesis over the OpenAPI document
-#                                    (ops/schemathesis.sh) and the monitoring tests
-#                                    (ops/monitoring-test.sh)
+#                                    (ops/test/schemathesis.sh) and the monitoring tests
+#                                    (ops/test/monitoring-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to the test binary,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
@@ -33,8 +33,8 @@
 #
 # PODIUM_TEST_DATE_SHIFT=N (days) runs the tests, and the `podium` processes they
 # start, as if the wall clock were N days ahead (a small preload library,
-# ops/clock-shift/clock_shift.c, built with gcc); the build itself runs on the
-# real clock. ops/date-shift.sh uses it.
+# ops/test/clock-shift/clock_shift.c, built with gcc); the build itself runs on the
+# real clock. ops/test/date-shift.sh uses it.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -85,7 +85,7 @@ if [ -n "$shift_days" ]; then
         $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null
     }
     mkdir -p .local
-    gcc -shared -fPIC -O2 -Wall -o .local/libclock_shift.so ops/clock-shift/clock_shift.c -ldl
+    gcc -shared -fPIC -O2 -Wall -o .local/libclock_shift.so ops/test/clock-shift/clock_shift.c -ldl
     # Tests are built on the real clock, then their binary runs shifted; monotonic
     # clocks stay real, so timeouts and NIO's timers measure real durations.
     test_prefix=(env PODIUM_CLOCK_SHIFT_DAYS="$shift_days" LD_PRELOAD="$root/.local/libclock_shift.so")
@@ -160,14 +160,14 @@ run_suite() {
 others=""
 if [ -z "$shift_days" ]; then
     # The Redis tests again, through stunnel to a TLS-only Redis (ops/README.md, "Redis over TLS").
-    run_suite ops/stunnel-test.sh stunnel-test
+    run_suite ops/test/stunnel-test.sh stunnel-test
     # The browser end-to-end tests (CORS, player tokens, the display page, the console, the docs).
-    run_suite ops/browser-test.sh browser-test
+    run_suite ops/test/browser-test.sh browser-test
     # Schemathesis over the whole OpenAPI document.
-    run_suite ops/schemathesis.sh schemathesis-test
+    run_suite ops/test/schemathesis.sh schemathesis-test
     # The monitoring pieces: promtool over the alerts and their unit tests, the compose file, the dashboard,
     # and a real Prometheus scraping this build.
-    run_suite ops/monitoring-test.sh monitoring-test
+    run_suite ops/test/monitoring-test.sh monitoring-test
     others=", the Redis tests through stunnel, the browser tests, schemathesis and the monitoring tests"
     elapsed=$((SECONDS - started))
 fi

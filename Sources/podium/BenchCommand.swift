@@ -11,7 +11,7 @@ import Synchronization
 /// Phases (each `--duration` seconds at `--concurrency` clients): ingest (POST /v1/completions
 /// with random players, as fast as the clients go or paced by `--rate`), then reads of the same
 /// server: `/healthz` (the ceiling), a top-10 page, 304 revalidations of it, and around-me pages.
-/// `ops/bench.sh` runs it beside pgbench.
+/// `ops/bench/bench.sh` runs it beside pgbench.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Load-test a running Podium and print figures.")
 

@@ -52,7 +52,7 @@ public final class OwnRedisServer: @unchecked Sendable {
     /// within `startDeadline` or exits first.
     public func start() async throws {
         let process = Process()
-        // The server keeps the real clock, like the shared PostgreSQL and Redis, when ops/date-shift.sh
+        // The server keeps the real clock, like the shared PostgreSQL and Redis, when ops/test/date-shift.sh
         // runs the tests with a preload library that shifts the clock.
         process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,7 +1,7 @@
 """Browser end-to-end tests: Debian's Chromium (Playwright) against a real `podium serve`.
 
 What a browser adds to the Swift suites: CORS as a browser enforces it, a player token used from a page of another
-origin, and the display page's own script rendering a board. Run with `bash ops/browser-test.sh`, which installs
+origin, and the display page's own script rendering a board. Run with `bash ops/test/browser-test.sh`, which installs
 Chromium, Playwright and pytest; the binary is PODIUM_BINARY (default .build/debug/podium), never built here.
 
 The session fixtures (the database, Redis, the frontend's two origins, `podium serve`, Chromium) and the helpers are

@@ -10,7 +10,7 @@ screen, at 1280 px and at phone width, go to .local/browser/console-*.png.
 A due period needs time to pass: a completion counts in a period only until the period's end plus the grace
 (an older one lists it under `missed_periods`), and the period is due only after that. So the close test has a
 Podium of its own (fixture `due_podium`): its scores land in today's day period, then it is restarted on the same
-database with its wall clock two days ahead (ops/clock-shift, as ops/date-shift.sh does), and that period is due.
+database with its wall clock two days ahead (ops/test/clock-shift, as ops/test/date-shift.sh does), and that period is due.
 """
 
 import datetime
@@ -121,13 +121,13 @@ def seeded(podium):
 
 
 def clock_shift_library(directory):
-    """ops/clock-shift/clock_shift.c built with the C compiler (ops/browser-test.sh installs gcc when missing)."""
+    """ops/test/clock-shift/clock_shift.c built with the C compiler (ops/test/browser-test.sh installs gcc when missing)."""
     compiler = shutil.which("gcc") or shutil.which("cc")
     if not compiler:
         pytest.fail("a C compiler is needed for the shifted clock (apt-get install gcc libc6-dev)")
     library = directory / "libclock_shift.so"
     subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-Wall", "-o", str(library),
-                    str(ROOT / "ops" / "clock-shift" / "clock_shift.c"), "-ldl"], check=True, timeout=120)
+                    str(ROOT / "ops" / "test" / "clock-shift" / "clock_shift.c"), "-ldl"], check=True, timeout=120)
     return library
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Connection-limit benchmark: slow clients against one running Podium replica.
 
-    python3 ops/bench-connections.py --url http://127.0.0.1:8080 --pid PID --key INGEST_KEY
+    python3 ops/bench/bench-connections.py --url http://127.0.0.1:8080 --pid PID --key INGEST_KEY
 
 Opens N connections (default 1000) on loopback: half send part of a request's
 headers and stall (slowloris), half send whole headers with a valid ingest key

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Schemathesis over the whole OpenAPI document, against the podium just built.
 #
-#   bash ops/schemathesis.sh [EXAMPLES]    examples per operation (default 20), seed 1
+#   bash ops/test/schemathesis.sh [EXAMPLES]    examples per operation (default 20), seed 1
 #
 # Starts `podium serve` (the debug build: run `bash ops/test.sh` or `swift build`
 # first) on port 18097 with a database and Redis db (8) of its own and rate limits
@@ -14,11 +14,11 @@
 # then ("AST constructor recursion depth mismatch").
 set -uo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 examples="${1:-20}"
 bash ops/services.sh >/dev/null
-# Debian's python3, as ops/browser-test.sh uses: its venv module is what python3-venv installs.
+# Debian's python3, as ops/test/browser-test.sh uses: its venv module is what python3-venv installs.
 python=/usr/bin/python3
 if ! { [ -x "$python" ] && "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; }; then
     sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"

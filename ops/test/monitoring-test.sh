@@ -3,8 +3,8 @@
 # alert rules, Grafana dashboard, nginx in front of the replicas) and the
 # compose file that runs them, then runs them against a real Podium.
 #
-#   bash ops/monitoring-test.sh            every check below
-#   bash ops/monitoring-test.sh --static   only the checks that need no Podium (1 to 4)
+#   bash ops/test/monitoring-test.sh            every check below
+#   bash ops/test/monitoring-test.sh --static   only the checks that need no Podium (1 to 4)
 #
 # 1. promtool: `check config` on prometheus.yml, `check rules` on alerts.yml,
 #    `test rules` on alerts_test.yml (every alert fires in a unit test, with its
@@ -54,7 +54,7 @@
 # Fails (non-zero) on the first check that fails.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 started=$SECONDS
 sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -63,7 +63,7 @@ live=1
 case "${1:-}" in
     "") ;;
     --static) live=0 ;;
-    *) echo "usage: bash ops/monitoring-test.sh [--static]" >&2; exit 2 ;;
+    *) echo "usage: bash ops/test/monitoring-test.sh [--static]" >&2; exit 2 ;;
 esac
 
 mon="ops/monitoring"

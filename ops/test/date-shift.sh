@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs the whole test suite as if it were later: the tests must pass on any date.
 #
-#   bash ops/date-shift.sh              the suite at +1, +40 and +400 days
-#   bash ops/date-shift.sh 7 3650       the suite at +7 and +3650 days
+#   bash ops/test/date-shift.sh              the suite at +1, +40 and +400 days
+#   bash ops/test/date-shift.sh 7 3650       the suite at +7 and +3650 days
 #
 # Each run is `bash ops/test.sh` with PODIUM_TEST_DATE_SHIFT=<days>: a fresh test
-# database and Redis db, then the test binary with ops/clock-shift/clock_shift.c
+# database and Redis db, then the test binary with ops/test/clock-shift/clock_shift.c
 # preloaded, which moves the wall clock of the test process and of the
 # `podium` replicas it starts by whole days. Fixed instants in the tests stay
 # where they are, so a test that mixes one with the real clock breaks here.
@@ -19,7 +19,7 @@
 # kept in .local/date-shift-<days>.log.
 set -uo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 shifts=("$@")
 [ ${#shifts[@]} -gt 0 ] || shifts=(1 40 400)

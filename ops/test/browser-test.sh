@@ -2,9 +2,9 @@
 # Browser end-to-end test: Debian's Chromium, driven by Playwright for Python,
 # against an already-built `podium serve` (Tests/browser/test_browser.py).
 #
-#   bash ops/browser-test.sh             install what is missing, then
+#   bash ops/test/browser-test.sh             install what is missing, then
 #                                        `python -m pytest -q Tests/browser`
-#   bash ops/browser-test.sh ARGS...     extra arguments go to pytest, e.g. `-k display`
+#   bash ops/test/browser-test.sh ARGS...     extra arguments go to pytest, e.g. `-k display`
 #
 # Installs with apt only what is missing (chromium, fonts-liberation when no
 # font is installed, python3, python3-venv, gcc), and Playwright and pytest with pip
@@ -22,7 +22,7 @@
 # Fails if pytest fails, and also if it collected no test (pytest's status 5).
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 started=$SECONDS
 sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -42,7 +42,7 @@ missing=()
 # Minimal images ship no fonts, and pages would render without visible text.
 compgen -G "/usr/share/fonts/truetype/*/*.ttf" >/dev/null || missing+=(fonts-liberation)
 [ -x "$python" ] || missing+=(python3)
-# The console test builds ops/clock-shift/clock_shift.c to serve a Podium with its clock moved ahead.
+# The console test builds ops/test/clock-shift/clock_shift.c to serve a Podium with its clock moved ahead.
 command -v gcc >/dev/null || missing+=(gcc libc6-dev)
 { [ -x "$python" ] && "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; } || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then

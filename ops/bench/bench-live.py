@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Live-stream benchmark: many listeners of `GET …/live` on one running Podium replica.
 
-    python3 ops/bench-live.py --url http://127.0.0.1:18081 --pid PID --key ADMIN_KEY --binary .build/release/podium
+    python3 ops/bench/bench-live.py --url http://127.0.0.1:18081 --pid PID --key ADMIN_KEY --binary .build/release/podium
 
-Run by `bash ops/bench-live.sh`, which starts the replica. In order, it:
+Run by `bash ops/bench/bench-live.sh`, which starts the replica. In order, it:
 
 1. measures ingest alone: `podium bench --phases ingest` (64 clients, --ingest-seconds);
 2. opens --listeners streams spread evenly over --boards topic boards (week window, limit 1) and reports the

@@ -2,13 +2,13 @@
 # The README's test command, several times in a row, with CPU burners beside it: the suite must not depend on the
 # machine's speed (issue 23, part 9).
 #
-#   bash ops/test-under-load.sh            five runs of `bash ops/test.sh` beside two `yes > /dev/null`
-#   RUNS=3 BURNERS=1 bash ops/test-under-load.sh
+#   bash ops/test/test-under-load.sh            five runs of `bash ops/test.sh` beside two `yes > /dev/null`
+#   RUNS=3 BURNERS=1 bash ops/test/test-under-load.sh
 #
 # Prints one line per run (status, seconds, the run's last OK/FAILED line, and the failing tests' lines); each run's
 # output is kept in .local/test-under-load-<n>.log. Fails if any run failed.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 mkdir -p .local
 burners=()

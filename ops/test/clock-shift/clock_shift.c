@@ -1,5 +1,5 @@
 // A preload library that moves the wall clock of a process by a whole number of days,
-// for ops/date-shift.sh: `PODIUM_CLOCK_SHIFT_DAYS=40 LD_PRELOAD=libclock_shift.so cmd`.
+// for ops/test/date-shift.sh: `PODIUM_CLOCK_SHIFT_DAYS=40 LD_PRELOAD=libclock_shift.so cmd`.
 //
 // Only the wall clock (CLOCK_REALTIME and its variants, gettimeofday, time) moves;
 // monotonic clocks, sleeps and poll timeouts are left alone, so timers and

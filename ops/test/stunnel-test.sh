@@ -4,11 +4,11 @@
 # way ops/README.md ("Redis over TLS") tells operators to run Podium (Debian
 # 12's hiredis 0.14 has no TLS, so Podium refuses rediss:// URLs).
 #
-#   bash ops/stunnel-test.sh             needs the test bundle that
+#   bash ops/test/stunnel-test.sh             needs the test bundle that
 #                                        `swift build --build-tests` (or
 #                                        `swift test`, as ops/test.sh runs it)
 #                                        leaves; it builds nothing
-#   bash ops/stunnel-test.sh ARGS...     extra arguments go to the test bundle
+#   bash ops/test/stunnel-test.sh ARGS...     extra arguments go to the test bundle
 #
 # What it does, all under .local/stunnel/ (made anew on every run) and on
 # loopback only:
@@ -28,7 +28,7 @@
 # or if any check above fails. Logs stay in .local/stunnel/.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 started=$SECONDS
 sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -129,7 +129,7 @@ echo "redis-server $(redis-server --version | sed -n 's/.*v=\([^ ]*\).*/\1/p') w
 
 # 4. The client-side tunnel, as ops/README.md describes it, and one that expects another name.
 cat >"$dir/stunnel.conf" <<EOF
-; Written by ops/stunnel-test.sh: a client-mode tunnel to the TLS-only Redis.
+; Written by ops/test/stunnel-test.sh: a client-mode tunnel to the TLS-only Redis.
 foreground = yes
 pid = $dir/stunnel.pid
 debug = notice

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Live-stream benchmark: one release replica with 10,000 listeners of GET …/live on 100 boards.
 #
-#   bash ops/bench-live.sh                                   the defaults below
-#   BENCH_LISTENERS=2000 BENCH_RATE=200 bash ops/bench-live.sh
-#   BENCH_BINARY=path bash ops/bench-live.sh                 another build of podium
+#   bash ops/bench/bench-live.sh                                   the defaults below
+#   BENCH_LISTENERS=2000 BENCH_RATE=200 bash ops/bench/bench-live.sh
+#   BENCH_BINARY=path bash ops/bench/bench-live.sh                 another build of podium
 #
-# Prints (ops/bench-live.py): ingest without listeners; the replica's resident memory with the listeners
+# Prints (ops/bench/bench-live.py): ingest without listeners; the replica's resident memory with the listeners
 # connected and at its peak (target < 300 MB); the delay from a completion's answer to its page event at a
 # probe listener per board at BENCH_RATE completions/s (target p99 < 1 s); ingest with the listeners
 # connected and its ratio to ingest without (target >= 0.8). Uses its own database (podium_bench_live) and
 # Redis db 3; touches nothing else.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bash ops/services.sh >/dev/null
 . "$root/ops/lib/swift.sh"
@@ -44,6 +44,6 @@ redis-cli -p "$redis_port" -n 3 FLUSHDB >/dev/null
 server_pid=$!
 trap 'kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
 until curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do sleep 0.05; done
-python3 ops/bench-live.py --url "http://127.0.0.1:$port" --pid "$server_pid" --key "$PODIUM_ADMIN_KEY" --binary "$bin" \
+python3 ops/bench/bench-live.py --url "http://127.0.0.1:$port" --pid "$server_pid" --key "$PODIUM_ADMIN_KEY" --binary "$bin" \
     --listeners "${BENCH_LISTENERS:-10000}" --boards "${BENCH_BOARDS:-100}" --rate "${BENCH_RATE:-500}" \
     --seconds "${BENCH_SECONDS:-20}" --ingest-seconds "${BENCH_INGEST_SECONDS:-10}"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """What one connection costs a running replica: idle keep-alive connections against live-stream listeners.
 
-    python3 ops/bench-connection-memory.py --port 18082 --pid PID --key KEY --mode idle --connections 5000
-    python3 ops/bench-connection-memory.py --port 18082 --pid PID --key KEY --mode live --connections 5000
+    python3 ops/bench/bench-connection-memory.py --port 18082 --pid PID --key KEY --mode idle --connections 5000
+    python3 ops/bench/bench-connection-memory.py --port 18082 --pid PID --key KEY --mode live --connections 5000
 
 `idle` sends one GET /healthz per connection and keeps it open; `live` opens GET …/live?limit=1 on 100 topic
 boards. Prints the replica's VmRSS before and 5 s after the last connection opened, and the difference per

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark: Podium against the limits of the same machine, measured in one run.
 #
-#   bash ops/bench.sh                      10,000 players, then 1,000,000 players
-#   BENCH_DURATION=20 bash ops/bench.sh    seconds per phase (default 10)
-#   BENCH_SCALE=0 bash ops/bench.sh        skip the 1,000,000-player part
-#   BENCH_BINARY=path bash ops/bench.sh    measure that podium binary instead of building this tree's
+#   bash ops/bench/bench.sh                      10,000 players, then 1,000,000 players
+#   BENCH_DURATION=20 bash ops/bench/bench.sh    seconds per phase (default 10)
+#   BENCH_SCALE=0 bash ops/bench/bench.sh        skip the 1,000,000-player part
+#   BENCH_BINARY=path bash ops/bench/bench.sh    measure that podium binary instead of building this tree's
 #                                          (compare two commits on one machine, same script)
 #
 # Prints, side by side:
@@ -26,7 +26,7 @@
 # Uses its own database (podium_bench) and Redis db 2; touches nothing else.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bash ops/services.sh >/dev/null
 . "$root/ops/lib/swift.sh"
