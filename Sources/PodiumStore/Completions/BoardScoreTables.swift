@@ -135,12 +135,14 @@ enum BoardScoreTables {
     }
 
     /// Up to `limit` rows of `window` after (`board`, `period`, `user_id`) `after`, in that order, with the player's
-    /// handle, as `board_scores` shows them; `filter` is an SQL condition on the row aliased `s`.
+    /// handle, as `board_scores` shows them; `filter` is an SQL condition on the row aliased `s`, and with
+    /// `updatedSince` only rows updated since then are read.
     ///
     /// The view's rows come from two tables, so the view cannot be walked in key order by an index; this merges the
     /// window's rows of both, each read in order through an index (`board_current_scores_<window>`, the primary keys).
     static func page(_ window: LeaderboardWindow, after: (board: String, period: String, userID: String), filter: String,
-                     limit: Int) -> PostgresQuery {
+                     updatedSince: Date? = nil, limit: Int) -> PostgresQuery {
+        let recent = updatedSince == nil ? "" : " AND updated_at >= $4"
         let current = ["all", "day", "week", "month"].contains(window.rawValue) ? window.rawValue : nil
         var parts: [String] = []
         if let current {
@@ -150,20 +152,20 @@ enum BoardScoreTables {
                 SELECT c.board, '\(current)'::text AS board_window, \(period) AS period, c.user_id, c.\(current)_score AS score,
                        c.\(current)_reached_at AS reached_at, c.updated_at, c.\(current)_duration_ms AS duration_ms,
                        c.\(current)_untimed_completions AS untimed_completions
-                FROM board_current_scores c WHERE c.\(current)_score IS NOT NULL AND \(position)
+                FROM board_current_scores c WHERE c.\(current == "all" ? "all_score" : "\(current)_period") IS NOT NULL AND \(position)\(recent)
                 """)
         }
         if current != "all" {
             parts.append("""
                 SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions
-                FROM board_period_scores p WHERE p.board_window = '\(window.rawValue)' AND (p.board, p.board_window, p.period, p.user_id) > ($1, '\(window.rawValue)', $2, $3)
+                FROM board_period_scores p WHERE p.board_window = '\(window.rawValue)' AND (p.board, p.board_window, p.period, p.user_id) > ($1, '\(window.rawValue)', $2, $3)\(recent)
                 """)
         }
         return PostgresQuery(sql: """
             SELECT s.*, u.handle FROM (\(parts.joined(separator: "\nUNION ALL\n"))) s JOIN users u USING (user_id)
             WHERE \(filter)
             ORDER BY s.board, s.period, s.user_id LIMIT \(limit)
-            """, parameters: [after.board, window == .all ? "all" : after.period, after.userID])
+            """, parameters: [after.board, window == .all ? "all" : after.period, after.userID] + (updatedSince.map { [$0] } ?? []))
     }
 
     /// The current row's timed windows as rows of (window, period), for `VALUES` over the row aliased `h`.

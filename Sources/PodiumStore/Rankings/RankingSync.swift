@@ -349,24 +349,21 @@ public struct RankingSync: Sendable {
         }
     }
 
-    /// Writes again every score changed since `since`, a page at a time.
+    /// Writes again every score changed since `since`, a page at a time, a window at a time.
     private func rewriteChanged(since: Date) async throws {
-        var after: [String] = ["", "", "", ""]
-        while true {
-            let rows = try await postgres.query("""
-                SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(RankingPlaces.columns("s"))
-                FROM board_scores s JOIN users u USING (user_id)
-                WHERE s.updated_at >= $5 AND (s.board, s.board_window, s.period, s.user_id) > ($1, $2, $3, $4) AND \(Self.notClosed)
-                ORDER BY s.board, s.board_window, s.period, s.user_id LIMIT 20000
-                """, after.map { $0 as (any PostgresBindable)? } + [since]).rows
-            guard let last = rows.last else { return }
-            after = [try last.string("board"), try last.string("board_window"), try last.string("period"), try last.string("user_id")]
-            try await rankings.write(try rows.map { row in
-                ScoreUpdate(
-                    key: RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
-                                           try row.string("period")),
-                    member: try row.member(), place: try row.place(tieBreak: rules.tieBreak(ofBoard: try row.string("board"))))
-            })
+        for window in LeaderboardWindow.allCases {
+            var after = (board: "", period: "", userID: "")
+            while true {
+                let rows = try await postgres.query(
+                    BoardScoreTables.page(window, after: after, filter: Self.notClosed, updatedSince: since, limit: 20_000)).rows
+                guard let last = rows.last else { break }
+                after = (try last.string("board"), try last.string("period"), try last.string("user_id"))
+                try await rankings.write(try rows.map { row in
+                    ScoreUpdate(
+                        key: RankingKeys.board(try row.string("board"), window, try row.string("period")), member: try row.member(),
+                        place: try row.place(tieBreak: rules.tieBreak(ofBoard: try row.string("board"))))
+                })
+            }
         }
     }
 }
