@@ -7,8 +7,11 @@
 public struct PostgresColumns<Row>: Sendable {
     /// One column: its name in the SQL, its element type, and how a row's value is written into the array literal.
     public struct Column: Sendable {
+        /// The column's name in the SQL.
         let name: String
+        /// Its element type (`text`, `bigint`, …).
         let type: String
+        /// Writes a row's value into the array literal.
         let append: @Sendable (Row, inout String) -> Void
 
         /// A column whose every row has a value; `type` is the SQL element type (`text`, `bigint`, `timestamptz`, …).
@@ -51,7 +54,9 @@ public struct PostgresColumns<Row>: Sendable {
 
 /// A ready-made array literal bound as one parameter.
 struct PostgresArrayLiteral: PostgresBindable {
+    /// The literal, braces included.
     let text: String
+    /// The literal itself.
     var postgresText: String? { text }
 }
 

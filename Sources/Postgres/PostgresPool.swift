@@ -406,10 +406,16 @@ public final class PostgresSession: Sendable {
 }
 
 extension PostgresPool: Service {
-    /// Serves until the service group shuts down gracefully (or is cancelled), then closes the pool: first in a group,
-    /// it is the last to stop, after everything that uses it.
+    /// Serves until the service group shuts down gracefully, then closes the pool: first in a group, it is the last to
+    /// stop, after everything that uses it. When the group is cancelled instead (its shutdown ran past its limit), the
+    /// pool stays open for whatever still winds down beside it (a cancelled job recording its outcome); the process
+    /// ends next.
     public func run() async throws {
-        try? await gracefulShutdown()
+        do {
+            try await gracefulShutdown()
+        } catch {
+            return
+        }
         await close()
     }
 }

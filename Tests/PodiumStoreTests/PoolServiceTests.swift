@@ -41,4 +41,19 @@ struct PoolServiceTests {
         await #expect(throws: (any Error).self) { try await postgres.query("SELECT 1") }
         await #expect(throws: (any Error).self) { try await redis.command(["PING"]) }
     }
+
+    @Test("a cancelled group leaves the pools open for what still winds down beside them")
+    func cancelledGroupLeavesPoolsOpen() async throws {
+        let postgres = try await StoreTestEnvironment.postgres(poolSize: 2)
+        let redis = try StoreTestEnvironment.redis()
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: postgres), .init(service: redis)], logger: StoreTestEnvironment.logger))
+        let running = Task { try await group.run() }
+        running.cancel()
+        _ = try? await running.value
+        #expect(try await postgres.query("SELECT 1 AS one").rows[0].int("one") == 1)
+        #expect(try await redis.command(["PING"]).string == "PONG")
+        await postgres.close()
+        await redis.close()
+    }
 }

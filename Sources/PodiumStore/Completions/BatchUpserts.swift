@@ -228,11 +228,17 @@ enum BatchUpsertError: Error {
 
 /// One player's share of a batch: what its completions add to its totals, and the display name the last of them brought.
 struct PlayerRow: Sendable {
+    /// The player.
     let userID: String
+    /// The display name the player's last completion in the batch brought, if any.
     var displayName: String?
+    /// Points the completions add.
     var points: Int64 = 0
+    /// How many completions.
     var completions: Int64 = 0
+    /// Correct answers they add.
     var correctAnswers: Int64 = 0
+    /// Answers they add.
     var totalAnswers: Int64 = 0
 
     /// The row's columns as `BatchUpserts.upsertUsers` reads them.
@@ -253,14 +259,23 @@ struct PlayerRow: Sendable {
 
 /// One (player, topic)'s share of a batch: counts and sums to add, bests and last play to keep at the maximum.
 struct TopicRow: Sendable {
+    /// The player.
     let userID: String
+    /// The topic.
     let topic: String
+    /// How many completions.
     var completions: Int64 = 0
+    /// Correct answers they add.
     var correctAnswers: Int64 = 0
+    /// Answers they add.
     var totalAnswers: Int64 = 0
+    /// The sum of their accuracies (correct over total).
     var accuracySum = 0.0
+    /// Their best accuracy.
     var bestAccuracy = 0.0
+    /// Their best points.
     var bestPoints: Int64 = 0
+    /// When the latest of them was played.
     var lastPlayedAt = Date(timeIntervalSince1970: 0)
 
     /// The row's columns as `BatchUpserts.upsertTopics` reads them.
@@ -287,7 +302,9 @@ struct TopicRow: Sendable {
 
 /// A day (in the player's zone) the player played on: one row of `user_days`, the streak's unit.
 struct DayRow: Sendable, Hashable {
+    /// The player.
     let userID: String
+    /// The day number (`Streak.localDay`).
     let day: Int
 
     /// The row's columns as `BatchUpserts.recordDays` reads them.

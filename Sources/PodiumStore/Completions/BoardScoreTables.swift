@@ -5,9 +5,13 @@ import Postgres
 /// One (board period, player)'s share of a completion batch: the score it adds and what the tie-breaks read of the
 /// completions that added to it.
 struct ScoreRow: Sendable {
+    /// The board id.
     let board: String
+    /// The window (`all`, `day`, `week`, `month` or `contest`).
     let window: String
+    /// The period key.
     let period: String
+    /// The player.
     let userID: String
     /// The score the batch adds.
     var increment: Int64 = 0

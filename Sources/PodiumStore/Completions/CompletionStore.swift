@@ -353,9 +353,13 @@ extension CompletionStore {
 
 /// A timed board period a batch scored: `board_periods` lists it so close-periods finds it by its end.
 struct TimedPeriodRow: Sendable, Hashable {
+    /// The board id.
     let board: String
+    /// The window.
     let window: String
+    /// The period key.
     let period: String
+    /// The first instant after the period.
     let endsAt: Date
 
     /// The row of `period`; nil for one without an end (all time).
@@ -372,7 +376,9 @@ struct TimedPeriodRow: Sendable, Hashable {
 
 /// A new completion as `completions` stores it (its answer travels beside it).
 struct CompletionRow: Sendable {
+    /// The completion.
     let item: ValidCompletion
+    /// The points it earns.
     let points: Int
 
     /// The row of `plan`.

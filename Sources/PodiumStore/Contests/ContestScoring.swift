@@ -51,9 +51,13 @@ struct ContestScoring {
 
 /// What one completion adds to one group's total in one contest run.
 struct ContestGroupRow: Sendable {
+    /// The contest's board id.
     let board: String
+    /// The run (its period key).
     let period: String
+    /// The group.
     let groupName: String
+    /// What the completion adds to the group's total.
     let increment: Int64
 
     /// The row's columns as `ContestScoring.upsertGroupScores` reads them.
