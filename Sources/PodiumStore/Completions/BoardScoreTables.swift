@@ -115,7 +115,7 @@ enum BoardScoreTables {
             SELECT k.board, w.board_window, w.period, k.user_id, w.score, w.reached_at, k.updated_at, w.duration_ms, w.untimed_completions
             FROM kept k
             CROSS JOIN LATERAL (VALUES ('all', 'all', k.all_score, k.all_reached_at, k.all_duration_ms, k.all_untimed_completions),
-                                       \(unescaped: heldWindows.replacingOccurrences(of: "h.", with: "k.")))
+                                       \(unescaped: keptWindows))
                                AS w(board_window, period, score, reached_at, duration_ms, untimed_completions)
             UNION ALL
             SELECT * FROM moved
@@ -180,6 +180,9 @@ enum BoardScoreTables {
     private static let heldWindows = timedWindows.map { window in
         "('\(window)', h.\(window)_period, h.\(window)_score, h.\(window)_reached_at, h.\(window)_duration_ms, h.\(window)_untimed_completions)"
     }.joined(separator: ", ")
+
+    /// The same over the written row aliased `k` (spelled out once, at start-up, not per batch).
+    private static let keptWindows = heldWindows.replacingOccurrences(of: "h.", with: "k.")
 
     /// The current row's timed-window columns, in the order `currentSums` gives their values.
     private static let currentColumns = timedWindows.map { window in
