@@ -167,9 +167,15 @@ struct CompletionStoreTests {
         let results = await storage.writer.record(items)
         #expect(results.allSatisfy { if case .success(.created) = $0 { true } else { false } })
         let board = try await postgresBoard(storage.postgres, board: "topic:\(topic)", window: .all, period: "all")
+        // Ties list by handle, which players draw in the order their first completion's batch commits: with the writer's
+        // concurrent batches that is not always user-id order, so the expected order reads the handles.
+        var handles: [String: Int64] = [:]
+        for row in try await storage.postgres.query("SELECT user_id, handle FROM users WHERE user_id = ANY($1)", [users]).rows {
+            handles[try row.string("user_id")] = try row.int64("handle")
+        }
         let expected = users.map { user in
             (user, Int64(items.filter { $0.userID == user }.map { [Difficulty.easy: 2, .medium: 3, .hard: 5][$0.difficulty]! }.reduce(0, +)))
-        }.sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+        }.sorted { ($0.1, handles[$1.0] ?? 0) > ($1.1, handles[$0.0] ?? 0) }
         #expect(board.map(\.0) == expected.map(\.0))
         #expect(board.map(\.1) == expected.map(\.1))
         let live = try await redisBoard(storage.redis, RankingKeys.board("topic:\(topic)", .all, "all"))
