@@ -49,7 +49,8 @@ public enum BatchItemAnswer: Sendable {
 /// The rules of an offline-sync batch (`POST /v1/completions/batch`), on top of `CompletionWriter`; the HTTP layer
 /// only maps `BatchAnswer` to its answer.
 ///
-/// - The batch's recorded ids are read once, for the age check and the plausibility rules.
+/// - The batch's recorded ids are read at most once, for the age check and the plausibility rules (none for a key's batch
+///   with no item too old).
 /// - Too old is only a fault in a completion never recorded (checked before anything is written).
 /// - An id repeated in the batch: the first occurrence is recorded, later ones answer as a replay of it
 ///   (same body) or a conflict (another body), whatever the commit order. When the first was not
@@ -78,7 +79,9 @@ public struct CompletionBatch: Sendable {
         plausibility: PlausibilityRules?, prefix: (Int) -> String
     ) async throws -> BatchAnswer {
         let valid = checked.enumerated().compactMap { index, result in (try? result.get()).map { (index: index, item: $0) } }
-        let recorded = try await store.recordedIDs(among: valid.map(\.item.id))
+        // Read only what is asked of it: the ids of too-old items, and every id when plausibility is judged.
+        let asked = plausibility == nil ? valid.filter { $0.item.replayOnly != nil } : valid
+        let recorded = try await store.recordedIDs(among: asked.map(\.item.id))
         var refused: [Int: BatchRefusal] = [:]
         for (index, result) in checked.enumerated() {
             switch result {
