@@ -94,9 +94,15 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Resources")]),
 
+        // The settings `serve` reads from the environment: one table of names, defaults and meanings, and the parser.
+        .target(name: "PodiumSettings", dependencies: [
+            "PodiumCore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "Postgres", "Redis",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // The executable: subcommands only.
         .executableTarget(name: "podium", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "Postgres", "Redis",
+            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "PodiumSettings", "Postgres", "Redis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -114,6 +120,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "PodiumTestSupport"]),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"]),
+        .testTarget(name: "PodiumSettingsTests", dependencies: ["PodiumSettings", "PodiumHTTP", "PodiumCore"]),
         .testTarget(name: "PodiumStoreTests", dependencies: [
             "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PodiumCore
+import PodiumSettings
 
 /// `podium rules check FILE`: validates a rules file and prints the rules in force with it.
 struct RulesCommand: AsyncParsableCommand {
@@ -28,7 +29,14 @@ struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config", abstract: "Print the effective configuration (from the environment, defaults filled in; secrets masked).")
 
+    /// Print the table of settings with their defaults instead (the README's configuration table).
+    @Flag(help: "Print every setting with its default and meaning as a Markdown table (the README's) instead.") var markdown = false
+
     func run() async throws {
+        if markdown {
+            print(SettingsTable.markdown)
+            return
+        }
         let settings = try Settings()
         _ = try settings.rules()
         let summary = settings.summary()

@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 import Logging
 import PodiumCore
 import PodiumScheduler
+import PodiumSettings
 import PodiumStore
 import Postgres
 import Redis
@@ -16,10 +18,13 @@ struct Runtime {
     /// other commands close them (`with`).
     let postgres: PostgresPool
     let redis: RedisPool
+    /// A job made to sleep before working (`serve --test-job-delay`), if any.
+    let jobDelay: JobDelay?
 
     /// Opens pools and builds the stores (nothing connects until first use).
-    init(settings: Settings) throws {
+    init(settings: Settings, jobDelay: JobDelay? = nil) throws {
         self.settings = settings
+        self.jobDelay = jobDelay
         logger = settings.logger("podium")
         let rules = try settings.rules()
         postgres = settings.postgresPool(logger: logger)
@@ -33,8 +38,8 @@ struct Runtime {
     /// The scheduler with every built-in job.
     func scheduler() -> Scheduler {
         var jobs = BuiltInJobs.all(storage: storage, runs: runs)
-        if let (name, delay) = settings.testJobDelay {
-            jobs = jobs.map { $0.name == name ? DelayedJob(job: $0, delay: delay) : $0 }
+        if let jobDelay {
+            jobs = jobs.map { $0.name == jobDelay.job ? DelayedJob(job: $0, delay: jobDelay.delay) : $0 }
         }
         return Scheduler(
             store: runs, settings: storage.rules.scheduler, jobs: jobs, replica: settings.replicaName, now: { Date() }, logger: logger)
@@ -88,8 +93,24 @@ struct Runtime {
     }
 }
 
-/// Fault injection for the multi-process scheduler tests (`PODIUM_TEST_JOB_DELAY=<job>=<ms>`):
-/// the job sleeps before working, so a test can kill its replica mid-run.
+/// Fault injection for the multi-process scheduler tests (`serve --test-job-delay <job>=<ms>`, hidden from help):
+/// a job that sleeps before working, so a test can kill its replica mid-run.
+struct JobDelay: ExpressibleByArgument, Sendable {
+    /// The job's name.
+    let job: String
+    /// How long it sleeps first.
+    let delay: Duration
+
+    /// Reads `<job>=<ms>`.
+    init?(argument: String) {
+        let parts = argument.split(separator: "=")
+        guard parts.count == 2, let milliseconds = Int(parts[1]), milliseconds >= 0 else { return nil }
+        job = String(parts[0])
+        delay = .milliseconds(milliseconds)
+    }
+}
+
+/// A job that sleeps for a while before it works (`JobDelay`).
 struct DelayedJob: ScheduledJob {
     let job: any ScheduledJob
     let delay: Duration

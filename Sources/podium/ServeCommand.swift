@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import PodiumHTTP
 import PodiumScheduler
+import PodiumSettings
 import PodiumWebhooks
 import AsyncHTTPClient
 import PodiumStore
@@ -15,11 +16,14 @@ import ServiceLifecycle
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
 
+    /// Fault injection for the multi-process scheduler tests, not a setting: `<job>=<ms>` makes that job sleep first.
+    @Option(name: .customLong("test-job-delay"), help: .hidden) var testJobDelay: JobDelay?
+
     func run() async throws {
         var settings = try Settings.load()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
-        let runtime = try Runtime(settings: settings)
+        let runtime = try Runtime(settings: settings, jobDelay: testJobDelay)
         let logger = runtime.logger
         logger.info("podium starting", metadata: [
             "version": "\(BuildInfo.version)", "commit": "\(BuildInfo.commit)", "process": "\(ProcessInfo.processInfo.processIdentifier)"])

@@ -113,7 +113,7 @@ final class ReplicaGroup: @unchecked Sendable {
         for index in 0..<count {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["serve"]
+            process.arguments = ["serve", "--test-job-delay", "snapshot-leaderboards=4000"]
             var environment = ProcessInfo.processInfo.environment
             environment["PODIUM_DATABASE_URL"] = databaseURL
             // Few connections each: the suite's other tests share the server's connection limit.
@@ -124,7 +124,6 @@ final class ReplicaGroup: @unchecked Sendable {
             environment["PODIUM_REPLICA_NAME"] = names[index]
             environment["PODIUM_SCHEDULER_TICK_MS"] = "100"
             environment["PODIUM_RULES_FILE"] = rules.path
-            environment["PODIUM_TEST_JOB_DELAY"] = "snapshot-leaderboards=4000"
             environment["PODIUM_LOG_LEVEL"] = "warning"
             process.environment = environment
             // Its output goes to a file, shown when it never becomes ready.

@@ -5,7 +5,7 @@ import PodiumCore
 import PodiumHTTP
 
 /// How log lines are written (`PODIUM_LOG_FORMAT`): `text` for people, `json` for log collectors.
-enum LogFormat: String {
+public enum LogFormat: String, Sendable {
     /// swift-log's plain lines: `2026-11-26T10:00:00+0000 info podium : request_id=… message`.
     case text
     /// One JSON object per line: `time`, `level`, `logger`, `message` and `labels` (the metadata).
@@ -13,7 +13,7 @@ enum LogFormat: String {
 
     /// Installs this format for every logger of the process, with the request id of the request being served
     /// (`RequestID.metadataProvider`) on each line. Only the first call takes effect.
-    func bootstrap() {
+    public func bootstrap() {
         Self.bootstrapped.withLock { done in
             guard !done else { return }
             done = true
