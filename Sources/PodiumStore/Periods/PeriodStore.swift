@@ -230,16 +230,17 @@ public struct PeriodStore: Sendable {
             SELECT position, user_id, score, rank FROM snapshot_entries WHERE snapshot_id = \(bind: snapshot)
             AND rank <= \(bind: Medal.lastMedalRank) ORDER BY position
             """).rows
-        let awarded = try candidates.compactMap { row in try standingsMedal(of: row, key: key).map { (position: try row.int("position"), award: $0) } }
-        let (positions, medals) = (awarded.map(\.position), awarded.map(\.award))
-        if !medals.isEmpty {
+        let awarded = try candidates.compactMap { row in
+            try standingsMedal(of: row, key: key).map { SnapshotMedal(position: try row.int("position"), award: $0) }
+        }
+        if !awarded.isEmpty {
             try connection.query("""
-                UPDATE snapshot_entries e SET medal = x.m
-                FROM unnest(\(bind: positions)::int[], \(bind: medals.map(\.medal.rawValue))::text[]) AS x(p, m)
-                WHERE e.snapshot_id = \(bind: snapshot) AND e.position = x.p
+                UPDATE snapshot_entries e SET medal = x.medal
+                FROM \(unnest: awarded, SnapshotMedal.columns, as: "x")
+                WHERE e.snapshot_id = \(bind: snapshot) AND e.position = x.position
                 """)
         }
-        return medals
+        return awarded.map(\.award)
     }
 
     /// The final snapshot of a closed period, or nil while it is not closed.
@@ -310,10 +311,10 @@ public struct PeriodStore: Sendable {
     /// Records that the Redis sorted sets of `keys` were deleted.
     public func markRankingsPruned(_ keys: [BoardPeriodKey], now: Date) async throws {
         try await postgres.query("""
-            UPDATE board_periods SET redis_pruned_at = $4
-            FROM unnest($1::text[], $2::text[], $3::text[]) AS x(b, w, p)
-            WHERE board = x.b AND board_window = x.w AND period = x.p
-            """, [keys.map(\.board), keys.map(\.window.rawValue), keys.map(\.period), now])
+            UPDATE board_periods SET redis_pruned_at = \(bind: now)
+            FROM \(unnest: keys, BoardPeriodKey.columns, as: "x")
+            WHERE board_periods.board = x.board AND board_periods.board_window = x.board_window AND board_periods.period = x.period
+            """)
     }
 
     /// What closing would do; for a period already closed, what closing did (as a real close would answer).
@@ -457,4 +458,16 @@ public enum PeriodCloseError: Error, Equatable, CustomStringConvertible {
             "\(key.board) \(key.window.rawValue) \(key.period) has not ended yet (it ends at \(RFC3339.format(end)))"
         }
     }
+}
+
+/// A medal awarded to one entry of a period's final snapshot, by its position there.
+struct SnapshotMedal {
+    /// The entry's position in the snapshot (0 for the top).
+    let position: Int
+    /// The medal and who it went to.
+    let award: MedalAward
+
+    /// The columns `awardMedals` writes.
+    static let columns = PostgresColumns<SnapshotMedal>(
+        .column("position", "int", { $0.position }), .column("medal", "text", { $0.award.medal.rawValue }))
 }

@@ -96,19 +96,21 @@ public struct ReminderStore: Sendable {
         let closed = Set(try connection.query("""
             SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY($1::date[])
             """, [due.map { Period.dayKey(dayNumber: $0.day) }]).rows.map { try $0.int("n") })
-        let bounds = due.map(\.bounds)
+        let checks = due.map { ReminderCheck(user: $0.user, bounds: $0.bounds) }
         // One row per due check, in `due`'s order.
         let played = try connection.query("""
-            SELECT EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.u AND c.completed_at >= x.s AND c.completed_at < x.e) AS today,
-                   EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.u AND c.completed_at >= x.b AND c.completed_at < x.s) AS before
-            FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS x(u, b, s, e, i)
+            SELECT EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.user_id
+                                                         AND c.completed_at >= x.day_start AND c.completed_at < x.day_end) AS today,
+                   EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.user_id
+                                                         AND c.completed_at >= x.day_before AND c.completed_at < x.day_start) AS before
+            FROM \(unnest: checks, ReminderCheck.columns, as: "x", ordinality: "i")
             ORDER BY x.i
-            """, [due.map(\.user), bounds.map(\.before), bounds.map(\.start), bounds.map(\.end)]).rows
+            """).rows
             .map { (today: try $0.bool("today"), before: try $0.bool("before")) }
 
         var report = ReminderReport()
         var events: [ReminderDueEvent] = []
-        var updates: [(user: String, next: Date?, reminded: Int?)] = []
+        var updates: [ReminderUpdate] = []
         for (item, played) in zip(due, played) {
             // Checks that come after the local day ended (the job was down) are dropped, not sent late.
             let stillThatDay = Streak.localDay(of: now, in: item.zone) == item.day
@@ -123,15 +125,15 @@ public struct ReminderStore: Sendable {
                 report.skipped += 1
             }
             let next = item.schedule?.next(after: max(item.at, now))
-            updates.append((item.user, next, remind ? item.day : item.remindedDay))
+            updates.append(ReminderUpdate(user: item.user, next: next, remindedDay: remind ? item.day : item.remindedDay))
         }
         try connection.query(try EventStore.append(events, occurredAt: now))
         // The webhook senders of every replica are told when the events commit.
         if !events.isEmpty { try connection.query(ChangeNotices.notify(.outbox)) }
         try connection.query("""
-            UPDATE users SET next_reminder_at = NULLIF(x.n, '')::timestamptz, reminded_day = NULLIF(x.r, -1)
-            FROM unnest($1::text[], $2::text[], $3::int[]) AS x(u, n, r) WHERE users.user_id = x.u
-            """, [updates.map(\.user), updates.map { $0.next.map(RFC3339.format) ?? "" }, updates.map { $0.reminded ?? -1 }])
+            UPDATE users SET next_reminder_at = x.next_reminder_at, reminded_day = x.reminded_day
+            FROM \(unnest: updates, ReminderUpdate.columns, as: "x") WHERE users.user_id = x.user_id
+            """)
         return report
     }
 
@@ -153,4 +155,32 @@ public struct ReminderStore: Sendable {
     public func openDay(_ day: String) async throws -> Bool {
         try await postgres.query("DELETE FROM closed_days WHERE day = $1::date", [day]).affectedRows == 1
     }
+}
+
+/// One due reminder's question to the completions: did the player play on the reminder's local day, or the day before.
+struct ReminderCheck {
+    /// The player.
+    let user: String
+    /// Where the day before starts, where the day starts and where it ends.
+    let bounds: (before: Date, start: Date, end: Date)
+
+    /// The columns `ReminderStore` looks completions up by.
+    static let columns = PostgresColumns<ReminderCheck>(
+        .column("user_id", "text", { $0.user }), .column("day_before", "timestamptz", { $0.bounds.before }),
+        .column("day_start", "timestamptz", { $0.bounds.start }), .column("day_end", "timestamptz", { $0.bounds.end }))
+}
+
+/// What a reminder check leaves on the player: the next time to look, and the last local day reminded.
+struct ReminderUpdate {
+    /// The player.
+    let user: String
+    /// The next reminder time; nil when reminders are off.
+    let next: Date?
+    /// The local day (days since 1970-01-01) last reminded, if any.
+    let remindedDay: Int?
+
+    /// The columns `ReminderStore` writes.
+    static let columns = PostgresColumns<ReminderUpdate>(
+        .column("user_id", "text", { $0.user }), .optional("next_reminder_at", "timestamptz", { $0.next }),
+        .optional("reminded_day", "int", { $0.remindedDay }))
 }

@@ -54,8 +54,8 @@ public struct SnapshotStore: Sendable {
             guard let id = try inserted.first?.int64("id") else { return false }
             try connection.query("""
                 INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
-                SELECT $1, x.i - 1, x.u, x.s, x.r FROM unnest($2::text[], $3::bigint[], $4::int[]) WITH ORDINALITY AS x(u, s, r, i)
-                """, [id, entries.map(\.userId), entries.map(\.score), entries.map(\.rank)])
+                SELECT \(bind: id), x.i - 1, x.user_id, x.score, x.rank FROM \(unnest: entries, LeaderboardEntry.columns, as: "x", ordinality: "i")
+                """)
             return true
         }
     }
@@ -105,4 +105,10 @@ public struct SnapshotStore: Sendable {
     public func prune(before cutoff: Date) async throws -> Int {
         try await postgres.query("DELETE FROM snapshots WHERE kind = 'scheduled' AND taken_at < $1", [cutoff]).affectedRows
     }
+}
+
+extension LeaderboardEntry {
+    /// The columns of a snapshot entry that `SnapshotStore.record` writes (the display name is read from the player).
+    static let columns = PostgresColumns<LeaderboardEntry>(
+        .column("user_id", "text", { $0.userId }), .column("score", "bigint", { $0.score }), .column("rank", "int", { $0.rank }))
 }

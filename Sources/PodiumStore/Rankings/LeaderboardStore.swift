@@ -157,14 +157,14 @@ public struct LeaderboardStore: Sendable {
         let rows = try await postgres.query("""
             SELECT x.i, s.score,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
-                      AND c.period = s.period AND \(TieBreak.sqlRanksAbove(policy: "x.t", row: "c", other: "s"))) AS above,
+                      AND c.period = s.period AND \(unescaped: TieBreak.sqlRanksAbove(policy: "x.tie_break", row: "c", other: "s"))) AS above,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
                                                          AND c.period = s.period) AS players
-            FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS x(b, w, p, t, i)
-            JOIN board_scores s ON s.board = x.b AND s.board_window = x.w AND s.period = x.p AND s.user_id = $4
+            FROM \(unnest: periods, BoardPeriod.columns, as: "x", ordinality: "i")
+            JOIN board_scores s ON s.board = x.board AND s.board_window = x.board_window AND s.period = x.period
+                               AND s.user_id = \(bind: userID)
             ORDER BY x.i
-            """, [periods.map(\.board.id), periods.map(\.period.window.rawValue), periods.map(\.period.key), userID,
-                  periods.map(\.board.tieBreak.rawValue)]).rows
+            """).rows
         return try rows.compactMap { row in
             guard let period = periods[safe: try row.int("i") - 1] else { return nil }
             return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
@@ -264,4 +264,11 @@ extension LeaderboardStore {
     fileprivate func noteFallback(_ read: String, _ error: any Error) {
         fallbackWarning.log("reads served from PostgreSQL: Redis failed", metadata: ["read": "\(read)", "error": "\(error)"])
     }
+}
+
+extension BoardPeriod {
+    /// A board period's columns with its board's tie-break policy, as the PostgreSQL fallback of ranks reads them.
+    static let columns = PostgresColumns<BoardPeriod>(
+        .column("board", "text", { $0.board.id }), .column("board_window", "text", { $0.period.window.rawValue }),
+        .column("period", "text", { $0.period.key }), .column("tie_break", "text", { $0.board.tieBreak.rawValue }))
 }

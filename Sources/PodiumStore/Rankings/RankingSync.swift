@@ -109,23 +109,23 @@ public struct RankingSync: Sendable {
             FROM completions WHERE NOT ranked AND recorded_at < $1 ORDER BY recorded_at LIMIT $2
             """, [now.addingTimeInterval(-settle), limit]).rows
         guard !rows.isEmpty else { return 0 }
-        var wanted = Set<[String]>()
+        var wanted = Set<PlayerBoardPeriod>()
         for row in rows {
             let groups = try row.string("groups").split(separator: ",").map(String.init)
             let periods = rules.boardPeriods(
                 topic: try row.string("topic"), groups: groups, completedAt: try row.date("completed_at"),
                 now: try row.date("recorded_at")).open
             for period in periods {
-                wanted.insert([period.board.id, period.period.window.rawValue, period.period.key, try row.string("user_id")])
+                wanted.insert(PlayerBoardPeriod(
+                    board: period.board.id, window: period.period.window.rawValue, period: period.period.key, userID: try row.string("user_id")))
             }
         }
-        let tuples = Array(wanted)
         let scores = try await postgres.query("""
-            SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(RankingPlaces.columns("s")), u.display_name
+            SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(unescaped: RankingPlaces.columns("s")), u.display_name
             FROM board_scores s JOIN users u USING (user_id)
-            JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(b, win, p, usr)
-              ON s.board = w.b AND s.board_window = w.win AND s.period = w.p AND s.user_id = w.usr
-            """, [tuples.map { $0[0] }, tuples.map { $0[1] }, tuples.map { $0[2] }, tuples.map { $0[3] }]).rows
+            JOIN \(unnest: Array(wanted), PlayerBoardPeriod.columns, as: "w")
+              ON s.board = w.board AND s.board_window = w.board_window AND s.period = w.period AND s.user_id = w.user_id
+            """).rows
         var updates: [ScoreUpdate] = []
         var players: [String: RankedPlayer] = [:]
         for row in scores {
@@ -173,10 +173,11 @@ public struct RankingSync: Sendable {
         guard !rows.isEmpty else { return }
         // A player erased since has no row left; the erasure removed the name.
         try await send(RankingWriter.playerCommands(try rows.filter { $0["handle"] != nil }.map(RankedPlayer.init(row:))))
+        let applied = try rows.map { QueuedDisplayName(userID: try $0.string("user_id"), queuedAt: try $0.date("queued_at")) }
         try await postgres.query("""
-            DELETE FROM pending_display_names p USING unnest($1::text[], $2::timestamptz[]) AS x(u, q)
-            WHERE p.user_id = x.u AND p.queued_at = x.q
-            """, [try rows.map { try $0.string("user_id") }, try rows.map { try $0.date("queued_at") }])
+            DELETE FROM pending_display_names p USING \(unnest: applied, QueuedDisplayName.columns, as: "x")
+            WHERE p.user_id = x.user_id AND p.queued_at = x.queued_at
+            """)
     }
 
     /// Rebuilds every board period and the ranking hashes (members, display names) from PostgreSQL.
@@ -366,4 +367,33 @@ public struct RankingSync: Sendable {
             }
         }
     }
+}
+
+/// One player's score on one board period, as the catch-up looks it up.
+struct PlayerBoardPeriod: Hashable {
+    /// The board's id.
+    let board: String
+    /// The window's name.
+    let window: String
+    /// The period's key.
+    let period: String
+    /// The player.
+    let userID: String
+
+    /// The columns the catch-up joins `board_scores` on.
+    static let columns = PostgresColumns<PlayerBoardPeriod>(
+        .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window }),
+        .column("period", "text", { $0.period }), .column("user_id", "text", { $0.userID }))
+}
+
+/// A queued display-name change, named by when it was queued so that a newer one queued meanwhile is kept.
+struct QueuedDisplayName {
+    /// The player.
+    let userID: String
+    /// When the change was queued.
+    let queuedAt: Date
+
+    /// The columns the applied queue entries are deleted by.
+    static let columns = PostgresColumns<QueuedDisplayName>(
+        .column("user_id", "text", { $0.userID }), .column("queued_at", "timestamptz", { $0.queuedAt }))
 }
