@@ -173,7 +173,7 @@ struct BuiltInJobTests {
             "SELECT count(*) AS n FROM events WHERE user_id = $1 OR payload->>'user_id' = $1", [gone]).rows[0].int("n")
         #expect(events == 0)
         let leftovers = try await storage.postgres.query("""
-            SELECT (SELECT count(*) FROM user_days WHERE user_id = $1) + (SELECT count(*) FROM user_achievements WHERE user_id = $1) AS n
+            SELECT (SELECT count(*) FROM users WHERE user_id = $1) + (SELECT count(*) FROM user_achievements WHERE user_id = $1) AS n
             """, [gone]).rows[0].int("n")
         #expect(leftovers == 0, "active days and achievements go too")
     }

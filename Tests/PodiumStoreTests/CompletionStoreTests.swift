@@ -223,7 +223,7 @@ struct CompletionStoreTests {
         #expect(batch.last?.ranks.first { $0.board == "topic:\(together)-t" && $0.window == .all }?.score == 18)
         let stored = try await storage.postgres.query("""
             SELECT u.points, u.completions, u.display_name, t.completions AS topic_completions,
-                   (SELECT count(*) FROM user_days d WHERE d.user_id = u.user_id) AS days
+                   cardinality(u.days) AS days
             FROM users u JOIN user_topics t USING (user_id) WHERE u.user_id = $1
             """, [together]).rows[0]
         #expect(try stored.int("points") == 18 && stored.int("completions") == 4 && stored.int("topic_completions") == 4)

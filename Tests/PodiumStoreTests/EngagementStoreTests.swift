@@ -55,7 +55,7 @@ struct EngagementStoreTests {
         let next = try await record(storage, user: user, topic: topic, at: "2026-06-02T11:00:00Z")
         #expect(next.streak == Streak(current: 2, longest: 2))
         #expect(next.achievementsUnlocked.isEmpty, "two Tokyo days are not a 3-day streak")
-        let days = try await storage.postgres.query("SELECT day FROM user_days WHERE user_id = $1 ORDER BY day", [user]).rows
+        let days = try await storage.postgres.query("SELECT unnest(days) AS day FROM users WHERE user_id = $1", [user]).rows
             .map { try $0.int("day") }
         #expect(days.map { Period.dayKey(dayNumber: $0) } == ["2026-06-01", "2026-06-02"])
         // Another zone counts them again.

@@ -80,7 +80,8 @@ trap stop_server EXIT
 
 # The transaction Podium runs for one completion with one group (its player's row, taking a
 # handle only when new, its topic row, a current board row on each of 3 boards, checking
-# 9 timed periods, its active day for streaks, its completion.recorded event, and the
+# 9 timed periods, its active day for streaks (on the player's row, read first with the
+# player's achievements), its completion.recorded event, and the
 # answer it stores for replays: a real ~2 kB answer, built per transaction so it is parsed
 # and compressed every time as Podium's is; its colons before digits are written \x3a because
 # pgbench would read ":00" as a variable), one completion per transaction, as pgbench runs it.
@@ -88,12 +89,17 @@ cat > "$work/completion.sql" <<'SQL'
 \set u random(1, 10000)
 \set c random(1, 9000000000000000)
 BEGIN;
-INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+SELECT time_zone, array_to_string(days, ',') AS days,
+       (SELECT string_agg(achievement, ',') FROM user_achievements a WHERE a.user_id = u.user_id) AS achievements
+FROM users u WHERE user_id = 'pgb-' || :u;
+INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, days, created_at, updated_at)
 VALUES ('pgb-' || :u, COALESCE((SELECT handle FROM users WHERE user_id = 'pgb-' || :u), nextval('users_handle_seq')),
-        'Player ' || :u, 3, 1, 7, 10, now(), now())
+        'Player ' || :u, 3, 1, 7, 10, string_to_array('20778', ',')::int[], now(), now())
 ON CONFLICT (user_id) DO UPDATE SET display_name = COALESCE(EXCLUDED.display_name, u.display_name), points = u.points + EXCLUDED.points,
   completions = u.completions + 1, correct_answers = u.correct_answers + EXCLUDED.correct_answers,
-  total_answers = u.total_answers + EXCLUDED.total_answers, updated_at = EXCLUDED.updated_at
+  total_answers = u.total_answers + EXCLUDED.total_answers,
+  days = CASE WHEN EXCLUDED.days <@ u.days THEN u.days ELSE ARRAY(SELECT DISTINCT d FROM unnest(u.days || EXCLUDED.days) AS d ORDER BY d) END,
+  updated_at = EXCLUDED.updated_at
 RETURNING handle, points, completions, correct_answers, total_answers, display_name;
 INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy, best_points, last_played_at)
 VALUES ('pgb-' || :u, 'pgbench', 1, 7, 10, 0.7, 0.7, 3, now())
@@ -101,10 +107,6 @@ ON CONFLICT (user_id, topic) DO UPDATE SET completions = t.completions + 1, corr
   total_answers = t.total_answers + EXCLUDED.total_answers, accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
   best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy), best_points = GREATEST(t.best_points, EXCLUDED.best_points),
   last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at);
-WITH added AS (INSERT INTO user_days (user_id, day) VALUES ('pgb-' || :u, 20778) ON CONFLICT DO NOTHING RETURNING day)
-SELECT (SELECT array_to_string(array_agg(day ORDER BY day), ',')
-        FROM (SELECT day FROM user_days WHERE user_id = 'pgb-' || :u UNION SELECT day FROM added) d) AS days,
-       (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements WHERE user_id = 'pgb-' || :u) AS achievements;
 INSERT INTO board_current_scores AS c (board, user_id, updated_at, all_score, day_period, day_score, week_period, week_score,
                                        month_period, month_score)
 SELECT b, 'pgb-' || :u, now(), 3, '2026-11-21', 3, '2026-W47', 3, '2026-11', 3

@@ -13,14 +13,19 @@ struct BatchUpserts {
     let plans: [CompletionPlan]
     /// Each completion's day in its player's time zone (the streak's unit), by index of `plans`.
     let localDays: [Int]
+    /// The players as they stood before the batch: time zone, active days and achievements.
+    let players: [String: StoredPlayer]
 
-    /// Sums `plans` (sorted by player, then time played, then id); `zones` holds the players' time zones (UTC if absent).
-    init(_ plans: [CompletionPlan], zones: [String: TimeZone]) {
+    /// Sums `plans` (sorted by player, then time played, then id) for `players` as they stood before the batch (a
+    /// player without a row yet is new: UTC, no days, no achievements).
+    init(_ plans: [CompletionPlan], players: [String: StoredPlayer]) {
         self.plans = plans
-        localDays = plans.map { Streak.localDay(of: $0.item.completedAt, in: zones[$0.item.userID] ?? .gmt) }
+        self.players = players
+        localDays = plans.map { Streak.localDay(of: $0.item.completedAt, in: players[$0.item.userID]?.zone ?? .gmt) }
     }
 
-    /// Each player's summed completion: totals added, display name kept unless a new one came.
+    /// Each player's summed completion: totals added, display name kept unless a new one came, the batch's days merged
+    /// into the player's (the array is rewritten only when a day is new).
     ///
     /// A column default would draw a handle for every row proposed, conflicting or not, and so one per
     /// player per batch: a known player brings its own handle instead, and only new players draw one
@@ -29,9 +34,10 @@ struct BatchUpserts {
     /// players, not 2^36 batches.
     static func upsertUsers(_ players: [PlayerRow], recordedAt: Date) -> PostgresQuery {
         """
-        INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+        INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, days, created_at,
+                                updated_at)
         SELECT x.user_id, COALESCE(x.known, nextval('users_handle_seq')), x.display_name, x.points, x.completions, x.correct_answers,
-               x.total_answers, \(bind: recordedAt), \(bind: recordedAt)
+               x.total_answers, string_to_array(x.days, ',')::int[], \(bind: recordedAt), \(bind: recordedAt)
         FROM (SELECT x.*, known.handle AS known
               FROM \(unnest: players, PlayerRow.columns, as: "x", ordinality: "i")
               LEFT JOIN users known ON known.user_id = x.user_id
@@ -42,6 +48,8 @@ struct BatchUpserts {
             completions = u.completions + EXCLUDED.completions,
             correct_answers = u.correct_answers + EXCLUDED.correct_answers,
             total_answers = u.total_answers + EXCLUDED.total_answers,
+            days = CASE WHEN EXCLUDED.days <@ u.days THEN u.days
+                        ELSE ARRAY(SELECT DISTINCT d FROM unnest(u.days || EXCLUDED.days) AS d ORDER BY d) END,
             updated_at = EXCLUDED.updated_at
         RETURNING user_id, handle, points, completions, correct_answers, total_answers, display_name
         """
@@ -68,33 +76,15 @@ struct BatchUpserts {
         """
     }
 
-    /// Records the batch's active days and returns each of `players`' days and achievements as they were
-    /// before this statement (the CTE's insert is not visible to the outer query), read after the
-    /// players' rows are locked: concurrent batches of one player see each other's days and unlocks.
-    static func recordDays(_ days: [DayRow], players: [String]) -> PostgresQuery {
-        """
-        WITH added AS (
-            INSERT INTO user_days (user_id, day) SELECT x.user_id, x.day FROM \(unnest: days, DayRow.columns, as: "x")
-            ORDER BY x.user_id, x.day
-            ON CONFLICT DO NOTHING)
-        SELECT p.user_id,
-               (SELECT array_to_string(array_agg(day ORDER BY day), ',') FROM user_days d WHERE d.user_id = p.user_id) AS days,
-               (SELECT array_to_string(array_agg(achievement), ',') FROM user_achievements a WHERE a.user_id = p.user_id) AS achievements
-        FROM unnest(\(bind: players)::text[]) AS p(user_id)
-        """
-    }
-
-    /// The four statements, in this order: users, topics, days, board scores.
+    /// The three statements, in this order: users, topics, board scores.
     func statements(recordedAt: Date) -> [PostgresQuery] {
         var players: [String: PlayerRow] = [:]
         var topics: [TopicKey: TopicRow] = [:]
-        var days = Set<DayRow>()
         var scores: [ScoreKey: ScoreRow] = [:]
         for (index, plan) in plans.enumerated() {
             let item = plan.item
-            players[item.userID, default: PlayerRow(userID: item.userID)].add(plan)
+            players[item.userID, default: PlayerRow(userID: item.userID)].add(plan, day: localDays[index])
             topics[TopicKey(user: item.userID, topic: item.topic), default: TopicRow(userID: item.userID, topic: item.topic)].add(plan)
-            days.insert(DayRow(userID: item.userID, day: localDays[index]))
             for (period, increment) in zip(plan.open, plan.increments) {
                 let key = ScoreKey(period, user: item.userID)
                 scores[key, default: ScoreRow(board: key.board, window: key.window, period: key.period, userID: key.user)]
@@ -105,7 +95,6 @@ struct BatchUpserts {
         return [
             Self.upsertUsers(playerRows, recordedAt: recordedAt),
             Self.upsertTopics(Array(topics.values)),
-            Self.recordDays(Array(days), players: playerRows.map(\.userID)),
             BoardScoreTables.record(Array(scores.values), recordedAt: recordedAt),
         ]
     }
@@ -116,20 +105,18 @@ struct BatchUpserts {
         let users: PostgresResult
         /// `upsertTopics`: each (player, topic)'s completions after the batch.
         let topics: PostgresResult
-        /// `recordDays`: each player's active days and achievements before the batch.
-        let days: PostgresResult
         /// `BoardScoreTables.record`: each (board period, player)'s score after the batch; closed periods left out.
         let scores: PostgresResult
 
-        /// Names the first four of a pipeline's results, which are `statements`' in their order.
+        /// Names the first three of a pipeline's results, which are `statements`' in their order.
         init(_ results: ArraySlice<PostgresResult>) throws {
-            let results = Array(results.prefix(4))
-            guard results.count == 4 else { throw BatchUpsertError.missingResult }
-            (users, topics, days, scores) = (results[0], results[1], results[2], results[3])
+            let results = Array(results.prefix(3))
+            guard results.count == 3 else { throw BatchUpsertError.missingResult }
+            (users, topics, scores) = (results[0], results[1], results[2])
         }
     }
 
-    /// What each completion (by index of `plans`) saw right after itself, from the four statements' results.
+    /// What each completion (by index of `plans`) saw right after itself, from the three statements' results.
     func states(from results: Results) throws -> [CompletionState] {
         var totals: [String: PlayerTotals] = [:]
         var displayNames: [String: String] = [:]
@@ -145,13 +132,6 @@ struct BatchUpserts {
         var topicCompletions: [TopicKey: Int64] = [:]
         for row in results.topics.rows {
             topicCompletions[TopicKey(user: try row.string("user_id"), topic: try row.string("topic"))] = try row.int64("completions")
-        }
-        var days: [String: Set<Int>] = [:]
-        var achievements: [String: Set<String>] = [:]
-        for row in results.days.rows {
-            let user = try row.string("user_id")
-            days[user] = Set((row["days"] ?? "").split(separator: ",").compactMap { Int($0) })
-            achievements[user] = Set((row["achievements"] ?? "").split(separator: ",").map(String.init))
         }
         let tieBreaks = Dictionary(plans.flatMap { $0.open.map { ($0.board.id, $0.board.tieBreak) } }) { first, _ in first }
         var places: [ScoreKey: RankingPlace] = [:]
@@ -186,7 +166,8 @@ struct BatchUpserts {
             }
             states.append(CompletionState(
                 standing: PlayerStanding(
-                    totals: after, topicCompletions: topicCount, activeDays: [], heldAchievements: achievements[item.userID] ?? []),
+                    totals: after, topicCompletions: topicCount, activeDays: [],
+                    heldAchievements: players[item.userID]?.achievements ?? []),
                 periods: stored.map(\.0), scores: stored.map(\.1), closedEarly: closedEarly, member: member,
                 displayName: displayNames[item.userID]))
             totals[item.userID] = PlayerTotals(
@@ -196,6 +177,7 @@ struct BatchUpserts {
         }
         states.reverse()
         // Forwards: each completion's active days are those before the batch plus its own and its player's earlier ones.
+        var days = players.mapValues { Set($0.days) }
         for (index, plan) in plans.enumerated() {
             days[plan.item.userID, default: []].insert(localDays[index])
             states[index].standing.activeDays = Array(days[plan.item.userID] ?? [])
@@ -240,15 +222,20 @@ struct PlayerRow: Sendable {
     var correctAnswers: Int64 = 0
     /// Answers they add.
     var totalAnswers: Int64 = 0
+    /// The local days the completions were played on.
+    var days = Set<Int>()
 
-    /// The row's columns as `BatchUpserts.upsertUsers` reads them.
+    /// The row's columns as `BatchUpserts.upsertUsers` reads them; the days travel as one comma-separated text each
+    /// (`unnest` would flatten an array of arrays).
     static let columns = PostgresColumns<PlayerRow>(
         .column("user_id", "text", { $0.userID }), .optional("display_name", "text", { $0.displayName }),
         .column("points", "bigint", { $0.points }), .column("completions", "bigint", { $0.completions }),
-        .column("correct_answers", "bigint", { $0.correctAnswers }), .column("total_answers", "bigint", { $0.totalAnswers }))
+        .column("correct_answers", "bigint", { $0.correctAnswers }), .column("total_answers", "bigint", { $0.totalAnswers }),
+        .column("days", "text", { $0.days.sorted().map(String.init).joined(separator: ",") }))
 
-    /// Adds one completion of the player.
-    mutating func add(_ plan: CompletionPlan) {
+    /// Adds one completion of the player, played on local day `day`.
+    mutating func add(_ plan: CompletionPlan, day: Int) {
+        days.insert(day)
         if let name = plan.item.displayName { displayName = name }
         points += Int64(plan.points)
         completions += 1
@@ -298,17 +285,6 @@ struct TopicRow: Sendable {
         bestPoints = max(bestPoints, Int64(plan.points))
         lastPlayedAt = max(lastPlayedAt, item.completedAt)
     }
-}
-
-/// A day (in the player's zone) the player played on: one row of `user_days`, the streak's unit.
-struct DayRow: Sendable, Hashable {
-    /// The player.
-    let userID: String
-    /// The day number (`Streak.localDay`).
-    let day: Int
-
-    /// The row's columns as `BatchUpserts.recordDays` reads them.
-    static let columns = PostgresColumns<DayRow>(.column("user_id", "text", { $0.userID }), .column("day", "int", { $0.day }))
 }
 
 private struct TopicKey: Hashable {

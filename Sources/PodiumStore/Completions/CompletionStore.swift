@@ -240,7 +240,7 @@ extension CompletionStore {
         }
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let recordedAt = RFC3339.truncated(now)
-        let states = try writeUpserts(plan.fresh, zones: standing.zones, recordedAt: recordedAt, on: connection)
+        let states = try writeUpserts(plan.fresh, players: standing.players, recordedAt: recordedAt, on: connection)
         let closings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
         batch.add(plan.fresh, states: states, zones: standing.zones, closings: closings, now: now, recordedAt: recordedAt, rules: rules)
         return batch
@@ -250,9 +250,9 @@ extension CompletionStore {
     ///
     /// Contest runs scored here are held open until the commit (a run's close, which may come early, waits for them).
     static func writeUpserts(
-        _ fresh: [CompletionPlan], zones: [String: TimeZone], recordedAt: Date, on connection: PostgresConnection
+        _ fresh: [CompletionPlan], players: [String: StoredPlayer], recordedAt: Date, on connection: PostgresConnection
     ) throws -> [CompletionState] {
-        let upserts = BatchUpserts(fresh, zones: zones)
+        let upserts = BatchUpserts(fresh, players: players)
         let contests = ContestScoring(fresh, recordedAt: recordedAt)
         var statements = contests.holdRunsOpen.map { [$0] } ?? []
         let upsertsAt = statements.count

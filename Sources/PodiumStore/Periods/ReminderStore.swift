@@ -92,7 +92,7 @@ public struct ReminderStore: Sendable {
         }
         // The facts every check needs, a query each: closed days, and whether each player played on the
         // reminder's local day and the day before. Days are the reminders' zone's, which may differ from the
-        // player's own (in which the streak days of `user_days` are counted), so completions are looked up by time.
+        // player's own (in which the streak days of `users.days` are counted), so completions are looked up by time.
         let closed = Set(try connection.query("""
             SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY($1::date[])
             """, [due.map { Period.dayKey(dayNumber: $0.day) }]).rows.map { try $0.int("n") })

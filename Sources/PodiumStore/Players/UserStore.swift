@@ -36,7 +36,7 @@ public struct UserStore: Sendable {
         let rows = try await postgres.query("""
             SELECT display_name, time_zone, points, completions, correct_answers, total_answers, created_at,
                    ARRAY(SELECT DISTINCT board FROM board_scores b WHERE b.user_id = u.user_id ORDER BY board)::text AS boards,
-                   (SELECT array_to_string(array_agg(day ORDER BY day), ',') FROM user_days d WHERE d.user_id = u.user_id) AS days
+                   array_to_string(days, ',') AS days
             FROM users u WHERE user_id = $1
             """, [userID]).rows
         guard let row = rows.first else { return nil }
@@ -146,7 +146,9 @@ public struct UserStore: Sendable {
         let next = reminders?.schedule(playerZone: zone)?.next(after: now)
         let stored = try reminders.map { try PodiumJSON.string($0) }
         let member = try await postgres.withTransaction { connection -> String in
-            // The player's row first, as completion batches lock it, so the two cannot deadlock.
+            // The player's lock and row first, as completion batches take them, so the two cannot deadlock and a batch
+            // never counts days in the zone this replaces.
+            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1 || $2, 0))", [BatchStanding.playerLockPrefix, userID])
             let previous = try connection.query("SELECT time_zone, handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let member = try connection.query("""
                 INSERT INTO users (user_id, handle, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
@@ -183,8 +185,7 @@ public struct UserStore: Sendable {
         let times = try connection.query("SELECT completed_at FROM completions WHERE user_id = $1", [userID]).rows
             .map { try $0.date("completed_at") }
         let days = Set(times.map { Streak.localDay(of: $0, in: zone) }).sorted()
-        try connection.query("DELETE FROM user_days WHERE user_id = $1", [userID])
-        try connection.query("INSERT INTO user_days (user_id, day) SELECT $1, unnest($2::int[])", [userID, days])
+        try connection.query("UPDATE users SET days = $2::int[] WHERE user_id = $1", [userID, days])
     }
 
     /// Erases the player everywhere: PostgreSQL rows (the player's row with preferences and reminders, completions, topics,
