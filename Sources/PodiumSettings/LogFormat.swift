@@ -6,7 +6,7 @@ import PodiumHTTP
 
 /// How log lines are written (`PODIUM_LOG_FORMAT`): `text` for people, `json` for log collectors.
 public enum LogFormat: String, Sendable {
-    /// swift-log's plain lines: `2026-11-26T10:00:00+0000 info podium : request_id=… message`.
+    /// swift-log's plain lines (`TextLogHandler`): `2026-11-26T10:00:00+0000 info podium: request_id=… [module] message`.
     case text
     /// One JSON object per line: `time`, `level`, `logger`, `message` and `labels` (the metadata).
     case json
@@ -19,7 +19,7 @@ public enum LogFormat: String, Sendable {
             done = true
             switch self {
             case .text:
-                LoggingSystem.bootstrap({ StreamLogHandler.standardError(label: $0, metadataProvider: $1) }, metadataProvider: RequestID.metadataProvider)
+                LoggingSystem.bootstrap({ TextLogHandler(label: $0, metadataProvider: $1) }, metadataProvider: RequestID.metadataProvider)
             case .json:
                 LoggingSystem.bootstrap({ JSONLogHandler(label: $0, metadataProvider: $1) }, metadataProvider: RequestID.metadataProvider)
             }
@@ -62,9 +62,8 @@ struct JSONLogHandler: LogHandler {
             "time": RFC3339.format(Date()), "level": event.level.rawValue, "logger": label, "message": event.message.description,
             "labels": labels.mapValues(Self.plain),
         ]
-        guard var line = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        line.append(0x0A)
-        FileHandle.standardError.write(line)
+        guard let line = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        StandardError.write(String(decoding: line, as: UTF8.self) + "\n")
     }
 
     /// A metadata value as plain JSON: strings, arrays and objects.
