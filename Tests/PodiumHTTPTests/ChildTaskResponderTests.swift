@@ -20,11 +20,13 @@ struct ChildTaskResponderTests {
         }
     }
 
-    @Test("the answer is made in another task, which sees the caller's task-locals; errors come through unchanged")
+    @Test("a live stream's answer is made in another task, which sees the caller's task-locals; errors come through unchanged")
     func answersInAChildTask() async throws {
         let responder = ChildTaskResponder(inner: Reporter())
         let context = NoContext()
-        let request = Request(head: .init(method: .get, scheme: "http", authority: "localhost", path: "/"), body: .init(buffer: ByteBuffer()))
+        let request = Request(
+            head: .init(method: .get, scheme: "http", authority: "localhost", path: "/v1/leaderboards/global/all/live"),
+            body: .init(buffer: ByteBuffer()))
         let caller = withUnsafeCurrentTask { $0.map { "\($0.hashValue)" } ?? "none" }
         let answer = try await Self.$marker.withValue("set by the caller") {
             try await responder.respond(to: request, context: context)
@@ -36,6 +38,19 @@ struct ChildTaskResponderTests {
         #expect(!text.hasPrefix("\(caller) ") && !text.hasPrefix("none "), "answered by \(text), called from \(caller)")
         let failing = Request(head: .init(method: .get, scheme: "http", authority: "localhost", path: "/fail"), body: .init(buffer: ByteBuffer()))
         await #expect(throws: HTTPError.self) { try await responder.respond(to: failing, context: context) }
+    }
+
+    @Test("any other request is answered in the caller's own task")
+    func answersOtherRequestsInPlace() async throws {
+        let responder = ChildTaskResponder(inner: Reporter())
+        let request = Request(
+            head: .init(method: .get, scheme: "http", authority: "localhost", path: "/v1/leaderboards/global/all"),
+            body: .init(buffer: ByteBuffer()))
+        let caller = withUnsafeCurrentTask { $0.map { "\($0.hashValue)" } ?? "none" }
+        let answer = try await responder.respond(to: request, context: NoContext())
+        let collector = Collector()
+        try await answer.body.write(collector)
+        #expect(String(buffer: collector.buffer) == "\(caller) -")
     }
 
     @Test("inChildTask returns what its operation returns and rethrows what it throws")
