@@ -1,16 +1,21 @@
+import Foundation
 import Glibc
 import Logging
+import PodiumCore
 import Synchronization
 
-/// Writes each log record to standard error as one line, in swift-log's `StreamLogHandler` format:
-/// `2026-11-26T10:00:00+0000 info podium: key=value key=value [PodiumHTTP] message`.
+/// Writes each log record to standard error as one line in the process's `LogFormat`: text, as swift-log's
+/// `StreamLogHandler` writes it (`2026-11-26T10:00:00+0000 info podium: key=value key=value [PodiumHTTP] message`), or
+/// one JSON object.
 ///
-/// It does what `StreamLogHandler` does at a fraction of the cost, because the access log writes a line for every
-/// request: metadata set on a logger is kept as it is (not rendered again on every change), the timestamp is rendered
-/// once a second, and the line leaves in one `write(2)`.
-struct TextLogHandler: LogHandler {
+/// Text lines cost a fraction of `StreamLogHandler`'s, because the access log writes one for every request: metadata
+/// set on a logger is kept as it is (not rendered again on every change), the timestamp is rendered once a second,
+/// and each line leaves in one `write(2)`, so that lines from concurrent tasks never interleave.
+struct PodiumLogHandler: LogHandler {
     /// The logger's label.
     let label: String
+    /// Text or JSON.
+    let format: LogFormat
     /// Adds the request id (and anything else the process provides) to each record.
     var metadataProvider: Logger.MetadataProvider?
     /// The logger's own metadata.
@@ -19,8 +24,9 @@ struct TextLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
 
     /// Creates the handler of the logger labelled `label`.
-    init(label: String, metadataProvider: Logger.MetadataProvider?) {
+    init(label: String, format: LogFormat, metadataProvider: Logger.MetadataProvider?) {
         self.label = label
+        self.format = format
         self.metadataProvider = metadataProvider
     }
 
@@ -37,18 +43,24 @@ struct TextLogHandler: LogHandler {
         var labels = Array(metadata)
         if let provided = metadataProvider?.get() { labels += provided }
         if let explicit = event.metadata { labels += explicit }
-        if let error = event.error {
-            labels.append(("error.message", .string("\(error)")))
-            labels.append(("error.type", .string(String(reflecting: type(of: error)))))
+        switch format {
+        case .text:
+            if let error = event.error {
+                labels.append(("error.message", .string("\(error)")))
+                labels.append(("error.type", .string(String(reflecting: type(of: error)))))
+            }
+            StandardError.write(Self.textLine(
+                time: LogClock.timestamp(), level: event.level, label: label, labels: labels, source: event.source,
+                message: event.message.description))
+        case .json:
+            if let error = event.error { labels.append(("error", .string("\(error)"))) }
+            StandardError.write(Self.jsonLine(event: event, label: label, labels: labels))
         }
-        StandardError.write(Self.line(
-            time: LogClock.timestamp(), level: event.level, label: label, labels: labels, source: event.source,
-            message: event.message.description))
     }
 
     /// One record as `StreamLogHandler` writes it, newline included: labels sorted by key (the last of a key wins),
     /// left out when there are none.
-    static func line(
+    static func textLine(
         time: String, level: Logger.Level, label: String, labels: [(key: String, value: Logger.Metadata.Value)], source: String,
         message: String
     ) -> String {
@@ -66,6 +78,31 @@ struct TextLogHandler: LogHandler {
         }
         line += " [" + source + "] " + message + "\n"
         return line
+    }
+}
+
+extension PodiumLogHandler {
+    /// One record as one JSON object and a newline: `time`, `level`, `logger`, `message` and `labels` (the last of a
+    /// key wins).
+    static func jsonLine(event: LogEvent, label: String, labels: [(key: String, value: Logger.Metadata.Value)]) -> String {
+        let record: [String: Any] = [
+            "time": RFC3339.format(Date()), "level": event.level.rawValue, "logger": label, "message": event.message.description,
+            "labels": Dictionary(labels, uniquingKeysWith: { $1 }).mapValues(plain),
+        ]
+        guard let line = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return ""
+        }
+        return String(decoding: line, as: UTF8.self) + "\n"
+    }
+
+    /// A metadata value as plain JSON: strings, arrays and objects.
+    private static func plain(_ value: Logger.Metadata.Value) -> Any {
+        switch value {
+        case .string(let text): text
+        case .stringConvertible(let value): value.description
+        case .array(let values): values.map(plain)
+        case .dictionary(let values): values.mapValues(plain)
+        }
     }
 }
 

@@ -1,11 +1,12 @@
+import Foundation
 import Logging
 @testable import PodiumSettings
 import Synchronization
 import Testing
 
-/// Podium's text log lines are swift-log's `StreamLogHandler` lines, written more cheaply.
+/// Podium's text log lines are swift-log's `StreamLogHandler` lines, written more cheaply; JSON lines are one object.
 @Suite(.timeLimit(.minutes(5)))
-struct TextLogHandlerTests {
+struct PodiumLogHandlerTests {
     /// Collects what a `StreamLogHandler` writes.
     final class Captured: TextOutputStream, @unchecked Sendable {
         let text = Mutex("")
@@ -19,8 +20,6 @@ struct TextLogHandlerTests {
         let captured = Captured()
         var reference = StreamLogHandler(label: "podium", stream: captured, metadataProvider: provider)
         reference[metadataKey: "replica"] = "r1"
-        var ours = TextLogHandler(label: "podium", metadataProvider: provider)
-        ours[metadataKey: "replica"] = "r1"
         struct Failure: Error, CustomStringConvertible { var description: String { "it broke" } }
         let event = LogEvent(
             level: .warning, message: "request", error: Failure(), metadata: ["status": .stringConvertible(404), "tags": .array(["a", "b"])],
@@ -31,7 +30,7 @@ struct TextLogHandlerTests {
             ("replica", "r0"), ("status", "replaced"), ("replica", "r1"), ("request_id", "abc123"), ("status", .stringConvertible(404)),
             ("tags", .array(["a", "b"])), ("error.message", "it broke"), ("error.type", .string(String(reflecting: Failure.self))),
         ]
-        let line = TextLogHandler.line(
+        let line = PodiumLogHandler.textLine(
             time: "T", level: .warning, label: "podium", labels: labels, source: "PodiumHTTP", message: "request")
         #expect(line.dropFirst(1) == expected.drop { $0 != " " }, "everything after the timestamp")
         #expect(line.hasPrefix("T warning podium: error.message=it broke error.type="))
@@ -40,7 +39,7 @@ struct TextLogHandlerTests {
 
     /// Without metadata there is no extra space, as in `StreamLogHandler`.
     @Test func aLineWithoutMetadata() {
-        #expect(TextLogHandler.line(time: "T", level: .info, label: "podium", labels: [], source: "podium", message: "ready")
+        #expect(PodiumLogHandler.textLine(time: "T", level: .info, label: "podium", labels: [], source: "podium", message: "ready")
             == "T info podium: [podium] ready\n")
     }
 
@@ -49,5 +48,15 @@ struct TextLogHandlerTests {
         let stamp = LogClock.timestamp()
         let shape = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$"#)
         #expect(stamp.wholeMatch(of: shape) != nil, "\(stamp)")
+    }
+
+    /// A JSON line holds the record and its labels, the later of two with one key winning.
+    @Test func jsonLinesHoldTheRecord() throws {
+        let event = LogEvent(level: .info, message: "request", metadata: nil, source: "PodiumHTTP", file: #fileID, function: #function, line: #line)
+        let line = PodiumLogHandler.jsonLine(event: event, label: "podium", labels: [("status", "200"), ("route", "/x"), ("status", "404")])
+        #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "info" && object["logger"] as? String == "podium" && object["message"] as? String == "request")
+        #expect(object["labels"] as? [String: String] == ["status": "404", "route": "/x"])
     }
 }
