@@ -232,10 +232,27 @@ struct CompletionStoreTests {
 
     @Test func storedAnswersAreCompressedWithLZ4() async throws {
         let storage = try await StoreTestEnvironment.storage(now: now)
-        let method = try await storage.postgres.query("""
-            SELECT attcompression::text AS method FROM pg_attribute WHERE attrelid = 'completions'::regclass AND attname = 'response'
-            """).rows[0].string("method")
-        #expect(method == "l")
+        let methods = try await storage.postgres.query("""
+            SELECT attname::text AS name, attcompression::text AS method FROM pg_attribute
+            WHERE attrelid = 'completions'::regclass AND attname IN ('answer', 'response') ORDER BY attname
+            """).rows.map { "\(try $0.string("name")) \(try $0.string("method"))" }
+        #expect(methods == ["answer l", "response l"])
+    }
+
+    @Test("answers are stored as the text sent; one stored as jsonb before migration 020 replays the same")
+    func answersStoredAsTextAndAsJSONBReplay() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let user = StoreTestEnvironment.unique("old-answer")
+        let item = try completion(id: "\(user)-c", user: user, topic: "t-\(user)", now: now)
+        let first = try #require(try await storage.completions.record([item], now: now).first?.response)
+        let stored = try await storage.postgres.query("SELECT answer, response FROM completions WHERE id = $1", [item.id]).rows[0]
+        #expect(stored["answer"] == first.jsonString() && stored["response"] == nil)
+        try await storage.postgres.query("UPDATE completions SET response = answer::jsonb, answer = NULL WHERE id = $1", [item.id])
+        guard case .replayed(let replayed)? = try await storage.completions.record([item], now: now).first else {
+            Issue.record("the same request again is not a replay")
+            return
+        }
+        #expect(replayed.jsonString() == first.jsonString())
     }
 
     @Test func profileRanksIncludeBoardsWithoutAnAllWindow() async throws {

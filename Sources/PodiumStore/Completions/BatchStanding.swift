@@ -32,7 +32,9 @@ struct BatchStanding {
                       FROM (SELECT unnest(\(bind: ids)::text[]) UNION ALL SELECT \(bind: playerLockPrefix) || unnest(\(bind: players)::text[])) AS keys(k)
                       ORDER BY 1) locks
                 """),
-            (.recorded, "SELECT id, request_hash, response::text AS response FROM completions WHERE id = ANY(\(bind: ids))"),
+            (.recorded, """
+                SELECT id, request_hash, COALESCE(answer, response::text) AS response FROM completions WHERE id = ANY(\(bind: ids))
+                """),
             (.erasures, """
                 SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
                 FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: players))

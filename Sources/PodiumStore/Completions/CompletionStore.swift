@@ -292,7 +292,8 @@ extension CompletionStore {
 
     /// The batch's completions with their answers, in one statement.
     ///
-    /// Answers travel as one JSON array (not a text[] literal): no per-character escaping of large bodies.
+    /// Answers travel as one text, separated by the ASCII record separator, which JSON text never holds unescaped: no
+    /// per-character escaping of large bodies on the way, and no parsing on arrival (they are stored as text).
     static func insertCompletions(
         _ fresh: [CompletionPlan], answers: [CompletionResponse], recordedAt: Date, ranked: Bool
     ) -> PostgresQuery {
@@ -300,15 +301,19 @@ extension CompletionStore {
         WITH x AS (
             SELECT x.*, r.body
             FROM \(unnest: fresh.map(CompletionRow.init), CompletionRow.columns, as: "x", ordinality: "i")
-            JOIN jsonb_array_elements(\(bind: PodiumJSON.array(answers.map { $0.jsonString() }))::jsonb) WITH ORDINALITY AS r(body, i) USING (i)
+            JOIN string_to_table(\(bind: answers.map { $0.jsonString() }.joined(separator: answerSeparator)), \(bind: answerSeparator))
+                 WITH ORDINALITY AS r(body, i) USING (i)
         )
         INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
-                                 recorded_at, points, request_hash, response, ranked)
+                                 recorded_at, points, request_hash, answer, ranked)
         SELECT x.id, x.user_id, x.quiz_id, x.topic, x.difficulty, x.correct, x.total, x.duration_ms, string_to_array(x.groups, ','),
                x.completed_at, \(bind: recordedAt)::timestamptz, x.points, x.request_hash, x.body, \(bind: ranked)::bool
         FROM x
         """
     }
+
+    /// What separates the answers `insertCompletions` sends: U+001E, which JSON text only holds escaped.
+    static let answerSeparator = "\u{1E}"
 
     /// Each achievement once per player (the primary key); the event only for rows actually inserted.
     static func insertAchievements(_ unlocked: [AchievementUnlockedEvent], unlockedAt: Date) throws -> PostgresQuery {
