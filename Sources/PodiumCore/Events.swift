@@ -25,6 +25,15 @@ public protocol EventPayload: Sendable, Codable, Equatable {
     static var type: EventType { get }
     /// The player the event concerns, if any (the outbox indexes events by player for erasure).
     var subject: String? { get }
+    /// The payload as JSON text, as `PodiumJSON.encoder()` writes it.
+    func jsonString() throws -> String
+}
+
+extension EventPayload {
+    /// The payload through `PodiumJSON.encoder()`.
+    public func jsonString() throws -> String {
+        try PodiumJSON.string(self)
+    }
 }
 
 /// The data of a `completion.recorded` event.

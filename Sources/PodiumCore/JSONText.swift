@@ -246,3 +246,30 @@ extension CompletionResponse {
         String(decoding: jsonBytes(), as: UTF8.self)
     }
 }
+
+extension CompletionRecordedEvent {
+    /// The payload as JSON, identical to `PodiumJSON.encoder().encode(self)`: one is written for every completion.
+    public func jsonString() -> String {
+        var json = JSONText(capacity: 256)
+        json.raw("{\"completed_at\":")
+        json.string(completedAt)
+        json.raw(",\"completion_id\":")
+        json.string(completionId)
+        json.raw(",\"correct\":")
+        json.integer(correct)
+        json.raw(",\"difficulty\":")
+        json.string(difficulty.rawValue)
+        json.raw(",\"points\":")
+        json.integer(points)
+        json.raw(",\"quiz_id\":")
+        json.string(quizId)
+        json.raw(",\"topic\":")
+        json.string(topic)
+        json.raw(",\"total\":")
+        json.integer(total)
+        json.raw(",\"user_id\":")
+        json.string(userId)
+        json.raw("}")
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}

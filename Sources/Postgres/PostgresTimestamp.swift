@@ -15,9 +15,35 @@ enum PostgresTimestamp {
         let (days, millisOfDay) = floorDivide(totalMillis, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let seconds = millisOfDay / 1000
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-            + "T" + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
-            + "." + pad(millisOfDay % 1000, 3) + "Z"
+        guard (0...9999).contains(year) else {
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+                + "T" + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+                + "." + pad(millisOfDay % 1000, 3) + "Z"
+        }
+        // Bound for every row of a batch: written into one buffer rather than joined from a dozen small strings.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var at = 0
+            func put(_ value: Int64, _ width: Int, then separator: UInt8?) {
+                var rest = value
+                for index in stride(from: at + width - 1, through: at, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += width
+                if let separator {
+                    text[at] = separator
+                    at += 1
+                }
+            }
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(day, 2, then: UInt8(ascii: "T"))
+            put(seconds / 3600, 2, then: UInt8(ascii: ":"))
+            put(seconds / 60 % 60, 2, then: UInt8(ascii: ":"))
+            put(seconds % 60, 2, then: UInt8(ascii: "."))
+            put(millisOfDay % 1000, 3, then: UInt8(ascii: "Z"))
+            return at
+        }
     }
 
     /// Parses PostgreSQL's ISO timestamp output, e.g. "2026-11-21 10:00:00.123+00".

@@ -75,4 +75,15 @@ struct CompletionJSONTextTests {
         let expected = try PodiumJSON.encoder().encode(response)
         #expect(response.jsonString() == String(decoding: expected, as: UTF8.self))
     }
+
+    @Test("a completion.recorded payload is written as the encoder writes it")
+    func recordedEventMatchesTheEncoder() throws {
+        for response in Self.cases {
+            let event = CompletionRecordedEvent(response.completion)
+            #expect(event.jsonString() == String(decoding: try PodiumJSON.encoder().encode(event), as: UTF8.self))
+        }
+        var odd = CompletionRecordedEvent(Self.cases[0].completion)
+        odd.topic = "quotes \" and \\ and \u{1E} and é"
+        #expect(odd.jsonString() == String(decoding: try PodiumJSON.encoder().encode(odd), as: UTF8.self))
+    }
 }

@@ -70,5 +70,16 @@ struct TimestampTextTests {
         #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: 1_795_255_200.123)) == "2026-11-21T10:00:00.123Z")
         #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: 1e18)) == "infinity")
         #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: -1e18)) == "-infinity")
+        #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+        #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00.000Z")
+        // Whole milliseconds across four centuries read the same as Foundation's ISO 8601 formatter writes them.
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800_000...10_000_000_000_000, using: &generator)) / 1000)
+            #expect(PostgresTimestamp.format(date) == iso.string(from: date), "\(date.timeIntervalSince1970)")
+        }
     }
 }

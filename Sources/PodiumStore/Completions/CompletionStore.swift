@@ -292,8 +292,7 @@ extension CompletionStore {
 
     /// The batch's completions with their answers, in one statement.
     ///
-    /// Answers travel as one text, separated by the ASCII record separator, which JSON text never holds unescaped: no
-    /// per-character escaping of large bodies on the way, and no parsing on arrival (they are stored as text).
+    /// Answers travel as one text (`JSONTexts`) and are stored as text, never parsed.
     static func insertCompletions(
         _ fresh: [CompletionPlan], answers: [CompletionResponse], recordedAt: Date, ranked: Bool
     ) -> PostgresQuery {
@@ -301,7 +300,7 @@ extension CompletionStore {
         WITH x AS (
             SELECT x.*, r.body
             FROM \(unnest: fresh.map(CompletionRow.init), CompletionRow.columns, as: "x", ordinality: "i")
-            JOIN string_to_table(\(bind: answers.map { $0.jsonString() }.joined(separator: answerSeparator)), \(bind: answerSeparator))
+            JOIN string_to_table(\(bind: JSONTexts.joined(answers.map { $0.jsonString() })), \(bind: JSONTexts.separator))
                  WITH ORDINALITY AS r(body, i) USING (i)
         )
         INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
@@ -312,17 +311,14 @@ extension CompletionStore {
         """
     }
 
-    /// What separates the answers `insertCompletions` sends: U+001E, which JSON text only holds escaped.
-    static let answerSeparator = "\u{1E}"
-
     /// Each achievement once per player (the primary key); the event only for rows actually inserted.
     static func insertAchievements(_ unlocked: [AchievementUnlockedEvent], unlockedAt: Date) throws -> PostgresQuery {
-        let payloads = try PodiumJSON.string(unlocked)
+        let payloads = JSONTexts.joined(try unlocked.map { try $0.jsonString() })
         return """
         WITH x AS (
-            SELECT x.*, e.payload
+            SELECT x.*, e.payload::jsonb AS payload
             FROM \(unnest: unlocked, AchievementUnlockedEvent.columns, as: "x", ordinality: "i")
-            JOIN jsonb_array_elements(\(bind: payloads)::jsonb) WITH ORDINALITY AS e(payload, i) USING (i)),
+            JOIN string_to_table(\(bind: payloads), \(bind: JSONTexts.separator)) WITH ORDINALITY AS e(payload, i) USING (i)),
         inserted AS (
             INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id)
             SELECT x.user_id, x.achievement, \(bind: unlockedAt), x.completion_id FROM x

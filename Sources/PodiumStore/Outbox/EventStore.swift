@@ -114,14 +114,15 @@ public struct EventStore: Sendable {
 
     /// The statement appending `events` (one type), in order, inside the caller's transaction.
     ///
-    /// Payloads travel as one JSON array; an event without a subject player gets a NULL `user_id`.
+    /// Payloads travel as one text (`JSONTexts`), each parsed into its own jsonb; an event without a subject player
+    /// gets a NULL `user_id`.
     public static func append<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> PostgresQuery {
-        let payloads = try PodiumJSON.string(events)
+        let payloads = JSONTexts.joined(try events.map { try $0.jsonString() })
         return """
             INSERT INTO events (type, user_id, occurred_at, payload)
-            SELECT \(bind: Payload.type.rawValue), NULLIF(x.u, ''), \(bind: occurredAt), e.p
+            SELECT \(bind: Payload.type.rawValue), NULLIF(x.u, ''), \(bind: occurredAt), e.p::jsonb
             FROM unnest(\(bind: events.map { $0.subject ?? "" })::text[]) WITH ORDINALITY AS x(u, i)
-            JOIN jsonb_array_elements(\(bind: payloads)::jsonb) WITH ORDINALITY AS e(p, i) USING (i)
+            JOIN string_to_table(\(bind: payloads), \(bind: JSONTexts.separator)) WITH ORDINALITY AS e(p, i) USING (i)
             ORDER BY x.i
             """
     }
