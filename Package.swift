@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "PodiumTestSupport"]),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"]),
-        .testTarget(name: "PodiumSettingsTests", dependencies: ["PodiumSettings", "PodiumHTTP", "PodiumCore"]),
+        .testTarget(name: "PodiumSettingsTests", dependencies: ["PodiumSettings", "PodiumHTTP", "PodiumStore", "PodiumCore"]),
         .testTarget(name: "PodiumStoreTests", dependencies: [
             "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),

@@ -54,7 +54,8 @@ public struct PodiumStorage: Sendable {
     /// Creates the stores; `now` is the clock every write and period decision uses.
     public init(
         postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, now: @escaping @Sendable () -> Date,
-        maxBatchSize: Int = 128, maxConcurrentBatches: Int = 4
+        maxBatchSize: Int = CompletionWriter.defaultMaxBatchSize,
+        maxConcurrentBatches: Int = CompletionWriter.defaultMaxConcurrentBatches
     ) {
         self.postgres = postgres
         self.redis = redis

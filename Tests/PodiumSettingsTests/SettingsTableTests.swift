@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 import PodiumHTTP
+import PodiumStore
 @testable import PodiumSettings
 import Testing
 
@@ -50,6 +51,8 @@ struct SettingsTableTests {
         #expect(settings.http.plausibility.minimumSecondsPerQuestion == rules.minimumSecondsPerQuestion)
         #expect(settings.http.plausibility.maximumPerMinute == rules.maximumPerMinute)
         #expect(settings.http.plausibility.repeatQuizWindow == rules.repeatQuizWindow)
+        #expect(settings.batchSize == CompletionWriter.defaultMaxBatchSize)
+        #expect(settings.batchConcurrency == CompletionWriter.defaultMaxConcurrentBatches)
         let limits = ConnectionLimits()
         #expect(settings.http.connections.headerTimeout == limits.headerTimeout)
         #expect(settings.http.connections.bodyTimeout == limits.bodyTimeout)

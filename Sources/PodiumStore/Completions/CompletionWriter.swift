@@ -11,8 +11,17 @@ import Postgres
 public final class CompletionWriter: Sendable {
     private let queue: BatchingQueue<ValidCompletion, RecordOutcome>
 
+    /// The most completions one transaction records, unless configured (`PODIUM_BATCH_SIZE`).
+    public static let defaultMaxBatchSize = 128
+    /// Ingest transactions in flight at once, unless configured (`PODIUM_BATCH_CONCURRENCY`): two fill this machine's
+    /// cores, and fewer, larger batches cost less CPU per completion than more, smaller ones.
+    public static let defaultMaxConcurrentBatches = 2
+
     /// Creates a writer over `store`; `now` stamps `recorded_at` and decides which periods are closed.
-    public init(store: CompletionStore, maxBatchSize: Int = 128, maxConcurrentBatches: Int = 4, now: @escaping @Sendable () -> Date) {
+    public init(
+        store: CompletionStore, maxBatchSize: Int = defaultMaxBatchSize, maxConcurrentBatches: Int = defaultMaxConcurrentBatches,
+        now: @escaping @Sendable () -> Date
+    ) {
         queue = BatchingQueue(maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches, key: \.id) { items in
             await Self.write(items, store: store, now: now)
         }
