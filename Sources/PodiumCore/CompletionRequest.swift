@@ -160,11 +160,19 @@ extension CompletionRequest {
     /// A canonical text of the request: its fields as a JSON array in a fixed order, the time
     /// normalised to milliseconds (so `…:00Z` and `…:00.000+00:00` are the same request).
     private func fingerprint(completedAt: Date?, groups: [String]) -> String {
-        let parts: [String?] = [
+        Self.fingerprint(of: [
             id, userId, quizId, topic, difficulty, correct.map(String.init), total.map(String.init), durationMs.map(String.init),
             completedAt.map(RFC3339.format), groups.joined(separator: ","), displayName,
-        ]
-        let encoded = (try? JSONEncoder().encode(parts)) ?? Data()
-        return String(decoding: encoded, as: UTF8.self)
+        ])
+    }
+
+    /// `parts` as a JSON array, byte for byte as `JSONEncoder()` writes a `[String?]` (slashes escaped): stored request
+    /// hashes are hashes of that text, so it may never change. Written by hand, since every completion needs one.
+    static func fingerprint(of parts: [String?]) -> String {
+        var json = JSONText(capacity: 256)
+        json.array(parts) { json, part in
+            if let part { json.string(part, escapingSlashes: true) } else { json.raw("null") }
+        }
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 }

@@ -15,11 +15,13 @@ struct JSONText {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends a JSON string, escaped as Foundation escapes it (quote, backslash, control characters; `/` as is).
-    mutating func string(_ text: String) {
+    /// Appends a JSON string, escaped as Foundation escapes it (quote, backslash, control characters; `/` as is, or as
+    /// `\/` with `escapingSlashes`, as a `JSONEncoder` without `.withoutEscapingSlashes` writes it).
+    mutating func string(_ text: String, escapingSlashes: Bool = false) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
+            case UInt8(ascii: "/") where escapingSlashes: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])

@@ -86,4 +86,24 @@ struct CompletionJSONTextTests {
         odd.topic = "quotes \" and \\ and \u{1E} and é"
         #expect(odd.jsonString() == String(decoding: try PodiumJSON.encoder().encode(odd), as: UTF8.self))
     }
+
+    @Test("a request's fingerprint is what JSONEncoder() wrote for it, so stored request hashes still match")
+    func fingerprintsMatchTheEncoder() throws {
+        let samples: [[String?]] = [
+            ["c-1", "u-1", "q/1", "math/algebra", "easy", "7", "10", nil, "2026-11-21T10:00:00.000Z", "a,b", nil],
+            ["quote \" backslash \\ slash / tab \t newline \n bell \u{07} \u{1F}", "é ü 漢字 🎉", "", nil, nil],
+            [],
+        ]
+        for parts in samples {
+            #expect(CompletionRequest.fingerprint(of: parts) == String(decoding: try JSONEncoder().encode(parts), as: UTF8.self))
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab/\\\"\n\t\u{01}\u{7F}é🎉 ,:{}[]")
+        for _ in 0..<500 {
+            let parts: [String?] = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? nil : String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            }
+            #expect(CompletionRequest.fingerprint(of: parts) == String(decoding: try JSONEncoder().encode(parts), as: UTF8.self))
+        }
+    }
 }
