@@ -75,7 +75,8 @@ struct BatchStanding {
     }
 
     /// What a player's transaction lock key (`hashtextextended(prefix || user_id, 0)`) starts with; whoever changes a
-    /// player's days outside a batch takes the same lock (`UserStore.setPreferences`).
+    /// player's days or achievements outside a batch takes the same lock first (`UserStore.setPreferences`,
+    /// `UserStore.erase`).
     static let playerLockPrefix = "player "
 
     /// The statements of `read`'s round trip, which name their results.

@@ -193,8 +193,9 @@ public struct UserStore: Sendable {
     /// the name, and the rate limit bucket of the player's token, which is all a player who only made requests leaves).
     ///
     /// Returns false if nothing of the player was left: true when any row or key of these was found and removed.
-    /// The player's row is locked first, so a completion being recorded for the player finishes before (and its board
-    /// keys are found) or starts after.
+    /// The player's lock (`BatchStanding.playerLockPrefix`) and row are taken first, as a completion batch takes them,
+    /// so a batch of the player finishes before (and its board keys are found) or starts after, reading no erased
+    /// days or achievements.
     /// A player already erased is searched again: a period close or snapshot racing the first erasure
     /// can have written an entry it could not see, and erasing again removes it.
     /// The Redis part is also queued for a minute: the ranking sync repeats it, so a ranking write
@@ -203,6 +204,7 @@ public struct UserStore: Sendable {
     /// was followed or joined a contest) has no Redis part to queue.
     public func erase(userID: String, now: Date) async throws -> Bool {
         let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
+            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1 || $2, 0))", [BatchStanding.playerLockPrefix, userID])
             let handle = try connection.query("SELECT handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let members = try handle.map { [try $0.member()] } ?? []
             let rows = try connection.query(BoardScoreTables.erase(userID: userID)).rows
