@@ -29,7 +29,7 @@ struct PlayerLockTests {
             // A batch of the player between its first round trip and its commit holds exactly this lock.
             try await session.run { connection in
                 _ = try connection.query("BEGIN")
-                _ = try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1 || $2, 0))", [BatchStanding.playerLockPrefix, user])
+                _ = try connection.query(BatchStanding.lockPlayer(user))
             }
             let erasing = Task { try await storage.users.erase(userID: user, now: now) }
             var waited = false

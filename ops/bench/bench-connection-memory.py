@@ -13,13 +13,7 @@ import argparse
 import asyncio
 import resource
 
-
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+from procstat import rss_mib
 
 
 async def hold(port, key, mode, index):

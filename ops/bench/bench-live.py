@@ -32,13 +32,7 @@ import subprocess
 import time
 import urllib.parse
 
-
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+from procstat import rss_mib
 
 
 def percentile(values, fraction):

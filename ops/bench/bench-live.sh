@@ -21,13 +21,7 @@ redis_port="${PODIUM_REDIS_PORT:-6379}"
 port="${BENCH_PORT:-18081}"
 work="$root/.local/bench-live"
 mkdir -p "$work"
-if [ -n "${BENCH_BINARY:-}" ]; then
-    bin="$BENCH_BINARY"
-else
-    echo "building podium (release)…"
-    swift build -c release --product podium >/dev/null
-    bin="$(swift build -c release --show-bin-path)/podium"
-fi
+benchmark_binary
 # 10,000 streams and the bench's own connections: raise the descriptor limit for the replica and the client.
 ulimit -n "$(ulimit -Hn)"
 export PODIUM_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_bench_live"

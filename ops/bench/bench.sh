@@ -40,15 +40,7 @@ redis_port="${PODIUM_REDIS_PORT:-6379}"
 work="$root/.local/bench"
 mkdir -p "$work"
 
-if [ -n "${BENCH_BINARY:-}" ]; then
-    # Another build of podium (an older commit's, built in a worktree) measured by this same script.
-    bin="$BENCH_BINARY"
-    echo "benchmarking $bin"
-else
-    echo "building podium (release)…"
-    swift build -c release --product podium >/dev/null
-    bin="$(swift build -c release --show-bin-path)/podium"
-fi
+benchmark_binary
 
 export PODIUM_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_bench"
 export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/2"

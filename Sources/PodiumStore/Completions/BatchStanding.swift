@@ -79,6 +79,11 @@ struct BatchStanding {
     /// `UserStore.erase`).
     static let playerLockPrefix = "player "
 
+    /// Takes `userID`'s player lock until the transaction ends, as a batch of the player does in its first round trip.
+    static func lockPlayer(_ userID: String) -> PostgresQuery {
+        "SELECT pg_advisory_xact_lock(hashtextextended(\(bind: playerLockPrefix) || \(bind: userID), 0))"
+    }
+
     /// The statements of `read`'s round trip, which name their results.
     private enum Statement {
         case begin, locks, recorded, erasures, players, contestRevision, contestEntries

@@ -148,7 +148,7 @@ public struct UserStore: Sendable {
         let member = try await postgres.withTransaction { connection -> String in
             // The player's lock and row first, as completion batches take them, so the two cannot deadlock and a batch
             // never counts days in the zone this replaces.
-            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1 || $2, 0))", [BatchStanding.playerLockPrefix, userID])
+            try connection.query(BatchStanding.lockPlayer(userID))
             let previous = try connection.query("SELECT time_zone, handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let member = try connection.query("""
                 INSERT INTO users (user_id, handle, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
@@ -204,7 +204,7 @@ public struct UserStore: Sendable {
     /// was followed or joined a contest) has no Redis part to queue.
     public func erase(userID: String, now: Date) async throws -> Bool {
         let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
-            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1 || $2, 0))", [BatchStanding.playerLockPrefix, userID])
+            try connection.query(BatchStanding.lockPlayer(userID))
             let handle = try connection.query("SELECT handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let members = try handle.map { [try $0.member()] } ?? []
             let rows = try connection.query(BoardScoreTables.erase(userID: userID)).rows
