@@ -81,6 +81,9 @@ struct BatchUpserts {
         var players: [String: PlayerRow] = [:]
         var topics: [TopicKey: TopicRow] = [:]
         var scores: [ScoreKey: ScoreRow] = [:]
+        players.reserveCapacity(plans.count)
+        topics.reserveCapacity(plans.count)
+        scores.reserveCapacity(plans.reduce(0) { $0 + $1.open.count })
         for (index, plan) in plans.enumerated() {
             let item = plan.item
             players[item.userID, default: PlayerRow(userID: item.userID)].add(plan, day: localDays[index])
@@ -135,6 +138,7 @@ struct BatchUpserts {
         }
         let tieBreaks = Dictionary(plans.flatMap { $0.open.map { ($0.board.id, $0.board.tieBreak) } }) { first, _ in first }
         var places: [ScoreKey: RankingPlace] = [:]
+        places.reserveCapacity(plans.reduce(0) { $0 + $1.open.count })
         for row in results.scores.rows {
             let board = try row.string("board")
             let key = ScoreKey(board: board, window: try row.string("board_window"), period: try row.string("period"), user: try row.string("user_id"))
