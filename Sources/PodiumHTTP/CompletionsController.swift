@@ -31,7 +31,7 @@ struct CompletionsController {
     /// Handles `POST /v1/completions`.
     @Sendable func record(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireWriter()
-        let body = try await HTTPSupport.decode(CompletionRequest.self, from: request, context: context)
+        let body = try await HTTPSupport.decode(CompletionRequest.self, from: request, context: context, plain: PlainCompletionJSON.read)
         let item = try body.validated(now: now(), rules: rules)
         try context.requirePlayerWrite(item.userID, groups: item.groups)
         try await requirePlausible([(item, "")], context: context)

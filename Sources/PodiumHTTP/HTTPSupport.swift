@@ -7,9 +7,15 @@ import PodiumStore
 enum HTTPSupport {
     /// Reads (within the replica's `BodyBudget`) and decodes a JSON body; malformed JSON, a key repeated in one object (proxies and Podium
     /// could read different values from it) or a wrongly typed field is a 400 naming the field.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: PodiumRequestContext) async throws -> T {
+    ///
+    /// `plain`, when given, reads the body's common shape first (for example `PlainCompletionJSON.read`); when it
+    /// returns nil the body goes the full way, which also words every error.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from request: Request, context: PodiumRequestContext, plain: ((UnsafeRawBufferPointer) -> T?)? = nil
+    ) async throws -> T {
         let data = try await BodyBudget.shared.withBody(of: request, limit: context.maxUploadSize) { Data(buffer: $0) }
         guard !data.isEmpty else { throw APIError.malformedBody("the body is empty; send a JSON object") }
+        if let plain, let value = data.withUnsafeBytes(plain) { return value }
         if let key = DuplicateKeys.firstDuplicate(in: data) {
             let message = "repeats a key of its object (compared unescaped, ignoring case and underscores)"
             throw APIError.validation([FieldError(field: key, message: message)])
