@@ -10,12 +10,14 @@
 # Prints, side by side:
 #   - rows per completion (every table's inserted, updated and deleted rows from pg_stat_user_tables), for new
 #     players (the seed: target <= 10) and returning ones (target <= 8), and CPU per completion of Podium and of
-#     PostgreSQL (from /proc) over a stretch of Podium alone;
+#     PostgreSQL (from /proc) over a stretch of Podium alone, and beside them Redis's and the load generator's;
 #   - ingest: Podium's completions/s at 64 clients vs pgbench running Podium's one-completion
 #     transaction and the minimal one (the completion, the player's totals, a board row per scope,
 #     one event; target: Podium >= the minimal one) on the same PostgreSQL; they take turns in slices
 #     of about two seconds, so drift on a shared machine hits all alike, and each pgbench slice's
 #     first second (its new sessions preparing their statements) is left out;
+#   - PostgreSQL's CPU per minimal transaction (pgbench alone) against its CPU per Podium completion: how many
+#     more completions than minimal transactions one PostgreSQL absorbs once the rest runs on other machines;
 #   - ingest p99 paced at 75% of Podium's own saturation rate, latency counted from each request's
 #     due time (target: p99 <= 50 ms), with pgbench's at the same rate beside it;
 #   - reads: top-10 page, 304 revalidation and around-me vs the same server's /healthz, also in turns
@@ -168,6 +170,9 @@ pg_cpu_ticks() {
     } | awk '{ n += $1 } END { print n }'
 }
 podium_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+redis_cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$(redis-cli -p "$redis_port" INFO server | tr -d '\r' | awk -F: '$1 == "process_id" { print $2 }')/stat"
+}
 # Prints rows per completion, in all and by table, between the counter files $1 and $2, with the label $3.
 rows_per_completion() {
     awk -v label="$3" '
@@ -191,16 +196,22 @@ rows_per_completion "$work/rows-0.txt" "$work/rows-1.txt" "new players (target <
 echo
 echo "== Rows and CPU per completion of returning players: Podium alone, $duration s at $clients clients"
 start_server
-podium_cpu_0="$(podium_cpu_ticks)"; pg_cpu_0="$(pg_cpu_ticks)"
-"$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$duration" --topic bench \
-    --phases ingest
-podium_cpu_1="$(podium_cpu_ticks)"; pg_cpu_1="$(pg_cpu_ticks)"
+podium_cpu_0="$(podium_cpu_ticks)"; pg_cpu_0="$(pg_cpu_ticks)"; redis_cpu_0="$(redis_cpu_ticks)"
+# The load generator's own CPU (bash's `time`: user and system seconds), which shares the machine's cores.
+TIMEFORMAT='%U %S'
+{ time "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$duration" --topic bench \
+    --phases ingest 2>&3; } 3>&2 2>"$work/loadgen-cpu.txt"
+podium_cpu_1="$(podium_cpu_ticks)"; pg_cpu_1="$(pg_cpu_ticks)"; redis_cpu_1="$(redis_cpu_ticks)"
 stop_server
 pg_rows > "$work/rows-2.txt"
 rows_per_completion "$work/rows-1.txt" "$work/rows-2.txt" "returning players (target <= 8)"
 completed="$(awk 'FNR == NR { if ($1 == "completions") a = $2; next } $1 == "completions" { print $2 - a }' "$work/rows-1.txt" "$work/rows-2.txt")"
-awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v p="$((podium_cpu_1 - podium_cpu_0))" -v g="$((pg_cpu_1 - pg_cpu_0))" \
-    'BEGIN { printf "CPU per completion: podium %.0f us, postgresql %.0f us (%d completions)\n", p / hz / n * 1e6, g / hz / n * 1e6, n }'
+podium_pg_us="$(awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v g="$((pg_cpu_1 - pg_cpu_0))" 'BEGIN { printf "%.0f", g / hz / n * 1e6 }')"
+awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v p="$((podium_cpu_1 - podium_cpu_0))" -v g="$podium_pg_us" \
+    'BEGIN { printf "CPU per completion: podium %.0f us, postgresql %.0f us (%d completions)\n", p / hz / n * 1e6, g, n }'
+awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v r="$((redis_cpu_1 - redis_cpu_0))" '
+    { printf "CPU per completion beside them: redis %.0f us, the load generator %.0f us\n", r / hz / n * 1e6, ($1 + $2) / n * 1e6 }' \
+    "$work/loadgen-cpu.txt"
 
 echo
 echo "== Ingest at 10,000 players, $clients clients: pgbench (Podium's transaction, and the minimal one) and Podium take turns"
@@ -265,6 +276,25 @@ for _ in $(seq "$rounds"); do
         --phases ingest | tee -a "$work/ingest.txt"
 done
 summarise_ingest "$work/ingest.txt"
+
+# What the same PostgreSQL spends on the minimal transaction, beside what it spends per Podium completion (above):
+# on separate machines, PostgreSQL's CPU is what bounds ingest, and Podium's own, Redis's and the load generator's
+# CPU no longer share its cores. pgbench alone; its sessions' start is in the figure (a few µs per transaction).
+echo
+echo "== PostgreSQL CPU per transaction: pgbench alone, the minimal transaction, $duration s at $clients clients"
+pg_cpu_0="$(pg_cpu_ticks)"
+{ time pgbench -h 127.0.0.1 -p "$pg_port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$duration" -f "$work/minimal.sql" \
+    podium_bench > "$work/pgbench-alone.txt" 2>&1; } 2>"$work/pgbench-cpu.txt"
+pg_cpu_1="$(pg_cpu_ticks)"
+awk -v hz="$(getconf CLK_TCK)" -v g="$((pg_cpu_1 - pg_cpu_0))" -v podium="$podium_pg_us" '
+    FNR == NR { client = $1 + $2; next }
+    /number of transactions actually processed/ { split($NF, n, "/"); tx = n[1] }
+    END {
+        minimal = g / hz / tx * 1e6
+        printf "CPU per transaction: postgresql %.0f us, pgbench %.0f us (%d transactions)\n", minimal, client / tx * 1e6, tx
+        printf "the same PostgreSQL absorbs %.2fx as many of Podium'"'"'s completions as minimal transactions (%.0f us against %.0f us)\n",
+            minimal / podium, podium, minimal
+    }' "$work/pgbench-cpu.txt" "$work/pgbench-alone.txt"
 
 # The p99 target at three quarters of Podium's own saturation rate: Podium and pgbench (Podium's transaction) offered
 # that many completions per second, evenly spaced, from the same clients; latency counts from when each was due.
