@@ -11,8 +11,9 @@
 #                                    stunnel to a TLS-only Redis (ops/test/stunnel-test.sh),
 #                                    the browser end-to-end tests (ops/test/browser-test.sh),
 #                                    schemathesis over the OpenAPI document
-#                                    (ops/test/schemathesis.sh) and the monitoring tests
-#                                    (ops/test/monitoring-test.sh)
+#                                    (ops/test/schemathesis.sh), the monitoring tests
+#                                    (ops/test/monitoring-test.sh) and the PostgreSQL failover
+#                                    drill (ops/test/failover-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to the test binary,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
@@ -168,7 +169,9 @@ if [ -z "$shift_days" ]; then
     # The monitoring pieces: promtool over the alerts and their unit tests, the compose file, the dashboard,
     # and a real Prometheus scraping this build.
     run_suite ops/test/monitoring-test.sh monitoring-test
-    others=", the Redis tests through stunnel, the browser tests, schemathesis and the monitoring tests"
+    # PostgreSQL failover: a primary killed mid-ingest, its synchronous standby promoted, Podium carrying on.
+    run_suite ops/test/failover-test.sh failover-test
+    others=", the Redis tests through stunnel, the browser tests, schemathesis, the monitoring tests and the failover drill"
     elapsed=$((SECONDS - started))
 fi
 echo "OK: all $count test(s) passed${others} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

@@ -34,7 +34,7 @@ public enum SettingsTable {
     /// The settings.
     public static let all: [SettingDefinition] = [
         SettingDefinition("PODIUM_DATABASE_URL", default: "host=127.0.0.1 port=5432 user=postgres dbname=podium",
-            "libpq conninfo (or `postgres://` URI) of the PostgreSQL database (the truth)"),
+            "libpq conninfo (or `postgres://` URI) of the PostgreSQL database (the truth); name a primary and its standbys as `host=a,b target_session_attrs=read-write` to follow a failover (ops/README.md)"),
         SettingDefinition("PODIUM_REDIS_URL", default: "redis://127.0.0.1:6379/0",
             "Redis holding the live rankings: `redis://[[user]:password@]host[:port][/db]` (a user is a Redis ACL user; percent-encode `@ : /`); `rediss://` is refused, see ops/README.md, \"Redis over TLS\""),
         SettingDefinition("PODIUM_HOST", default: "127.0.0.1",
