@@ -47,6 +47,8 @@ public enum PodiumMetrics {
         "podium_redis_pool_in_use": "Redis pool connections borrowed now.",
         "podium_redis_pool_waiters": "Callers waiting for a Redis pool connection.",
         "podium_postgres_up": "1 when PostgreSQL answered a ping at this scrape, else 0.",
+        "podium_postgres_read_standby_lag_seconds": "How far the standby of PODIUM_DATABASE_READ_URL was behind the primary at its last measurement (absent without one; while it does not answer, the last value stays and podium_postgres_read_standby_in_use is 0).",
+        "podium_postgres_read_standby_in_use": "1 while reads that may be slightly behind go to the standby of PODIUM_DATABASE_READ_URL, 0 while they go to the primary.",
         "podium_redis_up": "1 when Redis answered a ping at this scrape, else 0 (rankings degraded: reads come from PostgreSQL).",
         "podium_rankings_pending": "Board updates recorded in PostgreSQL and not yet applied to Redis.",
         "podium_rankings_last_rebuild_timestamp_seconds": "When this replica last finished rebuilding the Redis rankings from PostgreSQL (Unix time).",
@@ -125,6 +127,11 @@ final class ScrapeGauges: Sendable {
             Gauge(label: "podium_\(server)_pool_waiters").record(pool.waiters)
         }
         Gauge(label: "podium_postgres_up").record(figures.postgresUp ? 1 : 0)
+        if storage.replica.standby != nil {
+            let replica = storage.replica.figures
+            if let lag = replica.lagSeconds { Gauge(label: "podium_postgres_read_standby_lag_seconds").record(lag) }
+            Gauge(label: "podium_postgres_read_standby_in_use").record(replica.usingStandby ? 1 : 0)
+        }
         Gauge(label: "podium_redis_up").record(figures.redisUp ? 1 : 0)
         for (window, values) in figures.windows {
             let labels = [("window", window.rawValue)]

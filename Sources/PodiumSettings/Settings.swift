@@ -12,6 +12,10 @@ import Redis
 public struct Settings: Sendable {
     /// libpq conninfo or URI of the database.
     public var databaseURL: String
+    /// libpq conninfo or URI of a streaming standby for reads that may lag; nil: reads go to `databaseURL`.
+    public var databaseReadURL: String?
+    /// How far behind the standby may be and still take reads.
+    public var databaseReadMaxLag: Duration
     /// The Redis URL.
     public var redisURL: String
     /// What the HTTP server and its routes need.
@@ -81,6 +85,11 @@ public struct Settings: Sendable {
             // Not quoted: it may hold a password.
             throw SettingsError(message: "PODIUM_DATABASE_URL is neither a libpq conninfo string (host=… dbname=…) nor a postgres:// URI")
         }
+        databaseReadURL = source.value("PODIUM_DATABASE_READ_URL")
+        if let readURL = databaseReadURL, !PostgresConfiguration.isReadable(connectionString: readURL) {
+            throw SettingsError(message: "PODIUM_DATABASE_READ_URL is neither a libpq conninfo string (host=… dbname=…) nor a postgres:// URI")
+        }
+        databaseReadMaxLag = .milliseconds(try integer("PODIUM_DATABASE_READ_MAX_LAG_MS"))
         redisURL = source.text("PODIUM_REDIS_URL")
         let port = try integer("PODIUM_PORT")
         guard (1...65535).contains(port) else { throw SettingsError(message: "PODIUM_PORT must be 1 to 65535, got \(port)") }
@@ -169,6 +178,8 @@ public struct Settings: Sendable {
         let milliseconds = { (duration: Duration) in "\(Int(duration.inSeconds * 1000))" }
         return Dictionary(uniqueKeysWithValues: [
             ("PODIUM_DATABASE_URL", Self.maskedPassword(in: databaseURL)),
+            ("PODIUM_DATABASE_READ_URL", databaseReadURL.map(Self.maskedPassword(in:)) ?? "(not set)"),
+            ("PODIUM_DATABASE_READ_MAX_LAG_MS", milliseconds(databaseReadMaxLag)),
             ("PODIUM_REDIS_URL", Self.maskedPassword(in: redisURL)),
             ("PODIUM_HOST", http.host), ("PODIUM_PORT", "\(http.port)"),
             ("PODIUM_ADMIN_KEY", http.bootstrapAdminKey == nil ? "(not set)" : "(set, hidden)"),
@@ -278,6 +289,13 @@ public struct Settings: Sendable {
     /// The PostgreSQL pool.
     public func postgresPool(logger: Logger) -> PostgresPool {
         PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: postgresPoolSize), logger: logger)
+    }
+
+    /// The pool of the standby for reads that may lag, when `PODIUM_DATABASE_READ_URL` names one.
+    public func postgresReadPool(logger: Logger) -> PostgresPool? {
+        databaseReadURL.map {
+            PostgresPool(configuration: PostgresConfiguration(connectionString: $0, poolSize: postgresPoolSize), logger: logger)
+        }
     }
 
     /// The Redis pool.

@@ -35,6 +35,10 @@ public enum SettingsTable {
     public static let all: [SettingDefinition] = [
         SettingDefinition("PODIUM_DATABASE_URL", default: "host=127.0.0.1 port=5432 user=postgres dbname=podium",
             "libpq conninfo (or `postgres://` URI) of the PostgreSQL database (the truth); name a primary and its standbys as `host=a,b target_session_attrs=read-write` to follow a failover (ops/README.md)"),
+        SettingDefinition("PODIUM_DATABASE_READ_URL", unset: "unset",
+            "a streaming standby of that database for reads that may be slightly behind (profiles, history, the events feed, snapshots, leaderboards read from PostgreSQL); unset, every read goes to `PODIUM_DATABASE_URL` ([ops/README.md](ops/README.md#read-replicas))"),
+        SettingDefinition("PODIUM_DATABASE_READ_MAX_LAG_MS", default: "5000",
+            "while the standby of `PODIUM_DATABASE_READ_URL` is further behind the primary than this (or does not answer), its reads go to the primary"),
         SettingDefinition("PODIUM_REDIS_URL", default: "redis://127.0.0.1:6379/0",
             "Redis holding the live rankings: `redis://[[user]:password@]host[:port][/db]` (a user is a Redis ACL user; percent-encode `@ : /`); `rediss://` is refused, see ops/README.md, \"Redis over TLS\""),
         SettingDefinition("PODIUM_HOST", default: "127.0.0.1",

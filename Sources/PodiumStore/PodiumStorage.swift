@@ -50,16 +50,22 @@ public struct PodiumStorage: Sendable {
     public let contests: ContestStore
     /// What changed on any replica, for the background loops (a service the server runs).
     public let changes: ChangeNotices
+    /// Where reads that may be slightly behind go, and the lag of the standby they may go to (a service the server runs).
+    public let replica: ReadReplica
 
-    /// Creates the stores; `now` is the clock every write and period decision uses.
+    /// Creates the stores; `now` is the clock every write and period decision uses. Reads that may be slightly behind
+    /// go to `replica` (the primary when nil).
     public init(
-        postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, now: @escaping @Sendable () -> Date,
+        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisPool, rules: GameRules, logger: Logger,
+        now: @escaping @Sendable () -> Date,
         maxBatchSize: Int = CompletionWriter.defaultMaxBatchSize,
         maxConcurrentBatches: Int = CompletionWriter.defaultMaxConcurrentBatches
     ) {
         self.postgres = postgres
         self.redis = redis
         self.rules = rules
+        let replica = replica ?? .primaryOnly(postgres)
+        self.replica = replica
         let rankings = RankingWriter(redis: redis)
         changes = ChangeNotices(configuration: postgres.configuration, logger: logger)
         completions = CompletionStore(postgres: postgres, rankings: rankings, rules: rules, changes: changes, logger: logger)
@@ -67,17 +73,17 @@ public struct PodiumStorage: Sendable {
         batch = CompletionBatch(writer: writer, store: completions, logger: logger)
         boards = BoardStore(postgres: postgres)
         rateLimiter = RateLimiter(redis: redis, logger: logger)
-        leaderboards = LeaderboardStore(postgres: postgres, redis: redis, rules: rules, logger: logger)
+        leaderboards = LeaderboardStore(postgres: postgres, replica: replica, redis: redis, rules: rules, logger: logger)
         periods = PeriodStore(postgres: postgres, rules: rules)
-        snapshots = SnapshotStore(postgres: postgres)
-        events = EventStore(postgres: postgres)
+        snapshots = SnapshotStore(postgres: postgres, replica: replica)
+        events = EventStore(postgres: postgres, replica: replica)
         reconciler = RankingReconciler(postgres: postgres, redis: redis, rules: rules)
         reminders = ReminderStore(postgres: postgres)
         webhooks = WebhookStore(postgres: postgres)
         follows = FollowStore(postgres: postgres, rules: rules)
         contests = ContestStore(postgres: postgres, registry: rules.boards.contests)
         users = UserStore(
-            postgres: postgres, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
+            postgres: postgres, replica: replica, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
             rateLimiter: rateLimiter, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)

@@ -18,6 +18,8 @@ struct Runtime {
     /// other commands close them (`with`).
     let postgres: PostgresPool
     let redis: RedisPool
+    /// The standby's pool for reads that may lag (`PODIUM_DATABASE_READ_URL`), if one is named.
+    let standby: PostgresPool?
     /// A job made to sleep before working (`serve --test-job-delay`), if any.
     let jobDelay: JobDelay?
 
@@ -29,8 +31,10 @@ struct Runtime {
         let rules = try settings.rules()
         postgres = settings.postgresPool(logger: logger)
         redis = try settings.redisPool(logger: logger)
+        standby = settings.postgresReadPool(logger: logger)
+        let replica = ReadReplica(primary: postgres, standby: standby, maxLag: settings.databaseReadMaxLag, logger: logger)
         storage = PodiumStorage(
-            postgres: postgres, redis: redis, rules: rules,
+            postgres: postgres, replica: replica, redis: redis, rules: rules,
             logger: logger, now: { Date() }, maxBatchSize: settings.batchSize, maxConcurrentBatches: settings.batchConcurrency)
         runs = JobRunStore(postgres: postgres)
     }
@@ -70,9 +74,10 @@ struct Runtime {
         }
     }
 
-    /// Closes both pools.
+    /// Closes the pools.
     func close() async {
         await postgres.close()
+        await standby?.close()
         await redis.close()
     }
 

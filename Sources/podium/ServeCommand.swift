@@ -54,8 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
             services: [
                 // The pools first: they close last, once everything after them has stopped.
                 .init(service: runtime.postgres), .init(service: runtime.redis),
+            ] + (runtime.standby.map { [.init(service: $0)] } ?? []) + [
                 // Then the notices: the loops after it wait on them.
-                .init(service: changes),
+                .init(service: changes), .init(service: runtime.storage.replica),
                 .init(service: sync), .init(service: contests), .init(service: trim), .init(service: runtime.storage.live), .init(service: jobs), .init(service: webhooks),
                 .init(service: ShutdownStep(
                     "HTTP drained; stopping the webhook sender, the scheduler (a running job gets what is left of PODIUM_SHUTDOWN_GRACE_S), live rankings and the ranking sync",

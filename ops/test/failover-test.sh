@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# PostgreSQL failover drill: Podium on a primary and a streaming standby named in one multi-host
-# PODIUM_DATABASE_URL; the primary is killed mid-ingest and the standby promoted, and Podium carries on
+# PostgreSQL drill: Podium on a primary and a streaming standby named in one multi-host PODIUM_DATABASE_URL, with
+# the standby also as PODIUM_DATABASE_READ_URL. Reads go to the standby while it keeps up and to the primary while
+# its replay is paused; then the primary is killed mid-ingest and the standby promoted, and Podium carries on
 # without a restart.
 #
 #   bash ops/test/failover-test.sh       builds nothing: runs the `podium` that `swift build` left
@@ -11,9 +12,14 @@
 #      the promoted standby does not inherit it and wait for a standby it does not have), and a standby
 #      made with `pg_basebackup -R` on another port; waits until the standby streams synchronously;
 #   2. its own redis-server on a free port, and one Podium replica with
-#      PODIUM_DATABASE_URL="host=127.0.0.1,127.0.0.1 port=P,S … target_session_attrs=read-write";
+#      PODIUM_DATABASE_URL="host=127.0.0.1,127.0.0.1 port=P,S … target_session_attrs=read-write" and
+#      PODIUM_DATABASE_READ_URL naming the standby (PODIUM_DATABASE_READ_MAX_LAG_MS=2000);
 #   3. ops/test/failover-client.py posts completions from 8 workers, resending each on 503 or a failed
 #      connection until it is acknowledged (201 or 200);
+#   3a. read standby: once /metrics says reads use the standby, 50 pages of the events feed and 50 players'
+#      topic statistics must all be read there (the standby logs every statement: log_statement=all); with its
+#      replay paused (pg_wal_replay_pause) while ingest goes on, /metrics must say reads left it, and none of the
+#      same 100 reads may reach it; after pg_wal_replay_resume the reads return to it;
 #   4. after 300 acknowledgements, the primary is stopped with `pg_ctl stop -m immediate` (a crash: no
 #      shutdown checkpoint, connections cut), and one second later the standby is promoted (`pg_ctl promote`);
 #   5. after 300 more acknowledgements, the client stops, and the promoted standby is checked:
@@ -63,7 +69,9 @@ as_postgres "$pg_bin/initdb" -D "$primary" -U postgres --auth=trust -E UTF8 --lo
 as_postgres "$pg_bin/pg_ctl" -D "$primary" -l "$dir/primary.log" -w -t 60 start \
     -o "-h 127.0.0.1 -p $primary_port -k $dir -c synchronous_standby_names='*'" >/dev/null
 as_postgres "$pg_bin/pg_basebackup" -h 127.0.0.1 -p "$primary_port" -U postgres -D "$standby" -R -X stream
-as_postgres "$pg_bin/pg_ctl" -D "$standby" -l "$dir/standby.log" -w -t 60 start -o "-h 127.0.0.1 -p $standby_port -k $dir" >/dev/null
+# The standby logs every statement: the drill counts the reads that reached it.
+as_postgres "$pg_bin/pg_ctl" -D "$standby" -l "$dir/standby.log" -w -t 60 start \
+    -o "-h 127.0.0.1 -p $standby_port -k $dir -c log_statement=all" >/dev/null
 for _ in $(seq 300); do
     state="$("$pg_bin/psql" -h 127.0.0.1 -p "$primary_port" -U postgres -tAc "SELECT sync_state FROM pg_stat_replication" || true)"
     [ "$state" = sync ] && break
@@ -79,6 +87,8 @@ redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no >"$
 redis_pid=$!
 until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.05; done
 export PODIUM_DATABASE_URL="host=127.0.0.1,127.0.0.1 port=$primary_port,$standby_port user=postgres dbname=podium_failover target_session_attrs=read-write"
+export PODIUM_DATABASE_READ_URL="host=127.0.0.1 port=$standby_port user=postgres dbname=podium_failover"
+export PODIUM_DATABASE_READ_MAX_LAG_MS=2000
 export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export PODIUM_PORT="$http_port"
 export PODIUM_ADMIN_KEY="pdm_failover_$(date +%s)_local_only"
@@ -104,6 +114,42 @@ wait_for_acks() {
     echo "fewer than $1 acknowledgements after 120 s" >&2; return 1
 }
 wait_for_acks 300
+
+# 3a. Reads on the standby, and off it while its replay is paused.
+metric() {
+    curl -fs "http://127.0.0.1:$http_port/metrics" | awk -v name="$1" '$1 == name { print $2 }'
+}
+wait_for_metric() {  # name, value wanted; /metrics reuses its figures for 5 s
+    for _ in $(seq 300); do awk -v v="$(metric "$1")" -v want="$2" 'BEGIN { exit !(v != "" && v + 0 == want + 0) }' && return 0; sleep 0.1; done
+    echo "$1 never became $2 within 30 s (it is '$(metric "$1")')" >&2; return 1
+}
+standby_statements() { grep -c -e "FROM events" -e "FROM user_topics" "$dir/standby.log" || true; }
+hundred_reads() {
+    for n in $(seq 50); do
+        curl -fs -o /dev/null -H "Authorization: Bearer $PODIUM_ADMIN_KEY" "http://127.0.0.1:$http_port/v1/events?limit=5"
+        curl -fs -o /dev/null -H "Authorization: Bearer $PODIUM_ADMIN_KEY" "http://127.0.0.1:$http_port/v1/users/player-$((n % 50))/topics"
+    done
+}
+# How many of the hundred reads the standby ran.
+standby_reads() {
+    local before
+    before="$(standby_statements)"
+    hundred_reads
+    echo $(( $(standby_statements) - before ))
+}
+wait_for_metric podium_postgres_read_standby_in_use 1
+on_standby="$(standby_reads)"
+echo "read standby in time: lag $(metric podium_postgres_read_standby_lag_seconds) s; it ran $on_standby of 100 reads"
+[ "$on_standby" -eq 100 ] || { echo "FAILED: the reads did not go to the standby" >&2; exit 1; }
+"$pg_bin/psql" -h 127.0.0.1 -p "$standby_port" -U postgres -tAc "SELECT pg_wal_replay_pause()" >/dev/null
+wait_for_metric podium_postgres_read_standby_in_use 0
+off_standby="$(standby_reads)"
+echo "read standby paused: lag $(metric podium_postgres_read_standby_lag_seconds) s; it ran $off_standby of 100 reads"
+[ "$off_standby" -eq 0 ] || { echo "FAILED: reads still went to the paused standby" >&2; exit 1; }
+"$pg_bin/psql" -h 127.0.0.1 -p "$standby_port" -U postgres -tAc "SELECT pg_wal_replay_resume()" >/dev/null
+wait_for_metric podium_postgres_read_standby_in_use 1
+echo "read standby resumed: reads on it again"
+
 before="$(wc -l < "$acked")"
 as_postgres "$pg_bin/pg_ctl" -D "$primary" stop -m immediate >/dev/null
 sleep 1
@@ -114,10 +160,11 @@ touch "$stop"
 wait "$client_pid"; client_pid=""
 
 summary="$(cat "$logs/client.json")"
-ids="$(sort -u "$acked" | paste -sd, - | sed "s/[^,]*/'&'/g")"
 psql_new() { "$pg_bin/psql" -h 127.0.0.1 -p "$standby_port" -U postgres -d podium_failover -tAc "$1"; }
 acknowledged="$(sort -u "$acked" | wc -l)"
-present="$(psql_new "SELECT count(*) FROM completions WHERE id IN ($ids)")"
+present="$( { echo "CREATE TEMP TABLE acked (id text PRIMARY KEY); COPY acked FROM STDIN;"; sort -u "$acked"; echo '\.'
+               echo "SELECT count(*) FROM completions JOIN acked USING (id);"; } \
+             | "$pg_bin/psql" -h 127.0.0.1 -p "$standby_port" -U postgres -d podium_failover -v ON_ERROR_STOP=1 -qtA)"
 doubled="$(psql_new "SELECT count(*) FROM users u WHERE u.completions <> (SELECT count(*) FROM completions c WHERE c.user_id = u.user_id)")"
 # The rankings Podium serves equal PostgreSQL's: each worker's group board, as the API answers it (from Redis)
 # and as the promoted standby stores it.

@@ -106,10 +106,13 @@ public struct EventCursor: Sendable, Comparable {
 /// The outbox: events written in the transaction of the change they report, read as a gap-free feed.
 public struct EventStore: Sendable {
     let postgres: PostgresPool
+    /// Where feed pages are read: a standby's pages may be slightly behind, never out of order.
+    let replica: ReadReplica
 
-    /// Creates the store.
-    public init(postgres: PostgresPool) {
+    /// Creates the store; feed pages come from `replica`'s pool when given.
+    public init(postgres: PostgresPool, replica: ReadReplica? = nil) {
         self.postgres = postgres
+        self.replica = replica ?? .primaryOnly(postgres)
     }
 
     /// The statement appending `events` (one type), in order, inside the caller's transaction.
@@ -133,7 +136,7 @@ public struct EventStore: Sendable {
     /// the horizon itself: a poll filtered to a rare type moves past the others instead of reading
     /// them again every time, and a first poll of an empty feed gets a cursor too.
     public func feed(after cursor: EventCursor?, limit: Int, type: String?) async throws -> EventPage {
-        let (events, horizon) = try await postgres.withConnection { connection in
+        let (events, horizon) = try await replica.withConnection { connection in
             try Self.page(after: cursor, limit: limit, type: type, on: connection)
         }
         let next = if events.count == limit, let last = events.last { last.cursor } else { max(cursor ?? horizon, horizon).text }

@@ -37,10 +37,13 @@ public struct RankPoint: Sendable, Codable, Equatable {
 /// Scheduled snapshots of open periods and the history read from every snapshot.
 public struct SnapshotStore: Sendable {
     let postgres: PostgresPool
+    /// Where snapshots and rank history are read (a standby's may be slightly behind).
+    let replica: ReadReplica
 
-    /// Creates the store.
-    public init(postgres: PostgresPool) {
+    /// Creates the store; snapshots and rank history come from `replica`'s pool when given.
+    public init(postgres: PostgresPool, replica: ReadReplica? = nil) {
         self.postgres = postgres
+        self.replica = replica ?? .primaryOnly(postgres)
     }
 
     /// Stores a scheduled snapshot taken for slot `takenAt`; false when this slot's snapshot of the period already exists.
@@ -62,12 +65,12 @@ public struct SnapshotStore: Sendable {
 
     /// Snapshots of one period, newest first, each with its top `top` entries.
     public func snapshots(_ key: BoardPeriodKey, limit: Int, top: Int) async throws -> [LeaderboardSnapshot] {
-        let headers = try await postgres.query("""
+        let headers = try await replica.query("""
             SELECT id, kind, taken_at, players FROM snapshots WHERE board = $1 AND board_window = $2 AND period = $3
             ORDER BY taken_at DESC, kind LIMIT $4
             """, [key.board, key.window.rawValue, key.period, limit]).rows
         let ids = try headers.map { try $0.int64("id") }
-        let entryRows = try await postgres.query("""
+        let entryRows = try await replica.query("""
             SELECT e.snapshot_id, e.user_id, e.score, e.rank, e.medal, u.display_name
             FROM unnest($1::bigint[]) AS s(id)
             CROSS JOIN LATERAL (SELECT * FROM snapshot_entries x WHERE x.snapshot_id = s.id ORDER BY position LIMIT $2) e
@@ -87,7 +90,7 @@ public struct SnapshotStore: Sendable {
 
     /// A player's ranks in snapshots, newest first, optionally on one board and window.
     public func rankHistory(userID: String, board: String?, window: LeaderboardWindow?, limit: Int) async throws -> [RankPoint] {
-        try await postgres.query("""
+        try await replica.query("""
             SELECT s.board, s.board_window, s.period, s.kind, s.taken_at, s.players, e.rank, e.score
             FROM snapshot_entries e JOIN snapshots s ON s.id = e.snapshot_id
             WHERE e.user_id = $1 AND ($2::text IS NULL OR s.board = $2) AND ($3::text IS NULL OR s.board_window = $3)

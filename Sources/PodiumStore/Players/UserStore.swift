@@ -7,6 +7,8 @@ import Redis
 /// Players: profiles, history, topic statistics, preferences, erasure.
 public struct UserStore: Sendable {
     let postgres: PostgresPool
+    /// Where profiles, history and topic statistics are read (a standby's may be slightly behind).
+    let replica: ReadReplica
     let leaderboards: LeaderboardStore
     let periods: PeriodStore
     let rankings: RankingWriter
@@ -17,11 +19,13 @@ public struct UserStore: Sendable {
 
     /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads), medals through
     /// `periods`, friends' progress through `follows`; erasure removes the player's rate limit bucket from `rateLimiter`.
+    /// Profiles, history and topic statistics come from `replica`'s pool when given.
     public init(
-        postgres: PostgresPool, leaderboards: LeaderboardStore, periods: PeriodStore, rankings: RankingWriter, follows: FollowStore,
-        rateLimiter: RateLimiter, rules: GameRules, logger: Logger
+        postgres: PostgresPool, replica: ReadReplica? = nil, leaderboards: LeaderboardStore, periods: PeriodStore,
+        rankings: RankingWriter, follows: FollowStore, rateLimiter: RateLimiter, rules: GameRules, logger: Logger
     ) {
         self.postgres = postgres
+        self.replica = replica ?? .primaryOnly(postgres)
         self.leaderboards = leaderboards
         self.periods = periods
         self.rankings = rankings
@@ -33,7 +37,7 @@ public struct UserStore: Sendable {
 
     /// The profile of `userID` at `now`, or nil if Podium has never seen the player.
     public func profile(userID: String, now: Date) async throws -> UserProfile? {
-        let rows = try await postgres.query("""
+        let rows = try await replica.query("""
             SELECT display_name, time_zone, points, completions, correct_answers, total_answers, created_at,
                    ARRAY(SELECT DISTINCT board FROM board_scores b WHERE b.user_id = u.user_id ORDER BY board)::text AS boards,
                    array_to_string(days, ',') AS days
@@ -53,7 +57,7 @@ public struct UserStore: Sendable {
         let zone = TimeZone(identifier: try row.string("time_zone")) ?? .gmt
         let days = (row["days"] ?? "").split(separator: ",").compactMap { Int($0) }
         let names = Dictionary(rules.achievements.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let achievements = try await postgres.query("""
+        let achievements = try await replica.query("""
             SELECT achievement, unlocked_at FROM user_achievements WHERE user_id = $1 ORDER BY unlocked_at, achievement
             """, [userID]).rows.map { row in
             let id = try row.string("achievement")
@@ -98,7 +102,7 @@ public struct UserStore: Sendable {
     ///
     /// `cursor` is the `next_cursor` of the previous page; nil when it is not one this API gave out.
     public func history(userID: String, topic: String?, limit: Int, cursor: HistoryCursor?) async throws -> CompletionHistory {
-        let rows = try await postgres.query("""
+        let rows = try await replica.query("""
             SELECT id, quiz_id, topic, difficulty, correct, total, duration_ms, array_to_string(groups, ',') AS groups,
                    completed_at, recorded_at, points
             FROM completions
@@ -123,7 +127,7 @@ public struct UserStore: Sendable {
 
     /// Per-topic statistics, most played first.
     public func topics(userID: String) async throws -> [TopicStatistics] {
-        try await postgres.query("""
+        try await replica.query("""
             SELECT topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy, best_points, last_played_at
             FROM user_topics WHERE user_id = $1 ORDER BY completions DESC, topic
             """, [userID]).rows.map { row in

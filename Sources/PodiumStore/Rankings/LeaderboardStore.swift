@@ -32,7 +32,8 @@ public struct RankedEntries: Sendable, Equatable {
 /// `ZCOUNT` in O(log n) for the first entry and derived from position for the rest of a page,
 /// so a player's rank is the same however it is read.
 public struct LeaderboardStore: Sendable {
-    let postgres: PostgresPool
+    /// PostgreSQL, for the reads that answer when Redis cannot: a standby's may be slightly behind.
+    let postgres: ReadReplica
     let reads: RedisReadBatcher
     /// Reads served from PostgreSQL because Redis failed, a few at a time (see `ConcurrencyLimit`).
     let fallbacks: ConcurrencyLimit
@@ -42,9 +43,12 @@ public struct LeaderboardStore: Sendable {
     /// The boards' tie-breaks, by which PostgreSQL ranks when it answers for Redis.
     let rules: GameRules
 
-    /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails.
-    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, fallbackReads: Int = 4) {
-        self.postgres = postgres
+    /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails, from
+    /// `replica`'s pool when given (else from `postgres`).
+    public init(
+        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisPool, rules: GameRules, logger: Logger, fallbackReads: Int = 4
+    ) {
+        self.postgres = replica ?? .primaryOnly(postgres)
         self.rules = rules
         self.reads = RedisReadBatcher(redis: redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
