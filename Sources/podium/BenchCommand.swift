@@ -22,6 +22,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds per phase.") var duration = 10.0
     @Option(help: "Phases to run, comma-separated: seed, ingest, reads.") var phases = "seed,ingest,reads"
     @Option(help: "Topic the benchmark's completions use.") var topic = "bench"
+    @Option(help: "The reads phase's loads, comma-separated: healthz, top (a top-10 page), revalidate (its 304), around (around-me pages); the ratios are printed when all four run.")
+    var reads = "healthz,top,revalidate,around"
     @Option(help: "Ingest at this many completions per second in all (an open loop: latency counts from each request's scheduled start) instead of as fast as the clients go.")
     var rate: Double?
 
@@ -31,6 +33,10 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("--topic takes 1 to 64 of a-z, 0-9, '.', '_' and '-'")
         }
         if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate takes a positive number") }
+        let readKinds = Set(reads.split(separator: ",").map(String.init))
+        guard !readKinds.isEmpty, readKinds.isSubset(of: Bench.readKinds) else {
+            throw ValidationError("--reads takes some of \(Bench.readKinds.sorted().joined(separator: ", "))")
+        }
         guard let key = key ?? ProcessInfo.processInfo.environment["PODIUM_ADMIN_KEY"] else {
             throw ValidationError("pass --key or set PODIUM_ADMIN_KEY")
         }
@@ -39,7 +45,7 @@ struct BenchCommand: AsyncParsableCommand {
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let bench = Bench(client: client, base: url, key: key, players: players, concurrency: concurrency,
-                          duration: duration, topic: topic, rate: rate)
+                          duration: duration, topic: topic, rate: rate, readKinds: readKinds)
         do {
             let wanted = Set(phases.split(separator: ",").map(String.init))
             if wanted.contains("seed") { try await bench.seed() }
@@ -64,7 +70,12 @@ struct Bench: Sendable {
     let topic: String
     /// Completions per second the ingest phase offers in all, or nil for as fast as the clients go.
     let rate: Double?
+    /// The loads the reads phase runs (some of `readKinds`).
+    let readKinds: Set<String>
     let run = UUID().uuidString.prefix(8)
+
+    /// The reads phase's loads, by the names `--reads` takes.
+    static let readKinds: Set<String> = ["healthz", "top", "revalidate", "around"]
 
     /// One completion per player (batches of 500), so every board has `players` entries.
     func seed() async throws {
@@ -99,10 +110,11 @@ struct Bench: Sendable {
         print(result.line + (counter.value > 0 ? "  (\(counter.value) not 201)" : ""))
     }
 
-    /// Reads: /healthz, a top-10 page, 304 revalidations, around-me pages.
+    /// Reads: /healthz, a top-10 page, 304 revalidations, around-me pages (those of `readKinds`).
     ///
-    /// The four take turns in slices of about two seconds until each has had `duration` seconds, so
-    /// a noisy neighbour or a background vacuum slows them alike and the ratios stay comparable.
+    /// They take turns in slices of about two seconds until each has had `duration` seconds, so
+    /// a noisy neighbour or a background vacuum slows them alike and the ratios stay comparable; the ratios to
+    /// `/healthz` are printed when all four ran.
     /// An answer with another status than the one expected is counted and printed beside its line
     /// (a fast error must not pass for a fast page); a 200 instead of a 304 means the page changed mid-run.
     func reads() async throws {
@@ -111,14 +123,15 @@ struct Bench: Sendable {
         guard first.status.code == 200, let etag = first.headers.first(name: "etag") else {
             throw CommandFailure("top page answered \(first.status) without an ETag")
         }
-        let kinds: [(name: String, expected: UInt, request: @Sendable () async throws -> HTTPClientResponse)] = [
-            ("healthz", 200, { try await send(.GET, "/healthz") }),
-            ("top-10 page", 200, { try await send(.GET, page) }),
-            ("304 revalidation", 304, { try await send(.GET, page, headers: [("If-None-Match", etag)]) }),
-            ("around-me page", 200, {
+        let all: [(kind: String, name: String, expected: UInt, request: @Sendable () async throws -> HTTPClientResponse)] = [
+            ("healthz", "healthz", 200, { try await send(.GET, "/healthz") }),
+            ("top", "top-10 page", 200, { try await send(.GET, page) }),
+            ("revalidate", "304 revalidation", 304, { try await send(.GET, page, headers: [("If-None-Match", etag)]) }),
+            ("around", "around-me page", 200, {
                 try await send(.GET, "/v1/leaderboards/topic:\(topic)/all?around=player-\(Int.random(in: 0..<players))&radius=5")
             }),
         ]
+        let kinds = all.filter { readKinds.contains($0.kind) }
         let unexpected = kinds.map { _ in FailureCount() }
         let rounds = max(1, Int((duration / 2).rounded()))
         var results = kinds.map { LoadResult(name: $0.name, count: 0, seconds: 0, sortedLatencies: []) }
@@ -134,6 +147,7 @@ struct Bench: Sendable {
             let count = unexpected[index].value
             print(result.line + (count > 0 ? "  (\(count) not \(kinds[index].expected))" : ""))
         }
+        guard kinds.count == all.count else { return }
         let (health, top, revalidate, around) = (results[0], results[1], results[2], results[3])
         print(String(format: "ratios to /healthz: top-10 %.2f (target >= 0.9), 304 %.2f (target >= 1.0 and >= top-10), around-me %.2f (target >= 0.6)",
                      top.rate / health.rate, revalidate.rate / health.rate, around.rate / health.rate))

@@ -22,6 +22,8 @@
 #     due time (target: p99 <= 50 ms), with pgbench's at the same rate beside it;
 #   - reads: top-10 page, 304 revalidation and around-me vs the same server's /healthz, also in turns
 #     (targets 0.9x, 1.0x and above top-10, 0.6x);
+#   - for docs/CAPACITY.md: PostgreSQL bytes per row of each kind, CPU per read of each kind alone (Podium,
+#     Redis, PostgreSQL), and the bytes of one live update of a top-10 page;
 #   - scale: the same at 1,000,000 players, `rankings rebuild` time, Redis bytes per entry;
 #   - Podium's peak resident memory and its time to ready after a restart;
 #   - idle: PostgreSQL transactions per second of one replica without traffic (target <= 1).
@@ -212,6 +214,12 @@ awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v p="$((podium_cpu_1 - podium_
 awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v r="$((redis_cpu_1 - redis_cpu_0))" '
     { printf "CPU per completion beside them: redis %.0f us, the load generator %.0f us\n", r / hz / n * 1e6, ($1 + $2) / n * 1e6 }' \
     "$work/loadgen-cpu.txt"
+# What each kind of row costs on disk (table, its indexes and its TOAST), for docs/CAPACITY.md.
+sizes=""
+for table in completions events users user_topics board_current_scores; do
+    sizes+="${sizes:+, }$table $(psql_bench -c "SELECT pg_total_relation_size('$table') / greatest(count(*), 1) FROM $table")"
+done
+echo "postgresql bytes per row, with indexes: $sizes"
 
 echo
 echo "== Ingest at 10,000 players, $clients clients: pgbench (Podium's transaction, and the minimal one) and Podium take turns"
@@ -312,6 +320,24 @@ summarise_ingest "$work/paced.txt" paced
 echo "(target: podium's p99 <= 50 ms)"
 "$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration "$duration" --topic bench --phases reads
 echo "podium peak resident memory: $(peak_memory)"
+# CPU per read of each kind alone (for docs/CAPACITY.md): Podium, Redis and PostgreSQL over a few seconds of it.
+for kind in top revalidate around; do
+    p0="$(podium_cpu_ticks)"; r0="$(redis_cpu_ticks)"; g0="$(pg_cpu_ticks)"
+    line="$("$bin" bench --url "http://127.0.0.1:$port" --players 10000 --concurrency "$clients" --duration 4 --topic bench \
+        --phases reads --reads "$kind")"
+    p1="$(podium_cpu_ticks)"; r1="$(redis_cpu_ticks)"; g1="$(pg_cpu_ticks)"
+    echo "$line" | awk -v kind="$kind" -v hz="$(getconf CLK_TCK)" -v p="$((p1 - p0))" -v r="$((r1 - r0))" -v g="$((g1 - g0))" '
+        { gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "in") n = $(i - 1) }
+        END { printf "CPU per read, %s alone: podium %.1f us, redis %.1f us, postgresql %.1f us (%d reads)\n", kind,
+              p / hz / n * 1e6, r / hz / n * 1e6, g / hz / n * 1e6, n }'
+done
+# What one live update sends each listener: the page as an SSE `page` event (id, event and data lines).
+page_bytes="$(curl -fs -H "Authorization: Bearer $PODIUM_ADMIN_KEY" "http://127.0.0.1:$port/v1/leaderboards/topic:bench/all?limit=10" | wc -c)"
+etag="$(curl -fsI -H "Authorization: Bearer $PODIUM_ADMIN_KEY" "http://127.0.0.1:$port/v1/leaderboards/topic:bench/all?limit=10" \
+    | tr -d '\r' | awk -F': ' 'tolower($1) == "etag" { print $2 }')"
+awk -v body="$page_bytes" -v etag="${#etag}" 'BEGIN {
+    printf "a live update of a top-10 page: %d bytes of SSE event per listener (a %d-byte page), before TCP and TLS framing\n",
+        body + etag + length("id: \nevent: page\ndata: \n\n"), body }'
 stop_server
 start_server
 
