@@ -6,7 +6,8 @@ time; an answer of 503, or a connection that fails, is retried with the same bod
 until a 201 or 200 comes. Every acknowledgement goes to ACKED (one id per line, as it happens, so the script can
 watch progress); when the file STOP exists the workers finish the completion in hand and end. The summary, as
 JSON on stdout: acknowledged, answers by status, the first and last 503 and the first acknowledgement after the
-last 503 (seconds since the start, from one monotonic clock), and any answer that is neither 201, 200 nor 503.
+last 503 (seconds since the start, from one monotonic clock), and any answer that is neither 201, 200 nor 503
+with Retry-After.
 
     failover-client.py BASE_URL KEY ACKED STOP [WORKERS]
 """
@@ -35,16 +36,16 @@ def now():
 
 
 def post(connection, body):
-    """One attempt: the status, or None when the connection failed."""
+    """One attempt: the status (None when the connection failed), the body, and the Retry-After header."""
     try:
         connection.request("POST", "/v1/completions", body=body,
                            headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
         response = connection.getresponse()
         text = response.read()
-        return response.status, text
+        return response.status, text, response.getheader("Retry-After")
     except (OSError, http.client.HTTPException):
         connection.close()
-        return None, b""
+        return None, b"", None
 
 
 def work(worker):
@@ -58,13 +59,15 @@ def work(worker):
                            "total": 10, "groups": [f"class-{worker}"]})
         deadline = time.monotonic() + 120
         while True:
-            status, text = post(connection, body)
+            status, text, retry_after = post(connection, body)
             with lock:
                 statuses[str(status)] = statuses.get(str(status), 0) + 1
                 if status in (201, 200):
                     acknowledged.append((now(), completion_id))
                     acked_file.write(completion_id + "\n")
                     break
+                if status == 503 and not retry_after:
+                    unexpected.append({"id": completion_id, "status": "503 without Retry-After"})
                 if status in (503, None):
                     unavailable.append(now())
                 else:
