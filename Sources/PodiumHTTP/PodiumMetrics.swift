@@ -47,7 +47,7 @@ public enum PodiumMetrics {
         "podium_redis_pool_in_use": "Redis pool connections borrowed now.",
         "podium_redis_pool_waiters": "Callers waiting for a Redis pool connection.",
         "podium_postgres_up": "1 when PostgreSQL answered a ping at this scrape, else 0.",
-        "podium_postgres_read_standby_lag_seconds": "How far the standby of PODIUM_DATABASE_READ_URL was behind the primary at its last measurement (absent without one; while it does not answer, the last value stays and podium_postgres_read_standby_in_use is 0).",
+        "podium_postgres_read_standby_lag_seconds": "How far behind the primary the standby of PODIUM_DATABASE_READ_URL is at most: the time since the newest measured primary position it has replayed (absent without a standby, or until it first caught up with one; it keeps growing while the standby stops replaying or answering).",
         "podium_postgres_read_standby_in_use": "1 while reads that may be slightly behind go to the standby of PODIUM_DATABASE_READ_URL, 0 while they go to the primary.",
         "podium_redis_up": "1 when Redis answered a ping at this scrape, else 0 (rankings degraded: reads come from PostgreSQL).",
         "podium_rankings_pending": "Board updates recorded in PostgreSQL and not yet applied to Redis.",

@@ -89,7 +89,12 @@ public struct Settings: Sendable {
         if let readURL = databaseReadURL, !PostgresConfiguration.isReadable(connectionString: readURL) {
             throw SettingsError(message: "PODIUM_DATABASE_READ_URL is neither a libpq conninfo string (host=… dbname=…) nor a postgres:// URI")
         }
-        databaseReadMaxLag = .milliseconds(try integer("PODIUM_DATABASE_READ_MAX_LAG_MS"))
+        let maxLag = try integer("PODIUM_DATABASE_READ_MAX_LAG_MS")
+        // The standby is measured every second: a tighter bound would keep reads off it, or move them to and fro.
+        guard maxLag >= 2000 else {
+            throw SettingsError(message: "PODIUM_DATABASE_READ_MAX_LAG_MS must be at least 2000 (the lag is measured every second), got \(maxLag)")
+        }
+        databaseReadMaxLag = .milliseconds(maxLag)
         redisURL = source.text("PODIUM_REDIS_URL")
         let port = try integer("PODIUM_PORT")
         guard (1...65535).contains(port) else { throw SettingsError(message: "PODIUM_PORT must be 1 to 65535, got \(port)") }

@@ -65,7 +65,8 @@ struct SettingsTableTests {
         let cases: [(String, String)] = [
             ("PODIUM_PORT", "0"), ("PODIUM_PORT", "eighty"), ("PODIUM_PUBLIC_LEADERBOARDS", "maybe"),
             ("PODIUM_RATE_LIMITS", "ingest=lots"), ("PODIUM_LOG_LEVEL", "loud"), ("PODIUM_LOG_FORMAT", "xml"),
-            ("PODIUM_DATABASE_URL", "host='unterminated"),
+            ("PODIUM_DATABASE_URL", "host='unterminated"), ("PODIUM_DATABASE_READ_URL", "host='unterminated"),
+            ("PODIUM_DATABASE_READ_MAX_LAG_MS", "1999"), ("PODIUM_DATABASE_READ_MAX_LAG_MS", "soon"),
         ]
         for (name, value) in cases {
             do {

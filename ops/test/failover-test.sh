@@ -29,6 +29,7 @@
 # Prints: acknowledged completions, seconds from the first 503 to the first acknowledgement after the last,
 # lost, doubled. A trap stops everything it started (by pid and data folder) however it ends.
 set -euo pipefail
+shopt -s inherit_errexit  # a failing command inside $( … ) fails the script too
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -85,7 +86,8 @@ echo "primary on $primary_port, synchronous standby on $standby_port"
 redis_port="$(free_port)"; http_port="$(free_port)"
 redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no >"$logs/redis.log" 2>&1 &
 redis_pid=$!
-until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.05; done
+for _ in $(seq 200); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.05; done
+redis-cli -p "$redis_port" ping >/dev/null || { echo "redis-server did not start; see $logs/redis.log" >&2; exit 1; }
 export PODIUM_DATABASE_URL="host=127.0.0.1,127.0.0.1 port=$primary_port,$standby_port user=postgres dbname=podium_failover target_session_attrs=read-write"
 export PODIUM_DATABASE_READ_URL="host=127.0.0.1 port=$standby_port user=postgres dbname=podium_failover"
 export PODIUM_DATABASE_READ_MAX_LAG_MS=2000
@@ -124,6 +126,7 @@ wait_for_metric() {  # name, value wanted; /metrics reuses its figures for 5 s
     echo "$1 never became $2 within 30 s (it is '$(metric "$1")')" >&2; return 1
 }
 standby_statements() { grep -c -e "FROM events" -e "FROM user_topics" "$dir/standby.log" || true; }
+# 50 event feed pages and 50 players' topic statistics; each must answer 200.
 hundred_reads() {
     for n in $(seq 50); do
         curl -fs -o /dev/null -H "Authorization: Bearer $PODIUM_ADMIN_KEY" "http://127.0.0.1:$http_port/v1/events?limit=5"
@@ -172,7 +175,7 @@ boards_differ=0
 for worker in $(seq 0 7); do
     served="$(curl -fs -H "Authorization: Bearer $PODIUM_ADMIN_KEY" \
         "http://127.0.0.1:$http_port/v1/leaderboards/group:class-$worker/all?limit=100" \
-        | python3 -c 'import json, sys; print("\n".join(sorted("%s %s" % (e["user_id"], e["score"]) for e in json.load(sys.stdin)["entries"])))')"
+        | python3 -c 'import json, sys; page = json.load(sys.stdin); assert page["live"], "served from PostgreSQL, not Redis"; print("\n".join(sorted("%s %s" % (e["user_id"], e["score"]) for e in page["entries"])))')"
     stored="$(psql_new "SELECT user_id || ' ' || all_score FROM board_current_scores WHERE board = 'group:class-$worker' ORDER BY 1")"
     [ -n "$served" ] && [ "$served" = "$stored" ] || { boards_differ=$((boards_differ + 1)); echo "group:class-$worker differs" >&2; }
 done

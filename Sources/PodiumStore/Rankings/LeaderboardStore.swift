@@ -32,8 +32,11 @@ public struct RankedEntries: Sendable, Equatable {
 /// `ZCOUNT` in O(log n) for the first entry and derived from position for the rest of a page,
 /// so a player's rank is the same however it is read.
 public struct LeaderboardStore: Sendable {
-    /// PostgreSQL, for the reads that answer when Redis cannot: a standby's may be slightly behind.
-    let postgres: ReadReplica
+    /// PostgreSQL's primary, for the pages and comparisons that answer when Redis cannot (they feed the page cache and
+    /// snapshots, so they must not lag).
+    let postgres: PostgresPool
+    /// Where a player's ranks are read when Redis cannot answer (profiles: a standby's may be slightly behind).
+    let replica: ReadReplica
     let reads: RedisReadBatcher
     /// Reads served from PostgreSQL because Redis failed, a few at a time (see `ConcurrencyLimit`).
     let fallbacks: ConcurrencyLimit
@@ -43,12 +46,13 @@ public struct LeaderboardStore: Sendable {
     /// The boards' tie-breaks, by which PostgreSQL ranks when it answers for Redis.
     let rules: GameRules
 
-    /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails, from
-    /// `replica`'s pool when given (else from `postgres`).
+    /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails, a
+    /// player's ranks from `replica`'s pool when given (else from `postgres`).
     public init(
         postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisPool, rules: GameRules, logger: Logger, fallbackReads: Int = 4
     ) {
-        self.postgres = replica ?? .primaryOnly(postgres)
+        self.postgres = postgres
+        self.replica = replica ?? .primaryOnly(postgres)
         self.rules = rules
         self.reads = RedisReadBatcher(redis: redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
@@ -158,7 +162,7 @@ public struct LeaderboardStore: Sendable {
     /// The PostgreSQL fallback of `standings`: every board period in one statement, each with a count of the
     /// players above and of all players.
     private func ranksFromPostgres(userID: String, periods: [BoardPeriod]) async throws -> [BoardRank] {
-        let rows = try await postgres.query("""
+        let rows = try await replica.query("""
             SELECT x.i, s.score,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
                       AND c.period = s.period AND \(unescaped: TieBreak.sqlRanksAbove(policy: "x.tie_break", row: "c", other: "s"))) AS above,

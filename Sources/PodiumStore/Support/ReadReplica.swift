@@ -3,15 +3,17 @@ import Postgres
 import ServiceLifecycle
 import Synchronization
 
-/// Where reads that may be slightly behind go: profiles, history, the events feed, snapshots and leaderboard pages
-/// read from PostgreSQL. With a streaming standby (`PODIUM_DATABASE_READ_URL`) they go to it while it is at most
-/// `maxLag` behind the primary; otherwise, and when it does not answer, to the primary. Anything that must see its
-/// own writes, and every write, uses the primary's pool directly.
+/// Where reads that may be slightly behind go: players' profiles, history and topic statistics, the events feed, and
+/// snapshots and rank history. With a streaming standby (`PODIUM_DATABASE_READ_URL`) they go to it while it is at
+/// most `maxLag` behind the primary; otherwise, and when it does not answer, to the primary. Anything that must see
+/// its own writes, feeds a write or a cache, and every write, uses the primary's pool directly.
 ///
-/// As a service it measures the lag every `interval`: it reads the primary's WAL position, then the position the
-/// standby has replayed. Once the standby has replayed what the primary had written at some sampled instant, it
-/// shows every transaction committed before that instant, so its lag is at most the time since then
-/// (`ReplicationLag`). That is one statement a second on each server, and only when a standby is named.
+/// As a service it measures the standby every `interval`: it reads the primary's WAL position, then the position the
+/// standby has replayed. Once the standby has replayed what the primary had written at a sampled instant, it shows
+/// every transaction committed before that instant (`ReplicationLag`). The standby is as fresh as the newest such
+/// instant, and takes reads only while that instant is at most `maxLag` ago: a measurement that stalls (a busy
+/// primary pool) makes the standby age out rather than keep reads on it. That is one statement per interval on each
+/// server, and only when a standby is named.
 public final class ReadReplica: Service, Sendable {
     /// The primary's pool (the truth).
     public let primary: PostgresPool
@@ -25,10 +27,11 @@ public final class ReadReplica: Service, Sendable {
 
     private struct State {
         var lag = ReplicationLag()
-        /// Whether reads go to the standby now: measured in time and answering.
-        var usable = false
-        /// The lag last measured; nil before the first measurement or when the standby did not answer.
-        var measured: Duration?
+        /// The standby shows every transaction committed before this instant; nil until a measurement found it
+        /// caught up with a sampled position.
+        var freshAsOf: ContinuousClock.Instant?
+        /// Whether the standby answered the last measurement (and no read met a broken connection since).
+        var answering = false
     }
 
     /// Reads go to `standby` (if any) while it is at most `maxLag` behind `primary`, measured every `interval`.
@@ -41,9 +44,20 @@ public final class ReadReplica: Service, Sendable {
     }
 
     /// The pool for a read that may be slightly behind.
-    public var pool: PostgresPool {
-        guard let standby, state.withLock({ $0.usable }) else { return primary }
+    public var pool: PostgresPool { pool(at: .now) }
+
+    /// The pool for such a read at `now`.
+    func pool(at now: ContinuousClock.Instant) -> PostgresPool {
+        guard let standby, usable(at: now) else { return primary }
         return standby
+    }
+
+    /// Whether the standby answers and is within `maxLag` at `now`.
+    private func usable(at now: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in
+            guard standby != nil, state.answering, let asOf = state.freshAsOf else { return false }
+            return now - asOf <= maxLag
+        }
     }
 
     /// Runs `read` on `pool`; when the standby fails to answer (a connection error), reads go to the primary until a
@@ -53,7 +67,7 @@ public final class ReadReplica: Service, Sendable {
         do {
             return try await read(chosen)
         } catch let error as PostgresError where error.kind == .connection && chosen !== primary {
-            state.withLock { $0.usable = false; $0.measured = nil }
+            state.withLock { $0.answering = false }
             logger.warning("the read standby does not answer; reading from the primary", metadata: ["error": "\(error)"])
             return try await read(primary)
         }
@@ -79,13 +93,15 @@ public final class ReadReplica: Service, Sendable {
         ReadReplica(primary: primary, standby: nil, maxLag: .zero, logger: Logger(label: "podium"))
     }
 
-    /// For metrics: the lag last measured in seconds (nil without a standby, or when it did not answer) and whether
-    /// reads go to the standby.
+    /// For metrics: how far behind the standby is at most, in seconds (nil without a standby, or before it was first
+    /// found caught up with a sampled position), and whether reads go to it now.
     public var figures: (lagSeconds: Double?, usingStandby: Bool) {
-        state.withLock { state in (state.measured.map { $0.inSeconds }, standby != nil && state.usable) }
+        let now = ContinuousClock.now
+        let asOf = state.withLock { $0.freshAsOf }
+        return (standby == nil ? nil : asOf.map { (now - $0).inSeconds }, usable(at: now))
     }
 
-    /// Measures the lag once and decides where reads go.
+    /// Measures the standby once.
     public func measure() async {
         guard let standby else { return }
         do {
@@ -98,22 +114,20 @@ public final class ReadReplica: Service, Sendable {
                   let replayed = WALPosition(try row.string("lsn"))
             else { throw PostgresError(kind: .query, message: "no WAL position", operation: "ReadReplica.measure") }
             let recovering = try row.bool("recovering")
-            let now = ContinuousClock.now
-            let (maxLag, window) = (maxLag, maxLag + interval * 2)
+            let window = maxLag + interval * 2
             state.withLock { state in
                 state.lag.record(primaryPosition, at: sampledAt, keepingFor: window)
-                // A standby that left recovery was promoted: it is a primary and behind nothing. One behind every
-                // sample kept is at least as far behind as the oldest (and, after a start, of unknown lag).
-                let lag = recovering ? state.lag.staleness(replayed: replayed, now: now) : .zero
-                state.measured = lag ?? state.lag.samples.first.map { now - $0.at }
-                state.usable = lag.map { $0 <= maxLag } ?? false
+                // A standby that left recovery was promoted: it is a primary, as fresh as the moment it answered.
+                let asOf = recovering ? state.lag.freshAsOf(replayed: replayed) : sampledAt
+                if let asOf { state.freshAsOf = max(state.freshAsOf ?? asOf, asOf) }
+                state.answering = true
             }
         } catch {
-            let wasUsable = state.withLock { state in
-                defer { state.usable = false; state.measured = nil }
-                return state.usable
+            let wasAnswering = state.withLock { state in
+                defer { state.answering = false }
+                return state.answering
             }
-            if wasUsable {
+            if wasAnswering {
                 logger.warning("cannot measure the read standby's lag; reading from the primary", metadata: ["error": "\(error)"])
             }
         }
@@ -134,6 +148,7 @@ public final class ReadReplica: Service, Sendable {
 
 /// A position in PostgreSQL's write-ahead log (`pg_lsn`), as a number.
 struct WALPosition: Comparable, Sendable {
+    /// The position in bytes from the log's start.
     let value: UInt64
 
     /// Reads PostgreSQL's text form, two hexadecimal numbers `high/low` (`16/B374D848`).
@@ -145,14 +160,14 @@ struct WALPosition: Comparable, Sendable {
         value = high << 32 | low
     }
 
+    /// Earlier in the log.
     static func < (lhs: WALPosition, rhs: WALPosition) -> Bool { lhs.value < rhs.value }
 }
 
-/// How far a standby is behind, from the primary's WAL positions sampled over time.
+/// How fresh a standby is, from the primary's WAL positions sampled over time.
 ///
 /// The primary's position at an instant is past every transaction committed before it; a standby that replayed up
-/// to that position shows all of them. Its staleness is therefore at most the time since the newest sample it has
-/// replayed past, measured to within the sampling interval.
+/// to that position shows all of them, so it is at least as fresh as that instant, to within the sampling interval.
 struct ReplicationLag {
     /// The primary's positions, oldest first, with when each was read.
     private(set) var samples: [(at: ContinuousClock.Instant, position: WALPosition)] = []
@@ -163,10 +178,9 @@ struct ReplicationLag {
         samples.removeAll { instant - $0.at > window }
     }
 
-    /// How far a standby that replayed up to `replayed` is behind at `now`: the time since the newest sample at or
-    /// before `replayed`; nil when it is behind every sample kept (at least as far behind as the oldest, or, right
-    /// after a start, not known yet).
-    func staleness(replayed: WALPosition, now: ContinuousClock.Instant) -> Duration? {
-        samples.last(where: { $0.position <= replayed }).map { now - $0.at }
+    /// The newest sampled instant a standby that replayed up to `replayed` shows everything before; nil when it is
+    /// behind every sample kept.
+    func freshAsOf(replayed: WALPosition) -> ContinuousClock.Instant? {
+        samples.last(where: { $0.position <= replayed })?.at
     }
 }
