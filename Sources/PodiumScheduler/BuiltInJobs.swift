@@ -91,9 +91,9 @@ public struct ReconcileRankingsJob: ScheduledJob {
 
 /// `prune`: deletes what retention allows and nothing else.
 ///
-/// Finished run history, scheduled snapshots and events older than their retention, and the
-/// Redis sorted sets of periods closed longer ago than `closed_ranking_days` (their final
-/// snapshot stays, with the medals).
+/// Finished run history, scheduled snapshots and events older than their retention (events a month at a time), and
+/// the Redis sorted sets of periods closed longer ago than `closed_ranking_days` (their final snapshot stays, with the
+/// medals). It also makes the events' partitions of this month and the next two.
 public struct PruneJob: ScheduledJob {
     /// The job's name.
     public let name = "prune"
@@ -125,6 +125,7 @@ public struct PruneJob: ScheduledJob {
         counts["runs"] = try await runs.prune(before: cutoff(retention.runHistoryDays))
         counts["snapshots"] = try await snapshots.prune(before: cutoff(retention.snapshotDays))
         counts["events"] = try await events.prune(before: cutoff(retention.eventDays))
+        counts["event_months_made"] = try await events.prepareMonths(now: now)
         var dropped = 0
         while true {
             let keys = try await periods.prunableRankings(closedBefore: cutoff(retention.closedRankingDays), limit: 500)

@@ -162,7 +162,11 @@ SQL
 # when it ends. CPU is Podium's process and every PostgreSQL process (the postmaster's own counters hold its
 # children that ended), from /proc, in clock ticks.
 pg_rows() {
-    psql_bench -F ' ' -c "SELECT relname, n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_user_tables ORDER BY relname"
+    # The events' monthly partitions (migration 021) count as events.
+    psql_bench -F ' ' -c "
+        SELECT CASE WHEN relname ~ '^events_(default|[0-9]{4}_[0-9]{2})$' THEN 'events' ELSE relname END AS t,
+               sum(n_tup_ins + n_tup_upd + n_tup_del)
+        FROM pg_stat_user_tables GROUP BY 1 ORDER BY 1"
 }
 pg_cpu_ticks() {
     local postmaster
@@ -217,7 +221,11 @@ awk -v n="$completed" -v hz="$(getconf CLK_TCK)" -v r="$((redis_cpu_1 - redis_cp
 # What each kind of row costs on disk (table, its indexes and its TOAST), for docs/CAPACITY.md.
 sizes=""
 for table in completions events users user_topics board_current_scores; do
-    sizes+="${sizes:+, }$table $(psql_bench -c "SELECT pg_total_relation_size('$table') / greatest(count(*), 1) FROM $table")"
+    # A partitioned table (events) has no storage of its own: its partitions' sizes are added.
+    sizes+="${sizes:+, }$table $(psql_bench -c "
+        SELECT (pg_total_relation_size('$table') + COALESCE((SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
+                                                             WHERE inhparent = '$table'::regclass), 0)) / greatest(count(*), 1)
+        FROM $table")"
 done
 echo "postgresql bytes per row, with indexes: $sizes"
 

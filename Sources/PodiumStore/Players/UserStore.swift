@@ -219,7 +219,12 @@ public struct UserStore: Sendable {
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
             let follows = try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID]).affectedRows
             let entries = try connection.query("DELETE FROM contest_entries WHERE user_id = $1", [userID]).affectedRows
-            let events = try connection.query("DELETE FROM events WHERE user_id = $1", [userID]).affectedRows
+            // The events' webhook deliveries go with them (no foreign key on a partitioned table, migration 021).
+            let events = try connection.query("""
+                WITH gone AS (DELETE FROM events WHERE user_id = $1 RETURNING id),
+                deliveries AS (DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM gone))
+                SELECT count(*) AS n FROM gone
+                """, [userID]).rows.first?.int("n") ?? 0
             // The erasure's own Redis part removes the name.
             let names = try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID]).affectedRows
             let snapshots = try connection.query("""
