@@ -38,12 +38,7 @@ mkdir -p "$work"
 
 benchmark_binary
 
-export PODIUM_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_history"
-export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/2"
-export PODIUM_PORT="$port"
-export PODIUM_ADMIN_KEY="pdm_bench_$(date +%s)_local_only"
-export PODIUM_RATE_LIMITS="ingest=100000000,read=100000000,admin=100000000"
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+benchmark_environment podium_history 2 "$port"
 psql_history() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d podium_history -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 server_pid=""

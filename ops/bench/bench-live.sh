@@ -24,12 +24,8 @@ mkdir -p "$work"
 benchmark_binary
 # 10,000 streams and the bench's own connections: raise the descriptor limit for the replica and the client.
 ulimit -n "$(ulimit -Hn)"
-export PODIUM_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_bench_live"
-export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/3"
-export PODIUM_PORT="$port" PODIUM_LOG_LEVEL=warning PODIUM_MAX_CONNECTIONS=20000
-export PODIUM_ADMIN_KEY="pdm_bench_live_$(date +%s)_local_only"
-export PODIUM_RATE_LIMITS="ingest=100000000,read=100000000,admin=100000000"
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+benchmark_environment podium_bench_live 3 "$port"
+export PODIUM_LOG_LEVEL=warning PODIUM_MAX_CONNECTIONS=20000
 dropdb -h 127.0.0.1 -p "$pg_port" -U postgres --if-exists --force podium_bench_live
 createdb -h 127.0.0.1 -p "$pg_port" -U postgres podium_bench_live
 redis-cli -p "$redis_port" -n 3 FLUSHDB >/dev/null

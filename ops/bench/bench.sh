@@ -46,15 +46,8 @@ mkdir -p "$work"
 
 benchmark_binary
 
-export PODIUM_DATABASE_URL="host=127.0.0.1 port=$pg_port user=postgres dbname=podium_bench"
-export PODIUM_REDIS_URL="redis://127.0.0.1:$redis_port/2"
-export PODIUM_PORT="$port"
-export PODIUM_ADMIN_KEY="pdm_bench_$(date +%s)_local_only"
 # Logs as shipped: an access line per request (PODIUM_ACCESS_LOG=true at info), written to server.log.
-# One ingest key posts thousands a second here: limits far above the load, still checked on every request.
-export PODIUM_RATE_LIMITS="ingest=100000000,read=100000000,admin=100000000"
-# glibc keeps a malloc arena per thread by default; two are plenty and keep resident memory low.
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+benchmark_environment podium_bench 2 "$port"
 psql_bench() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d podium_bench -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 dropdb -h 127.0.0.1 -p "$pg_port" -U postgres --if-exists --force podium_bench
