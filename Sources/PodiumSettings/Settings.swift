@@ -303,12 +303,12 @@ public struct Settings: Sendable {
         }
     }
 
-    /// The Redis pool.
-    public func redisPool(logger: Logger) throws -> RedisPool {
+    /// The Redis client: one server's pool, or a pool per primary of a cluster (`redis+cluster://`).
+    public func redisClient(logger: Logger) throws -> RedisClient {
         var configuration = try RedisConfiguration(url: redisURL)
         configuration.poolSize = redisPoolSize
         configuration.readDeadline = redisReadDeadline
-        return RedisPool(configuration: configuration, logger: logger)
+        return RedisClient(configuration: configuration, logger: logger)
     }
 }
 

@@ -9,7 +9,7 @@ public struct PodiumStorage: Sendable {
     /// The PostgreSQL pool (the truth).
     let postgres: PostgresPool
     /// The Redis pool (live rankings).
-    let redis: RedisPool
+    let redis: RedisClient
     /// Game rules in force.
     public let rules: GameRules
     /// Records completions.
@@ -56,7 +56,7 @@ public struct PodiumStorage: Sendable {
     /// Creates the stores; `now` is the clock every write and period decision uses. Reads that may be slightly behind
     /// go to `replica` (the primary when nil).
     public init(
-        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisPool, rules: GameRules, logger: Logger,
+        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisClient, rules: GameRules, logger: Logger,
         now: @escaping @Sendable () -> Date,
         maxBatchSize: Int = CompletionWriter.defaultMaxBatchSize,
         maxConcurrentBatches: Int = CompletionWriter.defaultMaxConcurrentBatches
@@ -87,7 +87,7 @@ public struct PodiumStorage: Sendable {
             rateLimiter: rateLimiter, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)
-        live = LiveRankings(configuration: redis.configuration, logger: logger)
+        live = LiveRankings(redis: redis, logger: logger)
     }
 
     /// Checks PostgreSQL answers (readiness); throws its error when it does not.

@@ -27,6 +27,11 @@ public struct RedisConfiguration: Sendable {
     /// How long a pool that saw a read miss its deadline sends deadline reads straight to their fallback,
     /// instead of making every read wait out the deadline while the server hangs.
     public var readSuspension: Duration
+    /// The nodes through which a Redis Cluster is first reached, or nil for one server at `host` and `port`.
+    ///
+    /// With seeds, `RedisClient` asks them for the cluster's slot map and keeps a pool per primary, each with these
+    /// settings and that primary's address (`host` and `port` are then the first seed's).
+    public var clusterSeeds: [RedisNode]?
 
     /// Creates a configuration from its parts.
     public init(
@@ -47,7 +52,9 @@ public struct RedisConfiguration: Sendable {
         self.readSuspension = readSuspension
     }
 
-    /// Parses `redis://[[user]:password@]host[:port][/db]`; throws `RedisError(kind: .configuration)` on anything else.
+    /// Parses `redis://[[user]:password@]host[:port][/db]`, or `redis+cluster://[[user]:password@]host[:port][,host[:port]…]`
+    /// for a Redis Cluster reached through the listed seed nodes (which has only database 0, so no path); throws
+    /// `RedisError(kind: .configuration)` on anything else.
     ///
     /// A user names a Redis 6+ ACL user (`AUTH user password`). User and password may be percent-encoded; an IPv6 host is written in brackets (`redis://[::1]:6379`).
     /// Pool size and timeouts keep their defaults.
@@ -55,13 +62,14 @@ public struct RedisConfiguration: Sendable {
         func invalid(_ reason: String) -> RedisError {
             RedisError(kind: .configuration, message: "invalid Redis URL (\(reason))", operation: "parse Redis URL")
         }
-        let scheme = "redis://"
-        if url.lowercased().hasPrefix("rediss://") {
+        let lowercased = url.lowercased()
+        if lowercased.hasPrefix("rediss://") {
             throw invalid("rediss:// (TLS) is not supported by this hiredis build; reach a TLS-only Redis through a local TLS "
                           + "tunnel such as stunnel and give its redis:// address (see ops/README.md, \"Redis over TLS\")")
         }
-        guard url.lowercased().hasPrefix(scheme) else { throw invalid("expected redis://") }
-        var rest = Substring(url.dropFirst(scheme.count))
+        let cluster = lowercased.hasPrefix(Self.clusterScheme)
+        guard cluster || lowercased.hasPrefix(Self.serverScheme) else { throw invalid("expected redis:// or \(Self.clusterScheme)") }
+        var rest = Substring(url.dropFirst(cluster ? Self.clusterScheme.count : Self.serverScheme.count))
 
         var password: String?
         var user: String?
@@ -86,39 +94,36 @@ public struct RedisConfiguration: Sendable {
             path = ""
         }
 
-        let host: Substring
-        var portText: Substring?
-        if rest.first == "[" {
-            guard let close = rest.firstIndex(of: "]") else { throw invalid("unterminated IPv6 address") }
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            let afterHost = rest[rest.index(after: close)...]
-            if !afterHost.isEmpty {
-                guard afterHost.first == ":" else { throw invalid("unexpected text after IPv6 address") }
-                portText = afterHost.dropFirst()
-            }
-        } else if let colon = rest.firstIndex(of: ":") {
-            host = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
-        } else {
-            host = rest
-        }
-        guard !host.isEmpty, !host.contains(where: { $0 == "?" || $0 == "#" || $0 == " " }) else { throw invalid("bad host") }
-
-        var port = 6379
-        if let portText {
-            guard portText.allSatisfy(\.isASCIIDigit), let value = Int(portText), (1...65_535).contains(value) else {
-                throw invalid("bad port")
-            }
-            port = value
-        }
-
         var database = 0
         if !path.isEmpty {
+            guard !cluster else { throw invalid("a cluster has only database 0: no /db") }
             guard path.allSatisfy(\.isASCIIDigit), let value = Int(path) else { throw invalid("bad database number") }
             database = value
         }
 
-        self.init(host: String(host), port: port, database: database, password: password, user: user)
+        let nodes = try (cluster ? rest.split(separator: ",", omittingEmptySubsequences: false) : [rest]).map { address in
+            do {
+                return try RedisNode(parsing: address)
+            } catch let reason as RedisNode.ParseFailure {
+                throw invalid(reason.rawValue)
+            }
+        }
+        self.init(host: nodes[0].host, port: nodes[0].port, database: database, password: password, user: user)
+        clusterSeeds = cluster ? nodes : nil
+    }
+
+    /// The scheme of one server's URL.
+    private static let serverScheme = "redis://"
+    /// The scheme of a cluster's URL.
+    private static let clusterScheme = "redis+cluster://"
+
+    /// These settings for one node of a cluster: its address, no seeds.
+    func node(_ node: RedisNode) -> RedisConfiguration {
+        var configuration = self
+        configuration.host = node.host
+        configuration.port = node.port
+        configuration.clusterSeeds = nil
+        return configuration
     }
 
     /// Decodes `%XX` escapes; nil if an escape is malformed.
@@ -136,6 +141,58 @@ public struct RedisConfiguration: Sendable {
             bytes.append(value)
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A Redis server's address.
+public struct RedisNode: Hashable, Sendable, CustomStringConvertible {
+    /// Host name or IP address.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+
+    /// The address `host`:`port`.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port`, with an IPv6 host in brackets.
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// Why an address did not parse.
+    enum ParseFailure: String, Error {
+        case unterminatedIPv6 = "unterminated IPv6 address"
+        case textAfterIPv6 = "unexpected text after IPv6 address"
+        case badHost = "bad host"
+        case badPort = "bad port"
+    }
+
+    /// Parses `host[:port]` (port 6379 when left out; an IPv6 host in brackets).
+    init(parsing address: Substring) throws(ParseFailure) {
+        let host: Substring
+        var portText: Substring?
+        if address.first == "[" {
+            guard let close = address.firstIndex(of: "]") else { throw .unterminatedIPv6 }
+            host = address[address.index(after: address.startIndex)..<close]
+            let afterHost = address[address.index(after: close)...]
+            if !afterHost.isEmpty {
+                guard afterHost.first == ":" else { throw .textAfterIPv6 }
+                portText = afterHost.dropFirst()
+            }
+        } else if let colon = address.firstIndex(of: ":") {
+            host = address[..<colon]
+            portText = address[address.index(after: colon)...]
+        } else {
+            host = address
+        }
+        guard !host.isEmpty, !host.contains(where: { $0 == "?" || $0 == "#" || $0 == " " }) else { throw .badHost }
+        var port = 6379
+        if let portText {
+            guard portText.allSatisfy(\.isASCIIDigit), let value = Int(portText), (1...65_535).contains(value) else { throw .badPort }
+            port = value
+        }
+        self.init(host: String(host), port: port)
     }
 }
 

@@ -1,7 +1,6 @@
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
-import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -386,20 +385,5 @@ private struct State {
         guard slots < limit else { return .exhausted }
         slots += 1
         return .slot(Slot())
-    }
-}
-
-extension RedisPool: Service {
-    /// Serves until the service group shuts down gracefully, then closes the pool: first in a group, it is the last to
-    /// stop, after everything that uses it. When the group is cancelled instead (its shutdown ran past its limit), the
-    /// pool stays open for whatever still winds down beside it (a cancelled job recording its outcome); the process
-    /// ends next.
-    public func run() async throws {
-        do {
-            try await gracefulShutdown()
-        } catch {
-            return
-        }
-        await close()
     }
 }

@@ -17,7 +17,7 @@ struct Runtime {
     /// The pools behind `storage` and `runs`, which this runtime opened: `serve` runs them as services of its group,
     /// other commands close them (`with`).
     let postgres: PostgresPool
-    let redis: RedisPool
+    let redis: RedisClient
     /// The standby's pool for reads that may lag (`PODIUM_DATABASE_READ_URL`), if one is named.
     let standby: PostgresPool?
     /// A job made to sleep before working (`serve --test-job-delay`), if any.
@@ -30,7 +30,7 @@ struct Runtime {
         logger = settings.logger("podium")
         let rules = try settings.rules()
         postgres = settings.postgresPool(logger: logger)
-        redis = try settings.redisPool(logger: logger)
+        redis = try settings.redisClient(logger: logger)
         standby = settings.postgresReadPool(logger: logger)
         let replica = ReadReplica(primary: postgres, standby: standby, maxLag: settings.databaseReadMaxLag, logger: logger)
         storage = PodiumStorage(

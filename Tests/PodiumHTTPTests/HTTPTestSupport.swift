@@ -47,7 +47,7 @@ struct HTTPHarness: @unchecked Sendable {
         let logger = Logger(label: "podium-http-tests")
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 8), logger: logger)
         try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
-        let redis = RedisPool(configuration: try RedisConfiguration(url: redisURL), logger: logger)
+        let redis = RedisClient(configuration: try RedisConfiguration(url: redisURL), logger: logger)
         // Every test writes both stores, so the shared test Redis holds complete rankings (another URL is a dead one).
         if redisURL == Self.redisURL { try await redis.command(["SET", RankingKeys.readyMarker, "tests"]) }
         storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: { now })

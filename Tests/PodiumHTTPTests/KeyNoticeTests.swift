@@ -19,7 +19,7 @@ struct KeyNoticeTests {
             func replica() async throws -> PodiumStorage {
                 let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 4), logger: logger)
                 try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
-                let redis = RedisPool(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: logger)
+                let redis = RedisClient(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: logger)
                 return PodiumStorage(postgres: postgres, redis: redis, rules: GameRules(), logger: logger, now: { Date() })
             }
             let (first, second) = (try await replica(), try await replica())

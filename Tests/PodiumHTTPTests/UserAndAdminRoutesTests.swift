@@ -325,7 +325,7 @@ struct UserAndAdminRoutesTests {
         let deadPostgres = PostgresPool(
             configuration: PostgresConfiguration(connectionString: "host=127.0.0.1 port=1 user=postgres dbname=none", poolSize: 2),
             logger: Self.logger)
-        let redis = RedisPool(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: Self.logger)
+        let redis = RedisClient(configuration: try RedisConfiguration(url: HTTPHarness.redisURL), logger: Self.logger)
         try await withReplica(postgres: deadPostgres, redis: redis) { client in
             let body = completionBody(id: unique("c"), user: unique("u"), topic: "outage")
             let posted = try await client.send(.post, "/v1/completions", key: HTTPHarness.adminKey, json: body)
@@ -343,7 +343,7 @@ struct UserAndAdminRoutesTests {
     func unreachableRedisLeavesTheReplicaReadyButDegraded() async throws {
         let postgres = PostgresPool(
             configuration: PostgresConfiguration(connectionString: HTTPHarness.databaseURL, poolSize: 2), logger: Self.logger)
-        let deadRedis = RedisPool(configuration: RedisConfiguration(port: 1, connectTimeout: .milliseconds(200)), logger: Self.logger)
+        let deadRedis = RedisClient(configuration: RedisConfiguration(port: 1, connectTimeout: .milliseconds(200)), logger: Self.logger)
         try await withReplica(postgres: postgres, redis: deadRedis) { client in
             let ready = try await client.send(.get, "/readyz", key: nil)
             #expect(ready.status == .ok)
@@ -360,7 +360,7 @@ struct UserAndAdminRoutesTests {
     static let logger = Logger(label: "podium-http-tests")
 
     /// Runs `body` against a replica on the given pools (one of them pointing at a server that does not answer), then closes them.
-    func withReplica(postgres: PostgresPool, redis: RedisPool, _ body: @Sendable (APIClient) async throws -> Void) async throws {
+    func withReplica(postgres: PostgresPool, redis: RedisClient, _ body: @Sendable (APIClient) async throws -> Void) async throws {
         let now = instant("2026-11-25T12:00:00Z")
         // The suite's first test may run on a fresh database another test is still migrating: migrate (or wait) first.
         // A pool that cannot reach its database leaves the migration to the test that expects the failure.

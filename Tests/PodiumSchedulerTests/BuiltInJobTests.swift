@@ -18,7 +18,7 @@ struct BuiltInJobTests {
     let clock = TestClock(instant("2026-11-18T12:00:00Z"))
 
     init() async throws {
-        let redis = RedisPool(configuration: try RedisConfiguration(url: SchedulerTestEnvironment.redisURL), logger: SchedulerTestEnvironment.logger)
+        let redis = RedisClient(configuration: try RedisConfiguration(url: SchedulerTestEnvironment.redisURL), logger: SchedulerTestEnvironment.logger)
         try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
         let clock = clock
         storage = PodiumStorage(
@@ -213,7 +213,7 @@ struct BuiltInJobTests {
     func reconcileRepairsDrift() async throws {
         // Redis db 12 of the test server, of its own: a rebuild another test runs on db 15 would rewrite the
         // drift this test makes before it reconciles.
-        let redis = RedisPool(configuration: try RedisConfiguration(url: try TestRedisDatabase.reconcileJob.url()), logger: SchedulerTestEnvironment.logger)
+        let redis = RedisClient(configuration: try RedisConfiguration(url: try TestRedisDatabase.reconcileJob.url()), logger: SchedulerTestEnvironment.logger)
         try await redis.command(["FLUSHDB"])
         try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
         let clock = clock

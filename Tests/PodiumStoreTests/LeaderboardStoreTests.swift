@@ -115,7 +115,7 @@ struct LeaderboardStoreTests {
     private func readThroughHang(
         redisPort: Int, name: String, hang: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void
     ) async throws {
-        let redis = RedisPool(
+        let redis = RedisClient(
             configuration: RedisConfiguration(port: redisPort, poolSize: 8, readDeadline: .milliseconds(250)),
             logger: StoreTestEnvironment.logger)
         let outcome: Result<Void, any Error>
@@ -132,7 +132,7 @@ struct LeaderboardStoreTests {
 
     /// The body of `readThroughHang(redisPort:name:hang:end:)`, on `redis`.
     private func readThroughHang(
-        redis: RedisPool, name: String, hang: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void
+        redis: RedisClient, name: String, hang: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void
     ) async throws {
         let storage = PodiumStorage(postgres: try await StoreTestEnvironment.postgres(), redis: redis, rules: GameRules(),
                                     logger: StoreTestEnvironment.logger, now: { Date() })

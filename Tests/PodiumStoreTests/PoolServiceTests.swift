@@ -10,10 +10,10 @@ struct PoolServiceTests {
     /// A service that, once the group shuts down, still reads from both pools (as the HTTP server drains).
     final class LastReader: Service, Sendable {
         let postgres: PostgresPool
-        let redis: RedisPool
+        let redis: RedisClient
         let reads = Mutex<[String]>([])
 
-        init(postgres: PostgresPool, redis: RedisPool) {
+        init(postgres: PostgresPool, redis: RedisClient) {
             (self.postgres, self.redis) = (postgres, redis)
         }
 

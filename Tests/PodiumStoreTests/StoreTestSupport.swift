@@ -23,8 +23,8 @@ enum StoreTestEnvironment {
     }
 
     /// A Redis pool on the test database.
-    static func redis(url: String = redisURL) throws -> RedisPool {
-        RedisPool(configuration: try RedisConfiguration(url: url), logger: logger)
+    static func redis(url: String = redisURL) throws -> RedisClient {
+        RedisClient(configuration: try RedisConfiguration(url: url), logger: logger)
     }
 
     /// Stores over the test servers with a fixed clock. On the shared test Redis the rankings are

@@ -227,7 +227,7 @@ struct TieBreakTests {
 extension OwnRedisServer {
     /// A sorted set's members with their stored values, in order, as Redis returns them.
     func redisValues(_ key: String) async throws -> [String] {
-        let redis = RedisPool(configuration: try RedisConfiguration(url: url), logger: StoreTestEnvironment.logger)
+        let redis = RedisClient(configuration: try RedisConfiguration(url: url), logger: StoreTestEnvironment.logger)
         defer { Task { await redis.close() } }
         return (try await redis.command(["ZRANGE", key, "0", "-1", "WITHSCORES"]).array ?? []).compactMap(\.string)
     }

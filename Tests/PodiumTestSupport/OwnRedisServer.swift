@@ -16,6 +16,8 @@ public final class OwnRedisServer: @unchecked Sendable {
     public let port: Int
     /// The password the server requires, if any.
     public let password: String?
+    /// Further `redis-server` arguments (a cluster node's settings).
+    private let arguments: [String]
     private var process: Process?
     private let output: URL
 
@@ -24,8 +26,9 @@ public final class OwnRedisServer: @unchecked Sendable {
 
     /// A server on a free port below Linux's ephemeral range (32768-60999), so that no outgoing connection takes the
     /// port between a stop and a restart. Not started yet.
-    public init(password: String? = nil) {
+    public init(password: String? = nil, arguments: [String] = []) {
         self.password = password
+        self.arguments = arguments
         port = Self.freePort()
         output = FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-redis-\(port)-\(UUID().uuidString).log")
     }
@@ -58,7 +61,7 @@ public final class OwnRedisServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", FileManager.default.temporaryDirectory.path]
-            + (password.map { ["--requirepass", $0] } ?? [])
+            + (password.map { ["--requirepass", $0] } ?? []) + arguments
         FileManager.default.createFile(atPath: output.path, contents: nil)
         let log = try FileHandle(forWritingTo: output)
         process.standardOutput = log
@@ -108,6 +111,9 @@ public final class OwnRedisServer: @unchecked Sendable {
         self.process = nil
     }
 
+    /// Whether the server's process runs (started, not stopped, not exited).
+    public var isRunning: Bool { process?.isRunning ?? false }
+
     /// Freezes the server (SIGSTOP): its connections stay open and it answers nothing, as a hung Redis.
     public func freeze() {
         guard let process, process.isRunning else { return }
@@ -121,7 +127,7 @@ public final class OwnRedisServer: @unchecked Sendable {
     }
 
     /// A port in 20000-32000 that nothing is bound to now.
-    private static func freePort() -> Int {
+    static func freePort() -> Int {
         while true {
             let port = Int.random(in: 20_000...32_000)
             if isFree(port) { return port }

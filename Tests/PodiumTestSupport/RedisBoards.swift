@@ -4,7 +4,7 @@ import Redis
 
 /// A Redis sorted set, best first, as (user, score): members translated to user ids through the
 /// player hash (a member without a player shows as `?<member>`, which no expected board holds).
-public func redisBoard(_ redis: RedisPool, _ key: String) async throws -> [(String, Int64)] {
+public func redisBoard(_ redis: RedisClient, _ key: String) async throws -> [(String, Int64)] {
     let flat = try await redis.command(["ZRANGE", key, "0", "-1", "WITHSCORES"]).array ?? []
     let members = stride(from: 0, to: flat.count, by: 2).map { flat[$0].string ?? "" }
     guard !members.isEmpty else { return [] }

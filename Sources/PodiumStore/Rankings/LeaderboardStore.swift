@@ -49,7 +49,7 @@ public struct LeaderboardStore: Sendable {
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails, a
     /// player's ranks from `replica`'s pool when given (else from `postgres`).
     public init(
-        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisPool, rules: GameRules, logger: Logger, fallbackReads: Int = 4
+        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisClient, rules: GameRules, logger: Logger, fallbackReads: Int = 4
     ) {
         self.postgres = postgres
         self.replica = replica ?? .primaryOnly(postgres)

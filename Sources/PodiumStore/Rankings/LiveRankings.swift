@@ -54,13 +54,13 @@ public final class LiveRankings: Service, Sendable {
         var ended = false
     }
 
-    private let configuration: RedisConfiguration
+    private let redis: RedisClient
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
 
-    /// Creates the service; it subscribes when run.
-    public init(configuration: RedisConfiguration, logger: Logger) {
-        self.configuration = configuration
+    /// Creates the service; it subscribes through `redis` when run (on a cluster, on any node: see `RedisClient.subscribe`).
+    public init(redis: RedisClient, logger: Logger) {
+        self.redis = redis
         self.logger = logger
     }
 
@@ -167,7 +167,7 @@ public final class LiveRankings: Service, Sendable {
         var delay = Duration.milliseconds(500)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                let subscription = try await RedisSubscription.open(configuration, channel: RankingKeys.liveChannel)
+                let subscription = try await redis.subscribe(RankingKeys.liveChannel)
                 defer { subscription.close() }
                 delay = .milliseconds(500)
                 setLive(true)

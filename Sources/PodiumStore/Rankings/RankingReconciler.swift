@@ -39,12 +39,12 @@ public struct ReconcileReport: Sendable, Equatable {
 /// or an erased player's fields.
 public struct RankingReconciler: Sendable {
     let postgres: PostgresPool
-    let redis: RedisPool
+    let redis: RedisClient
     /// The boards' tie-breaks, which the places in Redis include.
     let rules: GameRules
 
     /// Creates the reconciler.
-    public init(postgres: PostgresPool, redis: RedisPool, rules: GameRules) {
+    public init(postgres: PostgresPool, redis: RedisClient, rules: GameRules) {
         self.postgres = postgres
         self.redis = redis
         self.rules = rules

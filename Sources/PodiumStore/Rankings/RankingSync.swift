@@ -38,7 +38,7 @@ public struct RankingBacklog: Sendable, Equatable {
 /// of this twice, or alongside live ingest, can never double-count or lower a score.
 public struct RankingSync: Sendable {
     let postgres: PostgresPool
-    let redis: RedisPool
+    let redis: RedisClient
     let rankings: RankingWriter
     let rules: GameRules
     let logger: Logger
@@ -49,7 +49,7 @@ public struct RankingSync: Sendable {
 
     /// Creates the sync; `now` is the clock a rebuild reads (the storage's clock).
     public init(
-        postgres: PostgresPool, redis: RedisPool, rules: GameRules, logger: Logger, settle: TimeInterval = 5,
+        postgres: PostgresPool, redis: RedisClient, rules: GameRules, logger: Logger, settle: TimeInterval = 5,
         now: @escaping @Sendable () -> Date
     ) {
         self.postgres = postgres
@@ -306,25 +306,12 @@ public struct RankingSync: Sendable {
     /// Sorted-set keys Redis holds now (boards absent from PostgreSQL are deleted by a rebuild).
     /// Deletes the temporary board a failed or stopped rebuild `run` was writing (a rebuild writes one at a time).
     private func discardTemporaryBoards(_ run: String) async throws {
-        try await send(try await keys(matching: "podium:lb:*:rebuild:\(run)").map { ["DEL", $0] })
+        try await send(try await redis.scanKeys(matching: "podium:lb:*:rebuild:\(run)").map { ["DEL", $0] })
     }
 
     /// The live board keys (not the temporary ones of a rebuild).
     private func boardKeys() async throws -> Set<String> {
-        Set(try await keys(matching: "podium:lb:*").filter { !$0.contains(":rebuild:") })
-    }
-
-    /// Every key matching `pattern`, by `SCAN` (never blocking Redis as `KEYS` would).
-    private func keys(matching pattern: String) async throws -> [String] {
-        var keys: [String] = []
-        var cursor = "0"
-        repeat {
-            let reply = try await redis.command(["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"])
-            guard let parts = reply.array, parts.count == 2 else { break }
-            cursor = parts[0].string ?? "0"
-            keys += (parts[1].array ?? []).compactMap(\.string)
-        } while cursor != "0"
-        return keys
+        Set(try await redis.scanKeys(matching: "podium:lb:*").filter { !$0.contains(":rebuild:") })
     }
 
     private func send(_ commands: [[String]]) async throws {

@@ -69,10 +69,10 @@ public struct Standing: Sendable, Equatable {
 /// better of the written and the stored place, so replays, retries and out-of-order writers can never lower or
 /// double-count a score.
 public struct RankingWriter: Sendable {
-    let redis: RedisPool
+    let redis: RedisClient
 
     /// Creates a writer on `redis`.
-    public init(redis: RedisPool) {
+    public init(redis: RedisClient) {
         self.redis = redis
     }
 
@@ -96,11 +96,10 @@ public struct RankingWriter: Sendable {
         for player in players.sorted(by: { $0.member < $1.member }) {
             arguments += [player.member, player.userID, RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)]
         }
-        let erasing = erasures.map(Self.erasureCall)
-        let reply = try await redis.withConnection { [keys, arguments] connection in
-            for call in erasing { _ = try connection.evaluate(call.script, keys: call.keys, arguments: call.arguments) }
-            return try connection.evaluate(Self.updateScript, keys: keys, arguments: arguments)
-        }
+        // One pipeline (on one server, one connection, run in order): the erasures, then the update.
+        let replies = try await redis.evaluateAll(erasures.map(Self.erasureCall) + [RedisScriptCall(Self.updateScript, keys: keys, arguments: arguments)])
+        try replies.throwFirstError(operation: "ranking update")
+        let reply = replies[replies.count - 1]
         guard case .array(let counts) = reply, counts.count == updates.count * 2 else {
             throw RedisError(kind: .protocolError, message: "ranking update script returned \(reply)", operation: "ranking update")
         }

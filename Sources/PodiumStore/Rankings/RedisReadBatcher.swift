@@ -9,7 +9,7 @@ struct RedisReadBatcher: Sendable {
     private let queue: BatchingQueue<RedisScriptCall, RedisReply>
 
     /// Creates a batcher over `redis`.
-    init(redis: RedisPool, maxBatchSize: Int = 64, maxConcurrentBatches: Int = 4) {
+    init(redis: RedisClient, maxBatchSize: Int = 64, maxConcurrentBatches: Int = 4) {
         queue = BatchingQueue(maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches) { calls in
             do {
                 return try await redis.evaluateAll(calls, deadline: redis.configuration.readDeadline).map { .success($0) }

@@ -57,14 +57,14 @@ public final class RateLimiter: Sendable {
     /// How long a replica spends a share of a bucket before settling with Redis.
     public static let leaseLifetime: TimeInterval = 0.1
 
-    private let redis: RedisPool
+    private let redis: RedisClient
     private let batcher: RedisReadBatcher
     private let leases = Mutex<[String: Lease]>([:])
     private let local = Mutex<[String: (tokens: Double, at: Date)]>([:])
     private let fallbackWarning: ThrottledLog
 
     /// Creates a limiter on `redis`.
-    public init(redis: RedisPool, logger: Logger) {
+    public init(redis: RedisClient, logger: Logger) {
         self.redis = redis
         batcher = RedisReadBatcher(redis: redis)
         fallbackWarning = ThrottledLog(logger)
