@@ -12,8 +12,9 @@
 #                                    the browser end-to-end tests (ops/test/browser-test.sh),
 #                                    schemathesis over the OpenAPI document
 #                                    (ops/test/schemathesis.sh), the monitoring tests
-#                                    (ops/test/monitoring-test.sh) and the PostgreSQL failover
-#                                    drill (ops/test/failover-test.sh)
+#                                    (ops/test/monitoring-test.sh), the PostgreSQL failover
+#                                    drill (ops/test/failover-test.sh) and the ranking suites and
+#                                    drills on a Redis Cluster (ops/test/redis-cluster-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to the test binary,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
 #
@@ -171,7 +172,9 @@ if [ -z "$shift_days" ]; then
     run_suite ops/test/monitoring-test.sh monitoring-test
     # PostgreSQL failover: a primary killed mid-ingest, its synchronous standby promoted, Podium carrying on.
     run_suite ops/test/failover-test.sh failover-test
-    others=", the Redis tests through stunnel, the browser tests, schemathesis, the monitoring tests and the failover drill"
+    # Redis Cluster: the ranking suites on a six-node cluster, a primary killed and a reshard mid-load.
+    run_suite ops/test/redis-cluster-test.sh redis-cluster-test
+    others=", the Redis tests through stunnel, the browser tests, schemathesis, the monitoring tests, the failover drill and the Redis Cluster suites and drills"
     elapsed=$((SECONDS - started))
 fi
 echo "OK: all $count test(s) passed${others} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

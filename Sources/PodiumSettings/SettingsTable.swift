@@ -40,7 +40,7 @@ public enum SettingsTable {
         SettingDefinition("PODIUM_DATABASE_READ_MAX_LAG_MS", default: "5000",
             "while the standby of `PODIUM_DATABASE_READ_URL` is further behind the primary than this (or does not answer), its reads go to the primary; at least 2000 (the lag is measured every second)"),
         SettingDefinition("PODIUM_REDIS_URL", default: "redis://127.0.0.1:6379/0",
-            "Redis holding the live rankings: `redis://[[user]:password@]host[:port][/db]` (a user is a Redis ACL user; percent-encode `@ : /`); `rediss://` is refused, see ops/README.md, \"Redis over TLS\""),
+            "Redis holding the live rankings: `redis://[[user]:password@]host[:port][/db]` (a user is a Redis ACL user; percent-encode `@ : /`), or a Redis Cluster through seed nodes, `redis+cluster://[[user]:password@]host:port,host:port…` (ops/README.md, \"Redis Cluster\"); `rediss://` is refused, see ops/README.md, \"Redis over TLS\""),
         SettingDefinition("PODIUM_HOST", default: "127.0.0.1",
             "address to listen on (`0.0.0.0` in the container image)"),
         SettingDefinition("PODIUM_PORT", default: "8080",

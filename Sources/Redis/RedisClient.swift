@@ -33,6 +33,13 @@ public final class RedisClient: Sendable {
         if case .cluster = backend { true } else { false }
     }
 
+    /// How many times a cluster's slot map was read and found changed: a failover replaced a primary, or slots moved.
+    /// A primary's replica may have missed its last writes (replication is asynchronous), so a caller that keeps
+    /// Redis equal to another store writes its recent changes again when this grows. Always 0 on one server.
+    public var slotMapChanges: Int {
+        if case .cluster(let cluster) = backend { cluster.mapChanges } else { 0 }
+    }
+
     /// Runs one command (see `RedisConnection.command(_:)`), on a cluster on the primary of `arguments[1]`'s slot.
     @discardableResult
     public func command(_ arguments: [String]) async throws -> RedisReply {
@@ -47,14 +54,15 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// Runs several commands in one round trip per node (see `RedisConnection.pipeline(_:)`); each needs a key.
-    public func pipeline(_ commands: [[String]]) async throws -> [RedisReply] {
+    /// Runs several commands in one round trip per node (see `RedisConnection.pipeline(_:)`), each with a key, within
+    /// `deadline` when given (see `RedisPool.withConnection(deadline:_:)`).
+    public func pipeline(_ commands: [[String]], deadline: Duration? = nil) async throws -> [RedisReply] {
         switch backend {
         case .server(let pool):
-            return try await pool.pipeline(commands)
+            return try await pool.withConnection(deadline: deadline) { try $0.pipeline(commands) }
         case .cluster(let cluster):
             return try await cluster.batch(
-                commands, slot: { RedisSlot.of($0.count >= 2 ? $0[1] : "") }, deadline: nil,
+                commands, slot: { RedisSlot.of($0.count >= 2 ? $0[1] : "") }, deadline: deadline,
                 send: { try $0.pipeline($1) }, single: { try $0.command($1) })
         }
     }
@@ -110,10 +118,27 @@ public final class RedisClient: Sendable {
         return replies
     }
 
-    /// PING on every primary; throws if one does not answer PONG.
+    /// The lowest slot each primary serves now (one server: slot 0), for keys that stand for a whole node.
+    public func firstSlotOfEachPrimary() async throws -> [Int] {
+        switch backend {
+        case .server: [0]
+        case .cluster(let cluster): try await cluster.firstSlots()
+        }
+    }
+
+    /// PING on every primary; throws if one does not answer PONG. On a cluster a primary that does not answer makes
+    /// the map be read anew, and the primaries it names are asked once more (a failover replaced one).
     public func ping() async throws {
-        for pool in try await primaryPools() {
-            try await pool.ping()
+        do {
+            for pool in try await primaryPools() {
+                try await pool.ping()
+            }
+        } catch let error as RedisError where error.kind == .connection {
+            guard case .cluster(let cluster) = backend else { throw error }
+            await cluster.refreshMap()
+            for pool in try await primaryPools() {
+                try await pool.ping()
+            }
         }
     }
 

@@ -27,6 +27,10 @@ final class RedisCluster: Sendable {
         var pools: [RedisNode: RedisPool] = [:]
         /// The map read under way, which concurrent callers wait for instead of starting their own.
         var refresh: Task<Void, Never>?
+        /// When the last map read ended: reads closer together than `refreshInterval` are skipped.
+        var refreshed: ContinuousClock.Instant?
+        /// How many map reads found slots served by other nodes than the map before them said.
+        var mapChanges = 0
         var closed = false
     }
 
@@ -51,6 +55,9 @@ final class RedisCluster: Sendable {
                 let pool = try pool(for: node)
                 let ask = asking
                 let remaining = end.map { $0 - .now }
+                if let remaining, remaining <= .zero {
+                    throw RedisError(kind: .timeout, message: "no answer within the read deadline", operation: "read deadline")
+                }
                 return try await pool.withConnection(deadline: remaining) { connection in
                     if ask { try connection.command(["ASKING"]) }
                     return try body(connection)
@@ -66,11 +73,14 @@ final class RedisCluster: Sendable {
 
     /// Sends `items` grouped by the primary of each one's `slot`: one `send` per primary (a pipeline), all at once,
     /// within `deadline` when given. Answers come in `items`' order; an item answered with a redirect or a retry goes
-    /// again alone, through `run` with `single`, and an error reply then stays in its place as `.error`.
+    /// again alone, through `run` with `single`, and an error reply then stays in its place as `.error`. When a
+    /// primary does not answer, the map is read anew and its items go again, once, if a failover gave their slots to
+    /// another primary; otherwise the error is thrown.
     func batch<Item: Sendable>(
-        _ items: [Item], slot: (Item) -> Int, deadline: Duration?,
+        _ items: [Item], slot: @escaping @Sendable (Item) -> Int, deadline: Duration?,
         send: @escaping @Sendable (RedisConnection, [Item]) throws -> [RedisReply],
-        single: @escaping @Sendable (RedisConnection, Item) throws -> RedisReply
+        single: @escaping @Sendable (RedisConnection, Item) throws -> RedisReply,
+        resending: Bool = false
     ) async throws -> [RedisReply] {
         let slots = items.map(slot)
         var groups: [RedisNode: [Int]] = [:]
@@ -82,7 +92,16 @@ final class RedisCluster: Sendable {
             for (node, indices) in groups {
                 let chosen = indices.map { items[$0] }
                 let pool = try pool(for: node)
-                group.addTask { (indices, try await pool.withConnection(deadline: deadline) { try send($0, chosen) }) }
+                group.addTask {
+                    do {
+                        return (indices, try await pool.withConnection(deadline: deadline) { try send($0, chosen) })
+                    } catch let error as RedisError where error.kind == .connection && !resending {
+                        await self.refreshMap()
+                        for index in indices where try await self.node(forSlot: slots[index]) == node { throw error }
+                        let resent = try await self.batch(chosen, slot: slot, deadline: deadline, send: send, single: single, resending: true)
+                        return (indices, resent)
+                    }
+                }
             }
             for try await answered in group {
                 for (index, reply) in zip(answered.indices, answered.replies) {
@@ -171,21 +190,34 @@ final class RedisCluster: Sendable {
         return primaries
     }
 
+    /// The lowest slot each primary serves now, by the map (read first when it is empty).
+    func firstSlots() async throws -> [Int] {
+        _ = try await primaries()
+        return state.withLock { $0.map.firstSlots }
+    }
+
     // MARK: - The slot map
 
-    /// Reads the slot map anew, or waits for the read already under way. Never throws: when no node answers, the
-    /// old map stays and the warning is logged.
+    /// The least time between two map reads: while a node is down, every failed command asks for one.
+    static let refreshInterval = Duration.milliseconds(100)
+
+    /// Reads the slot map anew, or waits for the read already under way; does nothing when the last one ended less
+    /// than `refreshInterval` ago. Never throws: when no node answers, the old map stays and the warning is logged.
     func refreshMap() async {
-        let task = state.withLock { state -> Task<Void, Never> in
+        let task = state.withLock { state -> Task<Void, Never>? in
             if let running = state.refresh { return running }
+            if let refreshed = state.refreshed, ContinuousClock.now - refreshed < Self.refreshInterval { return nil }
             let task = Task {
                 await self.readMap()
-                self.state.withLock { $0.refresh = nil }
+                self.state.withLock { state in
+                    state.refresh = nil
+                    state.refreshed = .now
+                }
             }
             state.refresh = task
             return task
         }
-        await task.value
+        await task?.value
     }
 
     /// Asks the known primaries, then the seeds, for `CLUSTER SLOTS`, and keeps the first map that serves a slot.
@@ -203,6 +235,8 @@ final class RedisCluster: Sendable {
                 guard !map.primaries.isEmpty else { continue }
                 let changed = state.withLock { state in
                     defer { state.map = map }
+                    // The first map is no change.
+                    if state.map != map && !state.map.primaries.isEmpty { state.mapChanges += 1 }
                     return state.map != map
                 }
                 if changed {
@@ -229,6 +263,12 @@ final class RedisCluster: Sendable {
         for pool in pools {
             await pool.close()
         }
+    }
+
+    /// How many map reads found slots served by other nodes than the map before them said (a failover, or a
+    /// reshard seen through a map read).
+    var mapChanges: Int {
+        state.withLock(\.mapChanges)
     }
 
     /// Every pool made so far.

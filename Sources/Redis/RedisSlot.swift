@@ -13,6 +13,23 @@ public enum RedisSlot {
         return key.withUTF8 { bytes in Int(crc16(hashed(bytes))) & (count - 1) }
     }
 
+    /// The indices of `keys` grouped by slot, the groups in the order their first key comes: what one script call per
+    /// slot takes.
+    public static func grouped(_ keys: [String]) -> [[Int]] {
+        var groupOfSlot: [Int: Int] = [:]
+        var groups: [[Int]] = []
+        for (index, key) in keys.enumerated() {
+            let slot = of(key)
+            if let group = groupOfSlot[slot] {
+                groups[group].append(index)
+            } else {
+                groupOfSlot[slot] = groups.count
+                groups.append([index])
+            }
+        }
+        return groups
+    }
+
     /// The part of `key` that is hashed: its tag when it has a non-empty one, else all of it.
     static func hashed(_ key: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         guard let open = key.firstIndex(of: UInt8(ascii: "{")),
@@ -38,4 +55,27 @@ public enum RedisSlot {
         }
         return crc
     }
+
+    /// A hash tag whose slot is `slot`: the first of `s0`, `s1`, … that hashes there, found once per process (about
+    /// 160,000 CRCs). Keys carrying `{tag}` land in that slot, for keys that must be in every slot.
+    public static func tag(of slot: Int) -> String {
+        tags[slot]
+    }
+
+    /// `tag(of:)` for every slot.
+    private static let tags: [String] = {
+        var found = [String?](repeating: nil, count: count)
+        var missing = count
+        var candidate = 0
+        while missing > 0 {
+            let tag = "s\(candidate)"
+            let slot = of(tag)
+            if found[slot] == nil {
+                found[slot] = tag
+                missing -= 1
+            }
+            candidate += 1
+        }
+        return found.map { $0 ?? "" }
+    }()
 }

@@ -43,8 +43,14 @@ struct RedisSlotMap: Sendable, Equatable {
         return nodes.indices.filter { serving.contains(Int16($0)) }.map { nodes[$0] }
     }
 
-    /// Whether every slot has a node.
-    var coversEverySlot: Bool { !owners.contains(-1) }
+    /// The lowest slot each of `primaries` serves, in their order.
+    var firstSlots: [Int] {
+        var first: [Int16: Int] = [:]
+        for (slot, owner) in owners.enumerated() where owner >= 0 && first[owner] == nil {
+            first[owner] = slot
+        }
+        return nodes.indices.compactMap { first[Int16($0)] }
+    }
 
     /// Records that `node` serves `slot` (a `MOVED` redirect said so).
     mutating func assign(slot: Int, to node: RedisNode) {

@@ -49,7 +49,7 @@ struct HTTPHarness: @unchecked Sendable {
         try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
         let redis = RedisClient(configuration: try RedisConfiguration(url: redisURL), logger: logger)
         // Every test writes both stores, so the shared test Redis holds complete rankings (another URL is a dead one).
-        if redisURL == Self.redisURL { try await redis.command(["SET", RankingKeys.readyMarker, "tests"]) }
+        if redisURL == Self.redisURL { try await markRankingsReady(redis) }
         storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: { now })
         let runs = JobRunStore(postgres: postgres)
         scheduler = Scheduler(
@@ -89,7 +89,7 @@ struct HTTPHarness: @unchecked Sendable {
         let harness = try await HTTPHarness(
             redisURL: ownRedisURL, databaseURL: databaseURL + " dbname=\(name)", playerTokens: playerTokens, rateLimits: rateLimits)
         try await harness.storage.redis.command(["FLUSHDB"])
-        try await harness.storage.redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        try await markRankingsReady(harness.storage.redis)
         do {
             try await body(harness)
         } catch {

@@ -19,7 +19,7 @@ struct BuiltInJobTests {
 
     init() async throws {
         let redis = RedisClient(configuration: try RedisConfiguration(url: SchedulerTestEnvironment.redisURL), logger: SchedulerTestEnvironment.logger)
-        try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        try await markRankingsReady(redis)
         let clock = clock
         storage = PodiumStorage(
             postgres: try await SchedulerTestEnvironment.postgres(), redis: redis, rules: Self.rules, logger: SchedulerTestEnvironment.logger,
@@ -215,7 +215,7 @@ struct BuiltInJobTests {
         // drift this test makes before it reconciles.
         let redis = RedisClient(configuration: try RedisConfiguration(url: try TestRedisDatabase.reconcileJob.url()), logger: SchedulerTestEnvironment.logger)
         try await redis.command(["FLUSHDB"])
-        try await redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        try await markRankingsReady(redis)
         let clock = clock
         let storage = PodiumStorage(postgres: storage.postgres, redis: redis, rules: Self.rules, logger: SchedulerTestEnvironment.logger,
                                     now: { clock.now })
@@ -236,8 +236,8 @@ struct BuiltInJobTests {
             ["ZREM", key, lostMember], ["ZADD", key, RankingPlace(score: 99).storedValue, wrongMember],
             ["ZADD", key, "-7", stray], ["ZADD", key, "-8", "\(topic)-stray"],
             // The lost player's fields are gone too; the kept one shows a name it never had; `wrong` points at the stray.
-            ["HDEL", RankingKeys.players, lostMember], ["HDEL", RankingKeys.userMembers, lost],
-            ["HSET", RankingKeys.players, keptMember, "\(kept) Not my name"], ["HSET", RankingKeys.userMembers, wrong, stray],
+            ["HDEL", RankingLayout(storage.redis).playersHash(ofMember: lostMember), lostMember], ["HDEL", RankingLayout(storage.redis).membersHash(ofUser: lost), lost],
+            ["HSET", RankingLayout(storage.redis).playersHash(ofMember: keptMember), keptMember, "\(kept) Not my name"], ["HSET", RankingLayout(storage.redis).membersHash(ofUser: wrong), wrong, stray],
         ])
 
         // Two periods with the same players: their fields are repaired once.
@@ -245,11 +245,11 @@ struct BuiltInJobTests {
         #expect(report.counts == ["periods": 2, "entries": 6, "added": 1, "corrected": 1, "removed": 2, "players": 3])
         let board = try await redisBoard(storage.redis, key)
         #expect(board.map { "\($0.0):\($0.1)" } == ["\(kept):5", "\(lost):5", "\(wrong):5"])
-        let fields = try await storage.redis.pipeline([
-            ["HMGET", RankingKeys.players, keptMember, lostMember, wrongMember], ["HMGET", RankingKeys.userMembers, kept, lost, wrong],
-        ])
-        #expect(fields[0] == .array([.string(kept), .string(lost), .string(wrong)]))
-        #expect(fields[1] == .array([.string(keptMember), .string(lostMember), .string(wrongMember)]))
+        let layout = RankingLayout(storage.redis)
+        let fields = try await storage.redis.pipeline(
+            [keptMember, lostMember, wrongMember].map { ["HGET", layout.playersHash(ofMember: $0), $0] }
+                + [kept, lost, wrong].map { ["HGET", layout.membersHash(ofUser: $0), $0] })
+        #expect(fields == [.string(kept), .string(lost), .string(wrong), .string(keptMember), .string(lostMember), .string(wrongMember)])
         let second = try await storage.reconciler.reconcile([period])
         #expect(second.counts == ["periods": 1, "entries": 3, "added": 0, "corrected": 0, "removed": 0, "players": 0])
     }

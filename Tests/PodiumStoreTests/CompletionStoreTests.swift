@@ -17,7 +17,7 @@ struct CompletionStoreTests {
             let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2), logger: StoreTestEnvironment.logger)
             try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(try Migration.bundled())
             // Its own Redis: these handles (1, 2, 3 …) are other players' in the shared test database.
-            let server = OwnRedisServer()
+            let server = ownRedis()
             try await server.start()
             let now = now
             let storage = PodiumStorage(postgres: pool, redis: try StoreTestEnvironment.redis(url: server.url), rules: GameRules(),

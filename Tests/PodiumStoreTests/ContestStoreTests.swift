@@ -13,12 +13,12 @@ struct ContestStoreTests {
     let now = instant("2026-11-25T12:00:00Z")
 
     /// A replica: stores over the database at `url` and the Redis at `redis`, at the suite's instant.
-    func replica(_ url: String, _ redis: OwnRedisServer) async throws -> PodiumStorage {
+    func replica(_ url: String, _ redis: any OwnRedis) async throws -> PodiumStorage {
         try await StoreTestEnvironment.replica(now: now, url, redis)
     }
 
     /// Runs `body` with a new database's URL and a Redis server of its own, its rankings marked ready.
-    func withOwnStores(_ body: (String, OwnRedisServer) async throws -> Void) async throws {
+    func withOwnStores(_ body: (String, any OwnRedis) async throws -> Void) async throws {
         try await StoreTestEnvironment.withOwnStores(now: now, body)
     }
 

@@ -71,18 +71,18 @@ struct LeaderboardStoreTests {
     }
 
     @Test func redisWithoutReadyMarkerIsNotTrustedAndPostgresAnswers() async throws {
-        let server = OwnRedisServer()
+        let server = ownRedis()
         try await server.start()
         let storage = try await StoreTestEnvironment.storage(now: Date(), redisURL: server.url)
         let board = "group:\(StoreTestEnvironment.unique("unready"))"
         // Entries but no marker: a rebuild that has not finished (writers refuse an unready Redis, so seed first).
-        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await markRankingsReady(storage.redis)
         let users = try await seed([30, 20, 10], board: board, storage: storage)
-        try await storage.redis.command(["DEL", RankingKeys.readyMarker])
+        try await unmarkRankingsReady(storage.redis)
         let page = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10))
         #expect(!page.live)
         #expect(page.entries.map(\.userId) == users)
-        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await markRankingsReady(storage.redis)
         let live = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .page(offset: 0, limit: 10))
         #expect(live.live)
         #expect(live.entries == page.entries)
@@ -136,7 +136,7 @@ struct LeaderboardStoreTests {
     ) async throws {
         let storage = PodiumStorage(postgres: try await StoreTestEnvironment.postgres(), redis: redis, rules: GameRules(),
                                     logger: StoreTestEnvironment.logger, now: { Date() })
-        try await redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await markRankingsReady(redis)
         let board = "group:\(StoreTestEnvironment.unique(name))"
         let users = try await seed([30, 20, 10], board: board, storage: storage)
         let read: @Sendable () async throws -> RankedEntries = {

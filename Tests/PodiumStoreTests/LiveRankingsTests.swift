@@ -10,11 +10,11 @@ struct LiveRankingsTests {
 
     @Test("a completion notifies the listeners of its board periods only; Redis down says not live, and back says live and changed")
     func noticesAndOutage() async throws {
-        let server = OwnRedisServer()
+        let server = ownRedis()
         try await server.start()
         let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
         // Marked ready rather than rebuilt: a rebuild takes a lease in the shared database that other suites' rebuilds hold.
-        try await storage.redis.command(["SET", RankingKeys.readyMarker, "tests"])
+        try await markRankingsReady(storage.redis)
         let topic = StoreTestEnvironment.unique("live")
         let hooked = HookRecorder()
         storage.live.onChange { hooked.record($0) }
@@ -48,7 +48,7 @@ struct LiveRankingsTests {
 
     @Test("a frozen Redis (SIGSTOP) is noticed by the subscription's heartbeat: not live, then live and changed once it thaws")
     func frozenRedisIsNoticed() async throws {
-        let server = OwnRedisServer()
+        let server = ownRedis()
         try await server.start()
         defer { server.stop() }
         let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
@@ -115,8 +115,10 @@ struct LiveRankingsTests {
     func boardKeysParse() {
         let key = BoardPeriodKey(board: "group:class-4b", window: .week, period: "2026-W48")
         #expect(RankingKeys.period(ofBoardKey: RankingKeys.board(key.board, key.window, key.period)) == key)
-        #expect(RankingKeys.period(ofBoardKey: RankingKeys.players) == nil)
-        #expect(RankingKeys.period(ofBoardKey: "podium:lb:global:fortnight:2026") == nil)
+        #expect(RankingKeys.period(ofBoardKey: RankingLayout(cluster: true).playersHash(ofMember: "AAAAAB")) == nil)
+        #expect(RankingKeys.board(key.board, key.window, key.period) == "podium:lb:{group:class-4b:week:2026-W48}")
+        #expect(RankingKeys.period(ofBoardKey: "podium:lb:{global:fortnight:2026}") == nil)
+        #expect(RankingKeys.period(ofBoardKey: "podium:lb:group:class-4b:week:2026-W48") == nil, "a key from before hash tags")
     }
 }
 

@@ -12,8 +12,8 @@ struct RankingSyncTests {
     let now = instant("2026-11-25T12:00:00Z")
 
     /// A Redis server of the test's own (started; the test stops it) and storage on it, rebuilt (ready marker set).
-    func storageOnOwnRedis() async throws -> (OwnRedisServer, PodiumStorage) {
-        let server = OwnRedisServer()
+    func storageOnOwnRedis() async throws -> (any OwnRedis, PodiumStorage) {
+        let server = ownRedis()
         try await server.start()
         let storage = try await StoreTestEnvironment.storage(now: now, redisURL: server.url)
         try await storage.rankingSync.rebuild()
@@ -120,7 +120,7 @@ struct RankingSyncTests {
         guard case .created = try await storage.writer.record(try completion(id: "\(topic)-c", user: user, topic: topic, now: now))
         else { throw TestFailure("not created") }
         try await server.start()
-        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await markRankingsReady(storage.redis)
         func isRanked() async throws -> Bool {
             try await storage.postgres.query("SELECT ranked FROM completions WHERE id = $1", ["\(topic)-c"]).onlyBool("ranked")
         }
@@ -148,12 +148,12 @@ struct RankingSyncTests {
         server.stop()
         #expect(try await storage.users.erase(userID: user, now: now))
         try await server.start()
-        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await markRankingsReady(storage.redis)
         try await storage.rankingSync.rebuild()
         // Simulate the stale entry an unreachable Redis kept (a restarted-with-data Redis).
         _ = try await storage.redis.pipeline([
-            ["ZADD", key, RankingPlace(score: 15).storedValue, old], ["HSET", RankingKeys.players, old, "\(user) Old name"],
-            ["HSET", RankingKeys.userMembers, user, old],
+            ["ZADD", key, RankingPlace(score: 15).storedValue, old], ["HSET", RankingLayout(storage.redis).playersHash(ofMember: old), old, "\(user) Old name"],
+            ["HSET", RankingLayout(storage.redis).membersHash(ofUser: user), user, old],
         ])
         guard case .created(let response) = try await storage.writer.record(
             try completion(id: "\(topic)-new", user: user, topic: topic, difficulty: "easy", now: now)) else { throw TestFailure("not created") }
@@ -161,12 +161,12 @@ struct RankingSyncTests {
         let new = try await member(of: user, in: storage.postgres)
         #expect(new != old, "a player who comes back is a new member")
         #expect(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" } == ["\(user)=2"])
-        #expect(try await storage.redis.command(["HGET", RankingKeys.players, old]) == .null, "the erased name went too")
+        #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).playersHash(ofMember: old), old]) == .null, "the erased name went too")
         #expect(try await redisDisplayName(of: user, storage: storage) == nil)
-        #expect(try await storage.redis.command(["HGET", RankingKeys.userMembers, user]) == .string(new))
+        #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).membersHash(ofUser: user), user]) == .string(new))
         // The sync repeats the queued erasure: it must not take the returning player's new member away.
         try await storage.rankingSync.applyPendingErasures(now: now)
-        #expect(try await storage.redis.command(["HGET", RankingKeys.userMembers, user]) == .string(new))
+        #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).membersHash(ofUser: user), user]) == .string(new))
         #expect(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" } == ["\(user)=2"])
         server.stop()
     }
@@ -190,10 +190,12 @@ struct RankingSyncTests {
 
         // Back with its data (simulated: the old names, as a Redis that kept them would have).
         try await server.start()
-        try await storage.redis.command(["SET", RankingKeys.readyMarker, "test"])
+        try await markRankingsReady(storage.redis)
         let (clearerMember, renamerMember) = (try await member(of: clearer, in: storage.postgres), try await member(of: renamer, in: storage.postgres))
-        try await storage.redis.command(
-            ["HSET", RankingKeys.players, clearerMember, "\(clearer) Old \(clearer)", renamerMember, "\(renamer) Old \(renamer)"])
+        _ = try await storage.redis.pipeline([
+            ["HSET", RankingLayout(storage.redis).playersHash(ofMember: clearerMember), clearerMember, "\(clearer) Old \(clearer)"],
+            ["HSET", RankingLayout(storage.redis).playersHash(ofMember: renamerMember), renamerMember, "\(renamer) Old \(renamer)"],
+        ])
         try await storage.rankingSync.synchronize(now: now)
         #expect(try await name(clearer) == nil)
         #expect(try await name(renamer) == "New")
@@ -202,7 +204,7 @@ struct RankingSyncTests {
         #expect(left == 0)
 
         // A rebuild also removes a name PostgreSQL no longer has.
-        try await storage.redis.command(["HSET", RankingKeys.players, clearerMember, "\(clearer) Old \(clearer)"])
+        try await storage.redis.command(["HSET", RankingLayout(storage.redis).playersHash(ofMember: clearerMember), clearerMember, "\(clearer) Old \(clearer)"])
         try await storage.rankingSync.rebuild()
         #expect(try await name(clearer) == nil)
         #expect(try await name(renamer) == "New")
@@ -254,7 +256,7 @@ struct RankingSyncTests {
         }
         var before: [[String]] = []
         for key in keys { before.append(try await redisBoard(storage.redis, key).map { "\($0.0)=\($0.1)" }) }
-        try await storage.redis.command(["DEL"] + keys)
+        _ = try await storage.redis.pipeline(keys.map { ["DEL", $0] })
         let report = try await storage.rankingSync.rebuild()
         #expect(report.entries >= 9 * 4 + 9 * 4)
         var after: [[String]] = []
@@ -273,7 +275,7 @@ struct RankingSyncTests {
         }
         try await storage.postgres.query(
             "UPDATE board_periods SET closed_at = $2 WHERE board = $1 AND board_window = 'day'", ["topic:\(topic)", now])
-        try await storage.redis.command(["DEL"] + keys)
+        _ = try await storage.redis.pipeline(keys.map { ["DEL", $0] })
         _ = try await storage.rankingSync.rebuild()
         var present: [Int64] = []
         for key in keys { present.append(try await storage.redis.command(["EXISTS", key]).integer ?? -1) }
@@ -288,7 +290,7 @@ struct RankingSyncTests {
         _ = try await storage.writer.record(try completion(id: "\(topic)-c", user: user, topic: topic, groups: ["\(topic)-g"],
                                                            displayName: "Kid", now: now))
         let member = try await member(of: user, in: storage.postgres)
-        #expect(try await storage.redis.command(["HGET", RankingKeys.userMembers, user]) == .string(member))
+        #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).membersHash(ofUser: user), user]) == .string(member))
         #expect(try await storage.users.erase(userID: user, now: now))
         for table in ["users", "completions", "user_topics", "board_scores"] {
             let count = try await storage.postgres.query("SELECT count(*) AS n FROM \(table) WHERE user_id = $1", [user]).onlyInt("n")
@@ -298,8 +300,8 @@ struct RankingSyncTests {
             let key = RankingKeys.board("topic:\(topic)", window, Period.containing(now, window: window, timeZone: .gmt).key)
             #expect(try await storage.redis.command(["ZSCORE", key, member]) == .null)
         }
-        #expect(try await storage.redis.command(["HGET", RankingKeys.players, member]) == .null)
-        #expect(try await storage.redis.command(["HGET", RankingKeys.userMembers, user]) == .null)
+        #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).playersHash(ofMember: member), member]) == .null)
+        #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).membersHash(ofUser: user), user]) == .null)
         #expect(try await storage.users.erase(userID: user, now: now) == false)
 
         // An entry written by a close racing the erasure (it read the scores before the erasure committed):
@@ -398,12 +400,14 @@ struct KeysAndMigrationsTests {
             #expect(try await pool.query("SELECT handle FROM users WHERE user_id = 'new'").rows[0].int64("handle") == 4)
             #expect(try await pool.query("SELECT members FROM pending_ranking_erasures").rows[0].string("members") == "{}")
 
-            // Redis as Podium before 011 left it: members are user ids, the old marker and name hash.
-            let server = OwnRedisServer()
+            // Redis as Podium before 011 left it: members are user ids, the old marker and name hash; and the marker of
+            // the release before board keys had hash tags, which does not stand for this layout either.
+            let server = ownRedis()
             try await server.start()
             let redis = try StoreTestEnvironment.redis(url: server.url)
             _ = try await redis.pipeline([
-                ["SET", "podium:rankings:ready", "old"], ["ZADD", "podium:lb:global:all:all", "-5", "zed", "-5", "amy", "-7", "bob"],
+                ["SET", "podium:rankings:ready", "old"], ["SET", "podium:rankings:ready:places", "old"],
+                ["ZADD", "podium:lb:global:all:all", "-5", "zed", "-5", "amy", "-7", "bob"],
                 ["HSET", "podium:names", "amy", "Amy"],
             ])
             let now = Date()
@@ -412,7 +416,8 @@ struct KeysAndMigrationsTests {
             let page = try await storage.leaderboards.read(board: "global", window: .all, period: "all", slice: .page(offset: 0, limit: 10))
             #expect(page.live)
             #expect(page.entries.map { "\($0.rank) \($0.userId) \($0.score) \($0.displayName ?? "-")" } == ["1 bob 7 -", "2 zed 5 -", "2 amy 5 Amy"])
-            #expect(try await redis.command(["ZCARD", "podium:lb:global:all:all"]) == .integer(3), "no user-id member is left")
+            #expect(try await redis.command(["ZCARD", "podium:lb:{global:all:all}"]) == .integer(3), "no user-id member is left")
+            #expect(try await redis.command(["EXISTS", "podium:lb:global:all:all"]) == .integer(0), "the untagged board went")
             #expect(try await redis.command(["EXISTS", "podium:names"]) == .integer(0))
             server.stop()
         }

@@ -33,7 +33,7 @@ enum StoreTestEnvironment {
         now: Date, redisURL: String = redisURL, rules: GameRules = GameRules(), databaseURL: String = databaseURL
     ) async throws -> PodiumStorage {
         let redis = try redis(url: redisURL)
-        if redisURL == Self.redisURL { try await redis.command(["SET", RankingKeys.readyMarker, "tests"]) }
+        if redisURL == Self.redisURL { try await markRankingsReady(redis) }
         return PodiumStorage(postgres: try await postgres(url: databaseURL), redis: redis, rules: rules, logger: logger, now: { now })
     }
 
@@ -65,14 +65,14 @@ enum StoreTestEnvironment {
 
     /// A replica at `now`: stores over the database at `url` and the Redis at `redis`, with game rules (and so a contest
     /// registry) and change notices of its own.
-    static func replica(now: Date, _ url: String, _ redis: OwnRedisServer) async throws -> PodiumStorage {
+    static func replica(now: Date, _ url: String, _ redis: any OwnRedis) async throws -> PodiumStorage {
         try await storage(now: now, redisURL: redis.url, databaseURL: url)
     }
 
     /// Runs `body` with a new database's URL and a Redis server of its own, its rankings marked ready (by a rebuild of
     /// the empty database, as a replica's first start would); both are dropped or stopped afterwards.
-    static func withOwnStores(now: Date, _ body: (String, OwnRedisServer) async throws -> Void) async throws {
-        let redis = OwnRedisServer()
+    static func withOwnStores(now: Date, _ body: (String, any OwnRedis) async throws -> Void) async throws {
+        let redis = ownRedis()
         try await redis.start()
         defer { redis.stop() }
         try await withOwnDatabase { url in
@@ -114,7 +114,8 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// The display name Redis shows for `user`: nil when it has none, or no field for the player.
 func redisDisplayName(of user: String, storage: PodiumStorage) async throws -> String? {
-    let value = try await storage.redis.command(["HGET", RankingKeys.players, try await member(of: user, in: storage.postgres)]).string
+    let member = try await member(of: user, in: storage.postgres)
+    let value = try await storage.redis.command(["HGET", RankingLayout(storage.redis).playersHash(ofMember: member), member]).string
     return value.flatMap { RankingKeys.player(fromValue: $0).displayName }
 }
 

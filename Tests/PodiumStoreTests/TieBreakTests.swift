@@ -38,7 +38,7 @@ struct TieBreakTests {
 
     @Test("earliest: of equal scores the one reached first ranks higher, everywhere, and after a rebuild and at close")
     func earliestRanksWhoReachedFirst() async throws {
-        let server = OwnRedisServer()
+        let server = ownRedis()
         try await server.start()
         defer { server.stop() }
         let topic = StoreTestEnvironment.unique("tb-early")
@@ -92,7 +92,7 @@ struct TieBreakTests {
 
     @Test("fastest: of equal scores the one that took less playing time ranks higher; shared keeps today's shared ranks")
     func fastestRanksByPlayingTime() async throws {
-        let server = OwnRedisServer()
+        let server = ownRedis()
         try await server.start()
         defer { server.stop() }
         let fast = StoreTestEnvironment.unique("tb-fast")
@@ -135,7 +135,7 @@ struct TieBreakTests {
 
     @Test("fastest: leaving out duration_ms no longer wins the tie; untimed players rank after the timed, fewer untimed first")
     func untimedCompletionsRankAfterTimedOnes() async throws {
-        let server = OwnRedisServer()
+        let server = ownRedis()
         try await server.start()
         defer { server.stop() }
         let topic = StoreTestEnvironment.unique("tb-untimed")
@@ -224,7 +224,7 @@ struct TieBreakTests {
     }
 }
 
-extension OwnRedisServer {
+extension OwnRedis {
     /// A sorted set's members with their stored values, in order, as Redis returns them.
     func redisValues(_ key: String) async throws -> [String] {
         let redis = RedisClient(configuration: try RedisConfiguration(url: url), logger: StoreTestEnvironment.logger)

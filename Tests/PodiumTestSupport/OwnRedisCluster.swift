@@ -7,7 +7,7 @@ import Redis
 ///
 /// `start()` returns once every node sees all 16,384 slots served; `stop()` kills every node and runs on every
 /// path, also from `deinit`. Nodes fail over after `nodeTimeout` of silence.
-public final class OwnRedisCluster: @unchecked Sendable {
+public final class OwnRedisCluster: OwnRedis, @unchecked Sendable {
     /// The nodes, the first three made primaries by `--cluster create`.
     public let nodes: [OwnRedisServer]
     /// The nodes' folders: a replica's first sync writes a dump there, which no other server may load at its start.
@@ -55,13 +55,20 @@ public final class OwnRedisCluster: @unchecked Sendable {
         return configuration
     }
 
-    /// Starts the nodes, makes them a cluster, and waits until every node sees every slot served.
+    /// Whether `--cluster create` made the nodes a cluster (their folders keep it across restarts).
+    private var created = false
+
+    /// Starts the nodes, makes them a cluster the first time (later starts bring the same cluster back, empty, as after
+    /// a restart of every node without persistence), and waits until every node sees every slot served.
     public func start() async throws {
         do {
             for node in nodes {
                 try await node.start()
             }
-            try await Self.runRedisCLI(["--cluster", "create"] + nodes.map { "127.0.0.1:\($0.port)" } + ["--cluster-replicas", "1", "--cluster-yes"])
+            if !created {
+                try await Self.runRedisCLI(["--cluster", "create"] + nodes.map { "127.0.0.1:\($0.port)" } + ["--cluster-replicas", "1", "--cluster-yes"])
+                created = true
+            }
             try await waitUntilServed()
         } catch {
             stop()
@@ -113,6 +120,20 @@ public final class OwnRedisCluster: @unchecked Sendable {
     public func stop() {
         for node in nodes {
             node.stop()
+        }
+    }
+
+    /// Freezes every node (SIGSTOP), as a Redis that hangs.
+    public func freeze() {
+        for node in nodes {
+            node.freeze()
+        }
+    }
+
+    /// Lets every frozen node run again (SIGCONT).
+    public func thaw() {
+        for node in nodes {
+            node.thaw()
         }
     }
 

@@ -11,7 +11,7 @@ import Glibc
 /// The one way tests start a private Redis: it waits for the server with `Task.sleep` and a pool's `PING` (never by
 /// blocking a thread), gives a busy machine `startDeadline` to start it, and says why when it does not (the
 /// server's own output, and whether it exited). `stop()` runs on every path, also from `deinit`.
-public final class OwnRedisServer: @unchecked Sendable {
+public final class OwnRedisServer: OwnRedis, @unchecked Sendable {
     /// The port, the same across restarts.
     public let port: Int
     /// The password the server requires, if any.

@@ -171,6 +171,7 @@ struct RedisClusterTests {
                 acknowledged = try await OwnRedisCluster.ask(primary, ["WAIT", "1", "500"]) == .integer(1)
             }
             #expect(acknowledged)
+            #expect(client.slotMapChanges == 0)
             primary.stop()
             var answer: RedisReply?
             let deadline = ContinuousClock.now + .seconds(60)
@@ -180,6 +181,7 @@ struct RedisClusterTests {
             #expect(answer == .string("kept"))
             let promoted = try #require(try await cluster.primary(ofSlot: RedisSlot.of("{f}key")))
             #expect(promoted.port != primary.port)
+            #expect(client.slotMapChanges >= 1, "the failover shows as a changed map")
             #expect(try await client.commandOnEveryPrimary(["PING"]).count == 3)
         }
     }

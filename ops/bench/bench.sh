@@ -345,17 +345,11 @@ start_server
 if [ "${BENCH_SCALE:-1}" != 0 ]; then
     echo
     echo "== Podium at 1,000,000 players (seeded in SQL, then rankings rebuild)"
-    psql_bench <<'SQL'
-INSERT INTO users (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
-SELECT 'player-' || g, 'Player ' || g, g % 5000, 1, 5, 10, now(), now() FROM generate_series(0, 999999) g ON CONFLICT DO NOTHING;
-INSERT INTO board_current_scores (board, user_id, all_score, updated_at)
-SELECT 'topic:scale', 'player-' || g, g % 5000, now() FROM generate_series(0, 999999) g ON CONFLICT DO NOTHING;
-INSERT INTO boards VALUES ('topic:scale', now()) ON CONFLICT DO NOTHING;
-SQL
+    psql_bench -f ops/bench/seed-million.sql
     stop_server
     /usr/bin/time -f "rankings rebuild: %e s wall, %M KB peak" "$bin" rankings rebuild | tail -n 1
-    entries="$(redis-cli -p "$redis_port" -n 2 ZCARD 'podium:lb:topic:scale:all:all')"
-    bytes="$(redis-cli -p "$redis_port" -n 2 MEMORY USAGE 'podium:lb:topic:scale:all:all' SAMPLES 0)"
+    entries="$(redis-cli -p "$redis_port" -n 2 ZCARD 'podium:lb:{topic:scale:all:all}')"
+    bytes="$(redis-cli -p "$redis_port" -n 2 MEMORY USAGE 'podium:lb:{topic:scale:all:all}' SAMPLES 0)"
     awk -v b="$bytes" -v n="$entries" 'BEGIN { printf "redis: %d entries, %.1f bytes per entry (target <= 100)\n", n, b / n }'
     # Once per player, not per board period: the hashes that translate members (member to player, user id to member).
     players="$(redis-cli -p "$redis_port" -n 2 HLEN 'podium:member:players')"

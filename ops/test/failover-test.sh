@@ -35,6 +35,7 @@ shopt -s inherit_errexit  # a failing command inside $( … ) fails the script t
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 . "$root/ops/lib/swift.sh"
+. "$root/ops/lib/drill.sh"
 bin="$(swift build --show-bin-path)/podium"
 [ -x "$bin" ] || { echo "no podium at $bin: build it first (swift build, or bash ops/test.sh)" >&2; exit 1; }
 pg_bin="$(dirname "$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")"
@@ -98,24 +99,13 @@ export PODIUM_ADMIN_KEY="pdm_failover_$(date +%s)_local_only"
 # One key posts hundreds a second here: limits far above the load.
 export PODIUM_RATE_LIMITS="ingest=100000000,read=100000000,admin=100000000"
 "$bin" migrate >"$logs/migrate.log" 2>&1
-"$bin" serve >"$logs/podium.log" 2>&1 &
-podium_pid=$!
-for _ in $(seq 600); do curl -fs "http://127.0.0.1:$http_port/readyz" >/dev/null 2>&1 && break; sleep 0.05; done
-curl -fs "http://127.0.0.1:$http_port/readyz" >/dev/null || { echo "podium never got ready; see $logs/podium.log" >&2; exit 1; }
+start_podium "$bin" "$logs/podium.log"
 
 # 3–5. Ingest across the failover.
 acked="$logs/acked.txt"; stop="$logs/stop"
 : > "$acked"
 python3 ops/test/failover-client.py "http://127.0.0.1:$http_port" "$PODIUM_ADMIN_KEY" "$acked" "$stop" 8 >"$logs/client.json" &
 client_pid=$!
-wait_for_acks() {
-    for _ in $(seq 1200); do
-        [ "$(wc -l < "$acked")" -ge "$1" ] && return 0
-        kill -0 "$client_pid" 2>/dev/null || { echo "the client ended early" >&2; return 1; }
-        sleep 0.1
-    done
-    echo "fewer than $1 acknowledgements after 120 s" >&2; return 1
-}
 wait_for_acks 300
 
 # 3a. Reads on the standby, and off it while its replay is paused.

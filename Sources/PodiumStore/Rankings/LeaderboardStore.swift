@@ -26,7 +26,8 @@ public struct RankedEntries: Sendable, Equatable {
     public var found: Bool
 }
 
-/// Reads rankings: from Redis (one round trip per answer, a Lua script), from PostgreSQL when Redis fails.
+/// Reads rankings: from Redis (on one server one round trip per answer, a Lua script; on a cluster the script on the
+/// board period's slot, with the player hashes read beside it), from PostgreSQL when Redis fails.
 ///
 /// Ranks are competition ranks (1 + players with a strictly higher score), computed with
 /// `ZCOUNT` in O(log n) for the first entry and derived from position for the rest of a page,
@@ -38,6 +39,10 @@ public struct LeaderboardStore: Sendable {
     /// Where a player's ranks are read when Redis cannot answer (profiles: a standby's may be slightly behind).
     let replica: ReadReplica
     let reads: RedisReadBatcher
+    /// The Redis client, for the player hashes on a cluster (read in one pipeline per primary, within the read deadline).
+    let redis: RedisClient
+    /// Where the player hashes and ready markers are.
+    let layout: RankingLayout
     /// Reads served from PostgreSQL because Redis failed, a few at a time (see `ConcurrencyLimit`).
     let fallbacks: ConcurrencyLimit
     /// Reads served from PostgreSQL because Redis failed: under an outage every poll falls back.
@@ -55,60 +60,99 @@ public struct LeaderboardStore: Sendable {
         self.replica = replica ?? .primaryOnly(postgres)
         self.rules = rules
         self.reads = RedisReadBatcher(redis: redis)
+        self.redis = redis
+        self.layout = RankingLayout(redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
         self.fallbackWarning = ThrottledLog(logger)
     }
 
     // Every script first checks the ready marker: an empty Redis (restarted, rebuild not finished)
     // answers with an error, and the read falls back to PostgreSQL instead of showing empty boards.
-    // Boards hold members (`RankingMember`); the scripts translate to and from user ids with the hashes.
+    // Boards hold members (`RankingMember`); on one server the scripts translate to and from user ids with the
+    // hashes, on a cluster (where the hashes are in other slots) the hashes are read before and after the script.
 
-    /// KEYS: the board, the player and user-to-member hashes, the ready marker. ARGV: `page`, offset, limit,
-    /// or `around`, user id, radius. Returns the board's size, the first position (-1: the player is not on
-    /// it), the (member, stored value) pairs, the players above the first, and the entries' player values.
+    /// KEYS: the board, its ready marker, then on one server the player and user-to-member hashes. ARGV: `page`,
+    /// offset, limit, or `around`, the user id (a member on a cluster), radius. Returns the board's size, the first
+    /// position (-1: the player is not on it), the (member, stored value) pairs, the players above the first, and on
+    /// one server the entries' player values.
     static let sliceScript = RedisScript.bundled("leaderboard-slice")
 
-    /// KEYS: the board, the user-to-member and player hashes, the ready marker. ARGV: user ids. Returns the board's
-    /// size, (user id, stored value, players above, member) for each player on it, and their player values.
+    /// KEYS: the board, its ready marker, then on one server the user-to-member and player hashes. ARGV: user ids
+    /// (members on a cluster). Returns the board's size, (argument, stored value, players above, member) for each
+    /// player on it, and on one server their player values.
     static let compareScript = RedisScript.bundled("leaderboard-compare")
 
-    /// KEYS: the board periods, then the user-to-member hash and the ready marker. ARGV: the user id.
+    /// KEYS: n board periods (of one slot on a cluster), their ready marker, then on one server the user-to-member
+    /// hash. ARGV: the user id (the member on a cluster), n. Returns (position among the n, stored value, players
+    /// above, players) for each board period the player is on.
     static let standingsScript = RedisScript.bundled("player-standings")
 
     /// Reads a slice of a board period.
     public func read(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
-        let arguments: [String] = switch slice {
-        case .page(let offset, let limit): ["page", String(offset), String(limit)]
-        case .around(let userID, let radius): ["around", userID, String(radius)]
-        }
         do {
-            let keys = [key, RankingKeys.players, RankingKeys.userMembers, RankingKeys.readyMarker]
-            let reply = try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments)
-            return try Self.decodeSlice(reply)
+            return try await readFromRedis(key, slice: slice)
         } catch let error as RedisError {
             noteFallback("leaderboard read", error)
             return try await fallbacks.run { try await readFromPostgres(board: board, window: window, period: period, slice: slice) }
         }
     }
 
+    /// `read` from Redis.
+    private func readFromRedis(_ key: String, slice: LeaderboardSlice) async throws -> RankedEntries {
+        let marker = layout.readyMarker(besides: key)
+        guard layout.cluster else {
+            let arguments: [String] = switch slice {
+            case .page(let offset, let limit): ["page", String(offset), String(limit)]
+            case .around(let userID, let radius): ["around", userID, String(radius)]
+            }
+            let keys = [key, marker, layout.playersHash(ofMember: ""), layout.membersHash(ofUser: "")]
+            return try Self.decodeSlice(try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments))
+        }
+        let arguments: [String] = switch slice {
+        case .page(let offset, let limit): ["page", String(offset), String(limit)]
+        // A player without a member is on no board: "" is no member, and the script answers with the board's size.
+        case .around(let userID, let radius): ["around", try await members(of: [userID])[0] ?? "", String(radius)]
+        }
+        let reply = try await reads.evaluate(Self.sliceScript, keys: [key, marker], arguments: arguments)
+        let page = reply.array?[safe: 2]?.array ?? []
+        let members = stride(from: 0, to: page.count - 1, by: 2).compactMap { page[$0].string }
+        return try Self.decodeSlice(reply, values: try await playerValues(of: members))
+    }
+
     /// Ranks a given list of players on a board period (friends view); players not on it are left out.
     public func compare(board: String, window: LeaderboardWindow, period: String, userIDs: [String]) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
         do {
-            let keys = [key, RankingKeys.userMembers, RankingKeys.players, RankingKeys.readyMarker]
-            let reply = try await reads.evaluate(Self.compareScript, keys: keys, arguments: userIDs)
-            guard let parts = reply.array, parts.count == 3 else { throw Self.malformed }
-            let players = parts[2].array ?? []
+            let marker = layout.readyMarker(besides: key)
+            let parts: [RedisReply]
+            let values: [RedisReply]
+            var userOfMember: [String: String] = [:]
+            if layout.cluster {
+                for (user, member) in zip(userIDs, try await members(of: userIDs)) {
+                    if let member { userOfMember[member] = user }
+                }
+                let reply = try await reads.evaluate(Self.compareScript, keys: [key, marker], arguments: userOfMember.keys.sorted())
+                guard let answer = reply.array, answer.count == 3 else { throw Self.malformed }
+                parts = answer
+                values = try await playerValues(of: (answer[1].array ?? []).compactMap { $0.array?[safe: 3]?.string })
+            } else {
+                let keys = [key, marker, layout.membersHash(ofUser: ""), layout.playersHash(ofMember: "")]
+                let reply = try await reads.evaluate(Self.compareScript, keys: keys, arguments: userIDs)
+                guard let answer = reply.array, answer.count == 3 else { throw Self.malformed }
+                parts = answer
+                values = answer[2].array ?? []
+            }
             var listed: [(entry: LeaderboardEntry, member: String)] = []
             for (index, item) in (parts[1].array ?? []).enumerated() {
-                guard let fields = item.array, fields.count == 4, let user = fields[0].string, let stored = fields[1].string,
+                guard let fields = item.array, fields.count == 4, let argument = fields[0].string, let stored = fields[1].string,
                       let score = RankingPlace(storedValue: stored)?.score, let above = fields[2].integer, let member = fields[3].string
                 else { throw Self.malformed }
+                let user = layout.cluster ? userOfMember[argument] : argument
                 // A player without its field (hashes out of step with the board) is not guessed at, as on a page.
-                guard let player = players[safe: index]?.string.map(RankingKeys.player(fromValue:)), player.userID == user
+                guard let player = values[safe: index]?.string.map(RankingKeys.player(fromValue:)), player.userID == user
                 else { throw Self.malformed }
-                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: user, displayName: player.displayName, score: score)
+                let entry = LeaderboardEntry(rank: Int(above) + 1, userId: player.userID, displayName: player.displayName, score: score)
                 listed.append((entry, member))
             }
             // Listing order, as on a page: rank, then member (handle order) within a tie.
@@ -142,21 +186,63 @@ public struct LeaderboardStore: Sendable {
     public func standings(userID: String, periods: [BoardPeriod]) async throws -> (ranks: [BoardRank], live: Bool) {
         guard !periods.isEmpty else { return ([], true) }
         do {
-            let reply = try await reads.evaluate(
-                Self.standingsScript, keys: periods.map(RankingKeys.board) + [RankingKeys.userMembers, RankingKeys.readyMarker],
-                arguments: [userID])
-            let ranks = try (reply.array ?? []).map { item -> BoardRank in
-                guard let fields = item.array, fields.count == 4, let index = fields[0].integer, let stored = fields[1].string,
-                      let score = RankingPlace(storedValue: stored)?.score, let above = fields[2].integer, let card = fields[3].integer,
-                      let period = periods[safe: Int(index) - 1] else { throw Self.malformed }
-                return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
-                                 rank: Int(above) + 1, score: score, players: Int(card))
-            }
-            return (ranks, true)
+            return (try await standingsFromRedis(userID: userID, periods: periods), true)
         } catch let error as RedisError {
             noteFallback("player ranks", error)
             return (try await fallbacks.run { try await ranksFromPostgres(userID: userID, periods: periods) }, false)
         }
+    }
+
+    /// `standings` from Redis: one script call on one server; on a cluster the player's member first, then a call per
+    /// slot of the board periods, in one round trip per primary.
+    private func standingsFromRedis(userID: String, periods: [BoardPeriod]) async throws -> [BoardRank] {
+        let keys = periods.map(RankingKeys.board)
+        var groups: [[Int]]
+        var calls: [RedisScriptCall]
+        if layout.cluster {
+            guard let member = try await members(of: [userID])[0] else { return [] }
+            groups = RedisSlot.grouped(keys)
+            calls = groups.map { indices in
+                RedisScriptCall(Self.standingsScript, keys: indices.map { keys[$0] } + [layout.readyMarker(besides: keys[indices[0]])],
+                                arguments: [member, String(indices.count)])
+            }
+        } else {
+            groups = [Array(keys.indices)]
+            calls = [RedisScriptCall(Self.standingsScript, keys: keys + [layout.readyMarker(besides: ""), layout.membersHash(ofUser: userID)],
+                                     arguments: [userID, String(keys.count)])]
+        }
+        let replies = try await groups.count == 1 ? [reads.evaluate(calls[0].script, keys: calls[0].keys, arguments: calls[0].arguments)]
+            : redis.evaluateAll(calls, deadline: redis.configuration.readDeadline)
+        try replies.throwFirstError(operation: "player ranks")
+        var ranks: [(index: Int, rank: BoardRank)] = []
+        for (indices, reply) in zip(groups, replies) {
+            for item in reply.array ?? [] {
+                guard let fields = item.array, fields.count == 4, let position = fields[0].integer, let stored = fields[1].string,
+                      let score = RankingPlace(storedValue: stored)?.score, let above = fields[2].integer, let card = fields[3].integer,
+                      let index = indices[safe: Int(position) - 1] else { throw Self.malformed }
+                let period = periods[index]
+                ranks.append((index, BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
+                                               rank: Int(above) + 1, score: score, players: Int(card))))
+            }
+        }
+        return ranks.sorted { $0.index < $1.index }.map(\.rank)
+    }
+
+    /// On a cluster: the members of `userIDs` (nil for a player without one), from their user-to-member hashes.
+    private func members(of userIDs: [String]) async throws -> [String?] {
+        let replies = try await redis.pipeline(
+            userIDs.map { ["HGET", layout.membersHash(ofUser: $0), $0] }, deadline: redis.configuration.readDeadline)
+        try replies.throwFirstError(operation: "ranking members")
+        return replies.map(\.string)
+    }
+
+    /// On a cluster: the player values of `members`, in order, from their player hashes.
+    private func playerValues(of members: [String]) async throws -> [RedisReply] {
+        guard !members.isEmpty else { return [] }
+        let replies = try await redis.pipeline(
+            members.map { ["HGET", layout.playersHash(ofMember: $0), $0] }, deadline: redis.configuration.readDeadline)
+        try replies.throwFirstError(operation: "ranking players")
+        return replies
     }
 
     /// The PostgreSQL fallback of `standings`: every board period in one statement, each with a count of the
@@ -182,11 +268,12 @@ public struct LeaderboardStore: Sendable {
 
     private static let malformed = RedisError(kind: .protocolError, message: "unexpected script reply", operation: "leaderboard script")
 
-    static func decodeSlice(_ reply: RedisReply) throws -> RankedEntries {
+    /// The entries of a `sliceScript` reply, with the player values in it (one server) or `values` (a cluster).
+    static func decodeSlice(_ reply: RedisReply, values: [RedisReply]? = nil) throws -> RankedEntries {
         guard let parts = reply.array, parts.count == 5, let card = parts[0].integer, let start = parts[1].integer else { throw malformed }
         if start < 0 { return RankedEntries(players: Int(card), offset: 0, entries: [], live: true, found: false) }
         let flat = parts[2].array ?? []
-        let values = parts[4].array ?? []
+        let values = values ?? parts[4].array ?? []
         var players: [(userID: String, displayName: String?)] = []
         var places: [RankingPlace] = []
         for index in stride(from: 0, to: flat.count - 1, by: 2) {

@@ -40,6 +40,8 @@ public struct ReconcileReport: Sendable, Equatable {
 public struct RankingReconciler: Sendable {
     let postgres: PostgresPool
     let redis: RedisClient
+    /// Where the player hashes are.
+    let layout: RankingLayout
     /// The boards' tie-breaks, which the places in Redis include.
     let rules: GameRules
 
@@ -47,6 +49,7 @@ public struct RankingReconciler: Sendable {
     public init(postgres: PostgresPool, redis: RedisClient, rules: GameRules) {
         self.postgres = postgres
         self.redis = redis
+        layout = RankingLayout(redis)
         self.rules = rules
     }
 
@@ -98,16 +101,15 @@ public struct RankingReconciler: Sendable {
     /// Those of `players` whose hash fields in Redis differ from what they should hold.
     private func mismatched(_ players: [RankedPlayer]) async throws -> [RankedPlayer] {
         guard !players.isEmpty else { return [] }
-        let replies = try await redis.pipeline([
-            ["HMGET", RankingKeys.players] + players.map(\.member), ["HMGET", RankingKeys.userMembers] + players.map(\.userID),
-        ])
+        // One HGET per field, in one pipeline (per primary on a cluster, where the fields are in many hashes).
+        let replies = try await redis.pipeline(players.flatMap { player in
+            [["HGET", layout.playersHash(ofMember: player.member), player.member], ["HGET", layout.membersHash(ofUser: player.userID), player.userID]]
+        })
         try replies.throwFirstError(operation: "reconcile players")
-        let values = replies[0].array ?? []
-        let members = replies[1].array ?? []
         return players.indices.filter { index in
             let player = players[index]
-            return values[safe: index]?.string != RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)
-                || members[safe: index]?.string != player.member
+            return replies[index * 2].string != RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)
+                || replies[index * 2 + 1].string != player.member
         }.map { players[$0] }
     }
 
@@ -124,7 +126,7 @@ public struct RankingReconciler: Sendable {
                         """, [chunk]).rows.map(RankedPlayer.init(row:))
                 }
                 let wrong = try await mismatched(fresh)
-                try await send(RankingWriter.playerCommands(wrong))
+                try await send(layout.playerCommands(wrong))
                 try await session.run { try $0.execute("COMMIT") }
                 return wrong.count
             }
@@ -188,7 +190,7 @@ public struct RankingReconciler: Sendable {
     /// Deletes the sorted sets of `periods` (closed long ago; closed boards are read from their final snapshots).
     public func dropRankings(_ periods: [BoardPeriodKey]) async throws {
         guard !periods.isEmpty else { return }
-        try await send([["DEL"] + periods.map { RankingKeys.board($0.board, $0.window, $0.period) }])
+        try await send(periods.map { ["DEL", RankingKeys.board($0.board, $0.window, $0.period)] })
     }
 }
 

@@ -71,16 +71,22 @@ public struct RankingSync: Sendable {
         return RankingBacklog(unranked: try row.int("unranked"), erasures: try row.bool("erasures"), names: try row.bool("names"))
     }
 
-    /// Whether Redis holds complete rankings (its ready marker); false when Redis cannot be asked.
+    /// Whether Redis holds complete rankings (its ready markers); false when Redis cannot be asked.
     public func rankingsReady() async -> Bool {
-        (try? await redis.command(["EXISTS", RankingKeys.readyMarker]).integer) == 1
+        (try? await hasReadyMarkers()) == true
+    }
+
+    /// Whether the ready markers that stand for the whole of Redis are there (`RankingLayout.readyMarkersToCheck`).
+    private func hasReadyMarkers() async throws -> Bool {
+        let markers = try await rankings.layout.readyMarkersToCheck(on: redis)
+        return try await redis.pipeline(markers.map { ["EXISTS", $0] }).allSatisfy { $0 == .integer(1) }
     }
 
     /// One pass: rebuild if Redis lost its data, apply pending erasures, then catch up unranked completions.
     /// Returns how many completions were caught up.
     @discardableResult
     public func synchronize(now: Date) async throws -> Int {
-        if try await redis.command(["EXISTS", RankingKeys.readyMarker]).integer != 1 {
+        if try await !hasReadyMarkers() {
             logger.notice("Redis has no rankings marker: rebuilding from PostgreSQL")
             let started = ContinuousClock.now
             do {
@@ -172,7 +178,7 @@ public struct RankingSync: Sendable {
             """).rows
         guard !rows.isEmpty else { return }
         // A player erased since has no row left; the erasure removed the name.
-        try await send(RankingWriter.playerCommands(try rows.filter { $0["handle"] != nil }.map(RankedPlayer.init(row:))))
+        try await send(rankings.layout.playerCommands(try rows.filter { $0["handle"] != nil }.map(RankedPlayer.init(row:))))
         let applied = try rows.map { QueuedDisplayName(userID: try $0.string("user_id"), queuedAt: try $0.date("queued_at")) }
         try await postgres.query("""
             DELETE FROM pending_display_names p USING \(unnest: applied, QueuedDisplayName.columns, as: "x")
@@ -290,7 +296,8 @@ public struct RankingSync: Sendable {
         try await rewriteChanged(since: started)
         try await applyPendingErasures(now: now())
         try await renewRebuildLease(run)
-        try await redis.command(["SET", RankingKeys.readyMarker, RFC3339.format(now())])
+        let builtAt = RFC3339.format(now())
+        try await send(rankings.layout.readyMarkers.map { ["SET", $0, builtAt] })
         return report
     }
 
@@ -333,8 +340,19 @@ public struct RankingSync: Sendable {
                 """, [after]).rows
             guard let last = rows.last else { return }
             after = try last.int64("handle")
-            try await send(RankingWriter.playerCommands(try rows.map(RankedPlayer.init(row:))))
+            try await send(rankings.layout.playerCommands(try rows.map(RankedPlayer.init(row:))))
         }
+    }
+
+    /// How far back `rewriteRecent` writes scores again: longer than a Redis replica could lag behind its primary and
+    /// still be promoted.
+    static let failoverWindow: TimeInterval = 60
+
+    /// Writes again every score changed in the last `failoverWindow` before `now`: after a Redis Cluster failover,
+    /// the promoted replica may have missed the last writes its primary acknowledged (replication is asynchronous),
+    /// and those completions are already marked ranked. Absolute `ZADD … LT` writes: repeating them changes nothing.
+    public func rewriteRecent(now: Date) async throws {
+        try await rewriteChanged(since: now.addingTimeInterval(-Self.failoverWindow))
     }
 
     /// Writes again every score changed since `since`, a page at a time, a window at a time.

@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// PostgreSQL, runs when Redis lost them or cannot be asked, while the last pass left work waiting (unranked
 /// completions, erasures to repeat, names Redis missed), after a replica erased a player or queued a name, or this
 /// replica recorded a batch Redis missed (`ChangeTopic.rankings`), and otherwise every `ChangeNotices.safetyNet`, for what another replica left behind:
-/// that one reads only the backlog, and goes on only when something waits.
+/// that one reads only the backlog, and goes on only when something waits. When a Redis Cluster's slot map changed
+/// (`RedisClient.slotMapChanges`: a failover), it writes the recent scores again (`RankingSync.rewriteRecent`).
 public struct RankingSyncService: Service {
     let sync: RankingSync
     let changes: ChangeNotices
@@ -32,7 +33,10 @@ public struct RankingSyncService: Service {
         var seen = signal.generation
         var waiting = true  // The first pass runs at start.
         var lastPass: ContinuousClock.Instant?
+        var mapChanges = sync.redis.slotMapChanges
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let changedMap = sync.redis.slotMapChanges
+            if changedMap != mapChanges, await rewriteAfterFailover() { mapChanges = changedMap }
             let generation = signal.generation
             let safetyNetDue = lastPass.map { ContinuousClock.now - $0 >= ChangeNotices.safetyNet } ?? true
             var passDue = waiting || generation != seen
@@ -47,6 +51,18 @@ public struct RankingSyncService: Service {
             }
             // A sleep, not a wait on the signal: while Redis is down every batch moves it, and one pass per interval is enough.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+
+    /// Writes the recent scores again after the cluster's map changed; returns whether that worked.
+    private func rewriteAfterFailover() async -> Bool {
+        logger.notice("the Redis cluster's slot map changed (a failover or resharding): writing the last minute's scores again")
+        do {
+            try await sync.rewriteRecent(now: sync.now())
+            return true
+        } catch {
+            logger.warning("could not write the recent scores again; retrying", metadata: ["error": "\(error)"])
+            return false
         }
     }
 

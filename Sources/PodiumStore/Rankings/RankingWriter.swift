@@ -70,47 +70,78 @@ public struct Standing: Sendable, Equatable {
 /// double-count a score.
 public struct RankingWriter: Sendable {
     let redis: RedisClient
+    /// Where the player hashes and ready markers are (one server, or a cluster's slots).
+    let layout: RankingLayout
 
     /// Creates a writer on `redis`.
     public init(redis: RedisClient) {
         self.redis = redis
+        layout = RankingLayout(redis)
     }
 
-    /// Writes `updates` and `players` (their hash fields) in one script call; returns each update's
-    /// standing, in order.
+    /// Writes `updates` and `players` (their hash fields); returns each update's standing, in order.
     ///
-    /// `erasures` run first on the same connection: the old entries and hash fields of players erased
-    /// while Redis was unreachable, so nothing of an erased member lingers beside a returning player's
-    /// new one.
+    /// On one server that is one script call. On a cluster the players' fields go first (so no board entry shows
+    /// before its player's name), then one call per slot of the updates' boards, all in one round trip per primary.
+    ///
+    /// `erasures` run first: the old entries and hash fields of players erased while Redis was unreachable, so
+    /// nothing of an erased member lingers beside a returning player's new one.
     @discardableResult
     public func apply(_ updates: [ScoreUpdate], players: [RankedPlayer] = [], erasures: [RankingErasure] = []) async throws -> [Standing] {
         guard !updates.isEmpty || !players.isEmpty || !erasures.isEmpty else { return [] }
+        for erasure in erasures {
+            try await erase(erasure)
+        }
+        let sortedPlayers = players.sorted { $0.member < $1.member }
+        let groups: [[Int]]
+        if layout.cluster {
+            if !sortedPlayers.isEmpty {
+                try await redis.pipeline(layout.playerCommands(sortedPlayers)).throwFirstError(operation: "ranking players")
+            }
+            groups = RedisSlot.grouped(updates.map(\.key))
+        } else {
+            groups = [Array(updates.indices)]
+        }
+        let calls = groups.map { indices in
+            updateCall(indices.map { updates[$0] }, players: layout.cluster ? [] : sortedPlayers)
+        }
+        let replies = try await redis.evaluateAll(calls)
+        try replies.throwFirstError(operation: "ranking update")
+        var standings = [Standing](repeating: Standing(rank: 0, players: 0), count: updates.count)
+        for (indices, reply) in zip(groups, replies) {
+            guard case .array(let counts) = reply, counts.count == indices.count * 2 else {
+                throw RedisError(kind: .protocolError, message: "ranking update script returned \(reply)", operation: "ranking update")
+            }
+            for (position, index) in indices.enumerated() {
+                standings[index] = Standing(rank: Int(counts[position * 2].integer ?? 0) + 1, players: Int(counts[position * 2 + 1].integer ?? 0))
+            }
+        }
+        return standings
+    }
+
+    /// The call of `updateScript` for `updates` (boards of one slot on a cluster) and `players` (one server only).
+    private func updateCall(_ updates: [ScoreUpdate], players: [RankedPlayer]) -> RedisScriptCall {
         var keys = updates.map(\.key)
-        keys += [RankingKeys.players, RankingKeys.userMembers, RankingKeys.readyMarker]
-        var arguments = [RankingKeys.liveChannel]
-        arguments.reserveCapacity(1 + updates.count * 2 + players.count * 3)
+        keys.append(layout.readyMarker(besides: updates.first?.key ?? ""))
+        if let first = players.first {
+            keys += [layout.playersHash(ofMember: first.member), layout.membersHash(ofUser: first.userID)]
+        }
+        var arguments = [RankingKeys.liveChannel, String(updates.count)]
+        arguments.reserveCapacity(2 + updates.count * 2 + players.count * 3)
         for update in updates {
             arguments.append(update.place.storedValue)
             arguments.append(update.member)
         }
-        for player in players.sorted(by: { $0.member < $1.member }) {
+        for player in players {
             arguments += [player.member, player.userID, RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)]
         }
-        // One pipeline (on one server, one connection, run in order): the erasures, then the update.
-        let replies = try await redis.evaluateAll(erasures.map(Self.erasureCall) + [RedisScriptCall(Self.updateScript, keys: keys, arguments: arguments)])
-        try replies.throwFirstError(operation: "ranking update")
-        let reply = replies[replies.count - 1]
-        guard case .array(let counts) = reply, counts.count == updates.count * 2 else {
-            throw RedisError(kind: .protocolError, message: "ranking update script returned \(reply)", operation: "ranking update")
-        }
-        return updates.indices.map { index in
-            Standing(rank: Int(counts[index * 2].integer ?? 0) + 1, players: Int(counts[index * 2 + 1].integer ?? 0))
-        }
+        return RedisScriptCall(Self.updateScript, keys: keys, arguments: arguments)
     }
 
-    /// One call for a whole batch: per update `ZADD … LT`, then the other players above the written
-    /// score and the board's size; then the players' hash fields. A script rather than three commands per
-    /// update, because building, sending and parsing those cost more of the server's CPU than Redis spends.
+    /// One call for a batch's boards (on a cluster, those of one slot): per update `ZADD … LT`, then the other players
+    /// above the written score and the board's size; then, on one server, the players' hash fields. A script rather
+    /// than three commands per update, because building, sending and parsing those cost more of the server's CPU than
+    /// Redis spends.
     ///
     /// When the write changed nothing (`CH` counts 0), Redis may already hold a better score of the
     /// same player (a newer completion got there first); that entry is then not counted above the
@@ -120,51 +151,65 @@ public struct RankingWriter: Sendable {
     /// without the ready marker the script writes nothing and fails: the completions are recorded as
     /// not ranked, answer without ranks, and the ranking sync brings them in after the rebuild.
     ///
-    /// KEYS: the boards of the n updates, the player and user-to-member hashes, the ready marker. ARGV: the live
-    /// channel (`RankingKeys.liveChannel`, which it publishes the changed boards to), n (stored value, member) pairs,
-    /// then (member, user id, player value) triples. Returns n (players above, players) pairs.
+    /// KEYS: the boards of the n updates, the ready marker, then (with players) the player and user-to-member hashes.
+    /// ARGV: the live channel (`RankingKeys.liveChannel`, which it publishes the changed boards to), n, n (stored
+    /// value, member) pairs, then (member, user id, player value) triples. Returns n (players above, players) pairs.
     static let updateScript = RedisScript.bundled("ranking-update")
 
-    /// Removes an erased player's members from boards and hashes. The user-to-member field goes only
-    /// while it still names one of these members: a player who came back has a new member, which stays.
+    /// Removes a user's field from the user-to-member hash while it still names one of the erased members: a player
+    /// who came back has a new member, which stays.
     ///
-    /// KEYS: the boards, then the player and user-to-member hashes. ARGV: the user id, then the members.
-    static let eraseScript = RedisScript.bundled("ranking-erase")
-
-    /// The call of `eraseScript` for `erasure`.
-    private static func erasureCall(_ erasure: RankingErasure) -> RedisScriptCall {
-        RedisScriptCall(
-            eraseScript, keys: erasure.keys + [RankingKeys.players, RankingKeys.userMembers],
-            arguments: [erasure.userID] + erasure.members)
-    }
+    /// KEYS: the user-to-member hash holding the user. ARGV: the user id, then the members. Returns the fields removed.
+    static let forgetMemberScript = RedisScript.bundled("forget-member")
 
     /// Writes absolute scores and the players' hash fields without reading standings back (catch-up and
     /// rebuild), in pipelines of at most 10,000 commands so memory stays bounded however many there are.
     public func write(_ updates: [ScoreUpdate], players: [RankedPlayer] = []) async throws {
         var commands = updates.map { ["ZADD", $0.key, "LT", $0.place.storedValue, $0.member] }
-        commands += Self.playerCommands(players)
+        commands += layout.playerCommands(players)
         for start in stride(from: 0, to: commands.count, by: 10_000) {
             let replies = try await redis.pipeline(Array(commands[start..<min(start + 10_000, commands.count)]))
             try replies.throwFirstError(operation: "ranking write pipeline")
         }
     }
 
-    /// Removes an erased player from `erasure.keys` and from the hashes.
+    /// Removes an erased player from `erasure.keys` and from the hashes: one `ZREM` per board and one `HDEL` per player
+    /// hash in one pipeline, then the user's field (`forgetMemberScript`). Repeating it changes nothing more.
     public func erase(_ erasure: RankingErasure) async throws {
-        let call = Self.erasureCall(erasure)
-        _ = try await redis.evaluate(call.script, keys: call.keys, arguments: call.arguments)
-    }
-
-    /// `HSET`s of the players' hash fields: member to player value, user id to member.
-    static func playerCommands(_ players: [RankedPlayer]) -> [[String]] {
-        guard !players.isEmpty else { return [] }
-        var values = ["HSET", RankingKeys.players]
-        var users = ["HSET", RankingKeys.userMembers]
-        for player in players.sorted(by: { $0.member < $1.member }) {
-            values += [player.member, RankingKeys.playerValue(userID: player.userID, displayName: player.displayName)]
-            users += [player.userID, player.member]
+        guard !erasure.members.isEmpty else { return }
+        var commands = erasure.keys.map { ["ZREM", $0] + erasure.members }
+        var fields: [String: [String]] = [:]
+        for member in erasure.members {
+            fields[layout.playersHash(ofMember: member), default: []].append(member)
         }
-        return [values, users]
+        commands += fields.keys.sorted().map { ["HDEL", $0] + fields[$0, default: []] }
+        try await redis.pipeline(commands).throwFirstError(operation: "ranking erasure")
+        _ = try await redis.evaluate(
+            Self.forgetMemberScript, keys: [layout.membersHash(ofUser: erasure.userID)], arguments: [erasure.userID] + erasure.members)
+    }
+}
+
+extension RankingLayout {
+    /// `HSET`s of the players' hash fields, member to player value and user id to member: two commands on one server,
+    /// one per hash the players fall into on a cluster.
+    func playerCommands(_ players: [RankedPlayer]) -> [[String]] {
+        var commands: [[String]] = []
+        var position: [String: Int] = [:]
+        func set(_ hash: String, _ field: String, _ value: String) {
+            if let index = position[hash] {
+                commands[index] += [field, value]
+            } else {
+                position[hash] = commands.count
+                commands.append(["HSET", hash, field, value])
+            }
+        }
+        for player in players.sorted(by: { $0.member < $1.member }) {
+            set(playersHash(ofMember: player.member), player.member, RankingKeys.playerValue(userID: player.userID, displayName: player.displayName))
+        }
+        for player in players.sorted(by: { $0.member < $1.member }) {
+            set(membersHash(ofUser: player.userID), player.userID, player.member)
+        }
+        return commands
     }
 }
 

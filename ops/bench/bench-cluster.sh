@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Benchmark: Podium on a three-primary Redis Cluster against Podium on one Redis server, measured in one run.
+#
+#   bash ops/bench/bench-cluster.sh                  the whole comparison (about 6 minutes)
+#   BENCH_BINARY=path bash ops/bench/bench-cluster.sh    measure that podium binary instead of this tree's release build
+#   BENCH_ROUNDS=3 BENCH_SLICE=4                     rounds of turns and seconds per turn (defaults)
+#
+# Two replicas of the same build on one database (podium_bench_cluster): one on a redis-server of its own, one on
+# a cluster of three primaries without replicas (ops/lib/redis-cluster.sh; a replica would only add its copying to
+# the same two cores), each node started as the single server is. They take turns in slices (BENCH_SLICE seconds,
+# BENCH_ROUNDS rounds), so that drift on a shared machine hits both alike:
+#   - ingest: `podium bench --phases ingest` at 64 clients (target: the cluster at least 0.9x the single server);
+#   - reads: a top-10 page, its 304 and around-me (target: each at least 0.9x);
+#   - `podium rankings rebuild` of 1,000,000 players (seeded in SQL) into each, in turns, twice (target: the cluster
+#     at least as fast as the single server).
+# Prints each turn and the ratios. Touches only its database, its own Redis processes (under .local/bench-cluster/)
+# and ports it finds free.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+bash ops/services.sh >/dev/null
+. "$root/ops/lib/swift.sh"
+. "$root/ops/lib/redis-cluster.sh"
+pg_port="${PODIUM_PG_PORT:-5432}"
+rounds="${BENCH_ROUNDS:-3}"
+slice="${BENCH_SLICE:-4}"
+work="$root/.local/bench-cluster"
+rm -rf "$work"; mkdir -p "$work"
+
+benchmark_binary
+
+single_pid=""; server_pids=()
+cleanup() {
+    for pid in "${server_pids[@]}" $single_pid; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${server_pids[@]}" $single_pid; do wait "$pid" 2>/dev/null || true; done
+    stop_redis_cluster
+}
+trap cleanup EXIT
+
+# The two Redis setups, with the same settings per node.
+single_port="$(cluster_free_port)"
+mkdir -p "$work/single"
+redis-server --bind 127.0.0.1 --port "$single_port" --save "" --appendonly no --dir "$work/single" >"$work/single/redis.log" 2>&1 &
+single_pid=$!
+for _ in $(seq 200); do redis-cli -p "$single_port" ping >/dev/null 2>&1 && break; sleep 0.05; done
+REDIS_CLUSTER_REPLICAS=0 start_redis_cluster "$work/cluster"
+echo "one redis-server on $single_port; a cluster of three primaries on ${cluster_ports[*]}"
+
+dropdb -h 127.0.0.1 -p "$pg_port" -U postgres --if-exists --force podium_bench_cluster
+createdb -h 127.0.0.1 -p "$pg_port" -U postgres podium_bench_cluster
+psql_bench() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d podium_bench_cluster -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+single_http="$(cluster_free_port)"; cluster_http="$(cluster_free_port)"
+# The replica on `$1` (a Redis URL) listening on `$2`; logs to `$3`.
+start_replica() {
+    benchmark_environment podium_bench_cluster 0 "$2"
+    export PODIUM_REDIS_URL="$1"
+    "$bin" serve >"$3" 2>&1 &
+    server_pids+=("$!")
+    until curl -fs "http://127.0.0.1:$2/readyz" >/dev/null 2>&1; do sleep 0.05; done
+}
+benchmark_environment podium_bench_cluster 0 "$single_http"
+"$bin" migrate >/dev/null
+admin_key="$PODIUM_ADMIN_KEY"
+start_replica "redis://127.0.0.1:$single_port/0" "$single_http" "$work/single.log"
+start_replica "$cluster_url" "$cluster_http" "$work/cluster.log"
+# Both replicas' keys: the one that started first made it.
+export PODIUM_ADMIN_KEY="$admin_key"
+
+bench() {  # port, then `podium bench` arguments
+    local port="$1"; shift
+    "$bin" bench --url "http://127.0.0.1:$port" --key "$admin_key" --players 10000 --concurrency 64 --topic bench "$@"
+}
+echo
+echo "== Seed: 10,000 players through the single server's replica"
+bench "$single_http" --phases seed
+# The cluster's copy of the rankings from PostgreSQL, as a replica that finds them missing would.
+PODIUM_REDIS_URL="$cluster_url" "$bin" rankings rebuild | tail -n 1
+
+# Sums the req/s of `podium bench` lines named $2 in file $1: completions or reads per second over all slices.
+rate_of() {
+    awk -v name="$2:" '$1 == name { gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "req/s") { n += $(i + 1); s += $(i + 3) } }
+                       END { printf "%.0f", n / s }' "$1"
+}
+
+echo
+echo "== Ingest, $rounds rounds of $slice s each, in turns"
+for round in $(seq "$rounds"); do
+    bench "$single_http" --duration "$slice" --phases ingest | sed 's/^/single  /' | tee -a "$work/ingest-single.txt"
+    bench "$cluster_http" --duration "$slice" --phases ingest | sed 's/^/cluster /' | tee -a "$work/ingest-cluster.txt"
+done
+sed -i 's/^[a-z]* *//' "$work/ingest-single.txt" "$work/ingest-cluster.txt"
+single_rate="$(rate_of "$work/ingest-single.txt" ingest)"; cluster_rate="$(rate_of "$work/ingest-cluster.txt" ingest)"
+awk -v s="$single_rate" -v c="$cluster_rate" 'BEGIN {
+    printf "ingest: single server %d completions/s, cluster %d completions/s: %.2fx (target >= 0.9)\n", s, c, c / s }'
+
+echo
+echo "== Reads, $rounds rounds of $slice s each per kind, in turns"
+for kind in top revalidate around; do
+    : > "$work/reads-single-$kind.txt"; : > "$work/reads-cluster-$kind.txt"
+    for round in $(seq "$rounds"); do
+        bench "$single_http" --duration "$slice" --phases reads --reads "$kind" >>"$work/reads-single-$kind.txt"
+        bench "$cluster_http" --duration "$slice" --phases reads --reads "$kind" >>"$work/reads-cluster-$kind.txt"
+    done
+    name="$(awk '{ sub(/:$/, "", $1); print $1; exit }' "$work/reads-single-$kind.txt")"
+    awk -v kind="$kind" -v s="$(rate_of "$work/reads-single-$kind.txt" "$name")" -v c="$(rate_of "$work/reads-cluster-$kind.txt" "$name")" 'BEGIN {
+        printf "reads, %s: single server %d/s, cluster %d/s: %.2fx (target >= 0.9)\n", kind, s, c, c / s }'
+done
+
+echo
+echo "== rankings rebuild of 1,000,000 players (seeded in SQL), in turns, twice each"
+psql_bench -f ops/bench/seed-million.sql
+for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+server_pids=()
+: > "$work/rebuild.txt"
+for round in 1 2; do
+    for setup in single cluster; do
+        url="redis://127.0.0.1:$single_port/0"; [ "$setup" = cluster ] && url="$cluster_url"
+        PODIUM_REDIS_URL="$url" /usr/bin/time -f "$setup %e" -a -o "$work/rebuild.txt" "$bin" rankings rebuild >/dev/null
+        tail -n 1 "$work/rebuild.txt" | awk '{ printf "rebuild on %s: %.1f s\n", ($1 == "single" ? "the single server" : "the cluster"), $2 }'
+    done
+done
+awk '{ t[$1] += $2; n[$1]++ } END {
+    printf "rankings rebuild, 1,000,000 players: single server %.1f s, cluster %.1f s (mean of %d): the cluster %.2fx as fast (target >= 1.0)\n",
+        t["single"] / n["single"], t["cluster"] / n["cluster"], n["single"], (t["single"] / n["single"]) / (t["cluster"] / n["cluster"]) }' "$work/rebuild.txt"

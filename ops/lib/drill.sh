@@ -1,0 +1,24 @@
+# Sourced, not run: `. "$root/ops/lib/drill.sh"` in ops/test/failover-test.sh and ops/test/redis-cluster-test.sh, the
+# drills that run one Podium replica under ops/test/failover-client.py's load.
+#
+#   start_podium BIN LOG        `BIN serve` in the background (its pid in podium_pid), waits up to 30 s for /readyz on
+#                               PODIUM_PORT, and stops the script, naming LOG, when it never answers.
+#   wait_for_acks N             waits up to 120 s until the file $acked holds N acknowledgements; fails when the
+#                               client ($client_pid) ended first.
+
+start_podium() {
+    "$1" serve >"$2" 2>&1 &
+    podium_pid=$!
+    for _ in $(seq 600); do curl -fs "http://127.0.0.1:$PODIUM_PORT/readyz" >/dev/null 2>&1 && return 0; sleep 0.05; done
+    echo "podium never got ready; see $2" >&2
+    exit 1
+}
+
+wait_for_acks() {
+    for _ in $(seq 1200); do
+        [ "$(wc -l < "$acked")" -ge "$1" ] && return 0
+        kill -0 "$client_pid" 2>/dev/null || { echo "the client ended early" >&2; return 1; }
+        sleep 0.1
+    done
+    echo "fewer than $1 acknowledgements after 120 s" >&2; return 1
+}
