@@ -73,7 +73,8 @@ public struct PodiumStorage: Sendable {
         batch = CompletionBatch(writer: writer, store: completions, logger: logger)
         boards = BoardStore(postgres: postgres)
         rateLimiter = RateLimiter(redis: redis, logger: logger)
-        leaderboards = LeaderboardStore(postgres: postgres, replica: replica, redis: redis, rules: rules, logger: logger)
+        leaderboards = LeaderboardStore(
+            postgres: postgres, replica: replica, redis: redis, rules: rules, logger: logger, erasures: changes.signal(.rankings))
         periods = PeriodStore(postgres: postgres, rules: rules)
         snapshots = SnapshotStore(postgres: postgres, replica: replica)
         events = EventStore(postgres: postgres, replica: replica)

@@ -87,25 +87,30 @@ final class RedisCluster: Sendable {
         for index in items.indices {
             groups[try await node(forSlot: slots[index]), default: []].append(index)
         }
-        var replies = [RedisReply](repeating: .null, count: items.count)
-        try await withThrowingTaskGroup(of: (indices: [Int], replies: [RedisReply]).self) { group in
-            for (node, indices) in groups {
-                let chosen = indices.map { items[$0] }
-                let pool = try pool(for: node)
-                group.addTask {
-                    do {
-                        return (indices, try await pool.withConnection(deadline: deadline) { try send($0, chosen) })
-                    } catch let error as RedisError where error.kind == .connection && !resending {
-                        await self.refreshMap()
-                        for index in indices where try await self.node(forSlot: slots[index]) == node { throw error }
-                        let resent = try await self.batch(chosen, slot: slot, deadline: deadline, send: send, single: single, resending: true)
-                        return (indices, resent)
-                    }
-                }
+        // One primary's items, in one pipeline.
+        @Sendable func sendGroup(_ node: RedisNode, _ indices: [Int]) async throws -> [RedisReply] {
+            let chosen = indices.map { items[$0] }
+            do {
+                return try await pool(for: node).withConnection(deadline: deadline) { try send($0, chosen) }
+            } catch let error as RedisError where error.kind == .connection && !resending {
+                await refreshMap()
+                for index in indices where try await self.node(forSlot: slots[index]) == node { throw error }
+                return try await batch(chosen, slot: slot, deadline: deadline, send: send, single: single, resending: true)
             }
-            for try await answered in group {
-                for (index, reply) in zip(answered.indices, answered.replies) {
-                    replies[index] = reply
+        }
+        var replies = [RedisReply](repeating: .null, count: items.count)
+        if groups.count == 1, let (node, indices) = groups.first {
+            // The common case of a read on one slot: no task to wait for.
+            replies = try await sendGroup(node, indices)
+        } else {
+            try await withThrowingTaskGroup(of: (indices: [Int], replies: [RedisReply]).self) { group in
+                for (node, indices) in groups {
+                    group.addTask { (indices, try await sendGroup(node, indices)) }
+                }
+                for try await answered in group {
+                    for (index, reply) in zip(answered.indices, answered.replies) {
+                        replies[index] = reply
+                    }
                 }
             }
         }

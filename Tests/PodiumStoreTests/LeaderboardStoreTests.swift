@@ -39,6 +39,47 @@ struct LeaderboardStoreTests {
         #expect(RankingKeys.player(fromValue: value) == (user, name))
     }
 
+    @Test("around-me, compare and profile ranks find a player who was erased and came back, under the new member")
+    func erasedPlayerComesBackUnderANewMember() async throws {
+        let now = Date()
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("back")
+        let user = "\(topic)-u"
+        _ = try await storage.writer.record(try completion(id: "\(topic)-1", user: user, topic: topic, difficulty: "hard", now: now))
+        let board = "topic:\(topic)"
+        let first = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: user, radius: 2))
+        #expect(first.entries.map { "\($0.userId) \($0.score)" } == ["\(user) 5"])
+        #expect(try await storage.users.erase(userID: user, now: now))
+        let gone = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: user, radius: 2))
+        #expect(gone.found == false && gone.entries.isEmpty)
+        _ = try await storage.writer.record(try completion(id: "\(topic)-2", user: user, topic: topic, difficulty: "easy", now: now))
+        let back = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: user, radius: 2))
+        #expect(back.live)
+        #expect(back.entries.map { "\($0.userId) \($0.score)" } == ["\(user) 2"], "the new member's score, not the erased one's")
+        let compared = try await storage.leaderboards.compare(board: board, window: .all, period: "all", userIDs: [user])
+        #expect(compared.entries.map { "\($0.userId) \($0.score)" } == ["\(user) 2"])
+        let ranks = try await storage.leaderboards.standings(
+            userID: user, periods: [BoardPeriod(board: storage.rules.boards.definition(for: .topic(topic)), period: .all)])
+        #expect(ranks.ranks.map(\.score) == [2])
+    }
+
+    @Test("the member cache remembers, forgets on every move of the signal, and stores nothing looked up before")
+    func memberCacheForgets() {
+        let cache = MemberCache(capacity: 3)
+        let (unknown, generation) = cache.members(of: ["a", "b"])
+        #expect(unknown == [nil, nil])
+        cache.remember(["a": "AAAAAB", "b": "AAAAAC"], generation: generation)
+        #expect(cache.members(of: ["a", "b", "c"]).members == ["AAAAAB", "AAAAAC", nil])
+        let (_, before) = cache.members(of: ["c"])
+        cache.forgetAll()
+        cache.remember(["c": "AAAAAD"], generation: before)
+        #expect(cache.members(of: ["a", "c"]).members == [nil, nil], "emptied, and the lookup begun before stored nothing")
+        let (_, now) = cache.members(of: [])
+        cache.remember(["a": "AAAAAB", "b": "AAAAAC", "c": "AAAAAD"], generation: now)
+        cache.remember(["d": "AAAAAE"], generation: now)
+        #expect(cache.members(of: ["a", "d"]).members == [nil, "AAAAAE"], "past its capacity it starts again empty")
+    }
+
     @Test func pageShowsCompetitionRanksWithTiesInArrivalOrder() async throws {
         let storage = try await StoreTestEnvironment.storage(now: Date())
         let board = "group:\(StoreTestEnvironment.unique("ties"))"

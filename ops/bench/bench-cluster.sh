@@ -4,6 +4,7 @@
 #   bash ops/bench/bench-cluster.sh                  the whole comparison (about 6 minutes)
 #   BENCH_BINARY=path bash ops/bench/bench-cluster.sh    measure that podium binary instead of this tree's release build
 #   BENCH_ROUNDS=3 BENCH_SLICE=4                     rounds of turns and seconds per turn (defaults)
+#   BENCH_SCALE=0 bash ops/bench/bench-cluster.sh    skip the 1,000,000-player rebuilds
 #
 # Two replicas of the same build on one database (podium_bench_cluster): one on a redis-server of its own, one on
 # a cluster of three primaries without replicas (ops/lib/redis-cluster.sh; a replica would only add its copying to
@@ -55,7 +56,7 @@ single_http="$(cluster_free_port)"; cluster_http="$(cluster_free_port)"
 # The replica on `$1` (a Redis URL) listening on `$2`; logs to `$3`.
 start_replica() {
     benchmark_environment podium_bench_cluster 0 "$2"
-    export PODIUM_REDIS_URL="$1"
+    export PODIUM_REDIS_URL="$1" PODIUM_ADMIN_KEY="$admin_key"
     "$bin" serve >"$3" 2>&1 &
     server_pids+=("$!")
     until curl -fs "http://127.0.0.1:$2/readyz" >/dev/null 2>&1; do sleep 0.05; done
@@ -65,8 +66,6 @@ benchmark_environment podium_bench_cluster 0 "$single_http"
 admin_key="$PODIUM_ADMIN_KEY"
 start_replica "redis://127.0.0.1:$single_port/0" "$single_http" "$work/single.log"
 start_replica "$cluster_url" "$cluster_http" "$work/cluster.log"
-# Both replicas' keys: the one that started first made it.
-export PODIUM_ADMIN_KEY="$admin_key"
 
 bench() {  # port, then `podium bench` arguments
     local port="$1"; shift
@@ -78,22 +77,38 @@ bench "$single_http" --phases seed
 # The cluster's copy of the rankings from PostgreSQL, as a replica that finds them missing would.
 PODIUM_REDIS_URL="$cluster_url" "$bin" rankings rebuild | tail -n 1
 
-# Sums the req/s of `podium bench` lines named $2 in file $1: completions or reads per second over all slices.
+# Stops the benchmark when a `podium bench` line in files $@ counted answers other than the expected ones.
+check_answers() {
+    if grep -q ' not [0-9]' "$@"; then echo "FAILED: unexpected answers" >&2; grep ' not [0-9]' "$@" >&2; exit 1; fi
+}
+
+# The rate over every `podium bench` line in file $1 (one kind of load each): requests per second over all slices.
 rate_of() {
-    awk -v name="$2:" '$1 == name { gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "req/s") { n += $(i + 1); s += $(i + 3) } }
-                       END { printf "%.0f", n / s }' "$1"
+    awk '{ gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "req/s") { n += $(i + 1); s += $(i + 3) } } END { printf "%.0f", n / s }' "$1"
 }
 
 echo
 echo "== Ingest, $rounds rounds of $slice s each, in turns"
+# Redis's CPU over the turns (clock ticks of the single server, and of the three primaries together).
+redis_ticks() { for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ n += $1 } END { print n }'; }
+single_ticks=0; cluster_ticks=0
 for round in $(seq "$rounds"); do
-    bench "$single_http" --duration "$slice" --phases ingest | sed 's/^/single  /' | tee -a "$work/ingest-single.txt"
-    bench "$cluster_http" --duration "$slice" --phases ingest | sed 's/^/cluster /' | tee -a "$work/ingest-cluster.txt"
+    t0="$(redis_ticks "$single_pid")"
+    bench "$single_http" --duration "$slice" --phases ingest | tee -a "$work/ingest-single.txt" | sed 's/^/single  /'
+    single_ticks=$((single_ticks + $(redis_ticks "$single_pid") - t0))
+    t0="$(redis_ticks "${cluster_pids[@]}")"
+    bench "$cluster_http" --duration "$slice" --phases ingest | tee -a "$work/ingest-cluster.txt" | sed 's/^/cluster /'
+    cluster_ticks=$((cluster_ticks + $(redis_ticks "${cluster_pids[@]}") - t0))
 done
-sed -i 's/^[a-z]* *//' "$work/ingest-single.txt" "$work/ingest-cluster.txt"
-single_rate="$(rate_of "$work/ingest-single.txt" ingest)"; cluster_rate="$(rate_of "$work/ingest-cluster.txt" ingest)"
+check_answers "$work/ingest-single.txt" "$work/ingest-cluster.txt"
+single_rate="$(rate_of "$work/ingest-single.txt")"; cluster_rate="$(rate_of "$work/ingest-cluster.txt")"
 awk -v s="$single_rate" -v c="$cluster_rate" 'BEGIN {
     printf "ingest: single server %d completions/s, cluster %d completions/s: %.2fx (target >= 0.9)\n", s, c, c / s }'
+# Completions in each file: the "(N in T s)" of every line.
+completions_in() { awk '{ gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "in") n += $(i - 1) } END { print n }' "$1"; }
+awk -v hz="$(getconf CLK_TCK)" -v st="$single_ticks" -v ct="$cluster_ticks" \
+    -v sn="$(completions_in "$work/ingest-single.txt")" -v cn="$(completions_in "$work/ingest-cluster.txt")" 'BEGIN {
+    printf "Redis CPU per completion: single server %.0f us, cluster %.0f us over its three primaries\n", st / hz / sn * 1e6, ct / hz / cn * 1e6 }'
 
 echo
 echo "== Reads, $rounds rounds of $slice s each per kind, in turns"
@@ -103,24 +118,26 @@ for kind in top revalidate around; do
         bench "$single_http" --duration "$slice" --phases reads --reads "$kind" >>"$work/reads-single-$kind.txt"
         bench "$cluster_http" --duration "$slice" --phases reads --reads "$kind" >>"$work/reads-cluster-$kind.txt"
     done
-    name="$(awk '{ sub(/:$/, "", $1); print $1; exit }' "$work/reads-single-$kind.txt")"
-    awk -v kind="$kind" -v s="$(rate_of "$work/reads-single-$kind.txt" "$name")" -v c="$(rate_of "$work/reads-cluster-$kind.txt" "$name")" 'BEGIN {
+    check_answers "$work/reads-single-$kind.txt" "$work/reads-cluster-$kind.txt"
+    awk -v kind="$kind" -v s="$(rate_of "$work/reads-single-$kind.txt")" -v c="$(rate_of "$work/reads-cluster-$kind.txt")" 'BEGIN {
         printf "reads, %s: single server %d/s, cluster %d/s: %.2fx (target >= 0.9)\n", kind, s, c, c / s }'
 done
 
-echo
-echo "== rankings rebuild of 1,000,000 players (seeded in SQL), in turns, twice each"
-psql_bench -f ops/bench/seed-million.sql
-for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-server_pids=()
-: > "$work/rebuild.txt"
-for round in 1 2; do
-    for setup in single cluster; do
-        url="redis://127.0.0.1:$single_port/0"; [ "$setup" = cluster ] && url="$cluster_url"
-        PODIUM_REDIS_URL="$url" /usr/bin/time -f "$setup %e" -a -o "$work/rebuild.txt" "$bin" rankings rebuild >/dev/null
-        tail -n 1 "$work/rebuild.txt" | awk '{ printf "rebuild on %s: %.1f s\n", ($1 == "single" ? "the single server" : "the cluster"), $2 }'
+if [ "${BENCH_SCALE:-1}" != 0 ]; then
+    echo
+    echo "== rankings rebuild of 1,000,000 players (seeded in SQL), in turns, twice each"
+    psql_bench -f ops/bench/seed-million.sql
+    for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    server_pids=()
+    : > "$work/rebuild.txt"
+    for round in 1 2; do
+        for setup in single cluster; do
+            url="redis://127.0.0.1:$single_port/0"; [ "$setup" = cluster ] && url="$cluster_url"
+            PODIUM_REDIS_URL="$url" /usr/bin/time -f "$setup %e" -a -o "$work/rebuild.txt" "$bin" rankings rebuild >/dev/null
+            tail -n 1 "$work/rebuild.txt" | awk '{ printf "rebuild on %s: %.1f s\n", ($1 == "single" ? "the single server" : "the cluster"), $2 }'
+        done
     done
-done
-awk '{ t[$1] += $2; n[$1]++ } END {
-    printf "rankings rebuild, 1,000,000 players: single server %.1f s, cluster %.1f s (mean of %d): the cluster %.2fx as fast (target >= 1.0)\n",
-        t["single"] / n["single"], t["cluster"] / n["cluster"], n["single"], (t["single"] / n["single"]) / (t["cluster"] / n["cluster"]) }' "$work/rebuild.txt"
+    awk '{ t[$1] += $2; n[$1]++ } END {
+        printf "rankings rebuild, 1,000,000 players: single server %.1f s, cluster %.1f s (mean of %d): the cluster %.2fx as fast (target >= 1.0)\n",
+            t["single"] / n["single"], t["cluster"] / n["cluster"], n["single"], (t["single"] / n["single"]) / (t["cluster"] / n["cluster"]) }' "$work/rebuild.txt"
+fi

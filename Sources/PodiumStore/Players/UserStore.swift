@@ -248,6 +248,8 @@ public struct UserStore: Sendable {
         }
         let bucket = await rateLimiter.forget(RateLimiter.playerBucket(userID))
         guard let erasure else { return found || bucket }
+        // This replica at once; the others when the notification reaches them.
+        leaderboards.knownMembers.forgetAll()
         do {
             try await rankings.erase(erasure)
         } catch {

@@ -39,7 +39,11 @@ public struct LeaderboardStore: Sendable {
     /// Where a player's ranks are read when Redis cannot answer (profiles: a standby's may be slightly behind).
     let replica: ReadReplica
     let reads: RedisReadBatcher
-    /// The Redis client, for the player hashes on a cluster (read in one pipeline per primary, within the read deadline).
+    /// The player hash lookups of concurrent reads on a cluster, together.
+    let lookups: RedisCommandBatcher
+    /// Members already looked up on a cluster (see `MemberCache`).
+    let knownMembers = MemberCache()
+    /// The Redis client, for the profile ranks of several slots on a cluster.
     let redis: RedisClient
     /// Where the player hashes and ready markers are.
     let layout: RankingLayout
@@ -52,15 +56,19 @@ public struct LeaderboardStore: Sendable {
     let rules: GameRules
 
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails, a
-    /// player's ranks from `replica`'s pool when given (else from `postgres`).
+    /// player's ranks from `replica`'s pool when given (else from `postgres`). On a cluster, each move of
+    /// `erasures` (the `.rankings` change signal) forgets the members it remembered.
     public init(
-        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisClient, rules: GameRules, logger: Logger, fallbackReads: Int = 4
+        postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisClient, rules: GameRules, logger: Logger, fallbackReads: Int = 4,
+        erasures: ChangeSignal? = nil
     ) {
         self.postgres = postgres
         self.replica = replica ?? .primaryOnly(postgres)
         self.rules = rules
         self.reads = RedisReadBatcher(redis: redis)
+        self.lookups = RedisCommandBatcher(redis: redis)
         self.redis = redis
+        erasures?.observe { [knownMembers] in knownMembers.forgetAll() }
         self.layout = RankingLayout(redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
         self.fallbackWarning = ThrottledLog(logger)
@@ -228,19 +236,27 @@ public struct LeaderboardStore: Sendable {
         return ranks.sorted { $0.index < $1.index }.map(\.rank)
     }
 
-    /// On a cluster: the members of `userIDs` (nil for a player without one), from their user-to-member hashes.
+    /// On a cluster: the members of `userIDs` (nil for a player without one), remembered or from their user-to-member
+    /// hashes.
     private func members(of userIDs: [String]) async throws -> [String?] {
-        let replies = try await redis.pipeline(
-            userIDs.map { ["HGET", layout.membersHash(ofUser: $0), $0] }, deadline: redis.configuration.readDeadline)
+        var (members, generation) = knownMembers.members(of: userIDs)
+        let missing = members.indices.filter { members[$0] == nil }
+        guard !missing.isEmpty else { return members }
+        let replies = try await lookups.pipeline(missing.map { ["HGET", layout.membersHash(ofUser: userIDs[$0]), userIDs[$0]] })
         try replies.throwFirstError(operation: "ranking members")
-        return replies.map(\.string)
+        var found: [String: String] = [:]
+        for (index, reply) in zip(missing, replies) {
+            members[index] = reply.string
+            if let member = reply.string { found[userIDs[index]] = member }
+        }
+        knownMembers.remember(found, generation: generation)
+        return members
     }
 
     /// On a cluster: the player values of `members`, in order, from their player hashes.
     private func playerValues(of members: [String]) async throws -> [RedisReply] {
         guard !members.isEmpty else { return [] }
-        let replies = try await redis.pipeline(
-            members.map { ["HGET", layout.playersHash(ofMember: $0), $0] }, deadline: redis.configuration.readDeadline)
+        let replies = try await lookups.pipeline(members.map { ["HGET", layout.playersHash(ofMember: $0), $0] })
         try replies.throwFirstError(operation: "ranking players")
         return replies
     }

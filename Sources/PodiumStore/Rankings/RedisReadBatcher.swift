@@ -26,3 +26,33 @@ struct RedisReadBatcher: Sendable {
         return reply
     }
 }
+
+/// Sends the commands of concurrent reads to Redis together: one pipeline per batch (on a cluster, one per primary),
+/// as `RedisReadBatcher` does for scripts. On a cluster, where a read looks players up in hashes beside its board's
+/// script, the lookups of a display wall's many reads share round trips instead of costing a pool hand-off and a
+/// blocking-thread hop each. A batch waits at most the read deadline (`RedisConfiguration.readDeadline`).
+struct RedisCommandBatcher: Sendable {
+    private let queue: BatchingQueue<[[String]], [RedisReply]>
+
+    /// Creates a batcher over `redis`.
+    init(redis: RedisClient, maxBatchSize: Int = 64, maxConcurrentBatches: Int = 4) {
+        queue = BatchingQueue(maxBatchSize: maxBatchSize, maxConcurrentBatches: maxConcurrentBatches) { reads in
+            do {
+                let replies = try await redis.pipeline(reads.flatMap { $0 }, deadline: redis.configuration.readDeadline)
+                var offset = 0
+                return reads.map { read in
+                    defer { offset += read.count }
+                    return .success(Array(replies[offset..<offset + read.count]))
+                }
+            } catch {
+                return reads.map { _ in .failure(error) }
+            }
+        }
+    }
+
+    /// Runs one read's `commands` (each with a key) in the next batch; their replies in order, error replies as `.error`.
+    func pipeline(_ commands: [[String]]) async throws -> [RedisReply] {
+        guard !commands.isEmpty else { return [] }
+        return try await queue.submit(commands)
+    }
+}
