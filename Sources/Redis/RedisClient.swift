@@ -109,15 +109,6 @@ public final class RedisClient: Sendable {
         return keys
     }
 
-    /// Runs `arguments` on every primary (one server: on it), in order; their answers in the same order.
-    public func commandOnEveryPrimary(_ arguments: [String]) async throws -> [RedisReply] {
-        var replies: [RedisReply] = []
-        for pool in try await primaryPools() {
-            replies.append(try await pool.command(arguments))
-        }
-        return replies
-    }
-
     /// The lowest slot each primary serves now (one server: slot 0), for keys that stand for a whole node.
     public func firstSlotOfEachPrimary() async throws -> [Int] {
         switch backend {

@@ -119,7 +119,11 @@ struct RedisClusterTests {
             }
             #expect(crossing?.message.hasPrefix("CROSSSLOT") == true)
             #expect(try await client.scanKeys(matching: "k*").count == 300)
-            #expect(try await client.commandOnEveryPrimary(["DBSIZE"]).compactMap(\.integer).reduce(0, +) == 500)
+            var stored: Int64 = 0
+            for primary in try await cluster.primaries() {
+                stored += try await OwnRedisCluster.ask(primary, ["DBSIZE"]).integer ?? 0
+            }
+            #expect(stored == 500)
         }
     }
 
@@ -182,7 +186,7 @@ struct RedisClusterTests {
             let promoted = try #require(try await cluster.primary(ofSlot: RedisSlot.of("{f}key")))
             #expect(promoted.port != primary.port)
             #expect(client.slotMapChanges >= 1, "the failover shows as a changed map")
-            #expect(try await client.commandOnEveryPrimary(["PING"]).count == 3)
+            try await client.ping()
         }
     }
 

@@ -205,8 +205,8 @@ public struct LeaderboardStore: Sendable {
     /// slot of the board periods, in one round trip per primary.
     private func standingsFromRedis(userID: String, periods: [BoardPeriod]) async throws -> [BoardRank] {
         let keys = periods.map(RankingKeys.board)
-        var groups: [[Int]]
-        var calls: [RedisScriptCall]
+        let groups: [[Int]]
+        let calls: [RedisScriptCall]
         if layout.cluster {
             guard let member = try await members(of: [userID])[0] else { return [] }
             groups = RedisSlot.grouped(keys)
