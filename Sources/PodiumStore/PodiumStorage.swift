@@ -87,7 +87,8 @@ public struct PodiumStorage: Sendable {
             postgres: postgres, replica: replica, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
             rateLimiter: rateLimiter, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
-        rankingSync = RankingSync(postgres: postgres, redis: redis, rules: rules, logger: logger, now: now)
+        rankingSync = RankingSync(
+            postgres: postgres, redis: redis, rules: rules, logger: logger, now: now, erased: { [leaderboards] in leaderboards.knownMembers.forgetAll() })
         live = LiveRankings(redis: redis, logger: logger)
     }
 

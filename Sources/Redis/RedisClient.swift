@@ -33,11 +33,12 @@ public final class RedisClient: Sendable {
         if case .cluster = backend { true } else { false }
     }
 
-    /// How many times a cluster's slot map was read and found changed: a failover replaced a primary, or slots moved.
-    /// A primary's replica may have missed its last writes (replication is asynchronous), so a caller that keeps
-    /// Redis equal to another store writes its recent changes again when this grows. Always 0 on one server.
-    public var slotMapChanges: Int {
-        if case .cluster(let cluster) = backend { cluster.mapChanges } else { 0 }
+    /// How many times a cluster's slot map was read and a primary of the map before it served no slot any more: a
+    /// failover replaced it (or a reshard moved all its slots away). The replica promoted may have missed the last
+    /// writes of its primary (replication is asynchronous), so a caller that keeps Redis equal to another store writes
+    /// its recent changes again when this grows. Always 0 on one server.
+    public var primariesReplaced: Int {
+        if case .cluster(let cluster) = backend { cluster.primariesGone } else { 0 }
     }
 
     /// Runs one command (see `RedisConnection.command(_:)`), on a cluster on the primary of `arguments[1]`'s slot.

@@ -29,8 +29,8 @@ final class RedisCluster: Sendable {
         var refresh: Task<Void, Never>?
         /// When the last map read ended: reads closer together than `refreshInterval` are skipped.
         var refreshed: ContinuousClock.Instant?
-        /// How many map reads found slots served by other nodes than the map before them said.
-        var mapChanges = 0
+        /// How many map reads found a primary of the map before them serving no slot.
+        var primariesGone = 0
         var closed = false
     }
 
@@ -59,7 +59,8 @@ final class RedisCluster: Sendable {
                     throw RedisError(kind: .timeout, message: "no answer within the read deadline", operation: "read deadline")
                 }
                 return try await pool.withConnection(deadline: remaining) { connection in
-                    if ask { try connection.command(["ASKING"]) }
+                    connection.asking = ask
+                    defer { connection.asking = false }
                     return try body(connection)
                 }
             } catch let error as RedisError {
@@ -83,6 +84,9 @@ final class RedisCluster: Sendable {
         resending: Bool = false
     ) async throws -> [RedisReply] {
         let slots = items.map(slot)
+        // One deadline for everything below: sends, the resend after a failover, redirected items.
+        let end = deadline.map { ContinuousClock.now + $0 }
+        @Sendable func remaining() -> Duration? { end.map { $0 - .now } }
         var groups: [RedisNode: [Int]] = [:]
         for index in items.indices {
             groups[try await node(forSlot: slots[index]), default: []].append(index)
@@ -91,11 +95,11 @@ final class RedisCluster: Sendable {
         @Sendable func sendGroup(_ node: RedisNode, _ indices: [Int]) async throws -> [RedisReply] {
             let chosen = indices.map { items[$0] }
             do {
-                return try await pool(for: node).withConnection(deadline: deadline) { try send($0, chosen) }
+                return try await pool(for: node).withConnection(deadline: remaining()) { try send($0, chosen) }
             } catch let error as RedisError where error.kind == .connection && !resending {
                 await refreshMap()
                 for index in indices where try await self.node(forSlot: slots[index]) == node { throw error }
-                return try await batch(chosen, slot: slot, deadline: deadline, send: send, single: single, resending: true)
+                return try await batch(chosen, slot: slot, deadline: remaining(), send: send, single: single, resending: true)
             }
         }
         var replies = [RedisReply](repeating: .null, count: items.count)
@@ -117,7 +121,7 @@ final class RedisCluster: Sendable {
         for index in replies.indices where replies[index].asksClusterToRetry {
             let item = items[index]
             do {
-                replies[index] = try await run(slot: slots[index], deadline: deadline) { try single($0, item) }
+                replies[index] = try await run(slot: slots[index], deadline: remaining()) { try single($0, item) }
             } catch let error as RedisError where error.kind == .server {
                 replies[index] = .error(error.message)
             }
@@ -134,6 +138,8 @@ final class RedisCluster: Sendable {
             switch ClusterAnswer(error.message, from: node) {
             case .moved(let movedSlot, let target):
                 state.withLock { $0.map.assign(slot: movedSlot, to: target) }
+                // The rest of the map may have moved too (a failover the client saw no error of): read it again.
+                Task { await self.refreshMap() }
                 return (target, false)
             case .ask(_, let target):
                 return (target, true)
@@ -240,8 +246,8 @@ final class RedisCluster: Sendable {
                 guard !map.primaries.isEmpty else { continue }
                 let changed = state.withLock { state in
                     defer { state.map = map }
-                    // The first map is no change.
-                    if state.map != map && !state.map.primaries.isEmpty { state.mapChanges += 1 }
+                    // A primary that served slots and serves none now: a failover (or a reshard that emptied it).
+                    if !Set(state.map.primaries).isSubset(of: map.primaries) { state.primariesGone += 1 }
                     return state.map != map
                 }
                 if changed {
@@ -270,10 +276,10 @@ final class RedisCluster: Sendable {
         }
     }
 
-    /// How many map reads found slots served by other nodes than the map before them said (a failover, or a
-    /// reshard seen through a map read).
-    var mapChanges: Int {
-        state.withLock(\.mapChanges)
+    /// How many map reads found a primary of the map before them serving no slot: a failover replaced it (or a
+    /// reshard moved all its slots away).
+    var primariesGone: Int {
+        state.withLock(\.primariesGone)
     }
 
     /// Every pool made so far.

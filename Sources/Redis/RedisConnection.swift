@@ -12,6 +12,10 @@ import Darwin
 public final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
 
+    /// While set, every `command(_:)` is preceded by `ASKING`: a cluster's `ASK` redirect admits one command for a slot
+    /// being migrated, and a script run by name that the node lacks (NOSCRIPT) goes again whole, as a second command.
+    var asking = false
+
     /// True once hiredis saw an I/O, EOF, timeout or protocol error; such a connection is never reused.
     var isBroken: Bool { context.pointee.err != 0 }
 
@@ -61,6 +65,11 @@ public final class RedisConnection {
     /// One command as an argument vector (redisCommandArgv — never a format string), binary-safe arguments. A top-level error reply is THROWN as RedisError(kind: .server).
     @discardableResult
     public func command(_ arguments: [String]) throws -> RedisReply {
+        if asking {
+            asking = false
+            defer { asking = true }
+            try command(["ASKING"])
+        }
         let operation = "redisCommandArgv \(Self.name(of: arguments))"
         let raw = try Self.withArgv(arguments, operation: operation) { argc, argv, argvlen in
             redisCommandArgv(context, argc, argv, argvlen)

@@ -1,4 +1,5 @@
-/// Which primary serves each of a cluster's slots, as `CLUSTER SLOTS` tells it.
+/// Which primary serves each of a cluster's slots, as `CLUSTER SLOTS` tells it. Two maps are equal when every slot has
+/// the same node in both.
 struct RedisSlotMap: Sendable, Equatable {
     /// Per slot, the index in `nodes` of the node that serves it; -1 where none does.
     private var owners: [Int16]
@@ -60,6 +61,10 @@ struct RedisSlotMap: Sendable, Equatable {
             nodes.append(node)
             owners[slot] = Int16(nodes.count - 1)
         }
+    }
+
+    static func == (lhs: RedisSlotMap, rhs: RedisSlotMap) -> Bool {
+        (0..<RedisSlot.count).allSatisfy { lhs.node(forSlot: $0) == rhs.node(forSlot: $0) }
     }
 
     /// The error for a reply that is not a slot map.

@@ -63,6 +63,28 @@ struct LeaderboardStoreTests {
         #expect(ranks.ranks.map(\.score) == [2])
     }
 
+    @Test("around-me falls back when the ready marker beside the player's member is gone, though the board's is there")
+    func aroundNeedsTheMarkerBesideTheMember() async throws {
+        // Its own Redis: on one server the marker it deletes is every test's.
+        let server = ownRedis()
+        try await server.start()
+        defer { server.stop() }
+        let storage = try await StoreTestEnvironment.storage(now: Date(), redisURL: server.url)
+        try await markRankingsReady(storage.redis)
+        let board = "group:\(StoreTestEnvironment.unique("lost"))"
+        let users = try await seed([30, 20], board: board, storage: storage)
+        let layout = RankingLayout(storage.redis)
+        let marker = layout.readyMarker(besides: layout.membersHash(ofUser: users[1]))
+        // On one server there is one marker; on a cluster this is another slot's than the board's (or the same).
+        try await storage.redis.command(["DEL", marker])
+        let around = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: users[1], radius: 1))
+        try await markRankingsReady(storage.redis)
+        #expect(!around.live, "a primary that lost its data is not asked for members as if nobody had one")
+        #expect(around.entries.map(\.userId) == users)
+        let again = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: users[1], radius: 1))
+        #expect(again.live && again.entries.map(\.userId) == users)
+    }
+
     @Test("the member cache remembers, forgets on every move of the signal, and stores nothing looked up before")
     func memberCacheForgets() {
         let cache = MemberCache(capacity: 3)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Redis
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -126,13 +127,17 @@ public final class OwnRedisServer: OwnRedis, @unchecked Sendable {
         kill(process.processIdentifier, SIGCONT)
     }
 
-    /// A port in 20000-32000 that nothing is bound to now.
+    /// A port in 20000-32000 that nothing is bound to now and that this process has not handed out before: a server
+    /// binds its port only when it starts, so two servers (or a cluster node and its bus) must not draw the same one.
     static func freePort() -> Int {
         while true {
             let port = Int.random(in: 20_000...32_000)
-            if isFree(port) { return port }
+            if isFree(port), handedOut.withLock({ $0.insert(port).inserted }) { return port }
         }
     }
+
+    /// Every port `freePort()` has handed out in this process.
+    private static let handedOut = Mutex<Set<Int>>([])
 
     /// Whether a loopback listener can bind `port` now.
     private static func isFree(_ port: Int) -> Bool {

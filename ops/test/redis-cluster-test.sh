@@ -42,7 +42,14 @@ podium_pid=""; client_pid=""
 cleanup() {
     local status=$?
     for pid in $client_pid $podium_pid; do kill "$pid" 2>/dev/null || true; done
-    for pid in $client_pid $podium_pid; do wait "$pid" 2>/dev/null || true; done
+    # A graceful shutdown gets 30 s; then it is killed.
+    for _ in $(seq 300); do
+        alive=""
+        for pid in $client_pid $podium_pid; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ -z "$alive" ] && break
+        sleep 0.1
+    done
+    for pid in $client_pid $podium_pid; do kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     stop_redis_cluster
     exit "$status"
 }
@@ -177,7 +184,7 @@ for _ in $(seq 600); do
     [ -n "$promoted" ] && [ "$promoted" != "$victim" ] && break
     sleep 0.1
 done
-[ "$promoted" != "$victim" ] || { echo "FAILED: no replica took over from $victim within 60 s" >&2; exit 1; }
+[ -n "$promoted" ] && [ "$promoted" != "$victim" ] || { echo "FAILED: no replica took over from $victim within 60 s" >&2; exit 1; }
 wait_for_redis_cluster
 echo "its replica $promoted serves the global board now"
 wait_for_acks "$((before + 600))"

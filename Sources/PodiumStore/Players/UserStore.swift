@@ -248,10 +248,12 @@ public struct UserStore: Sendable {
         }
         let bucket = await rateLimiter.forget(RateLimiter.playerBucket(userID))
         guard let erasure else { return found || bucket }
-        // This replica at once; the others when the notification reaches them.
+        // This replica at once; the others when the notification reaches them. Again once Redis forgot the player: a
+        // read in between may have looked the old member up there again.
         leaderboards.knownMembers.forgetAll()
         do {
             try await rankings.erase(erasure)
+            leaderboards.knownMembers.forgetAll()
         } catch {
             logger.warning("player erased from PostgreSQL; the Redis part is queued", metadata: ["error": "\(error)"])
         }

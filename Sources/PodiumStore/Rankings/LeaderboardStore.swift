@@ -237,17 +237,25 @@ public struct LeaderboardStore: Sendable {
     }
 
     /// On a cluster: the members of `userIDs` (nil for a player without one), remembered or from their user-to-member
-    /// hashes.
+    /// hashes. Each hash is read with its slot's ready marker: a primary that lost its data would answer that nobody
+    /// has a member, so without the marker the read fails as not ready and falls back.
     private func members(of userIDs: [String]) async throws -> [String?] {
         var (members, generation) = knownMembers.members(of: userIDs)
         let missing = members.indices.filter { members[$0] == nil }
         guard !missing.isEmpty else { return members }
-        let replies = try await lookups.pipeline(missing.map { ["HGET", layout.membersHash(ofUser: userIDs[$0]), userIDs[$0]] })
+        let replies = try await lookups.pipeline(missing.flatMap { index in
+            let hash = layout.membersHash(ofUser: userIDs[index])
+            return [["EXISTS", layout.readyMarker(besides: hash)], ["HGET", hash, userIDs[index]]]
+        })
         try replies.throwFirstError(operation: "ranking members")
+        guard stride(from: 0, to: replies.count, by: 2).allSatisfy({ replies[$0] == .integer(1) }) else {
+            throw RedisError(kind: .server, message: "PODIUM rankings not ready", operation: "ranking members")
+        }
         var found: [String: String] = [:]
-        for (index, reply) in zip(missing, replies) {
-            members[index] = reply.string
-            if let member = reply.string { found[userIDs[index]] = member }
+        for (position, index) in missing.enumerated() {
+            let member = replies[position * 2 + 1].string
+            members[index] = member
+            if let member { found[userIDs[index]] = member }
         }
         knownMembers.remember(found, generation: generation)
         return members

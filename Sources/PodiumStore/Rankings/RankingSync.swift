@@ -44,14 +44,18 @@ public struct RankingSync: Sendable {
     let logger: Logger
     /// Completions younger than this are left to the writer that recorded them.
     let settle: TimeInterval
+    /// Called after pending erasures were applied in Redis (the replica's remembered members are forgotten).
+    let erased: @Sendable () -> Void
     /// The clock a rebuild reads: its lease times, the erasures it repeats and its ready marker.
     let now: @Sendable () -> Date
 
-    /// Creates the sync; `now` is the clock a rebuild reads (the storage's clock).
+    /// Creates the sync; `now` is the clock a rebuild reads (the storage's clock); `erased` runs after each pass that
+    /// applied pending erasures in Redis.
     public init(
         postgres: PostgresPool, redis: RedisClient, rules: GameRules, logger: Logger, settle: TimeInterval = 5,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date, erased: @escaping @Sendable () -> Void = {}
     ) {
+        self.erased = erased
         self.postgres = postgres
         self.redis = redis
         self.rankings = RankingWriter(redis: redis)
@@ -158,6 +162,7 @@ public struct RankingSync: Sendable {
             SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys, erased_at
             FROM pending_ranking_erasures
             """).rows
+        defer { if !rows.isEmpty { erased() } }
         for row in rows {
             let user = try row.string("user_id")
             try await rankings.erase(try RankingErasure(row: row))
@@ -348,11 +353,22 @@ public struct RankingSync: Sendable {
     /// still be promoted.
     static let failoverWindow: TimeInterval = 60
 
-    /// Writes again every score changed in the last `failoverWindow` before `now`: after a Redis Cluster failover,
-    /// the promoted replica may have missed the last writes its primary acknowledged (replication is asynchronous),
-    /// and those completions are already marked ranked. Absolute `ZADD … LT` writes: repeating them changes nothing.
-    public func rewriteRecent(now: Date) async throws {
-        try await rewriteChanged(since: now.addingTimeInterval(-Self.failoverWindow))
+    /// Writes again every score and every player's hash fields changed since `failoverWindow` before `instant`: after
+    /// a Redis Cluster failover, the promoted replica may have missed the last writes its primary acknowledged
+    /// (replication is asynchronous), and those completions are already marked ranked. Absolute writes (`ZADD … LT`,
+    /// `HSET`): repeating them changes nothing.
+    public func rewriteRecent(before instant: Date) async throws {
+        let since = instant.addingTimeInterval(-Self.failoverWindow)
+        try await rewriteChanged(since: since)
+        var after: Int64 = 0
+        while true {
+            let rows = try await postgres.query("""
+                SELECT user_id, handle, display_name FROM users WHERE updated_at >= $1 AND handle > $2 ORDER BY handle LIMIT 20000
+                """, [since, after]).rows
+            guard let last = rows.last else { return }
+            after = try last.int64("handle")
+            try await send(rankings.layout.playerCommands(try rows.map(RankedPlayer.init(row:))))
+        }
     }
 
     /// Writes again every score changed since `since`, a page at a time, a window at a time.

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// completions, erasures to repeat, names Redis missed), after a replica erased a player or queued a name, or this
 /// replica recorded a batch Redis missed (`ChangeTopic.rankings`), and otherwise every `ChangeNotices.safetyNet`, for what another replica left behind:
 /// that one reads only the backlog, and goes on only when something waits. When a Redis Cluster's slot map changed
-/// (`RedisClient.slotMapChanges`: a failover), it writes the recent scores again (`RankingSync.rewriteRecent`).
+/// (`RedisClient.primariesReplaced`: a failover), it writes the recent scores again (`RankingSync.rewriteRecent`).
 public struct RankingSyncService: Service {
     let sync: RankingSync
     let changes: ChangeNotices
@@ -33,10 +33,18 @@ public struct RankingSyncService: Service {
         var seen = signal.generation
         var waiting = true  // The first pass runs at start.
         var lastPass: ContinuousClock.Instant?
-        var mapChanges = sync.redis.slotMapChanges
+        var replaced = sync.redis.primariesReplaced
+        // When this replica first saw a primary replaced that it has not written the recent scores again for.
+        var replacedSeenAt: Date?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let changedMap = sync.redis.slotMapChanges
-            if changedMap != mapChanges, await rewriteAfterFailover() { mapChanges = changedMap }
+            let replacedNow = sync.redis.primariesReplaced
+            if replacedNow != replaced {
+                let seenAt = replacedSeenAt ?? sync.now()
+                replacedSeenAt = seenAt
+                if await rewriteAfterFailover(seenAt: seenAt) {
+                    (replaced, replacedSeenAt) = (replacedNow, nil)
+                }
+            }
             let generation = signal.generation
             let safetyNetDue = lastPass.map { ContinuousClock.now - $0 >= ChangeNotices.safetyNet } ?? true
             var passDue = waiting || generation != seen
@@ -54,11 +62,12 @@ public struct RankingSyncService: Service {
         }
     }
 
-    /// Writes the recent scores again after the cluster's map changed; returns whether that worked.
-    private func rewriteAfterFailover() async -> Bool {
-        logger.notice("the Redis cluster's slot map changed (a failover or resharding): writing the last minute's scores again")
+    /// Writes again the scores and players changed in the minute before `seenAt` (when this replica saw a primary
+    /// replaced) and since; returns whether that worked. Until it does, every pass tries again from the same instant.
+    private func rewriteAfterFailover(seenAt: Date) async -> Bool {
+        logger.notice("a Redis cluster primary was replaced (a failover, or a reshard that emptied it): writing the last minute's scores again")
         do {
-            try await sync.rewriteRecent(now: sync.now())
+            try await sync.rewriteRecent(before: seenAt)
             return true
         } catch {
             logger.warning("could not write the recent scores again; retrying", metadata: ["error": "\(error)"])
