@@ -60,7 +60,7 @@ public final class RedisClient: Sendable {
     public func pipeline(_ commands: [[String]], deadline: Duration? = nil) async throws -> [RedisReply] {
         switch backend {
         case .server(let pool):
-            return try await pool.withConnection(deadline: deadline) { try $0.pipeline(commands) }
+            return try await pool.pipeline(commands, deadline: deadline)
         case .cluster(let cluster):
             return try await cluster.batch(
                 commands, slot: { RedisSlot.of($0.count >= 2 ? $0[1] : "") }, deadline: deadline,

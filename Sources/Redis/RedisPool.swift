@@ -127,9 +127,10 @@ public final class RedisPool: Sendable {
         try await withConnection { try $0.command(arguments) }
     }
 
-    /// Runs several commands in one round trip on a pooled connection; see `RedisConnection.pipeline(_:)`.
-    public func pipeline(_ commands: [[String]]) async throws -> [RedisReply] {
-        try await withConnection { try $0.pipeline(commands) }
+    /// Runs several commands in one round trip on a pooled connection, within `deadline` when given (see
+    /// `withConnection(deadline:_:)`); see `RedisConnection.pipeline(_:)`.
+    public func pipeline(_ commands: [[String]], deadline: Duration? = nil) async throws -> [RedisReply] {
+        try await withConnection(deadline: deadline) { try $0.pipeline(commands) }
     }
 
     /// Runs a Lua script on a pooled connection; see `RedisConnection.evaluate(_:keys:arguments:)`.

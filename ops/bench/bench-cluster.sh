@@ -23,6 +23,7 @@ cd "$root"
 bash ops/services.sh >/dev/null
 . "$root/ops/lib/swift.sh"
 . "$root/ops/lib/redis-cluster.sh"
+. "$root/ops/lib/drill.sh"
 pg_port="${PODIUM_PG_PORT:-5432}"
 rounds="${BENCH_ROUNDS:-3}"
 slice="${BENCH_SLICE:-4}"
@@ -57,9 +58,8 @@ single_http="$(cluster_free_port)"; cluster_http="$(cluster_free_port)"
 start_replica() {
     benchmark_environment podium_bench_cluster 0 "$2"
     export PODIUM_REDIS_URL="$1" PODIUM_ADMIN_KEY="$admin_key"
-    "$bin" serve >"$3" 2>&1 &
-    server_pids+=("$!")
-    until curl -fs "http://127.0.0.1:$2/readyz" >/dev/null 2>&1; do sleep 0.05; done
+    start_podium "$bin" "$3"
+    server_pids+=("$podium_pid")
 }
 benchmark_environment podium_bench_cluster 0 "$single_http"
 "$bin" migrate >/dev/null

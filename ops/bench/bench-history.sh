@@ -27,6 +27,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bash ops/services.sh >/dev/null
 . "$root/ops/lib/swift.sh"
+. "$root/ops/lib/drill.sh"
 
 sizes="${BENCH_HISTORY_SIZES:-100000 10000000}"
 duration="${BENCH_DURATION:-6}"
@@ -41,15 +42,9 @@ benchmark_binary
 benchmark_environment podium_history 2 "$port"
 psql_history() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d podium_history -v ON_ERROR_STOP=1 -qAt "$@"; }
 
-server_pid=""
-start_server() {
-    "$bin" serve > "$work/server.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 600); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0; sleep 0.05; done
-    echo "podium did not get ready; see $work/server.log" >&2
-    exit 1
-}
-stop_server() { [ -z "$server_pid" ] || { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }; server_pid=""; }
+podium_pid=""
+start_server() { start_podium "$bin" "$work/server.log"; }
+stop_server() { [ -z "$podium_pid" ] || { kill "$podium_pid" 2>/dev/null || true; wait "$podium_pid" 2>/dev/null || true; }; podium_pid=""; }
 trap stop_server EXIT
 # 2,000 players: even at the smallest size each has 50 completions, so a history page holds 20 at every size.
 players=2000

@@ -1,5 +1,6 @@
-# Sourced, not run: `. "$root/ops/lib/drill.sh"` in ops/test/failover-test.sh and ops/test/redis-cluster-test.sh, the
-# drills that run one Podium replica under ops/test/failover-client.py's load.
+# Sourced, not run: `. "$root/ops/lib/drill.sh"` in the drills that run Podium under ops/test/failover-client.py's
+# load (ops/test/failover-test.sh, ops/test/redis-cluster-test.sh) and in ops/bench/bench-history.sh and
+# ops/bench/bench-cluster.sh.
 #
 #   start_podium BIN LOG        `BIN serve` in the background (its pid in podium_pid), waits up to 30 s for /readyz on
 #                               PODIUM_PORT, and stops the script, naming LOG, when it never answers.

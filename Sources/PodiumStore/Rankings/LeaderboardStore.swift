@@ -114,7 +114,7 @@ public struct LeaderboardStore: Sendable {
             case .page(let offset, let limit): ["page", String(offset), String(limit)]
             case .around(let userID, let radius): ["around", userID, String(radius)]
             }
-            let keys = [key, marker, layout.playersHash(ofMember: ""), layout.membersHash(ofUser: "")]
+            let keys = [key, marker, RankingLayout.serverPlayers, RankingLayout.serverMembers]
             return try Self.decodeSlice(try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments))
         }
         let arguments: [String] = switch slice {
@@ -145,7 +145,7 @@ public struct LeaderboardStore: Sendable {
                 parts = answer
                 values = try await playerValues(of: (answer[1].array ?? []).compactMap { $0.array?[safe: 3]?.string })
             } else {
-                let keys = [key, marker, layout.membersHash(ofUser: ""), layout.playersHash(ofMember: "")]
+                let keys = [key, marker, RankingLayout.serverMembers, RankingLayout.serverPlayers]
                 let reply = try await reads.evaluate(Self.compareScript, keys: keys, arguments: userIDs)
                 guard let answer = reply.array, answer.count == 3 else { throw Self.malformed }
                 parts = answer
@@ -216,7 +216,7 @@ public struct LeaderboardStore: Sendable {
             }
         } else {
             groups = [Array(keys.indices)]
-            calls = [RedisScriptCall(Self.standingsScript, keys: keys + [layout.readyMarker(besides: ""), layout.membersHash(ofUser: userID)],
+            calls = [RedisScriptCall(Self.standingsScript, keys: keys + [RankingLayout.serverMarker, RankingLayout.serverMembers],
                                      arguments: [userID, String(keys.count)])]
         }
         let replies = try await groups.count == 1 ? [reads.evaluate(calls[0].script, keys: calls[0].keys, arguments: calls[0].arguments)]

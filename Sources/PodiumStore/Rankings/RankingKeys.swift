@@ -96,12 +96,12 @@ public struct RankingLayout: Sendable {
 
     /// The hash of member to player (`RankingKeys.playerValue`: user id and display name) that holds `member`.
     public func playersHash(ofMember member: String) -> String {
-        cluster ? "podium:member:players:{m\(RedisSlot.of(member) % Self.hashBuckets)}" : "podium:member:players"
+        cluster ? "podium:member:players:{m\(RedisSlot.of(member) % Self.hashBuckets)}" : Self.serverPlayers
     }
 
     /// The hash of user id to member that holds `userID`.
     public func membersHash(ofUser userID: String) -> String {
-        cluster ? "podium:user:members:{u\(RedisSlot.of(userID) % Self.hashBuckets)}" : "podium:user:members"
+        cluster ? "podium:user:members:{u\(RedisSlot.of(userID) % Self.hashBuckets)}" : Self.serverMembers
     }
 
     /// The ready marker a script touching `key` checks: the one in `key`'s slot on a cluster.
@@ -120,8 +120,12 @@ public struct RankingLayout: Sendable {
         cluster ? try await redis.firstSlotOfEachPrimary().map(Self.marker(ofSlot:)) : [Self.serverMarker]
     }
 
+    /// The hash of member to player on one server, which holds every player.
+    static let serverPlayers = "podium:member:players"
+    /// The hash of user id to member on one server, which holds every player.
+    static let serverMembers = "podium:user:members"
     /// The marker on one server.
-    private static let serverMarker = "podium:rankings:ready:slots"
+    static let serverMarker = "podium:rankings:ready:slots"
 
     /// The marker in `slot` on a cluster.
     private static func marker(ofSlot slot: Int) -> String {
