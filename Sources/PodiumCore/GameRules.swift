@@ -21,6 +21,14 @@ public struct GameRules: Sendable {
     /// Achievements players can unlock.
     public var achievements: [AchievementRule]
 
+    /// How long after its first recording a completion's id is found whatever `completed_at` comes with it again
+    /// (docs/RULES.md, "Retries and replays"); a retry with the same `completed_at` is found as long as it is kept.
+    public static let idsRememberedFor: TimeInterval = 30 * 86_400
+
+    /// The shortest completion retention (`completion_days`) these rules allow: no completion a batch must find by its
+    /// id is dropped (the age limit, the time ids are remembered, and two days for clocks).
+    public var minimumCompletionRetention: TimeInterval { maximumAge + Self.idsRememberedFor + 2 * 86_400 }
+
     /// Creates rules; every argument defaults to the spec's value.
     public init(
         points: PointsRules = .default, levels: LevelCurve = .default, boards: BoardCatalog = BoardCatalog(),

@@ -114,6 +114,10 @@ public struct RulesDocument: Sendable, Codable {
             problems += schedulerProblems
         }
         if rules.closeGrace < 0 || rules.futureSkew < 0 || rules.maximumAge <= 0 { problems.append("times must not be negative") }
+        if let days = rules.scheduler.retention.completionDays, days * 86_400 < rules.minimumCompletionRetention {
+            problems.append("scheduler retention: completion_days must be at least \(Int(rules.minimumCompletionRetention / 86_400)) "
+                + "(maximum_age_days, the 30 days ids are remembered, and two days)")
+        }
         guard problems.isEmpty else { throw RulesError(problems: problems) }
         return rules
     }

@@ -63,6 +63,8 @@ public struct RetentionSettings: Sendable, Equatable, Codable {
     public var eventDays: Double = 90
     /// Redis sorted sets of closed periods (closed boards are read from their final snapshot).
     public var closedRankingDays: Double = 2
+    /// Completions (each player's history; totals, scores and medals stay); nil keeps them (the default).
+    public var completionDays: Double?
 
     /// The defaults.
     public init() {}
@@ -75,6 +77,7 @@ public struct RetentionSettings: Sendable, Equatable, Codable {
         snapshotDays = try container.decodeIfPresent(Double.self, forKey: .snapshotDays) ?? defaults.snapshotDays
         eventDays = try container.decodeIfPresent(Double.self, forKey: .eventDays) ?? defaults.eventDays
         closedRankingDays = try container.decodeIfPresent(Double.self, forKey: .closedRankingDays) ?? defaults.closedRankingDays
+        completionDays = try container.decodeIfPresent(Double.self, forKey: .completionDays)
     }
 }
 

@@ -34,6 +34,15 @@ public struct Streak: Sendable, Codable, Equatable {
         return Streak(current: last >= today - 1 ? run : 0, longest: longest)
     }
 
+    /// A player's active days in a new zone: the days of `times` (the completions kept) in `timeZone`, after the
+    /// `stored` days (counted in the old zone) that lie more than two days before the first of them. No zone moves a
+    /// day by more than two, so those are days of completions no longer kept (pruned), never counted twice.
+    public static func recountedDays(_ stored: [Int], times: [Date], in timeZone: TimeZone) -> [Int] {
+        let counted = Set(times.map { localDay(of: $0, in: timeZone) })
+        guard let first = counted.min() else { return stored.sorted() }
+        return (Set(stored.filter { $0 < first - 2 }).union(counted)).sorted()
+    }
+
     /// The local day number (days since 1970-01-01) of `instant` in `timeZone`, as periods count days.
     public static func localDay(of instant: Date, in timeZone: TimeZone) -> Int {
         Period.localDayNumber(of: instant, in: timeZone)

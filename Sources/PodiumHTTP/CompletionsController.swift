@@ -32,9 +32,10 @@ struct CompletionsController {
     @Sendable func record(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requireWriter()
         let body = try await HTTPSupport.decode(CompletionRequest.self, from: request, context: context, plain: PlainCompletionJSON.read)
-        let item = try body.validated(now: now(), rules: rules)
+        let receivedAt = now()
+        let item = try body.validated(now: receivedAt, rules: rules)
         try context.requirePlayerWrite(item.userID, groups: item.groups)
-        try await requirePlausible([(item, "")], context: context)
+        try await requirePlausible([(item, "")], now: receivedAt, context: context)
         let outcome = try await writer.record(item)
         count(outcome)
         switch outcome {
@@ -70,7 +71,7 @@ struct CompletionsController {
             }
         }
         let answer = try await batch.run(
-            checked, mode: mode, mayWrite: { try context.requirePlayerWrite($0.userID, groups: $0.groups) },
+            checked, receivedAt: receivedAt, mode: mode, mayWrite: { try context.requirePlayerWrite($0.userID, groups: $0.groups) },
             plausibility: context.isPlayer ? plausibility : nil, prefix: Self.prefix)
         switch answer {
         case .rejected(let refusal): throw Self.problem(refusal)
@@ -135,9 +136,9 @@ struct CompletionsController {
 
     /// Throws 422 `implausible-completion` when a player token posts completions no pupil could have made (keys,
     /// trusted backends, are not judged).
-    private func requirePlausible(_ items: [(ValidCompletion, String)], context: PodiumRequestContext) async throws {
+    private func requirePlausible(_ items: [(ValidCompletion, String)], now: Date, context: PodiumRequestContext) async throws {
         guard context.isPlayer else { return }
-        let violations = try await CompletionBatch.violations(items, rules: plausibility, store: store)
+        let violations = try await CompletionBatch.violations(items, now: now, rules: plausibility, store: store)
         if !violations.isEmpty { throw Self.implausibleProblem(violations) }
     }
 

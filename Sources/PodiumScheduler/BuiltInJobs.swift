@@ -93,25 +93,28 @@ public struct ReconcileRankingsJob: ScheduledJob {
 ///
 /// Finished run history, scheduled snapshots and events older than their retention (events a month at a time), and
 /// the Redis sorted sets of periods closed longer ago than `closed_ranking_days` (their final snapshot stays, with the
-/// medals). It also makes the events' partitions of this month and the next two.
+/// medals); when `completion_days` is set, completions a month at a time too. It also makes the events' and the
+/// completions' partitions of this month and the next two.
 public struct PruneJob: ScheduledJob {
     /// The job's name.
     public let name = "prune"
     let runs: JobRunStore
     let snapshots: SnapshotStore
     let events: EventStore
+    let completions: CompletionStore
     let periods: PeriodStore
     let reconciler: RankingReconciler
     let retention: RetentionSettings
 
     /// Creates the job.
     public init(
-        runs: JobRunStore, snapshots: SnapshotStore, events: EventStore, periods: PeriodStore, reconciler: RankingReconciler,
-        retention: RetentionSettings
+        runs: JobRunStore, snapshots: SnapshotStore, events: EventStore, completions: CompletionStore, periods: PeriodStore,
+        reconciler: RankingReconciler, retention: RetentionSettings
     ) {
         self.runs = runs
         self.snapshots = snapshots
         self.events = events
+        self.completions = completions
         self.periods = periods
         self.reconciler = reconciler
         self.retention = retention
@@ -126,6 +129,10 @@ public struct PruneJob: ScheduledJob {
         counts["snapshots"] = try await snapshots.prune(before: cutoff(retention.snapshotDays))
         counts["events"] = try await events.prune(before: cutoff(retention.eventDays))
         counts["event_months_made"] = try await events.prepareMonths(now: now)
+        if let days = retention.completionDays {
+            counts["completions"] = try await completions.prune(before: cutoff(days))
+        }
+        counts["completion_months_made"] = try await completions.prepareMonths(now: now)
         var dropped = 0
         while true {
             let keys = try await periods.prunableRankings(closedBefore: cutoff(retention.closedRankingDays), limit: 500)
@@ -169,7 +176,7 @@ public enum BuiltInJobs {
                 top: storage.rules.scheduler.snapshotTop),
             ReconcileRankingsJob(periods: storage.periods, reconciler: storage.reconciler),
             PruneJob(
-                runs: runs, snapshots: storage.snapshots, events: storage.events, periods: storage.periods,
+                runs: runs, snapshots: storage.snapshots, events: storage.events, completions: storage.completions, periods: storage.periods,
                 reconciler: storage.reconciler, retention: storage.rules.scheduler.retention),
             EmitRemindersJob(reminders: storage.reminders),
         ]

@@ -45,6 +45,19 @@ struct StreakTests {
         #expect(try day("2026-11-01T12:00:00Z", auckland) == Self.nov1 + 1)
         #expect(try day("2026-11-01T12:00:00Z", .gmt) == Self.nov1)
     }
+
+    @Test("a new zone counts the kept completions again and keeps the days of pruned ones, never a day twice")
+    func recountedDaysInANewZone() throws {
+        let kiritimati = try zone("Pacific/Kiritimati")
+        // Counted in UTC: Nov 1 and 2 from completions kept, Oct 10, 29 and 30 from pruned ones.
+        let kept = [try instant("2026-11-01T10:30:00Z"), try instant("2026-11-02T09:00:00Z")]
+        let stored = [Self.nov1 - 22, Self.nov1 - 3, Self.nov1 - 2, Self.nov1, Self.nov1 + 1]
+        // In UTC+14 both kept completions are on Nov 2 (00:30 and 23:00); days before Oct 31 cannot be theirs and stay.
+        #expect(Streak.recountedDays(stored, times: kept, in: kiritimati) == [Self.nov1 - 22, Self.nov1 - 3, Self.nov1 - 2, Self.nov1 + 1])
+        // In UTC the first kept day is Nov 1: Oct 30 could have been a kept completion's day in another zone, so it goes.
+        #expect(Streak.recountedDays(stored, times: kept, in: .gmt) == [Self.nov1 - 22, Self.nov1 - 3, Self.nov1, Self.nov1 + 1])
+        #expect(Streak.recountedDays([Self.nov1 + 2, Self.nov1], times: [], in: .gmt) == [Self.nov1, Self.nov1 + 2])
+    }
 }
 
 @Suite("Achievement rules", .timeLimit(.minutes(5)))
@@ -119,7 +132,7 @@ struct AchievementRuleTests {
               "scheduler": {
                 "jobs": [ { "name": "snapshot-leaderboards", "cron": "0 */2 * * *", "time_zone": "Europe/Paris",
                             "misfire": "run-latest", "retry_limit": 3, "lease_seconds": 60, "backoff_seconds": 5 } ],
-                "retention": { "run_history_days": 30, "snapshot_days": 90, "event_days": 90, "closed_ranking_days": 2 },
+                "retention": { "run_history_days": 30, "snapshot_days": 90, "event_days": 90, "closed_ranking_days": 2, "completion_days": null },
                 "snapshot_top": 100
               }
             }
@@ -136,6 +149,20 @@ struct AchievementRuleTests {
             "boards[0].medal_window: unknown key", "close_grace_minute: unknown key", "levels.first_treshold: unknown key",
             "points.perfect_bonus: unknown key", "scheduler.jobs[0].lease: unknown key",
         ])
+    }
+
+    @Test("completion_days is kept unset by default and may not be shorter than the age limit, the ids' memory and two days")
+    func completionRetention() throws {
+        #expect(try RulesDocument.rules(from: Data("{}".utf8)).scheduler.retention.completionDays == nil)
+        let shortest = #"{"scheduler": {"retention": {"completion_days": 62}}}"#
+        #expect(try RulesDocument.rules(from: Data(shortest.utf8)).scheduler.retention.completionDays == 62)
+        let error = #expect(throws: RulesError.self) {
+            try RulesDocument.rules(from: Data(#"{"maximum_age_days": 10, "scheduler": {"retention": {"completion_days": 41}}}"#.utf8))
+        }
+        #expect(error?.problems == [
+            "scheduler retention: completion_days must be at least 42 (maximum_age_days, the 30 days ids are remembered, and two days)",
+        ])
+        #expect(throws: RulesError.self) { try RulesDocument.rules(from: Data(#"{"scheduler": {"retention": {"completion_days": 61}}}"#.utf8)) }
     }
 
     @Test("a rules file replaces the achievements and is checked")

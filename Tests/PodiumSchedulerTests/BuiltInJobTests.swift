@@ -301,8 +301,8 @@ struct BuiltInJobTests {
         var retention = RetentionSettings()
         (retention.runHistoryDays, retention.snapshotDays, retention.eventDays, retention.closedRankingDays) = (30, 30, 30, 2)
         let prune = PruneJob(
-            runs: runs, snapshots: storage.snapshots, events: storage.events, periods: storage.periods,
-            reconciler: storage.reconciler, retention: retention)
+            runs: runs, snapshots: storage.snapshots, events: storage.events, completions: storage.completions,
+            periods: storage.periods, reconciler: storage.reconciler, retention: retention)
         clock.set(instant("2025-03-11T00:00:00Z"))
         _ = try await prune.run(context(slot: clock.now))
         #expect(try await storage.redis.command(["EXISTS", key]).integer == 1, "closed only one day ago")

@@ -101,11 +101,14 @@ struct EventMonthsTests {
 
     @Test("partition names give their month's end; month starts are UTC firsts")
     func monthArithmetic() {
-        #expect(EventMonths.end(ofPartition: "events_2026_11") == instant("2026-12-01T00:00:00Z"))
-        #expect(EventMonths.end(ofPartition: "events_2026_12") == instant("2027-01-01T00:00:00Z"))
-        #expect(EventMonths.end(ofPartition: "events_default") == nil)
-        #expect(EventMonths.end(ofPartition: "events_2026_13") == nil)
-        #expect(EventMonths.starts(from: instant("2026-11-30T23:59:59Z"), count: 3) == ["2026-11-01", "2026-12-01", "2027-01-01"])
+        let events = MonthlyPartitions.events
+        #expect(events.end(ofPartition: "events_2026_11") == instant("2026-12-01T00:00:00Z"))
+        #expect(events.end(ofPartition: "events_2026_12") == instant("2027-01-01T00:00:00Z"))
+        #expect(events.end(ofPartition: "events_default") == nil)
+        #expect(events.end(ofPartition: "events_2026_13") == nil)
+        #expect(events.end(ofPartition: "completions_2026_11") == nil)
+        #expect(MonthlyPartitions.completions.end(ofPartition: "completions_2027_01") == instant("2027-02-01T00:00:00Z"))
+        #expect(MonthlyPartitions.starts(from: instant("2026-11-30T23:59:59Z"), count: 3) == ["2026-11-01", "2026-12-01", "2027-01-01"])
     }
 
     @Test("migration 021 keeps every event, its transaction id and its deliveries, and the ids go on from the sequence")

@@ -10,14 +10,15 @@
 #   1. 2,000 players each record one completion through the API (`podium bench --phases seed`), then N - 2,000
 #      more completions and N events (`completion.recorded`) are added in SQL, spread evenly from the first day of the
 #      month four months back until now, over the same 2,000 players (so a history page holds 20 at every size);
-#      each past month's events have their monthly partition, as the prune job would have made them, and the
+#      each past month's completions and events have their monthly partitions, as the prune job would have made them, and the
 #      webhook dispatch cursor is moved to the outbox's head, as a running installation's is. Then VACUUM
 #      ANALYZE and a CHECKPOINT, so the loads do not run under the writing of what was just loaded. The added
 #      completions store a short answer (the history pages do not read answers; at ~2 kB each, 10 million would take
 #      ~20 GB more disk without changing the pages).
 #   2. Podium, restarted on that database: ingest at 64 clients, then a player's profile, a history page (the newest
 #      20 completions) and the events feed's first page (100 events), each alone, `BENCH_DURATION` (6) s each.
-#   3. `podium jobs run prune`: the month four months back is wholly past the 90-day retention and is dropped;
+#   3. `podium jobs run prune`: the month four months back is wholly past the 90-day retention of events and of
+#      completions (`completion_days` 90 in the rules file this script writes) and is dropped from both;
 #      prints how long the run took (from job_runs) and what it removed.
 # Then prints each load's rate at N against the smallest N (target: the largest within 1.2x of the smallest's cost,
 # that is a rate ratio of at least 0.83).
@@ -40,7 +41,10 @@ mkdir -p "$work"
 benchmark_binary
 
 benchmark_environment podium_history 2 "$port"
+echo '{"scheduler": {"retention": {"completion_days": 90}}}' > "$work/rules.json"
+export PODIUM_RULES_FILE="$work/rules.json"
 psql_history() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d podium_history -v ON_ERROR_STOP=1 -qAt "$@"; }
+size_of() { psql_history -c "SELECT pg_size_pretty(sum(pg_total_relation_size(inhrelid))) FROM pg_inherits WHERE inhparent = '$1'::regclass"; }
 
 podium_pid=""
 start_server() { start_podium "$bin" "$work/server.log"; }
@@ -63,9 +67,10 @@ for size in $sizes; do
     stop_server
     started=$SECONDS
     psql_history -v size="$size" -v players="$players" >/dev/null <<'SQL'
-SELECT podium_event_month(m::date)
+SELECT podium_month_partition(t, c, m::date)
 FROM generate_series(date_trunc('month', now() AT TIME ZONE 'UTC') - interval '4 months',
-                     date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m;
+                     date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m,
+     (VALUES ('events', 'occurred_at'), ('completions', 'completed_at')) AS tables(t, c);
 CREATE TEMP TABLE span AS
 SELECT (date_trunc('month', now() AT TIME ZONE 'UTC') - interval '4 months') AT TIME ZONE 'UTC' AS start, now() AS stop;
 INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
@@ -84,7 +89,7 @@ UPDATE webhook_dispatch SET (tx, event_id) = (SELECT tx, id FROM events ORDER BY
 SQL
     # Measured once the load is on disk: the checkpoint of gigabytes just written would otherwise run under the loads.
     psql_history -c "VACUUM ANALYZE completions" -c "VACUUM ANALYZE events" -c "CHECKPOINT"
-    echo "loaded in $((SECONDS - started)) s: completions $(psql_history -c "SELECT pg_size_pretty(pg_total_relation_size('completions'))"), events $(psql_history -c "SELECT pg_size_pretty(sum(pg_total_relation_size(inhrelid))) FROM pg_inherits WHERE inhparent = 'events'::regclass")"
+    echo "loaded in $((SECONDS - started)) s: completions $(size_of completions), events $(size_of events)"
 
     start_server
     bench --phases ingest --duration "$duration" | sed "s/^/$size /" | tee -a "$work/rates.txt"

@@ -15,13 +15,13 @@ struct BatchStanding {
     /// The players' contest entries.
     var joined: Set<ContestEntryKey> = []
 
-    /// Opens the transaction on `connection` and reads the standing of `items` in one round trip.
+    /// Opens the transaction on `connection` and reads the standing of `items`, received at `now`, in one round trip.
     ///
     /// It first takes one lock per id and one per player, in one fixed order, until the commit: a concurrent duplicate
     /// waits there and then finds the completion as a replay, so it never writes scores (or Redis) for a completion it
     /// cannot insert; and a concurrent batch of the same player waits, so the days and achievements read here are
     /// the player's latest.
-    static func read(_ items: [ValidCompletion], on connection: PostgresConnection) throws -> BatchStanding {
+    static func read(_ items: [ValidCompletion], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> BatchStanding {
         let players = Array(Set(items.map(\.userID)))
         let ids = items.map(\.id)
         let statements: [(Statement, PostgresQuery)] = [
@@ -32,9 +32,7 @@ struct BatchStanding {
                       FROM (SELECT unnest(\(bind: ids)::text[]) UNION ALL SELECT \(bind: playerLockPrefix) || unnest(\(bind: players)::text[])) AS keys(k)
                       ORDER BY 1) locks
                 """),
-            (.recorded, """
-                SELECT id, request_hash, COALESCE(answer, response::text) AS response FROM completions WHERE id = ANY(\(bind: ids))
-                """),
+            (.recorded, RecordedLookup.select("id, request_hash, COALESCE(answer, response::text) AS response", of: items, now: now, rules: rules)),
             (.erasures, """
                 SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
                 FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: players))

@@ -68,20 +68,21 @@ public struct CompletionBatch: Sendable {
         self.logger = logger
     }
 
-    /// Checks `checked` (each item's validation, in the order sent) under `mode`, then records what it accepts.
+    /// Checks `checked` (each item's validation at `receivedAt`, in the order sent) under `mode`, then records what it
+    /// accepts.
     ///
     /// `mayWrite` is the caller's own check of each valid item (a player token writes its own player's completions
     /// only); `plausibility` is given for a caller whose completions must be plausible (player tokens). In `.all` mode a
     /// failing `mayWrite` throws its error, as a request with one completion would. `prefix(index)` names an item in
     /// field paths (`completions[3].`).
     public func run(
-        _ checked: [Result<ValidCompletion, ValidationFailure>], mode: BatchMode, mayWrite: (ValidCompletion) throws -> Void,
+        _ checked: [Result<ValidCompletion, ValidationFailure>], receivedAt: Date, mode: BatchMode, mayWrite: (ValidCompletion) throws -> Void,
         plausibility: PlausibilityRules?, prefix: (Int) -> String
     ) async throws -> BatchAnswer {
         let valid = checked.enumerated().compactMap { index, result in (try? result.get()).map { (index: index, item: $0) } }
         // Read only what is asked of it: the ids of too-old items, and every id when plausibility is judged.
         let asked = plausibility == nil ? valid.filter { $0.item.replayOnly != nil } : valid
-        let recorded = try await store.recordedIDs(among: asked.map(\.item.id))
+        let recorded = try await store.recordedIDs(among: asked.map(\.item), now: receivedAt)
         var refused: [Int: BatchRefusal] = [:]
         for (index, result) in checked.enumerated() {
             switch result {
@@ -102,7 +103,8 @@ public struct CompletionBatch: Sendable {
         }
         if let plausibility {
             let judged = valid.filter { refused[$0.index] == nil }
-            let violations = try await Self.violations(judged.map { ($0.item, prefix($0.index)) }, recorded: recorded, rules: plausibility, store: store)
+            let violations = try await Self.violations(
+                judged.map { ($0.item, prefix($0.index)) }, now: receivedAt, recorded: recorded, rules: plausibility, store: store)
             if mode == .all, !violations.isEmpty { return .rejected(.implausible(violations)) }
             for (index, _) in judged {
                 let own = violations.filter { $0.error.field.hasPrefix(prefix(index)) }
@@ -116,14 +118,14 @@ public struct CompletionBatch: Sendable {
     }
 
     /// The plausibility rules `items` break (each named by its field prefix), given the player's stored completions
-    /// around them. Recorded ids (`recorded`, or read now when nil) are replays and pass; of an id repeated in the batch
+    /// around them. Recorded ids (`recorded`, or read at `now` when nil) are replays and pass; of an id repeated in the batch
     /// only the first occurrence is judged (the others answer as its replay).
     public static func violations(
-        _ items: [(ValidCompletion, String)], recorded: Set<String>? = nil, rules: PlausibilityRules, store: CompletionStore
+        _ items: [(ValidCompletion, String)], now: Date, recorded: Set<String>? = nil, rules: PlausibilityRules, store: CompletionStore
     ) async throws -> [PlausibilityRules.Violation] {
         guard let player = items.first?.0.userID else { return [] }
         var stored = recorded ?? []
-        if recorded == nil { stored = try await store.recordedIDs(among: items.map(\.0.id)) }
+        if recorded == nil { stored = try await store.recordedIDs(among: items.map(\.0), now: now) }
         var seen = Set<String>()
         let fresh = items.filter { !stored.contains($0.0.id) && seen.insert($0.0.id).inserted }
         let times = fresh.map(\.0.completedAt)

@@ -57,10 +57,28 @@ public struct CompletionStore: Sendable {
         }
     }
 
-    /// Which of `ids` are recorded completions (a read, for checking a batch before writing it).
-    public func recordedIDs(among ids: [String]) async throws -> Set<String> {
-        guard !ids.isEmpty else { return [] }
-        return Set(try await postgres.query("SELECT id FROM completions WHERE id = ANY($1)", [ids]).rows.map { try $0.string("id") })
+    /// Which of `items`' ids are recorded completions at `now` (a read, for checking a batch before writing it).
+    public func recordedIDs(among items: [ValidCompletion], now: Date) async throws -> Set<String> {
+        guard !items.isEmpty else { return [] }
+        let lookup = RecordedLookup.select("id", of: items, now: now, rules: rules)
+        return Set(try await postgres.query(lookup).rows.map { try $0.string("id") })
+    }
+
+    /// Drops the completions of every month that ended by `cutoff`, a whole partition at a time, and deletes those
+    /// before `cutoff` that sit in `completions_default`; returns how many went. Players' totals, scores and medals
+    /// stay: only their history and the ids' memory go (`completion_days`, docs/RULES.md).
+    public func prune(before cutoff: Date) async throws -> Int {
+        try await MonthlyPartitions.completions.prune(before: cutoff, on: postgres, leftovers: """
+            WITH gone AS (DELETE FROM completions_default WHERE completed_at < \(bind: cutoff) RETURNING 1) SELECT count(*) AS n FROM gone
+            """) { name, connection in
+            try connection.query("SELECT count(*) AS n FROM \(name)").rows.first?.int("n") ?? 0
+        }
+    }
+
+    /// Makes the partitions of the month of `now` (UTC) and the two after it, where missing (moving their completions
+    /// out of `completions_default`); returns how many it made. The prune job calls it every day.
+    public func prepareMonths(now: Date) async throws -> Int {
+        try await MonthlyPartitions.completions.prepare(now: now, on: postgres)
     }
 
     /// The player's completions finished in `[from, to]`, as the plausibility rules see them.
@@ -227,7 +245,7 @@ extension CompletionStore {
     /// `ContestsChanged` (the transaction rolled back) when the contests changed since the registry read them.
     static func writeScores(_ items: [ValidCompletion], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
         // Round trip 1: open the transaction, lock the ids, read what the plan needs.
-        let standing = try BatchStanding.read(items, on: connection)
+        let standing = try BatchStanding.read(items, now: now, rules: rules, on: connection)
         // A contest created or changed on any replica counts from the first batch recorded after it.
         guard standing.contestRevision <= rules.boards.contests.revision else {
             throw ContestsChanged(revision: standing.contestRevision)

@@ -199,22 +199,15 @@ public struct EventStore: Sendable {
     /// Events are therefore kept at least until `cutoff` and at most a month longer: the partition of a month goes once
     /// all of it is past the cutoff, with no row-by-row delete and nothing left for vacuum.
     public func prune(before cutoff: Date) async throws -> Int {
-        try await postgres.withTransaction { connection in
-            try connection.query(EventMonths.lock)
-            var removed = 0
-            for name in try EventMonths.partitions(on: connection) where EventMonths.end(ofPartition: name).map({ $0 <= cutoff }) == true {
-                removed += try connection.query("""
-                    WITH deliveries AS (DELETE FROM webhook_deliveries d USING \(name) e WHERE d.event_id = e.id)
-                    SELECT count(*) AS n FROM \(name)
-                    """).rows.first?.int("n") ?? 0
-                try connection.execute("ALTER TABLE events DETACH PARTITION \(name); DROP TABLE \(name)")
-            }
-            removed += try connection.query("""
-                WITH gone AS (DELETE FROM events_default WHERE occurred_at < $1 RETURNING id),
-                deliveries AS (DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM gone))
-                SELECT count(*) AS n FROM gone
-                """, [cutoff]).rows.first?.int("n") ?? 0
-            return removed
+        try await MonthlyPartitions.events.prune(before: cutoff, on: postgres, leftovers: """
+            WITH gone AS (DELETE FROM events_default WHERE occurred_at < \(bind: cutoff) RETURNING id),
+            deliveries AS (DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM gone))
+            SELECT count(*) AS n FROM gone
+            """) { name, connection in
+            try connection.query("""
+                WITH deliveries AS (DELETE FROM webhook_deliveries d USING \(name) e WHERE d.event_id = e.id)
+                SELECT count(*) AS n FROM \(name)
+                """).rows.first?.int("n") ?? 0
         }
     }
 
@@ -222,51 +215,6 @@ public struct EventStore: Sendable {
     /// of `events_default`); returns how many it made. The prune job calls it every day, so writes always find their
     /// month's partition.
     public func prepareMonths(now: Date) async throws -> Int {
-        try await postgres.withTransaction { connection in
-            try connection.query(EventMonths.lock)
-            return try EventMonths.starts(from: now, count: 3).reduce(0) { made, month in
-                let row = try connection.query("SELECT podium_event_month($1::date) AS made", [month]).rows.first
-                return made + (try row?.bool("made") == true ? 1 : 0)
-            }
-        }
+        try await MonthlyPartitions.events.prepare(now: now, on: postgres)
     }
-}
-
-/// The monthly partitions of `events` (migration 021): `events_YYYY_MM`, each holding the events that occurred in
-/// that month (UTC).
-enum EventMonths {
-    /// Serializes the jobs that make and drop partitions, across replicas (the transaction's advisory lock).
-    static let lock = "SELECT pg_advisory_xact_lock(hashtextextended('podium event months', 0))"
-
-    /// The names of the monthly partitions, oldest first (the default partition left out).
-    static func partitions(on connection: PostgresConnection) throws -> [String] {
-        try connection.query("""
-            SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-            WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{4}_[0-9]{2}$' ORDER BY 1
-            """).rows.map { try $0.string("name") }
-    }
-
-    /// When the month of partition `name` (`events_YYYY_MM`) ends, or nil for any other name.
-    static func end(ofPartition name: String) -> Date? {
-        let parts = name.split(separator: "_")
-        guard parts.count == 3, parts[0] == "events", let year = Int(parts[1]), let month = Int(parts[2]), (1...12).contains(month)
-        else { return nil }
-        return utc.date(from: DateComponents(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1))
-    }
-
-    /// The first day (UTC, as `YYYY-MM-DD`) of the month of `now` and of the `count - 1` months after it.
-    static func starts(from now: Date, count: Int) -> [String] {
-        let first = utc.dateComponents([.year, .month], from: now)
-        return (0..<count).compactMap { offset in
-            guard let year = first.year, let month = first.month else { return nil }
-            let index = year * 12 + (month - 1) + offset
-            return String(format: "%04d-%02d-01", index / 12, index % 12 + 1)
-        }
-    }
-
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }

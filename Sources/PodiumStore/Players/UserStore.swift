@@ -185,11 +185,19 @@ public struct UserStore: Sendable {
 
     /// Streak days are local days in the player's zone, stored as each completion is recorded: a new
     /// zone counts them again from the completions, so streaks never mix two zones' days.
+    ///
+    /// Days more than two before the earliest completion kept stay as they were counted: their completions were pruned
+    /// (`completion_days`), and no zone moves a day by more than two (UTC−12 to UTC+14), so none of them is a day the
+    /// kept completions count again.
     private static func recountDays(userID: String, zone: TimeZone, on connection: PostgresConnection) throws {
-        let times = try connection.query("SELECT completed_at FROM completions WHERE user_id = $1", [userID]).rows
-            .map { try $0.date("completed_at") }
-        let days = Set(times.map { Streak.localDay(of: $0, in: zone) }).sorted()
-        try connection.query("UPDATE users SET days = $2::int[] WHERE user_id = $1", [userID, days])
+        let row = try connection.query("""
+            SELECT array_to_string(u.days, ',') AS days,
+                   (SELECT string_agg(extract(epoch FROM c.completed_at)::text, ',') FROM completions c WHERE c.user_id = u.user_id) AS times
+            FROM users u WHERE u.user_id = $1
+            """, [userID]).rows.first
+        let stored = (row?["days"] ?? "").split(separator: ",").compactMap { Int($0) }
+        let times = (row?["times"] ?? "").split(separator: ",").compactMap { Double($0) }.map { Date(timeIntervalSince1970: $0) }
+        try connection.query("UPDATE users SET days = $2::int[] WHERE user_id = $1", [userID, Streak.recountedDays(stored, times: times, in: zone)])
     }
 
     /// Erases the player everywhere: PostgreSQL rows (the player's row with preferences and reminders, completions, topics,

@@ -148,7 +148,12 @@ public struct RankingSync: Sendable {
             players[member] = RankedPlayer(member: member, userID: try row.string("user_id"), displayName: row["display_name"])
         }
         try await rankings.write(updates, players: Array(players.values))
-        try await postgres.query("UPDATE completions SET ranked = true WHERE id = ANY($1)", [try rows.map { try $0.string("id") }])
+        // Each row by its key; the times again on their own let PostgreSQL open only their months' partitions.
+        let times = try rows.map { try $0.date("completed_at") }
+        try await postgres.query("""
+            UPDATE completions c SET ranked = true FROM unnest($1::text[], $2::timestamptz[]) AS x(id, completed_at)
+            WHERE c.id = x.id AND c.completed_at = x.completed_at AND c.completed_at = ANY($2)
+            """, [try rows.map { try $0.string("id") }, times])
         logger.info("caught up rankings", metadata: ["completions": "\(rows.count)", "entries": "\(updates.count)"])
         return rows.count
     }

@@ -1,0 +1,98 @@
+import Foundation
+import Postgres
+
+/// A table partitioned by month (UTC) on one time column, as `events` (migration 021) and `completions` (022) are:
+/// partitions `<table>_YYYY_MM` beside `<table>_default`, which holds rows of a month with no partition yet.
+struct MonthlyPartitions: Sendable {
+    /// The partitioned table.
+    let table: String
+    /// The column it is partitioned on.
+    let timeColumn: String
+
+    /// The outbox, by the month its events occurred in.
+    static let events = MonthlyPartitions(table: "events", timeColumn: "occurred_at")
+    /// The completions, by the month they were completed in.
+    static let completions = MonthlyPartitions(table: "completions", timeColumn: "completed_at")
+
+    /// Serializes the jobs that make and drop this table's partitions, across replicas (the transaction's advisory lock).
+    var lock: PostgresQuery {
+        "SELECT pg_advisory_xact_lock(hashtextextended(\(bind: "podium months of " + table), 0))"
+    }
+
+    /// The default partition's name.
+    var defaultPartition: String { table + "_default" }
+
+    /// The names of the monthly partitions, oldest first (the default partition left out).
+    func partitions(on connection: PostgresConnection) throws -> [String] {
+        try connection.query("""
+            SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = $1::regclass AND c.relname ~ ('^' || $1 || '_[0-9]{4}_[0-9]{2}$') ORDER BY 1
+            """, [table]).rows.map { try $0.string("name") }
+    }
+
+    /// The monthly partitions whose whole month ended by `cutoff`, oldest first.
+    func partitions(endingBy cutoff: Date, on connection: PostgresConnection) throws -> [String] {
+        try partitions(on: connection).filter { name in end(ofPartition: name).map { $0 <= cutoff } == true }
+    }
+
+    /// Detaches and drops partition `name` (one that `partitions(on:)` listed).
+    private func drop(_ name: String, on connection: PostgresConnection) throws {
+        try connection.execute("ALTER TABLE \(table) DETACH PARTITION \(name); DROP TABLE \(name)")
+    }
+
+    /// Drops, under `lock`, every month that ended by `cutoff`, a whole partition at a time, then the rows before
+    /// `cutoff` left in the default partition with `leftovers` (a statement answering `n`, how many it deleted).
+    /// `counting` is asked first about each partition: it removes whatever depends on its rows and says how many there
+    /// are. Returns how many rows went.
+    func prune(
+        before cutoff: Date, on postgres: PostgresPool, leftovers: PostgresQuery,
+        counting: @escaping @Sendable (_ partition: String, PostgresConnection) throws -> Int
+    ) async throws -> Int {
+        try await postgres.withTransaction { connection in
+            try connection.query(lock)
+            var removed = 0
+            for name in try partitions(endingBy: cutoff, on: connection) {
+                removed += try counting(name, connection)
+                try drop(name, on: connection)
+            }
+            return removed + (try connection.query(leftovers).rows.first?.int("n") ?? 0)
+        }
+    }
+
+    /// Makes the partitions of the month of `now` (UTC) and the two after it, where missing, moving their rows out of
+    /// the default partition; returns how many it made. Runs in its own transaction under `lock`.
+    func prepare(now: Date, on postgres: PostgresPool) async throws -> Int {
+        try await postgres.withTransaction { connection in
+            try connection.query(lock)
+            return try Self.starts(from: now, count: 3).reduce(0) { made, month in
+                let row = try connection.query(
+                    "SELECT podium_month_partition($1, $2, $3::date) AS made", [table, timeColumn, month]).rows.first
+                return made + (try row?.bool("made") == true ? 1 : 0)
+            }
+        }
+    }
+
+    /// When the month of partition `name` (`<table>_YYYY_MM`) ends, or nil for any other name.
+    func end(ofPartition name: String) -> Date? {
+        guard name.hasPrefix(table + "_") else { return nil }
+        let parts = name.dropFirst(table.count + 1).split(separator: "_")
+        guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+        return Self.utc.date(from: DateComponents(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1))
+    }
+
+    /// The first day (UTC, as `YYYY-MM-DD`) of the month of `now` and of the `count - 1` months after it.
+    static func starts(from now: Date, count: Int) -> [String] {
+        let first = utc.dateComponents([.year, .month], from: now)
+        return (0..<count).compactMap { offset in
+            guard let year = first.year, let month = first.month else { return nil }
+            let index = year * 12 + (month - 1) + offset
+            return String(format: "%04d-%02d-01", index / 12, index % 12 + 1)
+        }
+    }
+
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}
