@@ -60,7 +60,7 @@ public enum SettingsTable {
         SettingDefinition("PODIUM_REDIS_READ_TIMEOUT_MS", default: "250",
             "longest wait for Redis on a read that PostgreSQL can answer (a hung Redis); `0`: none"),
         SettingDefinition("PODIUM_LEADERBOARD_CACHE_MS", default: "1000",
-            "how long a replica reuses a leaderboard answer it has computed"),
+            "how long a replica reuses a leaderboard answer it has computed, and on a Redis Cluster the players' names it read"),
         SettingDefinition("PODIUM_STARTUP_WAIT_SECONDS", default: "60",
             "how long `serve` waits for PostgreSQL at start, trying again with backoff and logging each try (it listens once migrations ran)"),
         SettingDefinition("PODIUM_SHUTDOWN_GRACE_S", default: "10",

@@ -54,12 +54,13 @@ public struct PodiumStorage: Sendable {
     public let replica: ReadReplica
 
     /// Creates the stores; `now` is the clock every write and period decision uses. Reads that may be slightly behind
-    /// go to `replica` (the primary when nil).
+    /// go to `replica` (the primary when nil). On a Redis Cluster, players' names are served for `playerValueLifetime`
+    /// after they were read (`PlayerValueCache`).
     public init(
         postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisClient, rules: GameRules, logger: Logger,
         now: @escaping @Sendable () -> Date,
         maxBatchSize: Int = CompletionWriter.defaultMaxBatchSize,
-        maxConcurrentBatches: Int = CompletionWriter.defaultMaxConcurrentBatches
+        maxConcurrentBatches: Int = CompletionWriter.defaultMaxConcurrentBatches, playerValueLifetime: Duration = .zero
     ) {
         self.postgres = postgres
         self.redis = redis
@@ -74,7 +75,8 @@ public struct PodiumStorage: Sendable {
         boards = BoardStore(postgres: postgres)
         rateLimiter = RateLimiter(redis: redis, logger: logger)
         leaderboards = LeaderboardStore(
-            postgres: postgres, replica: replica, redis: redis, rules: rules, logger: logger, erasures: changes.signal(.rankings))
+            postgres: postgres, replica: replica, redis: redis, rules: rules, logger: logger, erasures: changes.signal(.rankings),
+            playerValueLifetime: playerValueLifetime)
         periods = PeriodStore(postgres: postgres, rules: rules)
         snapshots = SnapshotStore(postgres: postgres, replica: replica)
         events = EventStore(postgres: postgres, replica: replica)
@@ -88,7 +90,10 @@ public struct PodiumStorage: Sendable {
             rateLimiter: rateLimiter, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         rankingSync = RankingSync(
-            postgres: postgres, redis: redis, rules: rules, logger: logger, now: now, erased: { [leaderboards] in leaderboards.knownMembers.forgetAll() })
+            postgres: postgres, redis: redis, rules: rules, logger: logger, now: now, erased: { [leaderboards] in
+                leaderboards.knownMembers.forgetAll()
+                leaderboards.knownValues.forgetAll()
+            })
         live = LiveRankings(redis: redis, logger: logger)
     }
 

@@ -35,7 +35,8 @@ struct Runtime {
         let replica = ReadReplica(primary: postgres, standby: standby, maxLag: settings.databaseReadMaxLag, logger: logger)
         storage = PodiumStorage(
             postgres: postgres, replica: replica, redis: redis, rules: rules,
-            logger: logger, now: { Date() }, maxBatchSize: settings.batchSize, maxConcurrentBatches: settings.batchConcurrency)
+            logger: logger, now: { Date() }, maxBatchSize: settings.batchSize, maxConcurrentBatches: settings.batchConcurrency,
+            playerValueLifetime: settings.http.leaderboardCacheLifetime)
         runs = JobRunStore(postgres: postgres)
     }
 

@@ -102,6 +102,51 @@ struct LeaderboardStoreTests {
         #expect(cache.members(of: ["a", "d"]).members == [nil, "AAAAAE"], "past its capacity it starts again empty")
     }
 
+    @Test("the player value cache serves values for its lifetime only, forgets on every move of the signal, and stores nothing looked up before")
+    func playerValueCacheForgets() {
+        let cache = PlayerValueCache(lifetime: .seconds(3600), capacity: 3)
+        let (unknown, generation) = cache.values(of: ["AAAAAB", "AAAAAC"])
+        #expect(unknown == [nil, nil])
+        cache.remember(["AAAAAB": "a Ada", "AAAAAC": "b"], generation: generation)
+        #expect(cache.values(of: ["AAAAAB", "AAAAAC", "AAAAAD"]).values == ["a Ada", "b", nil])
+        let (_, before) = cache.values(of: ["AAAAAD"])
+        cache.forgetAll()
+        cache.remember(["AAAAAD": "c"], generation: before)
+        #expect(cache.values(of: ["AAAAAB", "AAAAAD"]).values == [nil, nil], "emptied, and the lookup begun before stored nothing")
+        let (_, now) = cache.values(of: [])
+        cache.remember(["AAAAAB": "a", "AAAAAC": "b", "AAAAAD": "c"], generation: now)
+        cache.remember(["AAAAAE": "d"], generation: now)
+        #expect(cache.values(of: ["AAAAAB", "AAAAAE"]).values == [nil, "d"], "past its capacity it starts again empty")
+
+        let expired = PlayerValueCache(lifetime: .zero)
+        expired.remember(["AAAAAB": "a"], generation: expired.values(of: []).generation)
+        #expect(expired.values(of: ["AAAAAB"]).values == [nil], "a zero lifetime serves nothing")
+    }
+
+    @Test("on a cluster a name read is served again until the cache forgets it; one server reads it with the board every time")
+    func namesServedFromTheCacheOnACluster() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: Date())
+        let board = "group:\(StoreTestEnvironment.unique("names"))"
+        let users = try await seed([30, 20, 10], board: board, storage: storage)
+        let leaderboards = LeaderboardStore(
+            postgres: storage.postgres, redis: storage.redis, rules: storage.rules, logger: StoreTestEnvironment.logger,
+            playerValueLifetime: .seconds(3600))
+        func names() async throws -> [String?] {
+            let around = try await leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: users[1], radius: 1))
+            #expect(around.live)
+            return around.entries.map(\.displayName)
+        }
+        #expect(try await names() == users.map { "N \($0)" })
+        // Another replica renames the top player (as the ranking sync would).
+        let member = try await member(of: users[0], in: storage.postgres)
+        let layout = RankingLayout(storage.redis)
+        try await storage.redis.command(["HSET", layout.playersHash(ofMember: member), member, RankingKeys.playerValue(userID: users[0], displayName: "Renamed")])
+        let served = try await names()
+        #expect(served[0] == (layout.cluster ? "N \(users[0])" : "Renamed"))
+        leaderboards.knownValues.forgetAll()
+        #expect(try await names() == ["Renamed"] + users.dropFirst().map { "N \($0)" })
+    }
+
     @Test func pageShowsCompetitionRanksWithTiesInArrivalOrder() async throws {
         let storage = try await StoreTestEnvironment.storage(now: Date())
         let board = "group:\(StoreTestEnvironment.unique("ties"))"

@@ -43,6 +43,8 @@ public struct LeaderboardStore: Sendable {
     let lookups: RedisCommandBatcher
     /// Members already looked up on a cluster (see `MemberCache`).
     let knownMembers = MemberCache()
+    /// Player values read on a cluster in the last moment (see `PlayerValueCache`).
+    let knownValues: PlayerValueCache
     /// The Redis client, for the profile ranks of several slots on a cluster.
     let redis: RedisClient
     /// Where the player hashes and ready markers are.
@@ -56,11 +58,12 @@ public struct LeaderboardStore: Sendable {
     let rules: GameRules
 
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails, a
-    /// player's ranks from `replica`'s pool when given (else from `postgres`). On a cluster, each move of
-    /// `erasures` (the `.rankings` change signal) forgets the members it remembered.
+    /// player's ranks from `replica`'s pool when given (else from `postgres`). On a cluster, players' values are served
+    /// for `playerValueLifetime` after they were read (zero: always read), and each move of `erasures` (the `.rankings`
+    /// change signal) forgets the members and values it remembered.
     public init(
         postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisClient, rules: GameRules, logger: Logger, fallbackReads: Int = 4,
-        erasures: ChangeSignal? = nil
+        erasures: ChangeSignal? = nil, playerValueLifetime: Duration = .zero
     ) {
         self.postgres = postgres
         self.replica = replica ?? .primaryOnly(postgres)
@@ -68,7 +71,12 @@ public struct LeaderboardStore: Sendable {
         self.reads = RedisReadBatcher(redis: redis)
         self.lookups = RedisCommandBatcher(redis: redis)
         self.redis = redis
-        erasures?.observe { [knownMembers] in knownMembers.forgetAll() }
+        let knownValues = PlayerValueCache(lifetime: playerValueLifetime)
+        self.knownValues = knownValues
+        erasures?.observe { [knownMembers] in
+            knownMembers.forgetAll()
+            knownValues.forgetAll()
+        }
         self.layout = RankingLayout(redis)
         self.fallbacks = ConcurrencyLimit(fallbackReads)
         self.fallbackWarning = ThrottledLog(logger)
@@ -261,12 +269,23 @@ public struct LeaderboardStore: Sendable {
         return members
     }
 
-    /// On a cluster: the player values of `members`, in order, from their player hashes.
+    /// On a cluster: the player values of `members`, in order, remembered (`PlayerValueCache`) or from their player
+    /// hashes.
     private func playerValues(of members: [String]) async throws -> [RedisReply] {
         guard !members.isEmpty else { return [] }
-        let replies = try await lookups.pipeline(members.map { ["HGET", layout.playersHash(ofMember: $0), $0] })
+        let (known, generation) = knownValues.values(of: members)
+        let missing = members.indices.filter { known[$0] == nil }
+        var values = known.map { $0.map(RedisReply.string) ?? .null }
+        guard !missing.isEmpty else { return values }
+        let replies = try await lookups.pipeline(missing.map { ["HGET", layout.playersHash(ofMember: members[$0]), members[$0]] })
         try replies.throwFirstError(operation: "ranking players")
-        return replies
+        var found: [String: String] = [:]
+        for (reply, index) in zip(replies, missing) {
+            values[index] = reply
+            if let value = reply.string { found[members[index]] = value }
+        }
+        knownValues.remember(found, generation: generation)
+        return values
     }
 
     /// The PostgreSQL fallback of `standings`: every board period in one statement, each with a count of the
