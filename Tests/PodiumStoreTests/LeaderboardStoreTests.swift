@@ -4,6 +4,7 @@ import PodiumCore
 import Postgres
 import Redis
 import PodiumTestSupport
+import Synchronization
 import Testing
 
 @Suite("Reading rankings from Redis and, when Redis fails, from PostgreSQL", .timeLimit(.minutes(5)))
@@ -102,25 +103,40 @@ struct LeaderboardStoreTests {
         #expect(cache.members(of: ["a", "d"]).members == [nil, "AAAAAE"], "past its capacity it starts again empty")
     }
 
-    @Test("the player value cache serves values for its lifetime only, forgets on every move of the signal, and stores nothing looked up before")
+    @Test("the player value cache serves values, hands out each stale one's refresh once, forgets on every move of the signal, and stores nothing looked up before")
     func playerValueCacheForgets() {
         let cache = PlayerValueCache(lifetime: .seconds(3600), capacity: 3)
-        let (unknown, generation) = cache.values(of: ["AAAAAB", "AAAAAC"])
-        #expect(unknown == [nil, nil])
-        cache.remember(["AAAAAB": "a Ada", "AAAAAC": "b"], generation: generation)
+        let first = cache.values(of: ["AAAAAB", "AAAAAC"])
+        #expect(first.values == [nil, nil] && first.refresh.isEmpty)
+        cache.remember(["AAAAAB": "a Ada", "AAAAAC": "b"], generation: first.generation)
         #expect(cache.values(of: ["AAAAAB", "AAAAAC", "AAAAAD"]).values == ["a Ada", "b", nil])
-        let (_, before) = cache.values(of: ["AAAAAD"])
+        let before = cache.values(of: ["AAAAAD"]).generation
         cache.forgetAll()
         cache.remember(["AAAAAD": "c"], generation: before)
         #expect(cache.values(of: ["AAAAAB", "AAAAAD"]).values == [nil, nil], "emptied, and the lookup begun before stored nothing")
-        let (_, now) = cache.values(of: [])
+        let now = cache.values(of: []).generation
         cache.remember(["AAAAAB": "a", "AAAAAC": "b", "AAAAAD": "c"], generation: now)
         cache.remember(["AAAAAE": "d"], generation: now)
         #expect(cache.values(of: ["AAAAAB", "AAAAAE"]).values == [nil, "d"], "past its capacity it starts again empty")
 
-        let expired = PlayerValueCache(lifetime: .zero)
-        expired.remember(["AAAAAB": "a"], generation: expired.values(of: []).generation)
-        #expect(expired.values(of: ["AAAAAB"]).values == [nil], "a zero lifetime serves nothing")
+        // Past one lifetime and within two: served, and the first read that sees it takes the refresh on; past two: gone.
+        let clock = Mutex(ContinuousClock.now)
+        let aging = PlayerValueCache(lifetime: .seconds(1), now: { clock.withLock { $0 } })
+        aging.remember(["AAAAAB": "a", "AAAAAC": "b"], generation: aging.values(of: []).generation)
+        clock.withLock { $0 += .milliseconds(1500) }
+        let stale = aging.values(of: ["AAAAAB", "AAAAAC"])
+        #expect(stale.values == ["a", "b"] && stale.refresh == ["AAAAAB", "AAAAAC"])
+        #expect(aging.values(of: ["AAAAAB"]).refresh.isEmpty, "one refresh at a time")
+        aging.remember(["AAAAAB": "a2"], refreshed: ["AAAAAB"], generation: stale.generation)
+        aging.abandon(["AAAAAC"])
+        clock.withLock { $0 += .milliseconds(600) }
+        let later = aging.values(of: ["AAAAAB", "AAAAAC"])
+        #expect(later.values == ["a2", nil], "the refreshed value is fresh again; the other is two lifetimes old")
+        #expect(later.refresh.isEmpty)
+
+        let disabled = PlayerValueCache(lifetime: .zero)
+        disabled.remember(["AAAAAB": "a"], generation: disabled.values(of: []).generation)
+        #expect(disabled.values(of: ["AAAAAB"]).values == [nil], "a zero lifetime serves nothing")
     }
 
     @Test("on a cluster a name read is served again until the cache forgets it; one server reads it with the board every time")

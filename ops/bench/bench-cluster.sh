@@ -11,7 +11,8 @@
 # the same two cores), each node started as the single server is. They take turns in slices (BENCH_SLICE seconds,
 # BENCH_ROUNDS rounds), so that drift on a shared machine hits both alike:
 #   - ingest: `podium bench --phases ingest` at 64 clients (target: the cluster at least 0.9x the single server);
-#   - reads: a top-10 page, its 304 and around-me (target: each at least 0.9x);
+#   - reads: a top-10 page, its 304 and around-me (target: each at least 0.9x), with the CPU per read of Podium and of
+#     Redis on each;
 #   - `podium rankings rebuild` of 1,000,000 players (seeded in SQL) into each, in turns, twice (target: the cluster
 #     at least as fast as the single server).
 # Prints each turn and the ratios. Touches only its database, its own Redis processes (under .local/bench-cluster/)
@@ -104,23 +105,34 @@ check_answers "$work/ingest-single.txt" "$work/ingest-cluster.txt"
 single_rate="$(rate_of "$work/ingest-single.txt")"; cluster_rate="$(rate_of "$work/ingest-cluster.txt")"
 awk -v s="$single_rate" -v c="$cluster_rate" 'BEGIN {
     printf "ingest: single server %d completions/s, cluster %d completions/s: %.2fx (target >= 0.9)\n", s, c, c / s }'
-# Completions in each file: the "(N in T s)" of every line.
-completions_in() { awk '{ gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "in") n += $(i - 1) } END { print n }' "$1"; }
+# Requests (completions, or reads) in each file: the "(N in T s)" of every line.
+requests_in() { awk '{ gsub(/[()]/, ""); for (i = 1; i < NF; i++) if ($i == "in") n += $(i - 1) } END { print n }' "$1"; }
 awk -v hz="$(getconf CLK_TCK)" -v st="$single_ticks" -v ct="$cluster_ticks" \
-    -v sn="$(completions_in "$work/ingest-single.txt")" -v cn="$(completions_in "$work/ingest-cluster.txt")" 'BEGIN {
+    -v sn="$(requests_in "$work/ingest-single.txt")" -v cn="$(requests_in "$work/ingest-cluster.txt")" 'BEGIN {
     printf "Redis CPU per completion: single server %.0f us, cluster %.0f us over its three primaries\n", st / hz / sn * 1e6, ct / hz / cn * 1e6 }'
 
 echo
 echo "== Reads, $rounds rounds of $slice s each per kind, in turns"
+# CPU per read of each kind: of the replica serving it (server_pids: the single server's, then the cluster's) and of
+# Redis (the single server, or the three primaries together), from the clock ticks over that kind's turns.
 for kind in top revalidate around; do
     : > "$work/reads-single-$kind.txt"; : > "$work/reads-cluster-$kind.txt"
+    ticks=(0 0 0 0)  # single Podium, single Redis, cluster Podium, cluster Redis
     for round in $(seq "$rounds"); do
+        p0="$(redis_ticks "${server_pids[0]}")"; r0="$(redis_ticks "$single_pid")"
         bench "$single_http" --duration "$slice" --phases reads --reads "$kind" >>"$work/reads-single-$kind.txt"
+        ticks[0]=$((ticks[0] + $(redis_ticks "${server_pids[0]}") - p0)); ticks[1]=$((ticks[1] + $(redis_ticks "$single_pid") - r0))
+        p0="$(redis_ticks "${server_pids[1]}")"; r0="$(redis_ticks "${cluster_pids[@]}")"
         bench "$cluster_http" --duration "$slice" --phases reads --reads "$kind" >>"$work/reads-cluster-$kind.txt"
+        ticks[2]=$((ticks[2] + $(redis_ticks "${server_pids[1]}") - p0)); ticks[3]=$((ticks[3] + $(redis_ticks "${cluster_pids[@]}") - r0))
     done
     check_answers "$work/reads-single-$kind.txt" "$work/reads-cluster-$kind.txt"
     awk -v kind="$kind" -v s="$(rate_of "$work/reads-single-$kind.txt")" -v c="$(rate_of "$work/reads-cluster-$kind.txt")" 'BEGIN {
         printf "reads, %s: single server %d/s, cluster %d/s: %.2fx (target >= 0.9)\n", kind, s, c, c / s }'
+    awk -v hz="$(getconf CLK_TCK)" -v sp="${ticks[0]}" -v sr="${ticks[1]}" -v cp="${ticks[2]}" -v cr="${ticks[3]}" \
+        -v sn="$(requests_in "$work/reads-single-$kind.txt")" -v cn="$(requests_in "$work/reads-cluster-$kind.txt")" -v kind="$kind" 'BEGIN {
+        printf "  CPU per read, %s: single server Podium %.0f us + Redis %.0f us, cluster Podium %.0f us + Redis %.0f us\n",
+            kind, sp / hz / sn * 1e6, sr / hz / sn * 1e6, cp / hz / cn * 1e6, cr / hz / cn * 1e6 }'
 done
 
 if [ "${BENCH_SCALE:-1}" != 0 ]; then

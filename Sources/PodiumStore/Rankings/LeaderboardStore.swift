@@ -43,7 +43,7 @@ public struct LeaderboardStore: Sendable {
     let lookups: RedisCommandBatcher
     /// Members already looked up on a cluster (see `MemberCache`).
     let knownMembers = MemberCache()
-    /// Player values read on a cluster in the last moment (see `PlayerValueCache`).
+    /// Player values read on a cluster in the last moments (see `PlayerValueCache`).
     let knownValues: PlayerValueCache
     /// The Redis client, for the profile ranks of several slots on a cluster.
     let redis: RedisClient
@@ -58,8 +58,8 @@ public struct LeaderboardStore: Sendable {
     let rules: GameRules
 
     /// Creates the store; at most `fallbackReads` reads at once are served from PostgreSQL while Redis fails, a
-    /// player's ranks from `replica`'s pool when given (else from `postgres`). On a cluster, players' values are served
-    /// for `playerValueLifetime` after they were read (zero: always read), and each move of `erasures` (the `.rankings`
+    /// player's ranks from `replica`'s pool when given (else from `postgres`). On a cluster, players' values are fresh
+    /// for `playerValueLifetime` after they were read (zero: always read; see `PlayerValueCache`), and each move of `erasures` (the `.rankings`
     /// change signal) forgets the members and values it remembered.
     public init(
         postgres: PostgresPool, replica: ReadReplica? = nil, redis: RedisClient, rules: GameRules, logger: Logger, fallbackReads: Int = 4,
@@ -270,22 +270,38 @@ public struct LeaderboardStore: Sendable {
     }
 
     /// On a cluster: the player values of `members`, in order, remembered (`PlayerValueCache`) or from their player
-    /// hashes.
+    /// hashes. Values served past their freshness are read again in the background.
     private func playerValues(of members: [String]) async throws -> [RedisReply] {
         guard !members.isEmpty else { return [] }
-        let (known, generation) = knownValues.values(of: members)
-        let missing = members.indices.filter { known[$0] == nil }
-        var values = known.map { $0.map(RedisReply.string) ?? .null }
+        let lookup = knownValues.values(of: members)
+        if !lookup.refresh.isEmpty { refreshValues(lookup.refresh, generation: lookup.generation) }
+        let missing = members.indices.filter { lookup.values[$0] == nil }
+        var values = lookup.values.map { $0.map(RedisReply.string) ?? .null }
         guard !missing.isEmpty else { return values }
-        let replies = try await lookups.pipeline(missing.map { ["HGET", layout.playersHash(ofMember: members[$0]), members[$0]] })
+        let read = try await readValues(of: missing.map { members[$0] })
+        for (index, reply) in zip(missing, read.replies) { values[index] = reply }
+        knownValues.remember(read.found, generation: lookup.generation)
+        return values
+    }
+
+    /// The player values of `members` from their player hashes: each reply, and the values found by member.
+    private func readValues(of members: [String]) async throws -> (replies: [RedisReply], found: [String: String]) {
+        let replies = try await lookups.pipeline(members.map { ["HGET", layout.playersHash(ofMember: $0), $0] })
         try replies.throwFirstError(operation: "ranking players")
         var found: [String: String] = [:]
-        for (reply, index) in zip(replies, missing) {
-            values[index] = reply
-            if let value = reply.string { found[members[index]] = value }
+        for (member, reply) in zip(members, replies) { if let value = reply.string { found[member] = value } }
+        return (replies, found)
+    }
+
+    /// Reads `members`' values again without holding up the read that found them stale.
+    private func refreshValues(_ members: [String], generation: UInt64) {
+        Task { [self] in
+            do {
+                knownValues.remember(try await readValues(of: members).found, refreshed: members, generation: generation)
+            } catch {
+                knownValues.abandon(members)
+            }
         }
-        knownValues.remember(found, generation: generation)
-        return values
     }
 
     /// The PostgreSQL fallback of `standings`: every board period in one statement, each with a count of the
