@@ -51,8 +51,8 @@ struct OpenAPIContract: Sendable {
 
     /// Schema keywords this checker enforces.
     private static let validationKeywords: Set<String> = [
-        "$ref", "type", "enum", "anyOf", "properties", "required", "additionalProperties", "items",
-        "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+        "$ref", "type", "enum", "const", "anyOf", "oneOf", "properties", "required", "additionalProperties", "items",
+        "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
     ]
 
     /// Schema keywords that only annotate and never make a value invalid.
@@ -139,6 +139,57 @@ struct OpenAPIContract: Sendable {
         return answerViolations(response: response, status: status, contentType: contentType, body: body).map { "\(name): \($0)" }
     }
 
+    /// Every operation or request body of the document without an example, and every example that breaks its schema.
+    ///
+    /// Examples are expected on each request body, on at least one success answer (2xx) with a body of each operation
+    /// (HTML pages aside), and on each shared answer in `components.responses`. JSON examples are checked
+    /// against their schema; text examples must be strings.
+    var exampleViolations: [String] {
+        var found: [String] = []
+        /// Checks the example of `entry`, if it has one; returns whether it has.
+        @discardableResult
+        func checkExample(_ entry: JSONValue, mediaType: String, name: String, required: Bool = true) -> Bool {
+            guard let example = entry["example"] else {
+                if required { found.append("\(name) \(mediaType): no example") }
+                return false
+            }
+            guard mediaType.hasSuffix("json") else {
+                if example.stringValue == nil { found.append("\(name) \(mediaType): the example is not text") }
+                return true
+            }
+            guard let schema = entry["schema"] else { return true }
+            var problems: [String] = []
+            check(example, against: schema, at: "$", depth: 0, into: &problems)
+            found += problems.map { "\(name) \(mediaType) example: \($0)" }
+            return true
+        }
+        for route in routes.sorted(by: { $0.template < $1.template }) {
+            for (method, operation) in route.operations.sorted(by: { $0.key < $1.key }) {
+                let name = "\(method) \(route.template)"
+                for (mediaType, entry) in operation["requestBody"]?["content"]?.objectValue ?? [:] {
+                    checkExample(entry, mediaType: mediaType, name: "\(name) request")
+                }
+                // One success answer with an example is enough (a replay's 200 beside a 201); each example is checked.
+                var answers = 0
+                var exemplified = 0
+                for (status, declared) in operation["responses"]?.objectValue ?? [:]
+                where status.hasPrefix("2") && declared["$ref"] == nil {
+                    for (mediaType, entry) in declared["content"]?.objectValue ?? [:] where mediaType != "text/html" {
+                        answers += 1
+                        if checkExample(entry, mediaType: mediaType, name: "\(name) \(status)", required: false) { exemplified += 1 }
+                    }
+                }
+                if answers > 0, exemplified == 0 { found.append("\(name): no example of a success answer") }
+            }
+        }
+        for (response, declared) in (root["components"]?["responses"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (mediaType, entry) in declared["content"]?.objectValue ?? [:] {
+                checkExample(entry, mediaType: mediaType, name: "components.responses.\(response)")
+            }
+        }
+        return found
+    }
+
     /// Checks the media type and body of an answer against a resolved response object.
     private func answerViolations(response: JSONValue, status: Int, contentType: String?, body: Data) -> [String] {
         let content = response["content"]?.objectValue ?? [:]
@@ -194,6 +245,20 @@ struct OpenAPIContract: Sendable {
                 found.append("\(location): matches none of anyOf: \(failures.flatMap { $0 }.joined(separator: "; "))")
             }
         }
+        if let options = keywords["oneOf"]?.arrayValue {
+            let failures = options.map { option -> [String] in
+                var optionFound: [String] = []
+                check(value, against: option, at: location, depth: depth + 1, into: &optionFound)
+                return optionFound
+            }
+            let matching = failures.filter(\.isEmpty).count
+            if matching != 1 {
+                found.append("\(location): matches \(matching) of oneOf, not exactly one: \(failures.flatMap { $0 }.joined(separator: "; "))")
+            }
+        }
+        if let constant = keywords["const"], constant != value {
+            found.append("\(location): \(value.literal) is not \(constant.literal)")
+        }
         if let type = keywords["type"] {
             let allowed = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []
             guard allowed.contains(where: value.isOfType) else {
@@ -213,6 +278,9 @@ struct OpenAPIContract: Sendable {
             }
             if let maximum = keywords["maxItems"]?.numberValue, Double(items.count) > maximum {
                 found.append("\(location): expected at most \(JSONValue.number(maximum).literal) items, found \(items.count)")
+            }
+            if case .bool(true)? = keywords["uniqueItems"], Set(items.map(\.literal)).count != items.count {
+                found.append("\(location): items repeat")
             }
             if let itemSchema = keywords["items"] {
                 for (index, item) in items.enumerated() {

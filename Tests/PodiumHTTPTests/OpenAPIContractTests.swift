@@ -260,12 +260,12 @@ struct OpenAPIContractTests {
 
     @Test("schema keywords the checker cannot enforce are reported")
     func reportsSchemaKeywordsItCannotCheck() throws {
-        let document = Self.document.replacingOccurrences(of: #""type": ["string", "null"]"#, with: #""oneOf": [{"type": "string"}]"#)
+        let document = Self.document.replacingOccurrences(of: #""type": ["string", "null"]"#, with: #""not": {"type": "integer"}"#)
         let contract = try OpenAPIContract(document: Data(document.utf8))
         #expect(contract.violations(
             method: "GET", path: "/v1/users/alice", status: 200, contentType: "application/json",
             body: Data(#"{"user_id": "alice", "points": 7, "live": true, "nickname": "al"}"#.utf8)
-        ) == ["GET /v1/users/{id} 200: $.nickname: schema keyword oneOf is not supported by this checker"])
+        ) == ["GET /v1/users/{id} 200: $.nickname: schema keyword not is not supported by this checker"])
     }
 
     @Test("a document without paths is rejected")
@@ -322,6 +322,11 @@ struct PodiumOpenAPIDocumentTests {
     @Test("every $ref resolves")
     func everyReferenceResolves() {
         #expect(contract.unresolvedReferences == [])
+    }
+
+    @Test("every request body, every operation's success answer and every shared answer has an example, which matches its schema")
+    func everyExampleIsThereAndMatches() {
+        #expect(contract.exampleViolations == [], "run bash ops/openapi/refresh-examples.sh after changing a route or an answer")
     }
 
     @Test("every operation declares a 2xx or 3xx answer")
@@ -482,5 +487,34 @@ struct OpenAPIDocumentRulesTests {
         #expect(violations(#"{"zone": "UTC"}"#).isEmpty)
         #expect(violations(#"{"zone": null}"#).isEmpty)
         #expect(violations(#"{"zone": "EST"}"#).count == 1)
+    }
+
+    @Test("examples are required where documented and checked against their schema, oneOf, const and uniqueItems included")
+    func examplesAreChecked() throws {
+        func document(request: String, answer: String) -> String {
+            """
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/k": {"post": {
+              "requestBody": {"content": {"application/json": {"schema": {"type": "object", "oneOf": [
+                {"properties": {"role": {"const": "admin"}, "scopes": {"maxItems": 0}}},
+                {"properties": {"role": {"const": "display"}, "scopes": {"minItems": 1}}}],
+                "properties": {"role": {"type": "string"}, "scopes": {"type": "array", "uniqueItems": true, "items": {"type": "string"}}}},
+                \(request)}}},
+              "responses": {"201": {"description": "made", "content": {"application/json": {"schema": {"type": "object",
+                "required": ["id"], "properties": {"id": {"type": "string"}}}\(answer)}}}, "204": {"description": "none"}}}}},
+              "components": {"responses": {"Gone": {"description": "gone", "content": {"application/problem+json": {
+                "schema": {"type": "object"}, "example": {"status": 410}}}}}}}
+            """
+        }
+        let good = try OpenAPIContract(document: Data(document(
+            request: #""example": {"role": "display", "scopes": ["group:a"]}"#, answer: #", "example": {"id": "k1"}"#).utf8))
+        #expect(good.exampleViolations == [])
+        let bad = try OpenAPIContract(document: Data(document(
+            request: #""example": {"role": "admin", "scopes": ["a", "a"]}"#, answer: #", "example": {"key": 1}"#).utf8))
+        #expect(bad.exampleViolations.count == 3, "\(bad.exampleViolations)")
+        #expect(bad.exampleViolations.contains { $0.hasPrefix("POST /k request application/json example: $: matches 0 of oneOf") })
+        #expect(bad.exampleViolations.contains { $0.hasPrefix("POST /k request application/json example: $.scopes: items repeat") })
+        #expect(bad.exampleViolations.contains { $0 == "POST /k 201 application/json example: $: missing required property id" })
+        let bare = try OpenAPIContract(document: Data(document(request: #""schema2": {}"#, answer: "").utf8))
+        #expect(bare.exampleViolations == ["POST /k request application/json: no example", "POST /k: no example of a success answer"])
     }
 }

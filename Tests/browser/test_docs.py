@@ -7,9 +7,14 @@ calls the API from the page. Session fixtures (`podium`, `browser`) are in conft
 .local/browser/docs*.png.
 """
 
+import json
+import os
+import secrets
+import subprocess
+
 import pytest
 
-from conftest import OUT, TIMEOUT_MS, _opener
+from conftest import OUT, TIMEOUT_MS, _opener, conninfo_for, new_admin_key, psql, start_podium, stop
 
 # Set before any of the page's scripts run: every CSP violation the page causes, as the browser reports it.
 RECORD_VIOLATIONS = """
@@ -124,6 +129,77 @@ def test_docs_try_it_out_calls_the_api_with_the_key_entered(docs_page, podium):
     curl = block.locator(".curl-command").inner_text()
     assert f"Bearer {podium['admin_key']}" in curl and podium["base"] in curl, curl
     assert_no_problems(page, problems)
+
+
+@pytest.fixture
+def fresh_podium():
+    """A Podium of its own on a new database and an emptied Redis db 13: the examples must work on a fresh server."""
+    name = f"podium_browser_docs_{secrets.token_hex(4)}"
+    psql(f"CREATE DATABASE {name}")
+    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/13"
+    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, timeout=30)
+    admin_key = new_admin_key()
+    process, base, log = start_podium(conninfo_for(name), redis, admin_key, "podium-docs.log")
+    try:
+        yield {"base": base, "admin_key": admin_key}
+    finally:
+        stop(process)
+        log.close()
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_try_it_out_with_every_example_body_on_a_fresh_server(browser, fresh_podium):
+    """Presses Execute on every POST and PUT of the document, with the example Swagger UI fills in, as an admin: each
+    answers 2xx or a 4xx its operation documents; the first completion is recorded (201) and pressing again replays it
+    (200)."""
+    base = fresh_podium["base"]
+    with _opener.open(f"{base}/openapi.json", timeout=10) as response:
+        document = json.load(response)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    problems = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    try:
+        page.goto(f"{base}/docs")
+        operation(page, "post", "/v1/completions").wait_for(state="visible")
+        page.locator("button.authorize").first.click()
+        dialog = page.locator(".dialog-ux .modal-ux")
+        dialog.locator("input").first.fill(fresh_podium["admin_key"])
+        dialog.locator("button.authorize").click()
+        dialog.locator("button.close-modal").click()
+
+        answered = {}
+        for path, item in document["paths"].items():
+            for method in ("post", "put"):
+                if method not in item:
+                    continue
+                summary = operation(page, method, path)
+                block = page.locator(f".opblock-{method}").filter(
+                    has=page.locator(f'.opblock-summary-path[data-path="{path}"]'))
+                summary.click()
+                block.locator("button.try-out__btn").click()
+                statuses = []
+                for _ in range(2 if path == "/v1/completions" else 1):
+                    block.locator("button.execute").click()
+                    status = block.locator(".live-responses-table tr.response .response-col_status").first
+                    status.wait_for(state="visible")
+                    statuses.append(status.inner_text().strip())
+                    block.locator("button.btn-clear").click()
+                answered[f"{method.upper()} {path}"] = statuses
+                documented = set(item[method]["responses"])
+                for code in statuses:
+                    assert code.startswith("2") or (code.startswith("4") and code in documented), \
+                        f"{method.upper()} {path} answered {code}; documented: {sorted(documented)}"
+                summary.click()
+        assert answered["POST /v1/completions"] == ["201", "200"], answered
+        assert answered["POST /v1/admin/api-keys"] == ["201"], answered
+        assert answered["POST /v1/admin/contests"] == ["201"], answered
+        assert len(answered) >= 20, sorted(answered)
+        (OUT / "docs-try-every-example.json").write_text(json.dumps(answered, indent=2))
+        assert problems == [], "\n".join(problems)
+    finally:
+        page.close()
 
 
 def test_docs_name_the_viewer_they_bundle(podium):

@@ -15,8 +15,8 @@
 # It builds nothing: the binary is PODIUM_BINARY (default .build/debug/podium,
 # which `swift build` and ops/test.sh make). The tests create databases of their
 # own on the test PostgreSQL server (the one PODIUM_TEST_DATABASE_URL names, or
-# 127.0.0.1:PODIUM_PG_PORT), drop them at the end, and empty Redis dbs 11 and 12
-# (the console test's second Podium) on 127.0.0.1:PODIUM_REDIS_PORT.
+# 127.0.0.1:PODIUM_PG_PORT), drop them at the end, and empty Redis dbs 11, 12 and 13
+# (the console test's second Podium, and the docs test's fresh one) on 127.0.0.1:PODIUM_REDIS_PORT.
 # Screenshots go to .local/browser/.
 #
 # Fails if pytest fails, and also if it collected no test (pytest's status 5).

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Writes the examples of Sources/PodiumHTTP/Resources/openapi.json from a real Podium (ops/openapi/examples.py): run it
+# after changing a route or an answer, then review the diff. OpenAPIExamplesTests fail while an example no longer
+# matches its schema.
+#
+#   bash ops/openapi/refresh-examples.sh     uses .build/debug/podium (PODIUM_BINARY to choose another)
+#
+# Starts a Podium on a new database (podium_examples, dropped after) and Redis db 3 of the local services.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+bash ops/services.sh >/dev/null
+. "$root/ops/lib/drill.sh"
+
+bin="${PODIUM_BINARY:-$root/.build/debug/podium}"
+[ -x "$bin" ] || { echo "no podium at $bin: run swift build first" >&2; exit 1; }
+export PODIUM_DATABASE_URL="host=127.0.0.1 port=${PODIUM_PG_PORT:-5432} user=postgres dbname=podium_examples"
+export PODIUM_REDIS_URL="redis://127.0.0.1:${PODIUM_REDIS_PORT:-6379}/3"
+export PODIUM_PORT="${PODIUM_EXAMPLES_PORT:-18093}"
+export PODIUM_ADMIN_KEY="pdm_examples_$(date +%s)_local_only"
+# A delivery to the examples' unreachable webhook receiver is dead after one attempt, so it can be resent.
+export PODIUM_WEBHOOK_MAX_ATTEMPTS=1
+# The player token key of the implausible completion's example.
+export PODIUM_EXAMPLES_TOKEN_SECRET="examples-$(date +%s)-secret-of-the-examples"
+export PODIUM_PLAYER_TOKEN_HS256_KEYS="examples:$PODIUM_EXAMPLES_TOKEN_SECRET"
+mkdir -p .local/openapi
+
+dropdb -h 127.0.0.1 -p "${PODIUM_PG_PORT:-5432}" -U postgres --if-exists --force podium_examples
+createdb -h 127.0.0.1 -p "${PODIUM_PG_PORT:-5432}" -U postgres podium_examples
+redis-cli -p "${PODIUM_REDIS_PORT:-6379}" -n 3 FLUSHDB >/dev/null
+podium_pid=""
+finish() {
+    [ -z "$podium_pid" ] || { kill "$podium_pid" 2>/dev/null || true; wait "$podium_pid" 2>/dev/null || true; }
+    dropdb -h 127.0.0.1 -p "${PODIUM_PG_PORT:-5432}" -U postgres --if-exists --force podium_examples
+}
+trap finish EXIT
+start_podium "$bin" .local/openapi/server.log
+python3 ops/openapi/examples.py "http://127.0.0.1:$PODIUM_PORT" "$PODIUM_ADMIN_KEY" Sources/PodiumHTTP/Resources/openapi.json
