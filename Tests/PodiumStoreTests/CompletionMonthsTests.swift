@@ -84,6 +84,10 @@ struct CompletionMonthsTests {
                 #expect(try await count("SELECT count(*) AS n FROM pg_class WHERE relname = 'completions_2031_02'", on: postgres) == 0)
                 #expect(try await storage.completions.prune(before: instant("2031-03-15T00:00:00Z")) == 0)
                 #expect(try await wholeHistory("months", storage: storage, limit: 4) == [reused.id] + expected.prefix(6))
+
+                // Erasure takes the player's completions from every month (no foreign key does it since migration 023).
+                #expect(try await storage.users.erase(userID: "months", now: june))
+                #expect(try await count("SELECT count(*) AS n FROM completions WHERE user_id = 'months'", on: postgres) == 0)
                 outcome = .success(())
             } catch {
                 outcome = .failure(error)

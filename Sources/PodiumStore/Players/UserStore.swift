@@ -224,6 +224,8 @@ public struct UserStore: Sendable {
                 RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
                                   try row.string("period"))
             }).sorted()
+            // Completions have no foreign key to users (migration 023): they go first, by their player's index.
+            try connection.query("DELETE FROM completions WHERE user_id = $1", [userID])
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
             let follows = try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID]).affectedRows
             let entries = try connection.query("DELETE FROM contest_entries WHERE user_id = $1", [userID]).affectedRows

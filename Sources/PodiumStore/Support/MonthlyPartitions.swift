@@ -35,39 +35,62 @@ struct MonthlyPartitions: Sendable {
         try partitions(on: connection).filter { name in end(ofPartition: name).map { $0 <= cutoff } == true }
     }
 
-    /// Detaches and drops partition `name` (one that `partitions(on:)` listed).
-    private func drop(_ name: String, on connection: PostgresConnection) throws {
-        try connection.execute("ALTER TABLE \(table) DETACH PARTITION \(name); DROP TABLE \(name)")
-    }
-
-    /// Drops, under `lock`, every month that ended by `cutoff`, a whole partition at a time, then the rows before
+    /// Drops (see `maintaining`) every month that ended by `cutoff`, a whole partition at a time, then the rows before
     /// `cutoff` left in the default partition with `leftovers` (a statement answering `n`, how many it deleted).
     /// `counting` is asked first about each partition: it removes whatever depends on its rows and says how many there
-    /// are. Returns how many rows went.
+    /// are. The table is locked (ACCESS EXCLUSIVE) only for the detaching and dropping, after the counting. Returns how
+    /// many rows went.
     func prune(
         before cutoff: Date, on postgres: PostgresPool, leftovers: PostgresQuery,
         counting: @escaping @Sendable (_ partition: String, PostgresConnection) throws -> Int
     ) async throws -> Int {
-        try await postgres.withTransaction { connection in
-            try connection.query(lock)
-            var removed = 0
-            for name in try partitions(endingBy: cutoff, on: connection) {
-                removed += try counting(name, connection)
-                try drop(name, on: connection)
+        try await maintaining(on: postgres) { connection in
+            let months = try partitions(endingBy: cutoff, on: connection)
+            var removed = try months.reduce(0) { total, name in total + (try counting(name, connection)) }
+            if !months.isEmpty {
+                // The table before its partitions, as every query locks them (migration 023): no deadlock with one.
+                try connection.execute("LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE")
+                for name in months { try connection.execute("ALTER TABLE \(table) DETACH PARTITION \(name); DROP TABLE \(name)") }
             }
-            return removed + (try connection.query(leftovers).rows.first?.int("n") ?? 0)
+            removed += try connection.query(leftovers).rows.first?.int("n") ?? 0
+            return removed
         }
     }
 
     /// Makes the partitions of the month of `now` (UTC) and the two after it, where missing, moving their rows out of
-    /// the default partition; returns how many it made. Runs in its own transaction under `lock`.
+    /// the default partition; returns how many it made (see `maintaining`).
     func prepare(now: Date, on postgres: PostgresPool) async throws -> Int {
-        try await postgres.withTransaction { connection in
-            try connection.query(lock)
-            return try Self.starts(from: now, count: 3).reduce(0) { made, month in
+        try await maintaining(on: postgres) { connection in
+            try Self.starts(from: now, count: 3).reduce(0) { made, month in
                 let row = try connection.query(
                     "SELECT podium_month_partition($1, $2, $3::date) AS made", [table, timeColumn, month]).rows.first
                 return made + (try row?.bool("made") == true ? 1 : 0)
+            }
+        }
+    }
+
+    /// How long making or dropping a partition waits for any lock before it gives up and tries again: far below
+    /// PostgreSQL's deadlock timeout (1 s), so when it would close a cycle with a query, it is the one that yields.
+    static let lockWait = "100ms"
+
+    /// Runs `body` in a transaction under `lock` that waits at most `lockWait` for each lock, trying again (up to 30
+    /// times, 50 ms apart, doubling to 1 s) while a lock could not be had; then the last error is thrown.
+    private func maintaining<T: Sendable>(
+        on postgres: PostgresPool, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        var pause = Duration.milliseconds(50)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await postgres.withTransaction { connection in
+                    try connection.query(lock)
+                    try connection.execute("SET LOCAL lock_timeout = '\(Self.lockWait)'")
+                    return try body(connection)
+                }
+            } catch let error as PostgresError where error.sqlState == "55P03" && attempt < 30 {
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(1))
             }
         }
     }
