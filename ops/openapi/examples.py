@@ -170,11 +170,11 @@ call("post", "/v1/admin/contests/{id}/close", path="/v1/admin/contests/friday-qu
 call("post", "/v1/admin/contests", body={"id": "spelling-bee", "title": "Spelling bee", "scope": ["topic:spelling"], "cron": "0 9 * * 1", "duration_minutes": 30},
      expect=201)
 call("post", "/v1/admin/contests/{id}/cancel", path="/v1/admin/contests/spelling-bee/cancel", expect=200)
-# This week against last week, for the class.
+# This week against last week, for one player of the class.
 this_week, last_week = (date.today().isocalendar(), (date.today() - timedelta(days=7)).isocalendar())
 call("get", "/v1/comparisons", credential=teacher, expect=200,
      path=f"/v1/comparisons?a=group:class-4b/week/{last_week[0]}-W{last_week[1]:02d}"
-          f"&b=group:class-4b/week/{this_week[0]}-W{this_week[1]:02d}&group=class-4b")
+          f"&b=group:class-4b/week/{this_week[0]}-W{this_week[1]:02d}&user_id=amara")
 
 # Webhooks.
 call("get", "/v1/admin/webhooks", expect=200)
