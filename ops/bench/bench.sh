@@ -155,9 +155,10 @@ SQL
 # when it ends. CPU is Podium's process and every PostgreSQL process (the postmaster's own counters hold its
 # children that ended), from /proc, in clock ticks.
 pg_rows() {
-    # The events' monthly partitions (migration 021) count as events.
+    # The monthly partitions of events (migration 021) and of completions (022) count as their table.
     psql_bench -F ' ' -c "
-        SELECT CASE WHEN relname ~ '^events_(default|[0-9]{4}_[0-9]{2})$' THEN 'events' ELSE relname END AS t,
+        SELECT CASE WHEN relname ~ '^(events|completions)_(default|[0-9]{4}_[0-9]{2})$' THEN substring(relname from '^[a-z]+')
+                    ELSE relname END AS t,
                sum(n_tup_ins + n_tup_upd + n_tup_del)
         FROM pg_stat_user_tables GROUP BY 1 ORDER BY 1"
 }
