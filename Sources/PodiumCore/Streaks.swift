@@ -34,13 +34,13 @@ public struct Streak: Sendable, Codable, Equatable {
         return Streak(current: last >= today - 1 ? run : 0, longest: longest)
     }
 
-    /// A player's active days in a new zone: the days of `times` (the completions kept) in `timeZone`, after the
-    /// `stored` days (counted in the old zone) that lie more than two days before the first of them. No zone moves a
-    /// day by more than two, so those are days of completions no longer kept (pruned), never counted twice.
-    public static func recountedDays(_ stored: [Int], times: [Date], in timeZone: TimeZone) -> [Int] {
-        let counted = Set(times.map { localDay(of: $0, in: timeZone) })
-        guard let first = counted.min() else { return stored.sorted() }
-        return (Set(stored.filter { $0 < first - 2 }).union(counted)).sorted()
+    /// A player's active days after a move from zone `old` to `zone`: the days of `times` (the completions kept) in
+    /// `zone`, after the `stored` days (counted in `old`) before the first day of those completions in `old`. Those are
+    /// the days of completions no longer kept (pruned), which nothing can count again.
+    public static func recountedDays(_ stored: [Int], times: [Date], from old: TimeZone, to zone: TimeZone) -> [Int] {
+        guard let firstKept = times.map({ localDay(of: $0, in: old) }).min() else { return Array(Set(stored)).sorted() }
+        let counted = Set(times.map { localDay(of: $0, in: zone) })
+        return Set(stored.filter { $0 < firstKept }).union(counted).sorted()
     }
 
     /// The local day number (days since 1970-01-01) of `instant` in `timeZone`, as periods count days.

@@ -30,8 +30,9 @@ struct WebhooksController {
     }
 
     /// What a receiver's URL must match: http or https, a host of letters, digits and hyphens in dot-separated labels,
-    /// an optional port (1 to 65535), and an optional path of printable ASCII (as openapi.json says).
-    static let urlPattern = #"^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/[!-~]*)?$"#
+    /// an optional port (1 to 65535), and an optional path of printable ASCII (as openapi.json says; `\z`, not `$`,
+    /// which would also match before a final line break).
+    static let urlPattern = #"^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/[!-~]*)?\z"#
 
     /// Handles `POST /v1/admin/webhooks` with `{url, event_types, secret}` (201; the secret is never shown again).
     @Sendable func create(_ request: Request, context: PodiumRequestContext) async throws -> Response {

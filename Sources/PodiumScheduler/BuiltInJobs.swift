@@ -101,6 +101,7 @@ public struct PruneJob: ScheduledJob {
     let runs: JobRunStore
     let snapshots: SnapshotStore
     let events: EventStore
+    /// Where completions' months are made and, with `completion_days`, dropped.
     let completions: CompletionStore
     let periods: PeriodStore
     let reconciler: RankingReconciler

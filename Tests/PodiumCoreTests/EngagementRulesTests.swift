@@ -49,14 +49,19 @@ struct StreakTests {
     @Test("a new zone counts the kept completions again and keeps the days of pruned ones, never a day twice")
     func recountedDaysInANewZone() throws {
         let kiritimati = try zone("Pacific/Kiritimati")
-        // Counted in UTC: Nov 1 and 2 from completions kept, Oct 10, 29 and 30 from pruned ones.
+        let paris = try zone("Europe/Paris")
+        // Counted in UTC: Nov 1 and 2 from completions kept, Oct 10, 30 and 31 from pruned ones.
         let kept = [try instant("2026-11-01T10:30:00Z"), try instant("2026-11-02T09:00:00Z")]
-        let stored = [Self.nov1 - 22, Self.nov1 - 3, Self.nov1 - 2, Self.nov1, Self.nov1 + 1]
-        // In UTC+14 both kept completions are on Nov 2 (00:30 and 23:00); days before Oct 31 cannot be theirs and stay.
-        #expect(Streak.recountedDays(stored, times: kept, in: kiritimati) == [Self.nov1 - 22, Self.nov1 - 3, Self.nov1 - 2, Self.nov1 + 1])
-        // In UTC the first kept day is Nov 1: Oct 30 could have been a kept completion's day in another zone, so it goes.
-        #expect(Streak.recountedDays(stored, times: kept, in: .gmt) == [Self.nov1 - 22, Self.nov1 - 3, Self.nov1, Self.nov1 + 1])
-        #expect(Streak.recountedDays([Self.nov1 + 2, Self.nov1], times: [], in: .gmt) == [Self.nov1, Self.nov1 + 2])
+        let stored = [Self.nov1 - 22, Self.nov1 - 2, Self.nov1 - 1, Self.nov1, Self.nov1 + 1]
+        // In UTC+14 both kept completions are on Nov 2 (00:30 and 23:00); every day before Nov 1 (the first kept one in
+        // UTC) stays, however close.
+        #expect(Streak.recountedDays(stored, times: kept, from: .gmt, to: kiritimati)
+            == [Self.nov1 - 22, Self.nov1 - 2, Self.nov1 - 1, Self.nov1 + 1])
+        #expect(Streak.recountedDays(stored, times: kept, from: .gmt, to: paris) == stored, "a zone of the same days changes nothing")
+        // A kept completion late on Oct 31 in UTC is on Nov 1 in Kiritimati: Oct 31 is its day in UTC, so it goes.
+        let late = [try instant("2026-10-31T23:30:00Z")]
+        #expect(Streak.recountedDays([Self.nov1 - 2, Self.nov1 - 1], times: late, from: .gmt, to: kiritimati) == [Self.nov1 - 2, Self.nov1])
+        #expect(Streak.recountedDays([Self.nov1 + 2, Self.nov1], times: [], from: .gmt, to: .gmt) == [Self.nov1, Self.nov1 + 2])
     }
 }
 

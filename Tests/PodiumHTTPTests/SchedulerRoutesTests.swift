@@ -300,7 +300,7 @@ struct SchedulerRoutesTests {
             #expect(refused.status == .badRequest)
             #expect(Set(refused.errorFields) == ["url", "event_types", "secret"])
             for url in ["https://x.test/a\u{0}b", "https://x.test/a b", "https://x.test/\r\nHost: y", "https://x.test*", "https://x..test/",
-                        "https://x.test:0/", "https://x.test:65536/", "https://user@x.test/", "https://x.test?a"] {
+                        "https://x.test:0/", "https://x.test:65536/", "https://user@x.test/", "https://x.test?a", "https://x.test/a\n", "https://x.test\r\n"] {
                 let controlled: [String: any Sendable] = ["url": url, "event_types": types, "secret": "whsec_0123456789abcdef"]
                 #expect(try await client.send(.post, "/v1/admin/webhooks", key: HTTPHarness.adminKey, json: controlled).errorFields == ["url"])
             }

@@ -74,6 +74,13 @@ struct CompletionMonthsTests {
                 guard case .created = try await storage.completions.record([reused], now: june)[0] else {
                     throw TestFailure("an id past the memory, with another month's time, is a new completion")
                 }
+                // Now the id has two rows: each body's retry is answered by its own.
+                for retry in [late, reused] {
+                    guard case .replayed(let first) = try await storage.completions.record([retry], now: june)[0] else {
+                        throw TestFailure("a retry of \(retry.completedAt) is not a replay")
+                    }
+                    #expect(first.completion.completedAt == RFC3339.format(retry.completedAt))
+                }
                 #expect(try await count("SELECT count(*) AS n FROM completions_default", on: postgres) == 1, "June has no partition yet")
                 #expect(try await storage.completions.prepareMonths(now: june) == 3)
                 #expect(try await count("SELECT count(*) AS n FROM completions_default", on: postgres) == 0)
@@ -97,7 +104,7 @@ struct CompletionMonthsTests {
         }
     }
 
-    @Test("migration 022 keeps every completion with its answer and compression, and the key stops a second row of the same id and time")
+    @Test("migration 022 keeps every completion with its answer and compression, and the key stops a second row of the same id and time; 023 drops the foreign key")
     func migrationKeepsCompletions() async throws {
         try await StoreTestEnvironment.withOwnDatabase(migratedBelow: 22) { pool, migrations in
             try await pool.query("""
@@ -139,10 +146,18 @@ struct CompletionMonthsTests {
                     FROM completions WHERE id = 'c7'
                     """)
             }
-            // Erasing a player still takes its completions from every month.
-            try await pool.query("DELETE FROM users WHERE user_id = 'u1'")
-            #expect(try await count("SELECT count(*) AS n FROM completions WHERE user_id = 'u1'", on: pool) == 0)
-            #expect(try await count("SELECT count(*) AS n FROM completions", on: pool) == 32)
+            // Migration 023 takes the foreign key to players away, from the table and every month (erasure deletes a
+            // player's completions itself: monthsOfCompletions).
+            #expect(try await count("""
+                SELECT count(*) AS n FROM pg_constraint WHERE contype = 'f' AND conrelid IN (SELECT 'completions'::regclass
+                       UNION ALL SELECT inhrelid FROM pg_inherits WHERE inhparent = 'completions'::regclass)
+                """, on: pool) > 0)
+            try await Migrator(pool: pool, logger: StoreTestEnvironment.logger).migrate(migrations.filter { $0.version == 23 })
+            #expect(try await count("""
+                SELECT count(*) AS n FROM pg_constraint WHERE contype = 'f' AND conrelid IN (SELECT 'completions'::regclass
+                       UNION ALL SELECT inhrelid FROM pg_inherits WHERE inhparent = 'completions'::regclass)
+                """, on: pool) == 0)
+            #expect(try await count("SELECT count(*) AS n FROM completions", on: pool) == 40)
         }
     }
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Writes the examples of Sources/PodiumHTTP/Resources/openapi.json from a real Podium (ops/openapi/examples.py): run it
-# after changing a route or an answer, then review the diff. OpenAPIExamplesTests fail while an example no longer
-# matches its schema.
+# after changing a route or an answer, then review the diff. PodiumOpenAPIDocumentTests.everyExampleIsThereAndMatches
+# fails while an example is missing or no longer matches its schema.
 #
 #   bash ops/openapi/refresh-examples.sh     uses .build/debug/podium (PODIUM_BINARY to choose another)
 #
-# Starts a Podium on a new database (podium_examples, dropped after) and Redis db 3 of the local services.
+# Starts a Podium on a new database (podium_examples, dropped after) and Redis db 3 of the local services, which
+# ops/bench/bench.sh also uses: do not run the two together.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

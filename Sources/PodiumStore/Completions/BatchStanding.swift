@@ -32,7 +32,8 @@ struct BatchStanding {
                       FROM (SELECT unnest(\(bind: ids)::text[]) UNION ALL SELECT \(bind: playerLockPrefix) || unnest(\(bind: players)::text[])) AS keys(k)
                       ORDER BY 1) locks
                 """),
-            (.recorded, RecordedLookup.select("id, request_hash, COALESCE(answer, response::text) AS response", of: items, now: now, rules: rules)),
+            (.recorded, RecordedLookup.select(
+                "id, completed_at, request_hash, COALESCE(answer, response::text) AS response", of: items, now: now, rules: rules)),
             (.erasures, """
                 SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
                 FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: players))
@@ -51,8 +52,14 @@ struct BatchStanding {
             return result.rows
         }
         var standing = BatchStanding()
+        // An id reused after Podium stopped remembering it has two rows: the one with the item's time answers its retry.
+        var times: [String: Date] = [:]
+        for item in items where times[item.id] == nil { times[item.id] = item.completedAt }
         for row in try rows(.recorded) {
-            standing.recorded[try row.string("id")] = (try row.string("request_hash"), try row.string("response"))
+            let id = try row.string("id")
+            let time = try row.date("completed_at")
+            guard standing.recorded[id] == nil || time == times[id] else { continue }
+            standing.recorded[id] = (try row.string("request_hash"), try row.string("response"))
         }
         for row in try rows(.erasures) {
             let erasure = try RankingErasure(row: row)

@@ -164,7 +164,7 @@ public struct UserStore: Sendable {
                 """, [userID, displayName, timeZone, stored, next, now, try previous?.int64("handle")]).rows[0].member()
             // A known player keeps its handle (a column default would draw one for every upsert, conflicting or not).
             if let previous = try previous?.string("time_zone"), previous != timeZone {
-                try Self.recountDays(userID: userID, zone: zone, on: connection)
+                try Self.recountDays(userID: userID, from: TimeZone(identifier: previous) ?? .gmt, to: zone, on: connection)
             }
             return member
         }
@@ -186,10 +186,9 @@ public struct UserStore: Sendable {
     /// Streak days are local days in the player's zone, stored as each completion is recorded: a new
     /// zone counts them again from the completions, so streaks never mix two zones' days.
     ///
-    /// Days more than two before the earliest completion kept stay as they were counted: their completions were pruned
-    /// (`completion_days`), and no zone moves a day by more than two (UTC−12 to UTC+14), so none of them is a day the
-    /// kept completions count again.
-    private static func recountDays(userID: String, zone: TimeZone, on connection: PostgresConnection) throws {
+    /// Days before the first kept completion's day in the old zone stay as they were counted: their completions were
+    /// pruned (`completion_days`), so nothing can count them again (`Streak.recountedDays`).
+    private static func recountDays(userID: String, from old: TimeZone, to zone: TimeZone, on connection: PostgresConnection) throws {
         let row = try connection.query("""
             SELECT array_to_string(u.days, ',') AS days,
                    (SELECT string_agg(extract(epoch FROM c.completed_at)::text, ',') FROM completions c WHERE c.user_id = u.user_id) AS times
@@ -197,7 +196,8 @@ public struct UserStore: Sendable {
             """, [userID]).rows.first
         let stored = (row?["days"] ?? "").split(separator: ",").compactMap { Int($0) }
         let times = (row?["times"] ?? "").split(separator: ",").compactMap { Double($0) }.map { Date(timeIntervalSince1970: $0) }
-        try connection.query("UPDATE users SET days = $2::int[] WHERE user_id = $1", [userID, Streak.recountedDays(stored, times: times, in: zone)])
+        let days = Streak.recountedDays(stored, times: times, from: old, to: zone)
+        try connection.query("UPDATE users SET days = $2::int[] WHERE user_id = $1", [userID, days])
     }
 
     /// Erases the player everywhere: PostgreSQL rows (the player's row with preferences and reminders, completions, topics,

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// A value is fresh for `lifetime` after it was read, the time a cached page is served (`PODIUM_LEADERBOARD_CACHE_MS`).
 /// For one more `lifetime` it is still served, and the first read that sees it so marks it for a refresh, which that
-/// read makes in the background (`refreshing`): a board read often does not wait for names, and a new display name
-/// shows within two lifetimes. Every move of the `.rankings` change signal (every erasure, on every replica) empties the
+/// read makes in the background (`refreshing`): a board read rarely waits for names, and a new display name shows in
+/// reads within two lifetimes (in a page the HTTP layer caches, one more). Every move of the `.rankings` change signal (every erasure, on every replica) empties the
 /// cache, so an erased player's name is not served from it; a lookup that began before that stores nothing.
 final class PlayerValueCache: Sendable {
     private struct Entry {

@@ -35,8 +35,8 @@ struct MonthlyPartitions: Sendable {
         try partitions(on: connection).filter { name in end(ofPartition: name).map { $0 <= cutoff } == true }
     }
 
-    /// Drops (see `maintaining`) every month that ended by `cutoff`, a whole partition at a time, then the rows before
-    /// `cutoff` left in the default partition with `leftovers` (a statement answering `n`, how many it deleted).
+    /// Drops (see `maintaining`) the rows before `cutoff` left in the default partition with `leftovers` (a statement
+    /// answering `n`, how many it deleted), then every month that ended by `cutoff`, a whole partition at a time.
     /// `counting` is asked first about each partition: it removes whatever depends on its rows and says how many there
     /// are. The table is locked (ACCESS EXCLUSIVE) only for the detaching and dropping, after the counting. Returns how
     /// many rows went.
@@ -46,13 +46,14 @@ struct MonthlyPartitions: Sendable {
     ) async throws -> Int {
         try await maintaining(on: postgres) { connection in
             let months = try partitions(endingBy: cutoff, on: connection)
-            var removed = try months.reduce(0) { total, name in total + (try counting(name, connection)) }
+            // The default partition's old rows first: a scan of it under the table's lock would hold every request up.
+            var removed = try connection.query(leftovers).rows.first?.int("n") ?? 0
+            removed += try months.reduce(0) { total, name in total + (try counting(name, connection)) }
             if !months.isEmpty {
                 // The table before its partitions, as every query locks them (migration 023): no deadlock with one.
                 try connection.execute("LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE")
                 for name in months { try connection.execute("ALTER TABLE \(table) DETACH PARTITION \(name); DROP TABLE \(name)") }
             }
-            removed += try connection.query(leftovers).rows.first?.int("n") ?? 0
             return removed
         }
     }
