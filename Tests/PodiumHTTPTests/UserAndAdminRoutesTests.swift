@@ -385,6 +385,21 @@ struct UserAndAdminRoutesTests {
         await redis.close()
     }
 
+    @Test("the docs page's access link serves docs/ACCESS.md as it is in the repository")
+    func accessDocumentIsServedAsInTheRepository() async throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let source = try String(contentsOf: repository.appendingPathComponent("docs/ACCESS.md"), encoding: .utf8)
+        let page = try String(contentsOf: repository.appendingPathComponent("Sources/PodiumHTTP/Resources/docs/index.html"), encoding: .utf8)
+        #expect(page.contains(#"<a href="/docs/ACCESS.txt">"#))
+        let harness = try await HTTPHarness()
+        try await harness.run { client in
+            let served = try await client.execute(uri: "/docs/ACCESS.txt", method: .get)
+            #expect(served.status == .ok)
+            #expect(served.headers[.contentType] == "text/plain; charset=utf-8")
+            #expect(String(buffer: served.body) == source, "copy docs/ACCESS.md to Sources/PodiumHTTP/Resources/docs/ACCESS.txt")
+        }
+    }
+
     @Test func everyRouteIsInTheOpenAPIDocument() async throws {
         let harness = try await HTTPHarness()
         let routes = Set(harness.router.routes.map { route in

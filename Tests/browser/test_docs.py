@@ -70,7 +70,7 @@ def assert_no_problems(page, problems):
     assert problems == [], "\n".join(problems)
 
 
-def test_docs_render_the_reference_and_the_access_model(docs_page):
+def test_docs_render_the_reference_and_the_access_model(docs_page, podium):
     page, problems = docs_page
     assert page.title() == "Podium API"
     assert page.locator(".swagger-ui .info .title").inner_text().startswith("Podium")
@@ -89,6 +89,12 @@ def test_docs_render_the_reference_and_the_access_model(docs_page):
     for words in ("Access model", "ingest", "read", "display", "admin", "Scopes", "player token", "401", "403"):
         assert words in text, f"the access model does not mention {words!r}"
     assert access.bounding_box()["y"] < page.locator("#swagger-ui").bounding_box()["y"]
+    # The details are one click away, served by this Podium.
+    link = access.locator('a[href="/docs/ACCESS.txt"]')
+    assert link.inner_text() == "the access documentation"
+    with _opener.open(f"{podium['base']}/docs/ACCESS.txt", timeout=10) as response:
+        assert response.status == 200 and response.headers["Content-Type"] == "text/plain; charset=utf-8"
+        assert response.read().decode().startswith("# ")
 
     # Swagger UI's stylesheet applies (a POST block is green, not unstyled).
     background = page.locator(".opblock-post").first.evaluate("node => getComputedStyle(node).backgroundColor")
