@@ -13,13 +13,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bash ops/services.sh >/dev/null
 . "$root/ops/lib/drill.sh"
+. "$root/ops/lib/swift.sh"
 
 bin="${PODIUM_BINARY:-$root/.build/debug/podium}"
 [ -x "$bin" ] || { echo "no podium at $bin: run swift build first" >&2; exit 1; }
-export PODIUM_DATABASE_URL="host=127.0.0.1 port=${PODIUM_PG_PORT:-5432} user=postgres dbname=podium_examples"
-export PODIUM_REDIS_URL="redis://127.0.0.1:${PODIUM_REDIS_PORT:-6379}/3"
-export PODIUM_PORT="${PODIUM_EXAMPLES_PORT:-18093}"
-export PODIUM_ADMIN_KEY="pdm_examples_$(date +%s)_local_only"
+# The failed-authentication limit keeps its default: the 429 example comes from it.
+benchmark_environment podium_examples 3 "${PODIUM_EXAMPLES_PORT:-18093}"
 # A delivery to the examples' unreachable webhook receiver is dead after one attempt, so it can be resent.
 export PODIUM_WEBHOOK_MAX_ATTEMPTS=1
 # The player token key of the implausible completion's example.
