@@ -9,6 +9,8 @@ struct AdminController {
     /// Told when a key is created or revoked, so this replica sees it at once.
     let keyDirectory: KeyDirectory
     let cache: LeaderboardCache
+    /// `PODIUM_PUBLIC_URL`: where display links point; nil: the address of the request that made the key.
+    let publicURL: String?
     let now: @Sendable () -> Date
 
     /// Registers this controller's routes on `router`.
@@ -89,7 +91,19 @@ struct AdminController {
         guard errors.isEmpty, let role else { throw APIError.validation(errors) }
         let created = try await storage.apiKeys.create(name: name, role: role, scopes: scopes, now: now())
         keyDirectory.invalidate()
-        return try HTTPSupport.json(created, status: .created)
+        let base = publicURL ?? "http://\(request.head.authority ?? "localhost")"
+        let link = role == .display ? Self.displayURL(base: base, scopes: scopes, secret: created.secret) : nil
+        return try HTTPSupport.json(CreatedKeyAnswer(key: created.key, secret: created.secret, displayUrl: link), status: .created)
+    }
+
+    /// The display page of the first single board among `scopes`, with the key in the fragment (never sent to a server):
+    /// a contest's runs, or another board's week. Nil when every scope is a pattern (`group:*`) and names no board.
+    static func displayURL(base: String, scopes: [BoardPattern], secret: String) -> String? {
+        for case .board(let board) in scopes {
+            let window: LeaderboardWindow = if case .contest = board { .contest } else { .week }
+            return "\(base)/display/\(board.id)/\(window.rawValue)#key=\(secret)"
+        }
+        return nil
     }
 
     /// Handles `DELETE /v1/admin/api-keys/:id`.
@@ -118,6 +132,17 @@ struct CreateKeyRequest: Codable, Sendable {
     var role: String?
     /// Board patterns a read key is limited to, or a display key shows (required for display keys).
     var scopes: [String]?
+}
+
+/// The answer to `POST /v1/admin/api-keys`: the only time the secret is shown.
+struct CreatedKeyAnswer: Codable, Sendable {
+    /// The key as listed.
+    var key: ApiKeyInfo
+    /// The bearer token to give the client.
+    var secret: String
+    /// For a display key, the display page of its first single board with the key in the address's fragment, ready to
+    /// open on the classroom screen; absent for other keys, and when the scopes are only patterns such as `group:*`.
+    var displayUrl: String?
 }
 
 /// The answer to `GET /v1/admin/api-keys`.

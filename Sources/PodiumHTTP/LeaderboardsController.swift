@@ -29,6 +29,7 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards/:board/:window/friends", use: friends)
         router.get("/v1/leaderboards/:board/:window/live", use: live)
         router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
+        router.get("/v1/leaderboards/:board/:window/groups", use: groupTotals)
         router.get("/v1/comparisons", use: comparePeriods)
     }
 
@@ -319,6 +320,22 @@ struct LeaderboardsController {
             board: target.board.id, window: target.period.window, period: target.period.key, snapshots: list))
     }
 
+    /// Handles `GET /v1/leaderboards/:board/contest/groups`: the group totals of a contest run (the current one by default),
+    /// best first. They hold no player, so a display key reads them as it reads the run's page.
+    @Sendable func groupTotals(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireBoardReader(.page)
+        var errors: [FieldError] = []
+        let target = try target(query: request.uri.queryParameters, context: context, read: .page, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...500, fallback: 50, errors: &errors)
+        guard errors.isEmpty, let target else { throw APIError.validation(errors) }
+        guard target.period.window == .contest else {
+            throw APIError.notFound("board \(target.board.id) keeps no group totals on its \(target.period.window.rawValue) window: they are kept for contest runs")
+        }
+        let totals = try await contests.groupTotals(board: target.board.id, period: target.period.key, limit: limit)
+        return try Self.revalidatedJSON(request, GroupTotalList(
+            board: target.board.id, window: target.period.window, period: target.period.key, groups: totals))
+    }
+
     /// An answer with a strong ETag, or 304 without a body when the request's `If-None-Match` names it.
     private static func revalidated(_ request: Request, body: ByteBuffer, contentType: String, etag: String) -> Response {
         var headers = HTTPFields()
@@ -447,6 +464,18 @@ struct SnapshotList: Codable, Sendable {
     var period: String
     /// Snapshots, newest first.
     var snapshots: [LeaderboardSnapshot]
+}
+
+/// The answer to `GET /v1/leaderboards/{board}/contest/groups`.
+struct GroupTotalList: Codable, Sendable {
+    /// Board id.
+    var board: String
+    /// Window (always `contest`).
+    var window: LeaderboardWindow
+    /// The run's period name.
+    var period: String
+    /// The groups' totals, best first (ties by name).
+    var groups: [GroupTotal]
 }
 
 /// The body of `POST …/compare`.

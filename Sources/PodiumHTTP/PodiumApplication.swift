@@ -31,6 +31,9 @@ public struct HTTPSettings: Sendable {
     public var playerTokens: PlayerTokenSettings
     /// Web origins allowed to call the API from a browser.
     public var cors: CORSPolicy
+    /// The address people open Podium's pages at (`https://podium.school.example`, no trailing slash), for the display
+    /// links it hands out; nil: the address each request was sent to (`http://` and its `Host`).
+    public var publicURL: String?
     /// Limits on connections: timeouts and how many at once.
     public var connections: ConnectionLimits
     /// Requests per minute per caller.
@@ -45,8 +48,9 @@ public struct HTTPSettings: Sendable {
         webhookAttempts: Int = 8,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
         connections: ConnectionLimits = ConnectionLimits(), rateLimits: RateLimits = RateLimits(),
-        plausibility: PlausibilityRules = PlausibilityRules()
+        plausibility: PlausibilityRules = PlausibilityRules(), publicURL: String? = nil
     ) {
+        self.publicURL = publicURL
         self.host = host
         self.port = port
         self.bootstrapAdminKey = bootstrapAdminKey
@@ -110,7 +114,7 @@ public enum PodiumApplication {
         UsersController(users: storage.users, follows: storage.follows, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)
             .addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
-        AdminController(storage: storage, keyDirectory: directory, cache: cache, now: now).addRoutes(to: router)
+        AdminController(storage: storage, keyDirectory: directory, cache: cache, publicURL: settings.publicURL, now: now).addRoutes(to: router)
         WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, now: now).addRoutes(to: router)
         ContestsController(contests: storage.contests, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)

@@ -134,6 +134,7 @@ public struct Settings: Sendable {
         http.cors = CORSPolicy(origins: Set((value("PODIUM_CORS_ORIGINS") ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }))
+        http.publicURL = try Self.publicURL(value("PODIUM_PUBLIC_URL"))
         let rateLimits = source.text("PODIUM_RATE_LIMITS")
         guard let limits = RateLimits.parse(rateLimits) else {
             throw SettingsError(
@@ -177,6 +178,19 @@ public struct Settings: Sendable {
         return SettingsTable.all.map { ($0.name, shown[$0.name] ?? "(not shown)") }
     }
 
+    /// `PODIUM_PUBLIC_URL` checked: an `http` or `https` address with a host, and perhaps a path, but no query or
+    /// fragment; a trailing slash is dropped.
+    static func publicURL(_ text: String?) throws -> String? {
+        guard let text else { return nil }
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme ?? ""), !(url.host ?? "").isEmpty,
+              url.query == nil, url.fragment == nil, url.user == nil
+        else {
+            throw SettingsError(message: "PODIUM_PUBLIC_URL must be an http or https address such as https://podium.school.example, got \(text)")
+        }
+        return trimmed
+    }
+
     /// Each setting's effective value as `summary` shows it, by name.
     func shownValues() -> [String: String] {
         let seconds = { (duration: Duration) in "\(duration.components.seconds)" }
@@ -206,6 +220,7 @@ public struct Settings: Sendable {
             ("PODIUM_PLAYER_TOKEN_JWKS_FILE", jwksFile ?? "(none)"),
             ("PODIUM_PLAYER_TOKEN_MAX_LIFETIME_S", "\(Int(http.playerTokens.maxLifetime))"),
             ("PODIUM_PLAYER_TOKEN_AUDIENCE", http.playerTokens.audience ?? "(none)"),
+            ("PODIUM_PUBLIC_URL", http.publicURL ?? "(from each request's Host)"),
             ("PODIUM_CORS_ORIGINS", http.cors.origins.isEmpty ? "(none)" : http.cors.origins.sorted().joined(separator: ",")),
             ("PODIUM_HEADER_TIMEOUT_MS", milliseconds(http.connections.headerTimeout)),
             ("PODIUM_BODY_TIMEOUT_MS", milliseconds(http.connections.bodyTimeout)),

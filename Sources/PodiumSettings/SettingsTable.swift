@@ -91,6 +91,8 @@ public enum SettingsTable {
             "the longest a player token may live (`exp` − `iat`)"),
         SettingDefinition("PODIUM_PLAYER_TOKEN_AUDIENCE", unset: "unset",
             "when set, a token that names an audience must name this one"),
+        SettingDefinition("PODIUM_PUBLIC_URL", unset: "unset",
+            "the address people open Podium's pages at (`https://podium.example.org`), for the display links made with display keys; unset: the address each request was sent to"),
         SettingDefinition("PODIUM_CORS_ORIGINS", unset: "unset",
             "comma-separated origins allowed to call the API from a browser"),
         SettingDefinition("PODIUM_HEADER_TIMEOUT_MS", default: "10000",

@@ -148,6 +148,8 @@ struct AccessMatrixTests {
             statuses: statuses([201, 403, 403, 403, 403, 403, 200, 403, 200])),
         Row(method: .delete, template: "/v1/contests/{id}/entries/{user}", path: "/v1/contests/class-4b-cup/entries/pupil", body: nil,
             statuses: statuses([204, 403, 403, 403, 403, 403, 404, 403, 404])),
+        Row(method: .get, template: "/v1/leaderboards/{board}/{window}/groups", path: "/v1/leaderboards/contest:class-4b-cup/contest/groups",
+            body: nil, statuses: statuses([200, 403, 200, 403, 200, 403, 403, 200, 200])),
         Row(method: .get, template: "/v1/comparisons", path: "/v1/comparisons?a=group:class-4b/week&b=group:class-4b/week/2026-W47&user_id=pupil",
             body: nil, statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
         Row(method: .post, template: "/v1/admin/contests", path: "/v1/admin/contests", body: { _ in [:] }, statuses: adminOnly(400)),

@@ -129,6 +129,19 @@ struct ContestRouteTests {
                 let groupSides = [group.json["a"], group.json["b"]].compactMap { $0 as? [String: Any] }
                 // 5c holds ann's 6 and cat's 6 in the contest (5d: ben's 9); on its own week board eve's 3 too, against 5d's 9 and 4a's 3.
                 #expect(groupSides.map { "\($0["score"] ?? "") \($0["rank"] ?? "-") \($0["of"] ?? "")" } == ["12 1 2", "15 1 3"])
+                // The run's group totals, best first, as the classroom display shows them.
+                let totals = try await client.send(.get, path + "/groups", key: harness.readKey)
+                #expect(totals.status == .ok && totals.json["period"] as? String == "20261125T1100Z")
+                #expect((totals.json["groups"] as? [[String: Any]])?.map { "\($0["group"] ?? "") \($0["total"] ?? "") \($0["rank"] ?? "")" }
+                    == ["5c 12 1", "5d 9 2"])
+                let totalsTag = try #require(totals.headers[.eTag])
+                #expect(try await client.send(.get, path + "/groups", key: harness.readKey, headers: [.ifNoneMatch: totalsTag]).status == .notModified)
+                let firstOnly = try await client.send(.get, path + "/groups?limit=1", key: harness.readKey)
+                #expect((firstOnly.json["groups"] as? [[String: Any]])?.count == 1)
+                #expect(try await client.send(.get, path + "/groups?limit=0", key: harness.readKey).errorFields == ["limit"])
+                let weekly = try await client.send(.get, "/v1/leaderboards/group:5c/week/groups", key: harness.readKey)
+                #expect(weekly.status == .notFound
+                    && weekly.json["detail"] as? String == "board group:5c keeps no group totals on its week window: they are kept for contest runs")
                 let earlier = try await client.send(.get, "/v1/comparisons?a=group:5c/week/2026-W47&b=group:5c/week&group=5c", key: harness.readKey)
                 #expect((earlier.json["a"] as? [String: Any])?["rank"] == nil && earlier.json["score_change"] as? Int == 15)
                 let mismatched = try await client.send(.get, "/v1/comparisons?a=global/week&b=group:5c/week&group=5c", key: harness.readKey)

@@ -58,7 +58,11 @@ struct ResponseShapeTests {
         ResponseShape("MedalList", MedalList(medals: [Samples.medal])), ResponseShape("RankPoint", Samples.rankPoint),
         ResponseShape("RankHistory", RankHistory(userId: "alice", points: [Samples.rankPoint])),
         ResponseShape("ApiKeyInfo", Samples.apiKey), ResponseShape("KeyList", KeyList(keys: [Samples.apiKey])),
-        ResponseShape("CreatedApiKey", CreatedApiKey(key: Samples.apiKey, secret: "pk_ab12cd34ef56")),
+        ResponseShape("CreatedApiKey", CreatedKeyAnswer(
+            key: Samples.apiKey, secret: "pk_ab12cd34ef56", displayUrl: "https://podium.example.org/display/group:class-4b/week#key=pk_ab12cd34ef56")),
+        ResponseShape("GroupTotal", GroupTotal(group: "class-4b", total: 420, rank: 1)),
+        ResponseShape("GroupTotalList", GroupTotalList(
+            board: "contest:friday-quiz", window: .contest, period: "20261127T1400Z", groups: [GroupTotal(group: "class-4b", total: 420, rank: 1)])),
         ResponseShape("RebuildAnswer", RebuildAnswer(boards: 3, entries: 40)), ResponseShape("OutboxEvent", Samples.event),
         ResponseShape("EventPage", EventPage(events: [Samples.event], nextCursor: "213730-1")),
         ResponseShape("JobAttempt", Samples.jobAttempt), ResponseShape("JobRun", Samples.jobRun), ResponseShape("JobSummary", Samples.job),

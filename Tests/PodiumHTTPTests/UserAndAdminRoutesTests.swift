@@ -7,7 +7,7 @@ import Logging
 import Postgres
 import Redis
 import PodiumCore
-import PodiumHTTP
+@testable import PodiumHTTP
 import PodiumScheduler
 import Testing
 
@@ -258,7 +258,29 @@ struct UserAndAdminRoutesTests {
             #expect(try await client.send(.delete, "/v1/admin/api-keys/\(id)", key: HTTPHarness.adminKey).status == .noContent)
             #expect(try await client.send(.get, "/v1/leaderboards/global/all", key: secret).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/admin/api-keys", key: harness.readKey).status == .forbidden)
+            #expect(created.json["display_url"] == nil, "only display keys get a display link")
+
+            // A display key's answer carries the link a teacher opens on the classroom screen, and the link's key reads the board.
+            let display = try await client.send(.post, "/v1/admin/api-keys", key: HTTPHarness.adminKey,
+                                                json: ["name": "Room 12 TV", "role": "display", "scopes": ["group:*", "group:5c", "global"]] as [String: any Sendable])
+            let displaySecret = try #require(display.json["secret"] as? String)
+            let link = try #require(display.json["display_url"] as? String)
+            #expect(link.hasPrefix("http://") && link.hasSuffix("/display/group:5c/week#key=\(displaySecret)"), "\(link)")
+            let path = try #require(link.split(separator: "#").first.flatMap { URL(string: String($0))?.path })
+            #expect(try await client.send(.get, path, key: nil, headers: [.accept: "text/html"]).status == .ok)
+            #expect(try await client.send(.get, "/v1/leaderboards/group:5c/week", key: displaySecret).status == .ok)
         }
+    }
+
+    /// A display link names the first single board of the key's scopes: a contest's runs, another board's week.
+    @Test func displayLinksNameTheFirstSingleBoard() throws {
+        let base = "https://podium.example.org"
+        let link = { (scopes: [String]) in
+            AdminController.displayURL(base: base, scopes: scopes.compactMap(BoardPattern.init), secret: "pdm_s")
+        }
+        #expect(link(["contest:friday-quiz", "group:5c"]) == "https://podium.example.org/display/contest:friday-quiz/contest#key=pdm_s")
+        #expect(link(["group:*", "topic:math"]) == "https://podium.example.org/display/topic:math/week#key=pdm_s")
+        #expect(link(["group:*", "topic:*"]) == nil)
     }
 
     @Test func healthReadinessMetricsAndUnknownRoutes() async throws {

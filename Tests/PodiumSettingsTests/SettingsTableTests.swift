@@ -60,6 +60,14 @@ struct SettingsTableTests {
         #expect(settings.http.connections.maxConnections == limits.maxConnections)
     }
 
+    /// The public address loses a trailing slash and keeps a path, so display links join it with `/display/…`.
+    @Test func thePublicAddressIsKeptWithoutItsTrailingSlash() throws {
+        #expect(try Settings(environment: ["PODIUM_PUBLIC_URL": "https://podium.example.org/"]).http.publicURL == "https://podium.example.org")
+        #expect(try Settings(environment: ["PODIUM_PUBLIC_URL": "http://school.example:8080/podium"]).http.publicURL
+            == "http://school.example:8080/podium")
+        #expect(try Settings(environment: [:]).http.publicURL == nil)
+    }
+
     /// A value that cannot be used stops the start with a message naming the variable.
     @Test func badValuesNameTheVariable() {
         let cases: [(String, String)] = [
@@ -67,6 +75,8 @@ struct SettingsTableTests {
             ("PODIUM_RATE_LIMITS", "ingest=lots"), ("PODIUM_LOG_LEVEL", "loud"), ("PODIUM_LOG_FORMAT", "xml"),
             ("PODIUM_DATABASE_URL", "host='unterminated"), ("PODIUM_DATABASE_READ_URL", "host='unterminated"),
             ("PODIUM_DATABASE_READ_MAX_LAG_MS", "1999"), ("PODIUM_DATABASE_READ_MAX_LAG_MS", "soon"),
+            ("PODIUM_PUBLIC_URL", "podium.example.org"), ("PODIUM_PUBLIC_URL", "ftp://podium.example.org"),
+            ("PODIUM_PUBLIC_URL", "https://podium.example.org/?x=1"), ("PODIUM_PUBLIC_URL", "https://podium.example.org/#top"),
         ]
         for (name, value) in cases {
             do {

@@ -99,12 +99,13 @@ call("get", "/healthz", expect=200)
 call("get", "/readyz", expect=200)
 call("get", "/openapi.json", expect=200)
 
-# Keys: the quiz backend's ingest key, a teacher's read key for the class, the classroom display's key.
+# Keys: the classroom display's key (its answer, with the display link, is the example), the quiz backend's ingest key,
+# a teacher's read key for the class.
+display = call("post", "/v1/admin/api-keys", body={"name": "Classroom TV, room 12", "role": "display", "scopes": ["group:class-4b"]},
+               expect=201)
 ingest = call("post", "/v1/admin/api-keys", body={"name": "Quiz backend (production)", "role": "ingest"}, expect=201)["secret"]
 teacher = call("post", "/v1/admin/api-keys", body={"name": "Ms Okafor, class 4B", "role": "read", "scopes": ["group:class-4b"]},
                expect=201)["secret"]
-display = call("post", "/v1/admin/api-keys", body={"name": "Classroom TV, room 12", "role": "display", "scopes": ["group:class-4b"]},
-               expect=201)
 spare = call("post", "/v1/admin/api-keys", body={"name": "Old display, room 9", "role": "display", "scopes": ["group:class-4b"]},
              expect=201)
 
@@ -170,6 +171,18 @@ call("post", "/v1/admin/contests/{id}/close", path="/v1/admin/contests/friday-qu
 call("post", "/v1/admin/contests", body={"id": "spelling-bee", "title": "Spelling bee", "scope": ["topic:spelling"], "cron": "0 9 * * 1", "duration_minutes": 30},
      expect=201)
 call("post", "/v1/admin/contests/{id}/cancel", path="/v1/admin/contests/spelling-bee/cancel", expect=200)
+# A times-tables hour of classes 4B and 4C, under way: its run keeps each class's total, which the display shows.
+started = time.gmtime(time.time() - 600)
+call("post", "/v1/admin/contests", expect=201, body={
+    "id": "times-tables-hour", "title": "Times tables hour", "scope": ["group:class-4b", "group:class-4c"],
+    "starts_at": time.strftime("%Y-%m-%dT%H:%M:00Z", started),
+    "ends_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(time.time() + 3000))})
+for (user, name), group, correct in [(players[0], "class-4b", 9), (players[2], "class-4b", 7), (("noor", "Noor B."), "class-4c", 10)]:
+    call("post", "/v1/completions", credential=ingest, expect=201, body={
+        **completion, "id": f"c-tables-{user}", "user_id": user, "display_name": name, "quiz_id": "times-tables-7",
+        "correct": correct, "groups": [group]})
+call("get", "/v1/leaderboards/{board}/{window}/groups", path="/v1/leaderboards/contest:times-tables-hour/contest/groups",
+     credential=display["secret"], expect=200)
 # This week against last week, for one player of the class.
 this_week, last_week = (date.today().isocalendar(), (date.today() - timedelta(days=7)).isocalendar())
 call("get", "/v1/comparisons", credential=teacher, expect=200,

@@ -21,6 +21,8 @@ bin="${PODIUM_BINARY:-$root/.build/debug/podium}"
 benchmark_environment podium_examples 3 "${PODIUM_EXAMPLES_PORT:-18093}"
 # A delivery to the examples' unreachable webhook receiver is dead after one attempt, so it can be resent.
 export PODIUM_WEBHOOK_MAX_ATTEMPTS=1
+# Display links as a school's deployment would hand them out.
+export PODIUM_PUBLIC_URL=https://podium.example.org
 # The player token key of the implausible completion's example.
 export PODIUM_EXAMPLES_TOKEN_SECRET="examples-$(date +%s)-secret-of-the-examples"
 export PODIUM_PLAYER_TOKEN_HS256_KEYS="examples:$PODIUM_EXAMPLES_TOKEN_SECRET"

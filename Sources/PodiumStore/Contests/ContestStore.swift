@@ -225,3 +225,25 @@ extension ContestStore {
         return GroupStanding(total: total ?? 0, rank: total == nil ? nil : try row.int("above") + 1, groups: try row.int("groups"))
     }
 }
+
+/// One group's total in a contest run, and its rank among the run's groups.
+public struct GroupTotal: Sendable, Codable, Equatable {
+    /// The group's name.
+    public var group: String
+    /// Its total: the sum of what its completions scored in the run.
+    public var total: Int64
+    /// Its rank among the run's groups, competition style (1-2-2-4).
+    public var rank: Int
+}
+
+extension ContestStore {
+    /// The group totals of contest run `period` of `board`, best first (ties by name), at most `limit` of them.
+    public func groupTotals(board: String, period: String, limit: Int) async throws -> [GroupTotal] {
+        try await postgres.query("""
+            SELECT group_name, score, rank() OVER (ORDER BY score DESC) AS rank FROM contest_group_scores
+            WHERE board = $1 AND period = $2 ORDER BY score DESC, group_name LIMIT $3
+            """, [board, period, limit]).rows.map { row in
+            GroupTotal(group: try row.string("group_name"), total: try row.int64("score"), rank: try row.int("rank"))
+        }
+    }
+}
