@@ -92,18 +92,8 @@ struct AdminController {
         let created = try await storage.apiKeys.create(name: name, role: role, scopes: scopes, now: now())
         keyDirectory.invalidate()
         let base = publicURL ?? "http://\(request.head.authority ?? "localhost")"
-        let link = role == .display ? Self.displayURL(base: base, scopes: scopes, secret: created.secret) : nil
+        let link = role == .display ? DisplayLink.url(base: base, scopes: scopes, secret: created.secret) : nil
         return try HTTPSupport.json(CreatedKeyAnswer(key: created.key, secret: created.secret, displayUrl: link), status: .created)
-    }
-
-    /// The display page of the first single board among `scopes`, with the key in the fragment (never sent to a server):
-    /// a contest's runs, or another board's week. Nil when every scope is a pattern (`group:*`) and names no board.
-    static func displayURL(base: String, scopes: [BoardPattern], secret: String) -> String? {
-        for case .board(let board) in scopes {
-            let window: LeaderboardWindow = if case .contest = board { .contest } else { .week }
-            return "\(base)/display/\(board.id)/\(window.rawValue)#key=\(secret)"
-        }
-        return nil
     }
 
     /// Handles `DELETE /v1/admin/api-keys/:id`.

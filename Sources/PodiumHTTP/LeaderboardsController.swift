@@ -180,6 +180,9 @@ struct LeaderboardsController {
             if let text = request.uri.queryParameters.get("refresh"), !((Double(text)).map { (1...3600).contains($0) } ?? false) {
                 errors.append(FieldError(field: "refresh", message: "must be a number of seconds from 1 to 3600"))
             }
+            if let text = request.uri.queryParameters.get("page_seconds"), !((Double(text)).map { (3...600).contains($0) } ?? false) {
+                errors.append(FieldError(field: "page_seconds", message: "must be a number of seconds from 3 to 600"))
+            }
             if let title = request.uri.queryParameters.get("title"), title.count > 100 {
                 errors.append(FieldError(field: "title", message: "must be at most 100 characters"))
             }

@@ -41,8 +41,15 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let patterns = scopes.compactMap(BoardPattern.init)
-            let created = try await Runtime.with { try await $0.storage.apiKeys.create(name: name, role: role, scopes: patterns, now: Date()) }
+            let (created, base) = try await Runtime.with { runtime in
+                let http = runtime.settings.http
+                return (try await runtime.storage.apiKeys.create(name: name, role: role, scopes: patterns, now: Date()),
+                        http.publicURL ?? "http://\(http.host):\(http.port)")
+            }
             print("id:     \(created.key.id)\nrole:   \(created.key.role.rawValue)\nscopes: \(Self.describe(created.key.scopes))\nsecret: \(created.secret)")
+            if role == .display, let link = DisplayLink.url(base: base, scopes: patterns, secret: created.secret) {
+                print("display link: \(link)")
+            }
         }
 
         /// Scopes as listed: their patterns, or `all boards`.

@@ -276,7 +276,7 @@ struct UserAndAdminRoutesTests {
     @Test func displayLinksNameTheFirstSingleBoard() throws {
         let base = "https://podium.example.org"
         let link = { (scopes: [String]) in
-            AdminController.displayURL(base: base, scopes: scopes.compactMap(BoardPattern.init), secret: "pdm_s")
+            DisplayLink.url(base: base, scopes: scopes.compactMap(BoardPattern.init), secret: "pdm_s")
         }
         #expect(link(["contest:friday-quiz", "group:5c"]) == "https://podium.example.org/display/contest:friday-quiz/contest#key=pdm_s")
         #expect(link(["group:*", "topic:math"]) == "https://podium.example.org/display/topic:math/week#key=pdm_s")

@@ -14,16 +14,20 @@ database with its wall clock two days ahead (ops/test/clock-shift, as ops/test/d
 """
 
 import datetime
+import io
 import json
 import os
 import re
 import secrets
 import shutil
+import string
 import subprocess
 import time
 import urllib.parse
 
 import pytest
+import zxingcpp
+from PIL import Image
 
 from conftest import (OUT, ROOT, TIMEOUT_MS, conninfo_for, free_port, http_json, new_admin_key, psql, start_podium,
                       stop)
@@ -641,6 +645,51 @@ def test_a_new_keys_secret_is_shown_once_and_revoking_asks_first(console, podium
     page.locator(f'#key-list tr.revoked[data-key="{made["id"]}"]').wait_for(state="visible")
     assert http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/all", value)[0] == 401
     console.assert_clean()
+
+
+def decode_qr(locator):
+    """The text of the QR code `locator` shows, read from a screenshot by zxing-cpp (None when none is found)."""
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(locator.screenshot())), formats=zxingcpp.BarcodeFormat.QRCode)
+    return found[0].text if found else None
+
+
+def test_a_display_keys_answer_offers_its_link_to_copy_and_as_a_qr_code(console, podium, browser):
+    page = console.open("keys").page
+    page.locator("#key-list table, #key-list .empty").first.wait_for(state="visible")
+    page.fill('#key-form input[name="name"]', "Room 12 TV")
+    page.select_option('#key-form select[name="role"]', "display")
+    page.fill('#key-form input[name="scopes"]', BOARD)
+    page.click('#key-form button[type="submit"]')
+    page.locator("#display-link").wait_for(state="visible")
+    secret = page.text_content("#new-secret")
+    link = page.text_content("#display-link")
+    assert link == f"{podium['base']}/display/{BOARD}/week#key={secret}"
+    assert decode_qr(page.locator("#display-qr")) == link, "the QR code opens the same link"
+    page.locator("#secret-box button", has_text="Copy display link").click()
+    page.wait_for_function("() => [...document.querySelectorAll('.copy-status')].some((s) => s.textContent !== '')")
+    console.shot("keys-display-link")
+    # The link works: its page shows the board with the key from its fragment.
+    shown = browser.new_page()
+    try:
+        shown.goto(link)
+        shown.locator("#entries tr").first.wait_for(state="visible")
+        assert shown.text_content("#status") == ""
+    finally:
+        shown.close()
+    console.assert_clean()
+
+
+@pytest.mark.parametrize("length", [17, 80, 200, 500, 1200])
+def test_the_consoles_qr_codes_decode_to_their_text_at_every_size(console, length):
+    """Versions 1 to about 27 of the code (17 to 1,200 bytes), each decoded from the screen."""
+    page = console.open("keys").page
+    text = ("https://podium.example.org/display/group:class-4b/week#key=pdm_" + string.ascii_letters * 30)[:length]
+    page.evaluate("""(text) => {
+        const code = PodiumQR.svg(text, 600, 'test code');
+        code.id = 'test-qr';
+        document.body.prepend(code);
+    }""", text)
+    assert decode_qr(page.locator("#test-qr")) == text
 
 
 # --- d. calendar, f. webhooks, g. players --------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 #   bash ops/test/browser-test.sh ARGS...     extra arguments go to pytest, e.g. `-k display`
 #
 # Installs with apt only what is missing (chromium, fonts-liberation when no
-# font is installed, python3, python3-venv, gcc), and Playwright and pytest with pip
+# font is installed, python3, python3-venv, gcc), and Playwright, pytest, zxing-cpp and Pillow with pip
 # into a venv at .local/browser-venv, so system packages are left alone.
 # Playwright never downloads a browser (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1):
 # the test launches /usr/bin/chromium.
@@ -60,9 +60,10 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 # Pinned: the versions this test was written and run with.
-if ! "$venv/bin/python" -c 'import playwright.sync_api, pytest' >/dev/null 2>&1; then
-    echo "installing playwright and pytest into $venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check playwright==1.65.2 pytest==9.2.0
+# zxing-cpp and Pillow read the console's QR codes back from screenshots.
+if ! "$venv/bin/python" -c 'import playwright.sync_api, pytest, zxingcpp, PIL' >/dev/null 2>&1; then
+    echo "installing playwright, pytest, zxing-cpp and pillow into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check playwright==1.65.2 pytest==9.2.0 zxing-cpp==3.1.1 pillow==13.0.0
 fi
 
 mkdir -p .local/browser

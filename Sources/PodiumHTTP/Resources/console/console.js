@@ -779,13 +779,12 @@
     attempt(load);
   }
 
-  // The secret, this once, with a copy button; gone when dismissed or when leaving the screen.
-  function showSecret(box, created) {
-    const code = el("code", { class: "secret", id: "new-secret" }, created.secret);
+  // A button that copies `code`'s text, or selects it when the clipboard is not available (plain http).
+  function copyButton(code, label) {
     const status = el("span", { class: "copy-status", role: "status" });
-    const copy = button("Copy", async () => {
+    const copy = button(label, async () => {
       try {
-        await navigator.clipboard.writeText(created.secret);
+        await navigator.clipboard.writeText(code.textContent);
         status.textContent = "Copied.";
       } catch {
         const range = document.createRange();
@@ -795,10 +794,26 @@
         status.textContent = "Selected: press Ctrl+C (⌘C) to copy.";
       }
     }, "copy");
+    return [copy, status];
+  }
+
+  // The secret, this once, with a copy button; for a display key also its display link, as text and as a QR code to
+  // open it on the classroom screen. Gone when dismissed or when leaving the screen.
+  function showSecret(box, created) {
+    const code = el("code", { class: "secret", id: "new-secret" }, created.secret);
+    const link = created.display_url ? el("code", { class: "secret", id: "display-link" }, created.display_url) : null;
+    const qr = link ? PodiumQR.svg(created.display_url, 240, "QR code of the display link") : null;
+    if (qr) qr.id = "display-qr";
     box.replaceChildren(el("div", { class: "secret-panel" },
       el("p", {}, el("strong", {}, `Secret of “${created.key.name}” (${created.key.role})`),
         ": copy it now. It is shown only this once and cannot be read again."),
-      el("div", { class: "row" }, code, copy, status),
+      el("div", { class: "row" }, code, copyButton(code, "Copy")),
+      link && el("p", {}, el("strong", {}, "Display link"),
+        ": open it on the classroom screen, or scan the code with the screen's camera. It holds the key, so share it only with that screen."),
+      link && el("div", { class: "row" }, link, copyButton(link, "Copy display link")),
+      qr,
+      created.key.role === "display" && !link && el("p", { class: "muted" },
+        "No display link: the key's scopes name no single board. Write the link as /display/<board>/<window>#key=<secret>."),
       button("Done", () => box.replaceChildren(), "quiet small")));
   }
 

@@ -1,0 +1,291 @@
+"""The classroom screen (issue 26, part 1): the display page as a class sees it on a TV, and as a teacher's phone shows it.
+
+A class of 40 real-looking players (long, right-to-left, CJK and emoji names) at 1920×1080; a larger board that needs
+pages; a contest with its countdown, class totals and medals; rows that move and a new leader; links whose key is
+wrong. Each test makes its own groups and keys on the session's Podium (conftest.py), so the boards hold only its
+players. Screenshots go to .local/browser/classroom-*.png.
+"""
+
+import secrets
+import time
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import OUT, TIMEOUT_MS, http_json
+
+expect.set_options(timeout=TIMEOUT_MS)
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+# Names a class list holds: long, right-to-left, CJK, emoji, combining marks.
+NAMES = ["Maximiliana " + "W" * 52, "محمد عبد الرحمن", "שירה לוי", "王小明", "さくら", "김민준", "Zoë 🦊", "José-María",
+         "Nguyễn Văn An", "Ōkubo Ren", "Αλέξανδρος", "Олександра", "Chloé", "Aarav", "Amara", "Björn", "Camille", "Dmitri",
+         "Emeka", "Fatima", "Giulia", "Hiroshi", "Ingrid", "Jamal", "Kaia", "Liam", "Mei", "Nikolai", "Olu", "Priya",
+         "Quentin", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wanjiru", "Xavier", "Yusuf", "Zainab"]
+# The script counts the animations the page starts (Element.animate), so motion is asserted by count, not by timing.
+COUNT_ANIMATIONS = """
+window.podiumAnimations = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.podiumAnimations += 1; return animate.apply(this, args); };
+"""
+
+
+def post_class(podium, group, names, head_start=0):
+    """Completions in `group` that rank `names` in their order, each with its own score: the player `n` from the end
+    (plus `head_start`) plays n // 2 hard quizzes (5 points each) and n % 2 + 1 easy ones (2 each), so scores run 4, 7,
+    9, 12, 14, … from the last. Returns the user ids, best first."""
+    prefix = f"{group}-{secrets.token_hex(3)}"
+    users = [f"{prefix}-{index}" for index in range(len(names))]
+    items = []
+    for index, (user, name) in enumerate(zip(users, names)):
+        n = len(names) - index + head_start
+        for play, difficulty in enumerate(["hard"] * (n // 2) + ["easy"] * (n % 2 + 1)):
+            items.append({"id": f"{user}-{play}", "user_id": user, "quiz_id": f"q-{play}", "topic": "math", "difficulty": difficulty,
+                          "correct": 8, "total": 10, "duration_ms": 600000, "groups": [group], "display_name": name})
+    for first in range(0, len(items), 500):
+        chunk = items[first:first + 500]
+        status, body = http_json("POST", f"{podium['base']}/v1/completions/batch", podium["admin_key"], {"completions": chunk})
+        assert status == 200 and body["created"] == len(chunk), body
+    return users
+
+
+def class_score(count, index):
+    """The score `post_class` gives the player at `index` of `count`."""
+    n = count - index
+    return 5 * (n // 2) + 2 * (n % 2 + 1)
+
+
+def display_key(podium, *scopes):
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/api-keys", podium["admin_key"],
+                             {"name": f"TV {secrets.token_hex(2)}", "role": "display", "scopes": list(scopes)})
+    assert status == 201, body
+    return body
+
+
+def open_display(browser, url, viewport=TV, fixed_time=None, **options):
+    """The display at `url`, counting its animations; with `fixed_time` (Unix seconds) its clock shows that instant."""
+    page = browser.new_page(viewport=viewport, **options)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.add_init_script(COUNT_ANIMATIONS)
+    if fixed_time is not None:
+        page.clock.set_fixed_time(fixed_time)
+    page.goto(url)
+    return page
+
+
+def visible_rows(page):
+    """The rows shown now: [rank, name, score] each, in order."""
+    return page.evaluate("""() => [...document.querySelectorAll('#entries tr')].filter((tr) => !tr.hidden)
+        .map((tr) => [tr.querySelector('.rank').textContent, tr.querySelector('.name').textContent, tr.querySelector('.score').textContent])""")
+
+
+def rows_on_screen(page):
+    """Whether every shown row lies inside the viewport above the footer, and every name is shown whole (nothing clipped)."""
+    return page.evaluate("""() => {
+        const rows = [...document.querySelectorAll('#entries tr')].filter((tr) => !tr.hidden);
+        const footer = document.getElementById('updated').getBoundingClientRect().top;
+        return rows.every((tr) => { const box = tr.getBoundingClientRect();
+                                    return box.top >= 0 && box.bottom <= footer && box.left >= 0 && box.right <= innerWidth; })
+            && rows.every((tr) => { const name = tr.querySelector('.name'); return name.scrollWidth <= name.clientWidth + 1; });
+    }""")
+
+
+def luminance(rgb):
+    def channel(value):
+        value /= 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def background(page, selector):
+    text = page.eval_on_selector(selector, "(element) => getComputedStyle(element).backgroundColor")
+    return [int(float(part)) for part in text[text.index("(") + 1:text.index(")")].split(",")[:3]]
+
+
+def test_a_whole_class_fits_a_tv_and_the_top_ten_fills_it(browser, podium):
+    group = f"class-{secrets.token_hex(3)}"
+    post_class(podium, group, NAMES)
+    key = display_key(podium, f"group:{group}")
+    page = open_display(browser, key["display_url"].replace("/week#", "/week?limit=40#"))
+    try:
+        expect(page.locator("#entries tr")).to_have_count(40)
+        shown = visible_rows(page)
+        assert [row[1] for row in shown] == NAMES, "every player, best first, with the whole name"
+        assert [row[2] for row in shown] == [str(class_score(40, index)) for index in range(40)]
+        assert [row[0] for row in shown] == [str(rank) for rank in range(1, 41)]
+        assert rows_on_screen(page), "all 40 rows on one screen, no name cut"
+        assert page.text_content("#pager") == "", "no pages when the class fits"
+        font = page.eval_on_selector("#entries .name", "(cell) => parseFloat(getComputedStyle(cell).fontSize)")
+        assert font >= 0.022 * TV["height"], f"{font}px is too small to read from the back of the room"
+        first, twenty_first = (page.locator("#entries tr").nth(n).bounding_box() for n in (0, 20))
+        assert twenty_first["x"] > first["x"] + first["width"] / 2, "two columns: rank 21 heads the second"
+        assert page.locator("main").count() == 1 and page.locator("main #board").count() == 1
+        assert page.locator("#board thead th").all_text_contents()[:4] == ["#", "Medal", "Player", "Score"]
+        page.screenshot(path=str(OUT / "classroom-40.png"))
+    finally:
+        page.close()
+
+    page = open_display(browser, key["display_url"])  # the top 10 (the default limit)
+    try:
+        expect(page.locator("#entries tr")).to_have_count(10)
+        assert [row[1] for row in visible_rows(page)] == NAMES[:10]
+        assert rows_on_screen(page)
+        bottom = page.evaluate("document.getElementById('board').getBoundingClientRect().bottom")
+        assert bottom >= 0.75 * TV["height"], f"the top 10 ends at {bottom}px of {TV['height']}: it should fill the screen"
+        ten_font = page.eval_on_selector("#entries .name", "(cell) => parseFloat(getComputedStyle(cell).fontSize)")
+        assert ten_font > font * 1.5, "ten rows are shown larger than forty"
+        page.screenshot(path=str(OUT / "classroom-top10.png"))
+    finally:
+        page.close()
+
+
+def test_a_board_too_long_for_one_screen_turns_pages(browser, podium):
+    group = f"hall-{secrets.token_hex(3)}"
+    names = [f"Player {index:02d}" for index in range(90)]
+    post_class(podium, group, names)
+    key = display_key(podium, f"group:{group}")
+    page = open_display(browser, key["display_url"].replace("/week#", "/week?limit=90&page_seconds=3#"))
+    try:
+        expect(page.locator("#entries tr")).to_have_count(90)
+        expect(page.locator("#pager")).to_have_text(re.compile("^Page 1 of 2"))
+        first = visible_rows(page)
+        assert rows_on_screen(page)
+        assert [row[0] for row in first] == [str(rank) for rank in range(1, len(first) + 1)]
+        assert page.locator("#pager .dot").count() == 2 and page.locator("#pager .dot.current").count() == 1
+        page.screenshot(path=str(OUT / "classroom-page1.png"))
+        expect(page.locator("#pager")).to_have_text(re.compile("^Page 2 of 2"))
+        second = visible_rows(page)
+        assert rows_on_screen(page)
+        assert [row[1] for row in first + second] == names, "the two pages show every row once, in order"
+        page.screenshot(path=str(OUT / "classroom-page2.png"))
+        expect(page.locator("#pager")).to_have_text(re.compile("^Page 1 of 2"))
+    finally:
+        page.close()
+
+
+def test_a_contest_shows_its_countdown_class_totals_and_medals_without_colour_alone(browser, podium):
+    run = secrets.token_hex(3)
+    groups = [f"c5a-{run}", f"c5b-{run}"]
+    now = int(time.time()) // 60 * 60
+    start, end = now - 600, now + 3000
+    contest = f"tables-{run}"
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/contests", podium["admin_key"], {
+        "id": contest, "title": "Times tables hour", "scope": [f"group:{group}" for group in groups],
+        "starts_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(start)),
+        "ends_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(end))})
+    assert status == 201, body
+    post_class(podium, groups[0], ["Ada", "Bo", "Cy"])
+    post_class(podium, groups[1], ["Dee", "Eli"], head_start=10)  # 32 and 29: ahead of Ada's 9
+    key = display_key(podium, f"contest:{contest}")
+    assert key["display_url"].endswith(f"/display/contest:{contest}/contest#key={key['secret']}")
+    page = open_display(browser, key["display_url"], fixed_time=end - 754)  # 12 min 34 s before the run ends
+    try:
+        expect(page.locator("#group-list li")).to_have_count(2)
+        assert page.text_content("#countdown") == "Ends in 12:34"
+        status, totals = http_json("GET", f"{podium['base']}/v1/leaderboards/contest:{contest}/contest/groups", key["secret"])
+        assert status == 200
+        status, standing = http_json("GET", f"{podium['base']}/v1/leaderboards/contest:{contest}/contest", key["secret"])
+        assert status == 200
+        scores = {entry["display_name"]: entry["score"] for entry in standing["entries"]}
+        expected = {groups[0]: scores["Ada"] + scores["Bo"] + scores["Cy"], groups[1]: scores["Dee"] + scores["Eli"]}
+        assert {group["group"]: group["total"] for group in totals["groups"]} == expected, "a class total is its players' sum"
+        best = sorted(expected, key=lambda group: -expected[group])
+        readable = lambda group: group.replace("-", " ").capitalize()
+        assert page.locator("#group-list li .group").all_text_contents() == [f"1. {readable(best[0])}", f"2. {readable(best[1])}"]
+        assert page.locator("#group-list li .total").all_text_contents() == [str(expected[best[0]]), str(expected[best[1]])]
+        assert page.text_content("#groups h2") == "Class totals"
+        # The top three: their place as a number on gold, silver and bronze that differ by at least 3:1 each.
+        assert page.locator("#entries .place").all_text_contents() == ["1", "2", "3"]
+        places = [background(page, f"#entries tr:nth-child({n}) .place") for n in (1, 2, 3)]
+        for a, b in ((0, 1), (1, 2), (0, 2)):
+            assert contrast(places[a], places[b]) >= 3, f"places {a + 1} and {b + 1}: {contrast(places[a], places[b]):.2f}:1"
+        page.screenshot(path=str(OUT / "classroom-contest.png"))
+
+        # Closed early with medals: each medal is a word on its colour.
+        status, body = http_json("POST", f"{podium['base']}/v1/admin/contests/{contest}/close", podium["admin_key"])
+        assert status == 200, body
+        expect(page.locator("#entries .badge")).to_have_count(3)
+        assert page.locator("#entries .badge").all_text_contents() == ["Gold", "Silver", "Bronze"]
+        medals = [background(page, f"#entries tr:nth-child({n}) .badge") for n in (1, 2, 3)]
+        assert min(contrast(medals[0], medals[1]), contrast(medals[1], medals[2]), contrast(medals[0], medals[2])) >= 3
+        expect(page.locator("#countdown")).to_have_text("Finished")
+        page.screenshot(path=str(OUT / "classroom-contest-final.png"))
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_new_leader_is_announced_and_rows_slide_unless_motion_is_reduced(browser, podium, motion):
+    group = f"moves-{secrets.token_hex(3)}"
+    users = post_class(podium, group, ["Ana", "Ben", "Cleo"])
+    key = display_key(podium, f"group:{group}")
+    page = open_display(browser, key["display_url"].replace("/week#", "/week?refresh=3600#"), reduced_motion=motion)
+    try:
+        expect(page.locator("#entries tr")).to_have_count(3)
+        expect(page.locator("#updated")).to_have_text(re.compile("^Updated"))
+        assert page.text_content("#leader") == "" and page.evaluate("window.podiumAnimations") == 0
+        # Cleo (4) passes Ana (9) with two hard quizzes (14).
+        status, body = http_json("POST", f"{podium['base']}/v1/completions/batch", podium["admin_key"], {"completions": [
+            {"id": f"{users[2]}-jump-{n}", "user_id": users[2], "quiz_id": "q-jump", "topic": "math", "difficulty": "hard",
+             "correct": 10, "total": 10, "duration_ms": 600000, "groups": [group]} for n in range(2)]})
+        assert status == 200 and body["created"] == 2, body
+        expect(page.locator("#leader")).to_have_text("New leader: Cleo")
+        assert [row[1] for row in visible_rows(page)] == ["Cleo", "Ana", "Ben"]
+        animations = page.evaluate("window.podiumAnimations")
+        if motion == "reduce":
+            assert animations == 0, "nothing moves for a viewer who asked for reduced motion"
+        else:
+            assert animations >= 4, f"three rows slide and the announcement pops: {animations} animations"
+        page.screenshot(path=str(OUT / f"classroom-new-leader-{motion}.png"))
+    finally:
+        page.close()
+
+
+def test_a_bad_key_is_explained_in_a_teachers_words(browser, podium):
+    group = f"keys-{secrets.token_hex(3)}"
+    post_class(podium, group, ["Ana"])
+    key = display_key(podium, f"group:{group}")
+    other = display_key(podium, f"group:other-{secrets.token_hex(3)}")
+    status, _ = http_json("DELETE", f"{podium['base']}/v1/admin/api-keys/{key['key']['id']}", podium["admin_key"])
+    assert status == 204
+    base = key["display_url"].split("#")[0]
+    cases = {
+        "revoked": (key["display_url"], "This display link's key was revoked or mistyped; ask for a new link."),
+        "mistyped": (f"{base}#key={key['secret'][:-1]}x", "This display link's key was revoked or mistyped; ask for a new link."),
+        "missing": (base, "This display link has no key; ask for a display link from the Podium console."),
+        "another board": (f"{base}#key={other['secret']}",
+                          "This display link's key may not show this board; ask for a link made for this board."),
+    }
+    for name, (url, words) in cases.items():
+        page = open_display(browser, url)
+        try:
+            expect(page.locator("#status")).not_to_be_empty()
+            assert page.text_content("#status") == words, name
+            page.screenshot(path=str(OUT / f"classroom-key-{name.replace(' ', '-')}.png"))
+        finally:
+            page.close()
+
+
+def test_a_phone_cuts_long_names_and_shows_them_whole_on_a_tap(browser, podium):
+    group = f"phone-{secrets.token_hex(3)}"
+    post_class(podium, group, NAMES[:3])
+    key = display_key(podium, f"group:{group}")
+    page = open_display(browser, key["display_url"], viewport=PHONE)
+    try:
+        expect(page.locator("#entries tr")).to_have_count(3)
+        name = page.locator("#entries tr").first.locator(".name")
+        assert name.get_attribute("title") == NAMES[0]
+        assert name.evaluate("(cell) => cell.scrollWidth > cell.clientWidth"), "a long name ends in an ellipsis on a phone"
+        page.locator("#entries tr").first.click()
+        assert name.evaluate("(cell) => cell.scrollWidth <= cell.clientWidth + 1"), "tapped, the whole name shows"
+        page.screenshot(path=str(OUT / "classroom-phone.png"), full_page=True)
+    finally:
+        page.close()
