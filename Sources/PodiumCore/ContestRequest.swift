@@ -181,6 +181,8 @@ public struct ContestView: Codable, Sendable, Equatable {
     public var medals: Bool
     /// `scheduled` (no run has started), `running`, `between-runs`, `ended` (no run to come) or `cancelled`.
     public var status: String
+    /// Every value `status` takes.
+    public static let statuses: Set<String> = ["scheduled", "running", "between-runs", "ended", "cancelled"]
     /// When it was cancelled.
     public var cancelledAt: String?
     /// The run its board shows now (`Contest.currentRun`).

@@ -44,6 +44,9 @@ public struct MedalAward: Sendable, Codable, Equatable {
     public var score: Int64
     /// RFC 3339 time the period was closed (nil in a dry run).
     public var awardedAt: String?
+    /// The player's display name, in an admin's close report (dry run or close) where ops read medals by name; absent
+    /// elsewhere.
+    public var displayName: String?
 
     /// Creates a medal.
     public init(

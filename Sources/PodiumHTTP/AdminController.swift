@@ -19,6 +19,8 @@ struct AdminController {
         router.post("/v1/admin/api-keys", use: createKey)
         router.delete("/v1/admin/api-keys/:id", use: revokeKey)
         router.post("/v1/admin/rankings/rebuild", use: rebuild)
+        router.get("/v1/admin/audit", use: auditTrail)
+        router.get("/v1/admin/players", use: findPlayers)
         router.get("/v1/admin/calendar/closed-days", use: listClosedDays)
         router.put("/v1/admin/calendar/closed-days/:day", use: closeDay)
         router.delete("/v1/admin/calendar/closed-days/:day", use: openDay)
@@ -105,6 +107,39 @@ struct AdminController {
         return Response(status: .noContent)
     }
 
+    /// Handles `GET /v1/admin/audit?actor=&q=&cursor=&limit=`: the audit trail, newest first, a page at a time.
+    @Sendable func auditTrail(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let query = request.uri.queryParameters
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: query, range: 1...500, fallback: 50, errors: &errors)
+        let cursor = query.get("cursor").map { String($0) }
+        let before = cursor.flatMap { Int64($0) }
+        if cursor != nil, before == nil || before! < 1 {
+            errors.append(FieldError(field: "cursor", message: "must be a next_cursor this route answered"))
+        }
+        let actor = query.get("actor").map { String($0) }
+        if let actor, actor.isEmpty || actor.count > 64 { errors.append(FieldError(field: "actor", message: "must be a key id or bootstrap")) }
+        let search = query.get("q").map { String($0) }
+        if let search, search.count > 200 { errors.append(FieldError(field: "q", message: "must be at most 200 characters")) }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        let entries = try await storage.audit.entries(before: before, actor: actor, search: search.flatMap { $0.isEmpty ? nil : $0 }, limit: limit)
+        return try HTTPSupport.json(AuditPage(entries: entries, nextCursor: entries.count == limit ? entries.last.map { String($0.id) } : nil))
+    }
+
+    /// Handles `GET /v1/admin/players?q=&limit=`: players whose id starts with `q`, then those whose display name
+    /// contains it (any case), each in id order.
+    @Sendable func findPlayers(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let query = request.uri.queryParameters
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: query, range: 1...100, fallback: 20, errors: &errors)
+        let text = query.get("q").map { String($0) } ?? ""
+        if text.isEmpty || text.count > 100 { errors.append(FieldError(field: "q", message: "must be 1 to 100 characters: an id's start or part of a name")) }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        return try HTTPSupport.json(PlayerMatches(players: try await storage.users.search(text, limit: limit)))
+    }
+
     /// Handles `POST /v1/admin/rankings/rebuild`.
     @Sendable func rebuild(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
@@ -133,6 +168,20 @@ struct CreatedKeyAnswer: Codable, Sendable {
     /// For a display key, the display page of its first single board with the key in the address's fragment, ready to
     /// open on the classroom screen; absent for other keys, and when the scopes are only patterns such as `group:*`.
     var displayUrl: String?
+}
+
+/// The answer to `GET /v1/admin/players`.
+struct PlayerMatches: Codable, Sendable {
+    /// Players found: by id prefix first, then by name.
+    var players: [PlayerMatch]
+}
+
+/// The answer to `GET /v1/admin/audit`.
+struct AuditPage: Codable, Sendable {
+    /// Entries, newest first.
+    var entries: [AuditEntry]
+    /// Send it back as `cursor` for the next page; absent on the last page.
+    var nextCursor: String?
 }
 
 /// The answer to `GET /v1/admin/api-keys`.

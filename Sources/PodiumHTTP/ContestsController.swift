@@ -8,6 +8,8 @@ import PodiumStore
 struct ContestsController {
     let contests: ContestStore
     let periods: PeriodStore
+    /// Names the medallists of close reports.
+    let users: UserStore
     let rules: GameRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
@@ -40,17 +42,55 @@ struct ContestsController {
     }
 
     /// Handles `GET /v1/contests`: the contests the caller may read, by id.
+    ///
+    /// Query: `status` (comma-separated statuses to keep; all by default), `q` (part of the id or title, any case),
+    /// `limit` (1-500, default 100) and `cursor` (the `next_cursor` of the page before). Most relevant first: running
+    /// (ending soonest first), between runs and scheduled (starting soonest first), ended, cancelled (latest first).
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let visible = try context.requireBoardList()
-        let shown = rules.boards.contests.all.filter { contest in
-            visible.map { sees in sees(contest.board.scope) || contest.scope.boards.contains(where: sees) } ?? true
+        let query = request.uri.queryParameters
+        var errors: [FieldError] = []
+        let limit = HTTPSupport.integer("limit", in: query, range: 1...500, fallback: 100, errors: &errors)
+        let offset = HTTPSupport.integer("cursor", in: query, range: 0...9_999_999, fallback: 0, errors: &errors)
+        let statuses = query.get("status").map { Set($0.split(separator: ",").map(String.init)) }
+        if let statuses, statuses.isEmpty || !statuses.isSubset(of: ContestView.statuses) {
+            errors.append(FieldError(field: "status", message: "must be one or more of \(ContestView.statuses.sorted().joined(separator: ", "))"))
         }
-        let counts = try await contests.entrantCounts(shown.filter { $0.entry == .join }.map(\.id))
+        let search = query.get("q").map { $0.lowercased() }
+        if let search, search.count > 100 { errors.append(FieldError(field: "q", message: "must be at most 100 characters")) }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
         let at = now()
-        let closings = try await contests.currentRunClosings(shown, now: at)
-        return try HTTPSupport.json(ContestList(contests: shown.map {
+        let matching = rules.boards.contests.all.filter { contest in
+            (visible.map { sees in sees(contest.board.scope) || contest.scope.boards.contains(where: sees) } ?? true)
+                && (search.map { contest.id.lowercased().contains($0) || contest.title.lowercased().contains($0) } ?? true)
+        }.map { ($0, ContestView($0, joined: nil, grace: rules.closeGrace, now: at)) }
+            .filter { statuses?.contains($0.1.status) ?? true }
+            .sorted { Self.moreRelevant($0.1, than: $1.1) }
+        let page = matching.dropFirst(offset).prefix(limit).map(\.0)
+        let counts = try await contests.entrantCounts(page.filter { $0.entry == .join }.map(\.id))
+        let closings = try await contests.currentRunClosings(Array(page), now: at)
+        let next = offset + page.count < matching.count ? String(offset + page.count) : nil
+        return try HTTPSupport.json(ContestList(contests: page.map {
             ContestView($0, joined: counts[$0.id], runClosedAt: closings[$0.id], grace: rules.closeGrace, now: at)
-        }))
+        }, total: matching.count, nextCursor: next))
+    }
+
+    /// The list's order: by status (running, between runs, scheduled, ended, cancelled), then the run that matters
+    /// soonest (running: its end; between runs and scheduled: the next start), or latest (ended, cancelled), then id.
+    static func moreRelevant(_ a: ContestView, than b: ContestView) -> Bool {
+        let order = ["running", "between-runs", "scheduled", "ended", "cancelled"]
+        let (rankA, rankB) = (order.firstIndex(of: a.status) ?? order.count, order.firstIndex(of: b.status) ?? order.count)
+        if rankA != rankB { return rankA < rankB }
+        func moment(_ view: ContestView) -> String {
+            switch view.status {
+            case "running": view.currentRun?.endsAt ?? ""
+            case "between-runs", "scheduled": view.nextRuns.first?.startsAt ?? view.currentRun?.startsAt ?? ""
+            default: view.currentRun?.endsAt ?? view.endsAt ?? ""
+            }
+        }
+        let (momentA, momentB) = (moment(a), moment(b))
+        if momentA != momentB { return rankA <= 2 ? momentA < momentB : momentA > momentB }
+        return a.id < b.id
     }
 
     /// Handles `GET /v1/contests/:id`.
@@ -83,7 +123,7 @@ struct ContestsController {
             throw APIError.conflict("contest \(contest.id) has no run under way or ended to close")
         }
         let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
-        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: dryRun, early: true))
+        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, users: users, cache: cache, now: at, dryRun: dryRun, early: true))
     }
 
     /// Handles `POST /v1/admin/contests/:id/cancel`: nothing counts from now on, and the run under way is closed without
@@ -95,7 +135,7 @@ struct ContestsController {
         _ = try await contests.cancel(id: contest.id, now: at)
         if let run = contest.run(containing: at) {
             let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
-            _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false, early: true)
+            _ = try await HTTPSupport.close(key, with: periods, users: users, cache: cache, now: at, dryRun: false, early: true)
         }
         return try HTTPSupport.json(try await view(rules.boards.contests.contest(contest.id) ?? contest))
     }
@@ -166,8 +206,12 @@ struct ContestsController {
 
 /// The answer to `GET /v1/contests`.
 struct ContestList: Codable, Sendable {
-    /// The contests, by id.
+    /// The contests of this page, most relevant first.
     var contests: [ContestView]
+    /// How many contests match the query, on every page.
+    var total: Int
+    /// Send it back as `cursor` for the next page; absent on the last page.
+    var nextCursor: String?
 }
 
 /// The answer to joining a contest.

@@ -103,11 +103,15 @@ enum HTTPSupport {
     /// Closes board period `key` (a contest run under way too when `early`), then drops this replica's cached pages of
     /// it once it is closed; a period that cannot close is 409.
     static func close(
-        _ key: BoardPeriodKey, with periods: PeriodStore, cache: LeaderboardCache, now: Date, dryRun: Bool, early: Bool = false
+        _ key: BoardPeriodKey, with periods: PeriodStore, users: UserStore, cache: LeaderboardCache, now: Date, dryRun: Bool,
+        early: Bool = false
     ) async throws -> PeriodCloseReport {
         do {
-            let report = try await periods.close(key, now: now, dryRun: dryRun, early: early)
+            var report = try await periods.close(key, now: now, dryRun: dryRun, early: early)
             if report.outcome == .closed { cache.invalidate(keys: [key]) }
+            // Ops read medals by name: the names of the medallists, as they are now.
+            let names = try await users.displayNames(of: report.medals.map(\.userId))
+            for index in report.medals.indices { report.medals[index].displayName = names[report.medals[index].userId] }
             return report
         } catch let error as PeriodCloseError {
             throw APIError.conflict(error.description)

@@ -9,6 +9,8 @@ struct JobsController {
     let scheduler: Scheduler
     let runs: JobRunStore
     let periods: PeriodStore
+    /// Names the medallists of close reports.
+    let users: UserStore
     let rules: GameRules
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
@@ -92,7 +94,7 @@ struct JobsController {
             throw APIError.notFound("board \(board.id) has no \(window.rawValue) period \(periodName)")
         }
         let key = BoardPeriodKey(board: board.id, window: window, period: periodName)
-        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, cache: cache, now: now(), dryRun: dryRun))
+        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, users: users, cache: cache, now: now(), dryRun: dryRun))
     }
 
     /// The path's board and timed window (day, week, month or contest: `all` never closes), their problems added to `errors`.

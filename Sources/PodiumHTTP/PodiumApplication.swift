@@ -75,7 +75,7 @@ public enum PodiumApplication {
     /// middleware, so they ignore `Authorization` whatever it holds.
     public static func router(
         storage: PodiumStorage, scheduler: Scheduler, runs: JobRunStore, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
-        logger: Logger, now: @escaping @Sendable () -> Date
+        logger: Logger, webhookTester: (any WebhookTesting)? = nil, now: @escaping @Sendable () -> Date
     ) async throws -> Router<PodiumRequestContext> {
         let router = Router(context: PodiumRequestContext.self, options: .autoGenerateHeadEndpoints)
         let cache = LeaderboardCache(lifetime: settings.leaderboardCacheLifetime)
@@ -107,6 +107,7 @@ public enum PodiumApplication {
             directory: directory, bootstrapAdminHash: settings.bootstrapAdminKey.map(ApiKeyStore.hash), playerTokens: playerTokens,
             publicLeaderboards: settings.publicLeaderboards, limiter: limiter, limits: settings.rateLimits, now: now))
         router.add(middleware: RateLimitMiddleware(limiter: limiter, limits: settings.rateLimits, now: now))
+        router.add(middleware: AuditMiddleware(audit: storage.audit, logger: logger, now: now))
         CompletionsController(
             writer: storage.writer, batch: storage.batch, store: storage.completions, rules: storage.rules, plausibility: settings.plausibility, cache: cache, now: now
         ).addRoutes(to: router)
@@ -115,10 +116,10 @@ public enum PodiumApplication {
             .addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
         AdminController(storage: storage, keyDirectory: directory, cache: cache, publicURL: settings.publicURL, now: now).addRoutes(to: router)
-        WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, now: now).addRoutes(to: router)
-        ContestsController(contests: storage.contests, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
+        WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, tester: webhookTester, now: now).addRoutes(to: router)
+        ContestsController(contests: storage.contests, periods: storage.periods, users: storage.users, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
-        JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, rules: storage.rules, cache: cache, now: now)
+        JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, users: storage.users, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
         routes.fill(from: router)
         return router

@@ -7,6 +7,8 @@ import PodiumStore
 struct WebhooksController {
     let webhooks: WebhookStore
     let attempts: Int
+    /// Sends test events; nil where no sender runs (a router built without one), and the route answers 503.
+    let tester: (any WebhookTesting)?
     let now: @Sendable () -> Date
 
     /// Event types a webhook can subscribe to.
@@ -19,6 +21,7 @@ struct WebhooksController {
         router.delete("/v1/admin/webhooks/:id", use: delete)
         router.post("/v1/admin/webhooks/:id/disable", use: disable)
         router.post("/v1/admin/webhooks/:id/enable", use: enable)
+        router.post("/v1/admin/webhooks/:id/test", use: test)
         router.get("/v1/admin/webhooks/:id/deliveries", use: deliveries)
         router.post("/v1/admin/webhooks/deliveries/:delivery/resend", use: resend)
     }
@@ -97,6 +100,16 @@ struct WebhooksController {
             throw APIError.conflict("delivery \(id) does not exist or is not dead")
         }
         return Response(status: .accepted)
+    }
+
+    /// Handles `POST /v1/admin/webhooks/:id/test`: sends the webhook a signed `webhook.test` event now, once, and answers
+    /// how it went (200 whether or not the receiver took it; nothing is stored or retried).
+    @Sendable func test(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let id = try HTTPSupport.identifier("id", in: context)
+        guard let tester else { throw APIError.unavailable("this server sends no webhooks") }
+        guard let result = try await tester.test(webhookID: id) else { throw APIError.notFound("no webhook \(id)") }
+        return try HTTPSupport.json(result)
     }
 
     private func setEnabled(_ enabled: Bool, context: PodiumRequestContext) async throws -> Response {

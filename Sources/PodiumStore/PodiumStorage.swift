@@ -48,6 +48,8 @@ public struct PodiumStorage: Sendable {
     public let webhooks: WebhookStore
     /// Contests, and the registry `rules` reads them from.
     public let contests: ContestStore
+    /// The audit trail of admin actions.
+    public let audit: AuditStore
     /// What changed on any replica, for the background loops (a service the server runs).
     public let changes: ChangeNotices
     /// Where reads that may be slightly behind go, and the lag of the standby they may go to (a service the server runs).
@@ -89,6 +91,7 @@ public struct PodiumStorage: Sendable {
             postgres: postgres, replica: replica, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
             rateLimiter: rateLimiter, rules: rules, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
+        audit = AuditStore(postgres: postgres)
         rankingSync = RankingSync(
             postgres: postgres, redis: redis, rules: rules, logger: logger, now: now, erased: { [leaderboards] in
                 leaderboards.knownMembers.forgetAll()

@@ -102,22 +102,24 @@ public final class WebhookSender: Sendable {
             settings.maximumBackoff)
     }
 
-    private func send(_ delivery: ClaimedDelivery) async {
-        let started = now()
+    /// One signed POST of `body` to `url`: the receiver's status (nil when it did not answer), why it failed, and
+    /// how long it took in milliseconds.
+    private func post(url: String, secret: String, eventID: String, eventType: String, body: String, at started: Date)
+        async -> (statusCode: Int?, failure: String?, milliseconds: Int)
+    {
         let clock = ContinuousClock.now
         var statusCode: Int?
         var failure: String?
         do {
-            var request = HTTPClientRequest(url: delivery.url)
+            var request = HTTPClientRequest(url: url)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "User-Agent", value: "Podium-Webhooks/1")
-            request.headers.add(name: "Podium-Event-Id", value: delivery.eventId)
-            request.headers.add(name: "Podium-Event-Type", value: delivery.eventType)
+            request.headers.add(name: "Podium-Event-Id", value: eventID)
+            request.headers.add(name: "Podium-Event-Type", value: eventType)
             request.headers.add(
-                name: "Podium-Signature",
-                value: Self.signature(secret: delivery.secret, timestamp: Int(started.timeIntervalSince1970), body: delivery.body))
-            request.body = .bytes(ByteBuffer(string: delivery.body))
+                name: "Podium-Signature", value: Self.signature(secret: secret, timestamp: Int(started.timeIntervalSince1970), body: body))
+            request.body = .bytes(ByteBuffer(string: body))
             let response = try await http.execute(request, timeout: .milliseconds(Int64(settings.timeout * 1000)))
             statusCode = Int(response.status.code)
             // Read (and drop) a little of the answer so the connection can be reused, for at most the timeout:
@@ -127,7 +129,14 @@ public final class WebhookSender: Sendable {
             failure = "\(error)"
         }
         let elapsed = ContinuousClock.now - clock
-        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return (statusCode, failure, Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+    }
+
+    private func send(_ delivery: ClaimedDelivery) async {
+        let started = now()
+        let (statusCode, failure, milliseconds) = await post(
+            url: delivery.url, secret: delivery.secret, eventID: delivery.eventId, eventType: delivery.eventType, body: delivery.body,
+            at: started)
         let delivered = statusCode.map { (200..<300).contains($0) } ?? false
         Counter(label: "podium_webhook_attempts_total", dimensions: [("outcome", delivered ? "delivered" : "failed")]).increment()
         if delivered || delivery.attempt >= delivery.attemptLimit {
@@ -149,4 +158,36 @@ public final class WebhookSender: Sendable {
                            metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
         }
     }
+}
+
+extension WebhookSender: WebhookTesting {
+    /// Sends webhook `webhookID` a `webhook.test` event now, signed with its secret, once (disabled webhooks too, so a
+    /// receiver can be checked before it is enabled); nothing is stored. Nil when there is no such webhook.
+    public func test(webhookID: String) async throws -> WebhookTestResult? {
+        guard let target = try await store.target(id: webhookID) else { return nil }
+        let started = now()
+        let event = TestEvent(
+            id: "evt_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased(),
+            occurredAt: RFC3339.format(started), data: TestEvent.Data(webhookId: webhookID))
+        let body = String(decoding: try PodiumJSON.encoder().encode(event), as: UTF8.self)
+        let (statusCode, failure, milliseconds) = await post(
+            url: target.url, secret: target.secret, eventID: event.id, eventType: event.type, body: body, at: started)
+        let delivered = statusCode.map { (200..<300).contains($0) } ?? false
+        return WebhookTestResult(
+            webhookId: webhookID, eventId: event.id, delivered: delivered, statusCode: statusCode,
+            error: failure ?? (delivered ? nil : "receiver answered \(statusCode ?? 0)"), durationMs: milliseconds)
+    }
+}
+
+/// The body of a test event: shaped as every delivery (`id`, `type`, `occurred_at`, `data`).
+private struct TestEvent: Encodable {
+    struct Data: Encodable {
+        /// The webhook tested.
+        let webhookId: String
+    }
+
+    let id: String
+    let type = "webhook.test"
+    let occurredAt: String
+    let data: Data
 }

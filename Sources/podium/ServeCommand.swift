@@ -34,19 +34,19 @@ struct ServeCommand: AsyncParsableCommand {
         try await runtime.storage.contests.refresh()
 
         let scheduler = runtime.scheduler()
+        let http = WebhookSender.makeHTTPClient(settings: settings.webhooks)
+        let sender = WebhookSender(
+            store: runtime.storage.webhooks, http: http, settings: settings.webhooks, replica: scheduler.replica, now: { Date() },
+            logger: logger)
         let router = try await PodiumApplication.router(
             storage: runtime.storage, scheduler: scheduler, runs: runtime.runs, settings: settings.http, registry: registry,
-            logger: logger, now: { Date() })
+            logger: logger, webhookTester: sender, now: { Date() })
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
         let changes = runtime.storage.changes
         let sync = RankingSyncService(sync: runtime.storage.rankingSync, changes: changes, interval: settings.syncInterval, logger: logger)
         let contests = ContestRefreshService(store: runtime.storage.contests, changes: changes, logger: logger)
         let trim = MemoryTrimService(interval: .seconds(5))
         let jobs = SchedulerService(scheduler: scheduler, changes: changes, interval: settings.schedulerTick)
-        let http = WebhookSender.makeHTTPClient(settings: settings.webhooks)
-        let sender = WebhookSender(
-            store: runtime.storage.webhooks, http: http, settings: settings.webhooks, replica: scheduler.replica, now: { Date() },
-            logger: logger)
         let webhooks = WebhookService(sender: sender, changes: changes, interval: .milliseconds(500))
         var configuration = ServiceGroupConfiguration(
             // Shut down in reverse order: the HTTP server stops taking requests and drains first,

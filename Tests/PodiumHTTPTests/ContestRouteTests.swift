@@ -114,7 +114,21 @@ struct ContestRouteTests {
                     #expect(Self.contestRanks(answer) == (user == a ? ["contest:club 20261125T1100Z 1"] : []), "only entrants count")
                 }
                 let contests = try await client.send(.get, "/v1/contests", key: harness.readKey)
-                #expect((contests.json["contests"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["club", "lunch"])
+                // Both running: the one ending first (lunch, 13:00) leads; filters, search and pages narrow the list.
+                #expect((contests.json["contests"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["lunch", "club"])
+                #expect(contests.json["total"] as? Int == 2 && contests.json["next_cursor"] == nil)
+                let ids = { (query: String) async throws -> [String] in
+                    let answer = try await client.send(.get, "/v1/contests?\(query)", key: harness.readKey)
+                    return (answer.json["contests"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+                }
+                #expect(try await ids("q=LUN") == ["lunch"], "the id, any case")
+                #expect(try await ids("q=quiz") == ["lunch"], "the title")
+                #expect(try await ids("status=cancelled").isEmpty)
+                #expect(try await ids("status=running,ended") == ["lunch", "club"])
+                let first = try await client.send(.get, "/v1/contests?limit=1", key: harness.readKey)
+                #expect(first.json["total"] as? Int == 2 && first.json["next_cursor"] as? String == "1")
+                #expect(try await ids("limit=1&cursor=1") == ["club"])
+                #expect(try await client.send(.get, "/v1/contests?status=finished", key: harness.readKey).errorFields == ["status"])
 
                 // Term comparison: a player across the two contests, a group across a contest and its own board's weeks.
                 let player = try await client.send(.get, "/v1/comparisons?a=contest:lunch/contest&b=contest:club/contest&user_id=\(a)",

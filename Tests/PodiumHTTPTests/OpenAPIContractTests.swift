@@ -304,7 +304,7 @@ struct PodiumOpenAPIDocumentTests {
             "GET /v1/users/{id}/medals", "GET /v1/users/{id}/rank-history", "PUT /v1/users/{id}/preferences",
             "GET /v1/users/{id}/following", "PUT /v1/users/{id}/following/{other}", "DELETE /v1/users/{id}/following/{other}",
             "GET /v1/events",
-            "GET /v1/admin/api-keys", "POST /v1/admin/api-keys", "DELETE /v1/admin/api-keys/{id}", "POST /v1/admin/rankings/rebuild",
+            "GET /v1/admin/api-keys", "POST /v1/admin/api-keys", "DELETE /v1/admin/api-keys/{id}", "POST /v1/admin/rankings/rebuild", "GET /v1/admin/audit", "GET /v1/admin/players", "POST /v1/admin/webhooks/{id}/test",
             "GET /v1/admin/jobs", "GET /v1/admin/jobs/{name}/runs", "POST /v1/admin/jobs/{name}/run",
             "POST /v1/admin/jobs/{name}/pause", "POST /v1/admin/jobs/{name}/resume",
             "GET /v1/admin/periods/{board}/{window}", "POST /v1/admin/periods/{board}/{window}/{period}/close",

@@ -78,7 +78,13 @@ struct ResponseShapeTests {
         ResponseShape("WebhookAttempt", Samples.webhookAttempt), ResponseShape("WebhookDelivery", Samples.delivery),
         ResponseShape("WebhookDeliveryList", WebhookDeliveryList(deliveries: [Samples.delivery])),
         ResponseShape("Contest", Samples.contest), ResponseShape("ContestRun", Samples.contest.currentRun!),
-        ResponseShape("ContestList", ContestList(contests: [Samples.contest])),
+        ResponseShape("ContestList", ContestList(contests: [Samples.contest], total: 247, nextCursor: "100")),
+        ResponseShape("AuditEntry", Samples.audit),
+        ResponseShape("AuditPage", AuditPage(entries: [Samples.audit], nextCursor: "41")),
+        ResponseShape("PlayerMatch", Samples.player), ResponseShape("PlayerMatches", PlayerMatches(players: [Samples.player])),
+        ResponseShape("WebhookTestResult", WebhookTestResult(
+            webhookId: "wh_7f9785a983e24b0b", eventId: "evt_test_1c2d3e4f5a6b7c8d", delivered: false, statusCode: 500,
+            error: "receiver answered 500", durationMs: 42)),
         ResponseShape("ContestEntry", ContestEntryState(contest: "friday-quiz", userId: "alice")),
         ResponseShape("ComparedPeriod", Samples.comparison.a), ResponseShape("PeriodComparison", Samples.comparison),
     ]
@@ -186,9 +192,13 @@ private enum Samples {
                           startsAt: "2026-09-01T00:00:00.000Z", endsAt: "2026-12-19T00:00:00.000Z", status: .closed, score: 120, rank: 3, of: 30),
         b: ComparedPeriod(board: "contest:spring", title: "Spring term", window: .contest, period: "20270104T0000Z",
                           startsAt: "2027-01-04T00:00:00.000Z", endsAt: "2027-04-01T00:00:00.000Z", status: .open, score: 150, rank: 1, of: 30))
-    static let medal = MedalAward(
-        board: "global", window: .week, period: "2026-W47", userId: "alice", medal: .gold, rank: 1, score: 40,
-        awardedAt: "2026-11-23T00:15:02.000Z")
+    static let medal = {
+        var medal = MedalAward(
+            board: "global", window: .week, period: "2026-W47", userId: "alice", medal: .gold, rank: 1, score: 40,
+            awardedAt: "2026-11-23T00:15:02.000Z")
+        medal.displayName = "Alice L."
+        return medal
+    }()
     static let closedPeriod = PeriodSummary(
         period: Period.named("2026-W47", window: .week, timeZone: TimeZone(identifier: "UTC")!)!,
         closedAt: Date(timeIntervalSince1970: 1_795_479_302), players: 1, medals: [medal], grace: 900, now: Date(timeIntervalSince1970: 1_795_500_000))
@@ -236,6 +246,10 @@ private enum Samples {
         nextSlots: ["2026-11-23T00:20:00.000Z", "2026-11-23T00:25:00.000Z", "2026-11-23T00:30:00.000Z"], scheduleWords: "every 5 minutes",
         lastRun: jobRun)
     static let closedDay = ClosedDay(day: "2026-12-25", note: "Christmas")
+    static let audit = AuditEntry(
+        id: 42, at: "2026-11-27T13:10:02.000Z", actor: "6b2a3a33-f55a-4cae-a206-f0264bc5030a", actorName: "Ops, Ms Okafor",
+        action: "POST /v1/admin/jobs/{name}/pause", target: "/v1/admin/jobs/prune/pause", status: 200, requestId: "5f2c9a1e0b7d4c3a")
+    static let player = PlayerMatch(userId: "amara", displayName: "Amara N.", points: 120, createdAt: "2026-09-01T08:00:00.000Z")
     static let webhook = Webhook(
         id: "wh_1", url: "https://example.com/hook", eventTypes: ["medal.awarded"], enabled: true, createdAt: "2026-11-01T08:00:00.000Z")
     static let webhookAttempt = WebhookAttempt(

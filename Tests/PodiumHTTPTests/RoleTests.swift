@@ -49,7 +49,7 @@ struct RoleTests {
     @Test("no key is 401 and another role's key is 403 wherever the document names a role; open routes need no key")
     func everyRouteChecksItsRole() async throws {
         let operations = try Self.operations()
-        #expect(operations.count == 54)
+        #expect(operations.count == 57)
         #expect(Set(operations.compactMap(\.role)) == ["ingest", "read", "admin"])
         let harness = try await HTTPHarness()
         try await harness.run { client in

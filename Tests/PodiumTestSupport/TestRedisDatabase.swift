@@ -21,6 +21,8 @@ public enum TestRedisDatabase: Int, Sendable, CaseIterable {
     case failedAuthentications = 9
     /// The contest routes.
     case contestRoutes = 5
+    /// The audit trail, player search and named dry runs (`AdminTrailTests`).
+    case adminTrail = 6
     /// The erasure of each kind of personal data.
     case erasure = 4
     /// The shutdown tests' `podium serve`.

@@ -193,6 +193,8 @@ call("get", "/v1/comparisons", credential=teacher, expect=200,
 call("get", "/v1/admin/webhooks", expect=200)
 call("post", "/v1/admin/webhooks/{id}/disable", path=f"/v1/admin/webhooks/{hook['id']}/disable", expect=200)
 call("post", "/v1/admin/webhooks/{id}/enable", path=f"/v1/admin/webhooks/{hook['id']}/enable", expect=200)
+# The receiver is not reachable from here: the test event's answer says so.
+call("post", "/v1/admin/webhooks/{id}/test", path=f"/v1/admin/webhooks/{hook['id']}/test", expect=200)
 # With one attempt allowed (refresh-examples.sh), a delivery to the unreachable receiver is dead once tried.
 for _ in range(300):
     deliveries = call("get", "/v1/admin/webhooks/{id}/deliveries", path=f"/v1/admin/webhooks/{hook['id']}/deliveries?limit=20",
@@ -221,10 +223,13 @@ call("delete", "/v1/admin/calendar/closed-days/{day}", path="/v1/admin/calendar/
 call("post", "/v1/admin/rankings/rebuild", expect=200)
 call("get", "/v1/events", path="/v1/events?limit=3", expect=200)
 call("get", "/v1/admin/api-keys", expect=200)
+call("get", "/v1/admin/players", path="/v1/admin/players?q=am", expect=200)
 call("delete", "/v1/admin/api-keys/{id}", path=f"/v1/admin/api-keys/{spare['key']['id']}", expect=204)
 call("delete", "/v1/users/{id}/following/{other}", path="/v1/users/amara/following/mei", credential=ingest, expect=204)
 call("delete", "/v1/users/{id}", path="/v1/users/yusuf", expect=204)
 call("delete", "/v1/admin/webhooks/{id}", path=f"/v1/admin/webhooks/{hook['id']}", expect=204)
+# Every admin action above, newest first (the last three of them).
+call("get", "/v1/admin/audit", path="/v1/admin/audit?limit=3", expect=200)
 
 # Shared error answers.
 error("BadRequest", "post", "/v1/completions", 400, body={**completion, "id": "c-9d2e", "correct": 12}, credential=ingest)

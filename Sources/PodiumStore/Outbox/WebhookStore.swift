@@ -140,6 +140,13 @@ public struct WebhookStore: Sendable {
                 enabled: try row.bool("enabled"), createdAt: RFC3339.format(try row.date("created_at")))
     }
 
+    /// Where and with what secret webhook `id` is sent to; nil when there is none.
+    public func target(id: String) async throws -> (url: String, secret: String)? {
+        try await postgres.query("SELECT url, secret FROM webhooks WHERE id = $1", [id]).rows.first.map {
+            (url: try $0.string("url"), secret: try $0.string("secret"))
+        }
+    }
+
     /// Deletes a webhook with its deliveries; false when there is none with this id.
     public func delete(id: String) async throws -> Bool {
         try await postgres.query("DELETE FROM webhooks WHERE id = $1", [id]).affectedRows == 1

@@ -98,6 +98,32 @@ public struct UserStore: Sendable {
         try await !postgres.query("SELECT 1 FROM users WHERE user_id = $1", [userID]).rows.isEmpty
     }
 
+    /// The display names of those of `userIDs` that have one.
+    public func displayNames(of userIDs: [String]) async throws -> [String: String] {
+        guard !userIDs.isEmpty else { return [:] }
+        let rows = try await postgres.query(
+            "SELECT user_id, display_name FROM users WHERE user_id = ANY($1) AND display_name IS NOT NULL", [userIDs]).rows
+        return Dictionary(try rows.map { (try $0.string("user_id"), try $0.string("display_name")) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Players found by `text`: those whose id starts with it, then those whose display name contains it (any case),
+    /// each in id order, at most `limit` in all.
+    public func search(_ text: String, limit: Int) async throws -> [PlayerMatch] {
+        let prefix = SQLText.escapedLike(text) + "%"
+        let anywhere = "%" + SQLText.escapedLike(text) + "%"
+        return try await postgres.query("""
+            (SELECT user_id, display_name, points, created_at, 0 AS kind FROM users WHERE user_id LIKE $1 ORDER BY user_id LIMIT $3)
+            UNION ALL
+            (SELECT user_id, display_name, points, created_at, 1 AS kind FROM users
+             WHERE display_name ILIKE $2 AND user_id NOT LIKE $1 ORDER BY user_id LIMIT $3)
+            ORDER BY kind, user_id LIMIT $3
+            """, [prefix, anywhere, limit]).rows.map { row in
+            PlayerMatch(
+                userId: try row.string("user_id"), displayName: row.optionalString("display_name"), points: try row.int64("points"),
+                createdAt: RFC3339.format(try row.date("created_at")))
+        }
+    }
+
     /// A page of the player's completions, newest first (`completed_at`, then id), optionally in one topic.
     ///
     /// `cursor` is the `next_cursor` of the previous page; nil when it is not one this API gave out.
@@ -318,4 +344,16 @@ enum PostgresArrayText {
         let inner = text.dropFirst().dropLast()
         return inner.isEmpty ? [] : inner.split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
     }
+}
+
+/// A player an admin's search found.
+public struct PlayerMatch: Sendable, Codable, Equatable {
+    /// The player's id.
+    public var userId: String
+    /// The display name, if set.
+    public var displayName: String?
+    /// Points in all.
+    public var points: Int64
+    /// RFC 3339 time Podium first heard of the player.
+    public var createdAt: String
 }

@@ -1,0 +1,90 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// One admin action of the audit trail.
+public struct AuditEntry: Sendable, Codable, Equatable {
+    /// Its place in the trail (later entries have larger ids).
+    public var id: Int64
+    /// RFC 3339 time it was answered.
+    public var at: String
+    /// The id of the API key that did it, or `bootstrap` for the bootstrap admin key.
+    public var actor: String
+    /// The key's name (nil for the bootstrap key, or a key since deleted from the table).
+    public var actorName: String?
+    /// The route, `POST /v1/admin/jobs/{name}/pause`.
+    public var action: String
+    /// The path it was sent to, `/v1/admin/jobs/prune/pause` (an erased player's id as `sha256:` and 16 hex digits).
+    public var target: String
+    /// The HTTP status it was answered with.
+    public var status: Int
+    /// The request's id (`X-Request-Id`), to find its log lines.
+    public var requestId: String
+}
+
+/// What the trail records of one action, before it has an id.
+public struct AuditRecord: Sendable, Equatable {
+    /// When it was answered.
+    public var at: Date
+    /// The key id, or `bootstrap`.
+    public var actor: String
+    /// The route template with its method.
+    public var action: String
+    /// The path.
+    public var target: String
+    /// The status.
+    public var status: Int
+    /// The request id.
+    public var requestID: String
+
+    /// Creates a record.
+    public init(at: Date, actor: String, action: String, target: String, status: Int, requestID: String) {
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.status = status
+        self.requestID = requestID
+    }
+}
+
+/// The audit trail of admin actions, in PostgreSQL (`admin_audit`).
+public struct AuditStore: Sendable {
+    let postgres: PostgresPool
+
+    /// Creates the store.
+    public init(postgres: PostgresPool) {
+        self.postgres = postgres
+    }
+
+    /// Appends `record`.
+    public func record(_ record: AuditRecord) async throws {
+        try await postgres.query("""
+            INSERT INTO admin_audit (at, actor, action, target, status, request_id) VALUES ($1, $2, $3, $4, $5, $6)
+            """, [record.at, record.actor, record.action, record.target, record.status, record.requestID])
+    }
+
+    /// Entries newest first, before entry `before` when given; only `actor`'s when given, only those whose action or
+    /// target contains `search` (any case) when given. At most `limit`.
+    public func entries(before: Int64?, actor: String?, search: String?, limit: Int) async throws -> [AuditEntry] {
+        let pattern = search.map { "%" + SQLText.escapedLike($0) + "%" }
+        return try await postgres.query("""
+            SELECT a.id, a.at, a.actor, k.name AS actor_name, a.action, a.target, a.status, a.request_id
+            FROM admin_audit a LEFT JOIN api_keys k ON k.id = a.actor
+            WHERE ($1::bigint IS NULL OR a.id < $1) AND ($2::text IS NULL OR a.actor = $2)
+              AND ($3::text IS NULL OR a.action ILIKE $3 OR a.target ILIKE $3)
+            ORDER BY a.id DESC LIMIT $4
+            """, [before, actor, pattern, limit]).rows.map { row in
+            AuditEntry(
+                id: try row.int64("id"), at: RFC3339.format(try row.date("at")), actor: try row.string("actor"),
+                actorName: row.optionalString("actor_name"), action: try row.string("action"), target: try row.string("target"),
+                status: try row.int("status"), requestId: try row.string("request_id"))
+        }
+    }
+
+    /// How an erased player's id is kept in the trail: `sha256:` and the first 16 hex digits of its SHA-256, enough to
+    /// confirm that a known id was erased, not to read it back.
+    public static func erasedPlayer(_ id: String) -> String {
+        "sha256:" + Hashing.sha256Hex(id).prefix(16)
+    }
+}
