@@ -14,6 +14,9 @@ database with its wall clock two days ahead (ops/test/clock-shift, as ops/test/d
 """
 
 import datetime
+import hashlib
+import hmac
+import http.server
 import io
 import json
 import os
@@ -22,16 +25,19 @@ import secrets
 import shutil
 import string
 import subprocess
+import threading
 import time
 import urllib.parse
 
 import pytest
 import zxingcpp
+from playwright.sync_api import expect
 from PIL import Image
 
 from conftest import (OUT, ROOT, TIMEOUT_MS, conninfo_for, free_port, http_json, new_admin_key, psql, start_podium,
                       stop)
 
+expect.set_options(timeout=TIMEOUT_MS)
 GROUP = "console"
 BOARD = f"group:{GROUP}"
 # The due Podium's one board rule: a group board in a zone other than UTC that awards medals daily too.
@@ -40,7 +46,7 @@ MEDAL_BOARD = f"group:{MEDAL_GROUP}"
 MEDAL_BOARD_ZONE = "Europe/Paris"
 SHIFT_DAYS = 2
 MARKUP = "<img src=x onerror=alert(1)><b>bold</b>"
-SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"]
+SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"]
 # Screenshot name suffix: (viewport, colour scheme).
 VARIANTS = {"": ((1280, 900), "light"), "-phone": ((390, 844), "light"), "-dark": ((1280, 900), "dark")}
 
@@ -374,6 +380,9 @@ def test_a_dry_run_then_the_close_of_a_due_period_award_the_expected_medals(brow
         job = page.locator('.job[data-job="close-periods"]')
         assert job.locator(".card-head .badge").text_content() == "paused"
         job.locator("button.pause").click()
+        assert job.locator(".confirm-panel p").text_content().startswith("Resume close-periods? It runs on its schedule again")
+        assert admin(podium, "GET", "/v1/admin/jobs")[1]["jobs"][0]["paused"] is not None  # asking changed nothing yet
+        job.locator("button.confirm-yes", has_text="Resume close-periods").click()
         page.locator('.job[data-job="close-periods"] .card-head .badge', has_text="active").wait_for(state="visible")
         status, jobs = admin(podium, "GET", "/v1/admin/jobs")
         assert next(j for j in jobs["jobs"] if j["name"] == "close-periods")["paused"] is False
@@ -442,11 +451,17 @@ def test_a_contest_is_created_closed_early_with_medals_and_another_cancelled(con
     other = page.locator(f'#contest-list tr[data-contest="{hourly}"]')
     other.wait_for(state="visible")
     assert other.locator("td").nth(1).text_content() == "every 30 minutes, 20 minutes each"
-    other.locator("button", has_text="Cancel…").click()
+    other.locator("button", has_text="Cancel contest…").click()
+    ask = page.locator(f'#contest-list tr[data-contest="{hourly}"] + tr .confirm-panel')
+    assert ask.locator("p").text_content().startswith("Cancel the contest “Every half hour”? Nothing counts from now on")
+    assert ask.locator("button").all_text_contents() == ["Cancel the contest", "Go back"], "one wording for leaving a question"
     assert admin(podium, "GET", f"/v1/contests/{hourly}")[1]["status"] != "cancelled", "asking first changes nothing"
-    page.locator(f'#contest-list tr[data-contest="{hourly}"] + tr button.danger').click()
-    page.locator(f'#contest-list tr[data-contest="{hourly}"][data-status="cancelled"]').wait_for(state="visible")
+    ask.locator("button.confirm-yes").click()
+    # Cancelled contests leave the default list, and are there when asked for.
+    page.locator(f'#contest-list tr[data-contest="{hourly}"]').wait_for(state="detached")
     assert admin(podium, "GET", f"/v1/contests/{hourly}")[1]["status"] == "cancelled"
+    page.select_option('#contest-filters select[name="status"]', "cancelled")
+    page.locator(f'#contest-list tr[data-contest="{hourly}"][data-status="cancelled"]').wait_for(state="visible")
     console.shot("contests")
     console.assert_clean()
 
@@ -488,6 +503,8 @@ def fill_screen(console, screen, seeded):
         hook = page.locator(f'.webhook[data-webhook="{seeded["webhook"]["id"]}"]')
         hook.locator("button.show-deliveries").click()
         hook.locator('.deliveries tr[data-status="dead"]').first.wait_for(state="visible")
+    elif screen == "audit":
+        page.locator("#audit-list tr[data-entry]").first.wait_for(state="visible")
     elif screen == "players":
         page.fill('#player-form input[name="user"]', "u-con-ada")
         page.click('#player-form button[type="submit"]')
@@ -566,6 +583,9 @@ def test_run_now_shows_the_new_run(console, podium):
     card = page.locator(f'.job[data-job="{name}"]')
     card.wait_for(state="visible")
     card.locator("button.run-now").click()
+    assert card.locator(".confirm-panel p").text_content() == (
+        "Run reconcile-rankings now, outside its schedule? It compares the Redis rankings with PostgreSQL and repairs what differs.")
+    card.locator("button.confirm-yes", has_text="Run reconcile-rankings now").click()
     manual = card.locator('.runs-table tr[data-trigger="manual"][data-status="succeeded"]')
     manual.first.wait_for(state="visible")
     status, after = admin(podium, "GET", f"/v1/admin/jobs/{name}/runs?limit=50")
@@ -641,7 +661,11 @@ def test_a_new_keys_secret_is_shown_once_and_revoking_asks_first(console, podium
     row = page.locator(f'#key-list tr[data-key="{made["id"]}"]')
     row.locator("button", has_text="Revoke…").click()
     assert http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/all", value)[0] == 200
-    row.locator("button", has_text="Yes, revoke").click()
+    assert row.locator(".confirm-panel p").text_content() == f"Revoke “console teacher key” ({value[:8]}…)? Clients using it stop working at once."
+    row.locator("button", has_text="Revoke the key").click()
+    # Revoked keys leave the default list, and are there when asked for.
+    page.locator(f'#key-list tr[data-key="{made["id"]}"]').wait_for(state="detached")
+    page.select_option('#key-view select[name="state"]', "revoked")
     page.locator(f'#key-list tr.revoked[data-key="{made["id"]}"]').wait_for(state="visible")
     assert http_json("GET", f"{podium['base']}/v1/leaderboards/{BOARD}/all", value)[0] == 401
     console.assert_clean()
@@ -706,7 +730,8 @@ def test_closed_days_are_added_and_removed(console, podium):
     assert row.locator("td").nth(1).text_content() == "Sports day"
     status, days = admin(podium, "GET", "/v1/admin/calendar/closed-days")
     assert {"day": day, "note": "Sports day"} in days["closed_days"]
-    row.locator("button", has_text="Remove").click()
+    row.locator("button", has_text="Remove…").click()
+    row.locator("button.confirm-yes", has_text=f"Open {day}").click()
     row.wait_for(state="detached")
     status, days = admin(podium, "GET", "/v1/admin/calendar/closed-days")
     assert day not in [d["day"] for d in days["closed_days"]]
@@ -724,6 +749,7 @@ def test_a_dead_delivery_is_resent(console, podium, seeded):
     row.wait_for(state="visible")
     assert row.get_attribute("data-status") == "dead"
     row.locator("button.resend").click()
+    row.locator("button.confirm-yes", has_text="Resend it").click()
     page.wait_for_function("() => document.getElementById('message-text').textContent !== ''")
     assert console.message() == f"Delivery {dead['id']} is queued again."
 
@@ -737,15 +763,33 @@ def test_a_dead_delivery_is_resent(console, podium, seeded):
     console.assert_clean()
 
 
-def test_an_api_error_shows_its_problem_detail(console, podium):
-    status, problem = admin(podium, "GET", "/v1/users/u-nobody-here")
-    assert status == 404
-    page = console.open("players").page
-    page.fill('#player-form input[name="user"]', "u-nobody-here")
-    page.click('#player-form button[type="submit"]')
+def test_an_api_error_shows_its_problem_detail_until_the_next_action_and_notices_go_by_themselves(console, podium):
+    status, problem = admin(podium, "POST", "/v1/admin/api-keys", {"name": "bad scope", "role": "read", "scopes": ["planet:mars"]})
+    assert status == 400
+    console.page.clock.install()
+    page = console.open("keys").page
+    page.locator("#key-list table, #key-list .empty").first.wait_for(state="visible")
+    page.fill('#key-form input[name="name"]', "bad scope")
+    page.fill('#key-form input[name="scopes"]', "planet:mars")
+    page.click('#key-form button[type="submit"]')
     page.locator("#message.error").wait_for(state="visible")
     assert console.message() == problem["detail"]
-    assert page.locator("#player > *").count() == 0
+    page.clock.fast_forward("00:30")
+    assert page.locator("#message.error").is_visible(), "an error stays until the next action"
+    # The next action takes it away; a success notice goes by itself.
+    page.fill('#key-form input[name="scopes"]', "")
+    page.click('#key-form button[type="submit"]')
+    page.locator("#new-secret").wait_for(state="visible")
+    assert page.locator("#message").is_hidden()
+    made = page.text_content("#new-secret")[:8]
+    row = page.locator("#key-list tr", has_text=f"{made}…")
+    row.locator("button", has_text="Revoke…").click()
+    row.locator("button.confirm-yes").click()
+    page.locator("#message.notice").wait_for(state="visible")
+    assert console.message() == f"Key “bad scope” ({made}…) is revoked."
+    page.clock.fast_forward("00:09")
+    page.locator("#message").wait_for(state="hidden")
+    console.problems.clear()  # the 400 above was asked for
 
 
 def test_erasing_a_player_needs_the_id_typed(console, podium):
@@ -765,4 +809,177 @@ def test_erasing_a_player_needs_the_id_typed(console, podium):
     page.locator("#player .erased").wait_for(state="visible")
     assert page.text_content("#player .erased") == "u-con-erase was erased everywhere."
     assert admin(podium, "GET", "/v1/users/u-con-erase")[0] == 404
+    console.assert_clean()
+
+
+# --- the console at scale (issue 26, part 2) ------------------------------------------------------------------------
+
+def test_contests_are_searched_filtered_and_paged_with_cancelled_ones_hidden(console, podium):
+    run = secrets.token_hex(3)
+    now = int(time.time()) // 60 * 60
+    at = lambda offset: time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(now + offset))
+    for index in range(30):
+        status, made = admin(podium, "POST", "/v1/admin/contests", {
+            "id": f"page-{run}-{index:02d}", "title": f"Paging {run} {index:02d}", "scope": [BOARD],
+            "starts_at": at(-3600 + index * 60), "ends_at": at(7200 + index * 60)})
+        assert status == 201, made
+    for index in (3, 7):
+        assert admin(podium, "POST", f"/v1/admin/contests/page-{run}-{index:02d}/cancel")[0] == 200
+    page = console.open("contests").page
+    page.fill('#contest-filters input[name="q"]', f"paging {run}")
+    page.click('#contest-filters button[type="submit"]')
+    status_text = page.locator("#screen-contests .pager-status")
+    expect(status_text).to_have_text("1–25 of 28")
+    shown = page.locator("#contest-list tr[data-contest]")
+    # Running, ending soonest first: 00, 01, 02, 04, … (03 and 07 cancelled, so hidden).
+    expected = [f"page-{run}-{index:02d}" for index in range(30) if index not in (3, 7)]
+    assert [row.get_attribute("data-contest") for row in shown.all()] == expected[:25]
+    page.click("#screen-contests button.pager-next")
+    expect(status_text).to_have_text("26–28 of 28")
+    assert [row.get_attribute("data-contest") for row in shown.all()] == expected[25:]
+    assert page.locator("#screen-contests button.pager-next").is_disabled()
+    page.select_option('#contest-filters select[name="status"]', "cancelled")
+    expect(status_text).to_have_text("1–2 of 2")
+    # Cancelled ones latest first: 07 ran later than 03.
+    assert [row.get_attribute("data-contest") for row in shown.all()] == [f"page-{run}-07", f"page-{run}-03"]
+    console.shot("contests-paged")
+    console.assert_clean()
+
+
+def test_players_are_found_by_name_and_medals_show_names(console, podium):
+    run = secrets.token_hex(3)
+    group = f"named-{run}"
+    contest = f"named-{run}"
+    now = int(time.time()) // 60 * 60
+    status, made = admin(podium, "POST", "/v1/admin/contests", {
+        "id": contest, "title": "Named medals", "scope": [f"group:{group}"],
+        "starts_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(now - 600)),
+        "ends_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(now + 3000))})
+    assert status == 201, made
+    named = [(f"u-{run}-a", "hard", f"Zanele {run}"), (f"u-{run}-b", "medium", None), (f"u-{run}-c", "easy", f"Ximena {run}")]
+    for index, (user, difficulty, name) in enumerate(named):
+        post_completion(podium, completion(f"{run}-{index}", user, difficulty, display_name=name, group=group))
+
+    page = console.open("players").page
+    page.fill('#player-form input[name="user"]', f"ENA {run}")  # part of "Ximena …", in any case
+    page.click('#player-form button[type="submit"]')
+    page.locator("#player .profile").wait_for(state="visible")
+    assert page.text_content("#player .user-id") == f"u-{run}-c", "one player found is shown at once"
+    page.fill('#player-form input[name="user"]', f"u-{run}")
+    page.click('#player-form button[type="submit"]')
+    rows = page.locator("#player-matches tr[data-user]")
+    expect(rows).to_have_count(3)
+    assert [row.locator("td").first.text_content() for row in rows.all()] == [f"Zanele {run}", "no display name", f"Ximena {run}"]
+    rows.nth(0).locator("button.show-player").click()
+    page.locator("#player .profile").wait_for(state="visible")
+    assert page.text_content("#player .display-name") == f"Zanele {run}"
+    console.shot("players-found")
+
+    # The dry run of the contest's close names its medallists.
+    console.go("contests")
+    page.fill('#contest-filters input[name="q"]', contest)
+    page.click('#contest-filters button[type="submit"]')
+    page.locator(f'#contest-list tr[data-contest="{contest}"] button.close').click()
+    preview = page.locator(f'#contest-list tr[data-contest="{contest}"] + tr .close-preview')
+    expect(preview.locator("li")).to_have_count(3)
+    assert preview.locator(".medal-name").all_text_contents() == [f"Zanele {run}", "no display name", f"Ximena {run}"]
+    assert preview.locator(".medal-user").all_text_contents() == [user for user, _, _ in named]
+    console.assert_clean()
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    """A webhook receiver on loopback: answers 200 and keeps each request (headers and body) in `received`."""
+    received = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"] or 0)).decode()
+        Receiver.received.append((dict(self.headers), body))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_webhook_is_created_tested_and_deleted_from_the_console(console, podium):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/hooks/podium-{secrets.token_hex(3)}"
+        secret = "console-webhook-secret-" + secrets.token_hex(8)
+        page = console.open("webhooks").page
+        page.fill('#webhook-form input[name="url"]', url)
+        page.fill('#webhook-form input[name="secret"]', secret)
+        page.check('#webhook-form input[value="medal.awarded"]')
+        page.check('#webhook-form input[value="level.reached"]')
+        page.click('#webhook-form button[type="submit"]')
+        page.fill('#webhook-view input[name="q"]', url)
+        card = page.locator(".webhook", has_text=url)
+        card.wait_for(state="visible")
+        hook_id = card.get_attribute("data-webhook")
+        status, hooks = admin(podium, "GET", "/v1/admin/webhooks")
+        made = next(h for h in hooks["webhooks"] if h["id"] == hook_id)
+        assert made["url"] == url and made["event_types"] == ["level.reached", "medal.awarded"] and made["enabled"]
+
+        card.locator("button.test-webhook").click()
+        result = card.locator(".test-result")
+        expect(result).to_have_text(re.compile(r"^Delivered: the receiver answered 200 in \d+ ms \(evt_test_[0-9a-f]{16}\)\.$"))
+        headers, body = Receiver.received[-1]
+        assert headers["Podium-Event-Type"] == "webhook.test"
+        event = json.loads(body)
+        assert event["type"] == "webhook.test" and event["data"] == {"webhook_id": hook_id} and event["id"] in result.text_content()
+        timestamp, signature = (part.split("=", 1)[1] for part in headers["Podium-Signature"].split(","))
+        assert signature == hmac.new(secret.encode(), f"{timestamp}.{body}".encode(), hashlib.sha256).hexdigest()
+        status, deliveries = admin(podium, "GET", f"/v1/admin/webhooks/{hook_id}/deliveries")
+        assert deliveries["deliveries"] == [], "a test event is not a delivery"
+        console.shot("webhook-tested")
+
+        card.locator("button.delete-webhook").click()
+        assert card.locator(".confirm-panel p").text_content().startswith(f"Delete the webhook to {url}?")
+        assert admin(podium, "GET", f"/v1/admin/webhooks/{hook_id}/deliveries")[0] == 200, "asking first changes nothing"
+        card.locator("button.confirm-yes", has_text="Delete the webhook").click()
+        card.wait_for(state="detached")
+        assert admin(podium, "GET", f"/v1/admin/webhooks/{hook_id}/deliveries")[0] == 404
+        assert console.message() == f"The webhook to {url} is deleted."
+        console.assert_clean()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_audit_trail_shows_who_did_what(console, podium):
+    day = (datetime.date.today() + datetime.timedelta(days=90)).isoformat()
+    page = console.open("calendar").page
+    page.fill('#closed-day-form input[name="day"]', day)
+    page.fill('#closed-day-form input[name="note"]', "Audit day")
+    page.click('#closed-day-form button[type="submit"]')
+    page.locator(f'#closed-days tr[data-day="{day}"]').wait_for(state="visible")
+    console.go("audit")
+    page.fill('#audit-form input[name="q"]', day)
+    page.click('#audit-form button[type="submit"]')
+    row = page.locator("#audit-list tr[data-entry]")
+    expect(row).to_have_count(1)
+    cells = row.locator("td").all_text_contents()
+    assert cells[1] == "bootstrap keybootstrap" and cells[2] == "PUT /v1/admin/calendar/closed-days/{day}"
+    assert cells[3] == f"/v1/admin/calendar/closed-days/{day}" and cells[4] == "200"
+    status, trail = admin(podium, "GET", f"/v1/admin/audit?q={day}")
+    assert [entry["request_id"] for entry in trail["entries"]] == [cells[5]]
+    console.shot("audit")
+    console.assert_clean()
+
+
+def test_the_erase_confirmation_shows_the_id_as_it_is_typed(console, podium):
+    post_completion(podium, completion("c-con-case", "u-Con-Case", "easy"))
+    page = console.open("players").page
+    page.fill('#player-form input[name="user"]', "u-Con-Case")
+    page.click('#player-form button[type="submit"]')
+    page.locator("#player .profile").wait_for(state="visible")
+    shown = page.locator("#erase-form .confirm-id")
+    assert shown.text_content() == "u-Con-Case"
+    assert shown.evaluate("(code) => getComputedStyle(code).textTransform") == "none"
+    assert shown.inner_text() == "u-Con-Case", "rendered as stored, not in capitals"
+    page.fill('#erase-form input[name="confirm"]', shown.inner_text())
+    assert page.locator('#erase-form button[type="submit"]').is_enabled()
     console.assert_clean()

@@ -10,7 +10,8 @@
 "use strict";
 (() => {
   const KEY_STORE = "podium.console.key";
-  const SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players"];
+  const SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"];
+  const EVENT_TYPES = ["completion.recorded", "level.reached", "achievement.unlocked", "period.closed", "medal.awarded", "reminder.due"];
   const WINDOWS = ["all", "day", "week", "month", "contest"];
   const ROLES = ["read", "ingest", "admin", "display"];
   const $ = (id) => document.getElementById(id);
@@ -85,16 +86,69 @@
     return el("section", { class: "card" }, title ? el("h2", {}, title) : null, children);
   }
 
+  // Asks in `box` before an action that changes something: what it does, a button naming it, and "Go back" (the one
+  // wording for leaving a question unanswered). Only the named button acts.
+  function confirmIn(box, question, label, action, kind) {
+    const yes = button(label, () => attempt(async () => {
+      yes.disabled = true;
+      await action();
+      box.replaceChildren();
+    }), `${kind || "danger"} confirm-yes`);
+    box.replaceChildren(el("div", { class: "confirm-panel", role: "group", "aria-label": label },
+      el("p", {}, question), el("div", { class: "row" }, yes, button("Go back", () => box.replaceChildren(), "quiet confirm-no"))));
+    yes.focus();
+  }
+
+  // A list's search, filters and pages, over items already read (keys, webhooks, deliveries, runs): `match(item, text)`
+  // for the search, `filters` ({ name, label, options: [[value, text]], test(item, value) }, the first option the
+  // default), `draw(items)` for a page. Drawn again with `list.set(items)` when the items change.
+  function listView({ id, placeholder, match, filters, draw, pageSize, emptyText }) {
+    const size = pageSize || 20;
+    let items = [];
+    let page = 0;
+    const search = el("input", { type: "search", name: "q", placeholder, spellcheck: "false", "aria-label": "Search" });
+    const selects = (filters || []).map((f) => el("select", { name: f.name, "aria-label": f.label },
+      f.options.map(([value, text]) => el("option", { value }, text))));
+    const body = el("div", { class: "list-body" });
+    const status = el("span", { class: "pager-status", role: "status" });
+    const previous = button("Previous", () => { page -= 1; show(); }, "quiet small pager-previous");
+    const next = button("Next", () => { page += 1; show(); }, "quiet small pager-next");
+    const again = () => { page = 0; show(); };
+    search.addEventListener("input", again);
+    selects.forEach((select) => select.addEventListener("change", again));
+    const node = el("div", { class: "list-view", id },
+      el("div", { class: "toolbar list-tools" }, field("Search", search), (filters || []).map((f, i) => field(f.label, selects[i]))),
+      body, el("div", { class: "row pager" }, previous, status, next));
+    function show() {
+      const text = search.value.trim().toLowerCase();
+      const shown = items.filter((item) => (!text || match(item, text))
+        && (filters || []).every((f, i) => f.test(item, selects[i].value)));
+      const pages = Math.max(1, Math.ceil(shown.length / size));
+      page = Math.min(Math.max(0, page), pages - 1);
+      const slice = shown.slice(page * size, (page + 1) * size);
+      body.replaceChildren(slice.length ? draw(slice) : empty(items.length ? "Nothing matches." : emptyText));
+      status.textContent = shown.length ? `${page * size + 1}–${page * size + slice.length} of ${shown.length}` : "";
+      previous.disabled = page === 0;
+      next.disabled = page >= pages - 1;
+    }
+    return { node, set(list) { items = list; show(); } };
+  }
+
   // --- messages -----------------------------------------------------------------------------------------------
 
+  // One banner: a new message replaces the last. A notice goes by itself after 8 s; an error stays until dismissed,
+  // replaced, or the next action starts.
+  let messageTimer = null;
   function showMessage(text, kind) {
+    clearTimeout(messageTimer);
     $("message-text").textContent = text;
     $("message").className = `message ${kind}`;
     $("message").hidden = false;
+    if (kind === "notice") messageTimer = setTimeout(clearMessage, 8000);
   }
   const showError = (text) => showMessage(text, "error");
   const showNotice = (text) => showMessage(text, "notice");
-  function clearMessage() { $("message").hidden = true; $("message-text").textContent = ""; }
+  function clearMessage() { clearTimeout(messageTimer); $("message").hidden = true; $("message-text").textContent = ""; }
 
   // --- the API ------------------------------------------------------------------------------------------------
 
@@ -132,12 +186,15 @@
   function query(params) {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== "") search.set(name, String(value));
-    const text = search.toString();
+    // Spaces as %20: the server reads a + as a plus sign (a + in a value is already %2B).
+    const text = search.toString().replace(/\+/g, "%20");
     return text ? `?${text}` : "";
   }
 
-  // Runs an action; an API error shows its detail (a refused key signs out).
+  // Runs an action; an API error shows its detail (a refused key signs out). An error still shown from an earlier
+  // action goes first: it no longer describes what is on the screen.
   async function attempt(action) {
+    if (!$("message").hidden && $("message").classList.contains("error")) clearMessage();
     try {
       return await action();
     } catch (error) {
@@ -199,7 +256,8 @@
     return el("ol", { class: `medals ${className || ""}`.trim() }, medals.map((medal) =>
       el("li", { class: "medal-item", dataset: { medal: medal.medal, user: medal.user_id } },
         badge(medal.medal, `medal ${medal.medal}`),
-        el("span", { class: "medal-user" }, medal.user_id),
+        el("span", { class: "medal-name" }, medal.display_name || el("span", { class: "muted" }, "no display name")),
+        el("span", { class: "medal-user mono" }, medal.user_id),
         el("span", { class: "medal-rank" }, `rank ${medal.rank}`),
         el("span", { class: "medal-score" }, `score ${medal.score}`))));
   }
@@ -357,7 +415,8 @@
     const rows = list.periods.map((period) => {
       const actions = el("td", { class: "actions" });
       const detail = el("div", { class: "close-box" });
-      if (period.status === "due") {
+      // Due, or ended and still inside its grace: both can be closed now, after a dry run.
+      if (period.status === "due" || (period.status === "open" && period.ends_at && new Date(period.ends_at) <= new Date())) {
         actions.append(button("Close…", () => attempt(() => dryRun(board, win, period.period, detail, () => loadPeriods(board, win, box))), "small close"));
       }
       return [
@@ -404,7 +463,7 @@
     box.replaceChildren(el("div", { class: "close-preview" },
       el("h3", {}, `Dry run: ${plural(report.players, "player")}; closing would award`),
       medalList(report.medals, "preview"),
-      el("div", { class: "row" }, confirm, button("Cancel", () => box.replaceChildren(), "quiet"))));
+      el("div", { class: "row" }, confirm, button("Go back", () => box.replaceChildren(), "quiet confirm-no"))));
   }
 
   // --- contests -----------------------------------------------------------------------------------------------
@@ -451,10 +510,31 @@
     field("Schedule", f.schedule), field("Starts", f.starts, "this browser's time; for cron, optional"),
     field("Ends", f.ends), recurringOnly, field("Time zone", f.zone), field("Entry", f.entry), field("Most players", f.max, "join only"),
     field("Ties", f.tie), field("Medals", f.medals), el("button", { type: "submit" }, "Create contest"));
-    container.append(el("h1", {}, "Contests"), section("Create a contest", form), section("Contests", list));
+    // The list: most relevant first, cut into pages by the server; cancelled contests only when asked for.
+    const PAGE = 25;
+    let offset = 0;
+    const search = el("input", { type: "search", name: "q", placeholder: "id or title", spellcheck: "false" });
+    const status = choice("status", [["running,between-runs,scheduled,ended", "all but cancelled"], ["running", "running"],
+      ["between-runs,scheduled", "coming up"], ["ended", "ended"], ["cancelled", "cancelled"],
+      ["running,between-runs,scheduled,ended,cancelled", "every contest"]]);
+    const count = el("span", { class: "pager-status", role: "status" });
+    const previous = button("Previous", () => { offset = Math.max(0, offset - PAGE); attempt(load); }, "quiet small pager-previous");
+    const next = button("Next", () => { offset += PAGE; attempt(load); }, "quiet small pager-next");
+    const filters = el("form", { class: "toolbar list-tools", id: "contest-filters", onsubmit: (event) => {
+      event.preventDefault(); offset = 0; attempt(load);
+    } }, field("Search", search), field("Status", status), el("button", { type: "submit" }, "Show"));
+    status.addEventListener("change", () => { offset = 0; attempt(load); });
+    const ticket = tickets();
+    container.append(el("h1", {}, "Contests"), section("Create a contest", form),
+      section("Contests", filters, list, el("div", { class: "row pager" }, previous, count, next)));
 
     async function load() {
-      const answer = await get("/v1/contests");
+      const isNewest = ticket();
+      const answer = await get(`/v1/contests${query({ status: status.value, q: search.value.trim(), limit: PAGE, cursor: offset || undefined })}`);
+      if (!isNewest()) return;
+      count.textContent = answer.total ? `${offset + 1}–${offset + answer.contests.length} of ${answer.total}` : "";
+      previous.disabled = offset === 0;
+      next.disabled = !answer.next_cursor;
       const rows = answer.contests.map((contest) => {
         const zone = contest.time_zone;
         const actions = el("td", { class: "actions" });
@@ -469,17 +549,13 @@
           })), "small close"));
         }
         if (contest.status !== "cancelled") {
-          actions.append(button("Cancel…", () => {
-            detail.replaceChildren(el("div", { class: "close-preview" },
-              el("p", {}, `Cancel “${contest.title}”? Nothing counts from now on and no run awards medals.`),
-              el("div", { class: "row" },
-                button("Yes, cancel the contest", () => attempt(async () => {
-                  await api("POST", `/v1/admin/contests/${seg(contest.id)}/cancel`);
-                  showNotice(`Contest “${contest.title}” is cancelled.`);
-                  await load();
-                }), "danger"),
-                button("Keep it", () => detail.replaceChildren(), "quiet"))));
-          }, "quiet small"));
+          actions.append(button("Cancel contest…", () => confirmIn(detail,
+            `Cancel the contest “${contest.title}”? Nothing counts from now on, the run under way closes without medals, and no run awards any.`,
+            "Cancel the contest", async () => {
+              await api("POST", `/v1/admin/contests/${seg(contest.id)}/cancel`);
+              showNotice(`Contest “${contest.title}” is cancelled.`);
+              await load();
+            }), "quiet small cancel-contest"));
         }
         const times = (start, end) => `${when(start, zone)} – ${when(end, zone)}`;
         const schedule = contest.schedule === "once" ? times(contest.starts_at, contest.ends_at)
@@ -498,7 +574,7 @@
         ];
       });
       list.replaceChildren(rows.length ? table(["Contest", "Scope", "Schedule", "Status", "Current run", "Entry", ""], rows, "contests-table stack")
-        : empty("No contests."));
+        : empty(search.value.trim() || offset ? "No contest matches." : "No contests."));
     }
     attempt(load);
   }
@@ -638,17 +714,23 @@
     const runs = el("div", { class: "runs" });
     const last = el("dd", { class: "last-run" }, runSummary(job.last_run, zone));
     const card = el("article", { class: "card job", dataset: { job: job.name } });
-    const pause = button(job.paused ? "Resume" : "Pause", () => attempt(async () => {
+    const ask = el("div", { class: "confirm-box" });
+    const what = JOB_EFFECTS[job.name] || "it does its work";
+    const pause = button(job.paused ? "Resume…" : "Pause…", () => confirmIn(ask, job.paused
+      ? `Resume ${job.name}? It runs on its schedule again (${what}).`
+      : `Pause ${job.name}? Its scheduled runs stop on every replica until it is resumed (${what}).`,
+    job.paused ? `Resume ${job.name}` : `Pause ${job.name}`, async () => {
       const answer = await api("POST", `/v1/admin/jobs/${seg(job.name)}/${job.paused ? "resume" : "pause"}`);
       job.paused = answer.paused;
       card.replaceWith(jobCard(job));
       showNotice(`${job.name} is ${answer.paused ? "paused" : "running on schedule again"}.`);
-    }), "quiet pause");
-    const runNow = button("Run now", () => attempt(async () => {
-      const run = await api("POST", `/v1/admin/jobs/${seg(job.name)}/run`, { slot: "now" });
-      showNotice(`${job.name}: a manual run for ${when(run.slot, zone, DATE_TIME_SECONDS)} is ${run.status}.`);
-      await followRuns(job, runs, last, run.slot);
-    }), "run-now");
+    }, "primary"), "quiet pause");
+    const runNow = button("Run now…", () => confirmIn(ask, `Run ${job.name} now, outside its schedule? ${what[0].toUpperCase()}${what.slice(1)}.`,
+      `Run ${job.name} now`, async () => {
+        const run = await api("POST", `/v1/admin/jobs/${seg(job.name)}/run`, { slot: "now" });
+        showNotice(`${job.name}: a manual run for ${when(run.slot, zone, DATE_TIME_SECONDS)} is ${run.status}.`);
+        await followRuns(job, runs, last, run.slot);
+      }, "primary"), "run-now");
     const history = button("History", () => attempt(() => loadRuns(job, runs, last)), "quiet");
     card.append(
       el("header", { class: "card-head" }, el("h2", {}, job.name), state),
@@ -660,15 +742,44 @@
         el("dt", {}, "Last run"), last,
         el("dt", {}, "Policy"), el("dd", {}, `misfire ${job.misfire} · ${plural(job.retry_limit, "retry", "retries")} · lease ${job.lease_seconds} s`)),
       el("div", { class: "row" }, runNow, pause, history),
-      runs);
+      ask, runs);
     return card;
   }
 
+  // What each built-in job does when it runs, for its confirmations.
+  const JOB_EFFECTS = {
+    "close-periods": "it closes every period past its close time and awards their medals",
+    "snapshot-leaderboards": "it takes a snapshot of every open board's top entries",
+    "emit-reminders": "it writes the reminder events that are due",
+    "reconcile-rankings": "it compares the Redis rankings with PostgreSQL and repairs what differs",
+    prune: "it deletes events and snapshots older than the retention settings (completions too when completion_days is set) and makes the coming months' partitions",
+  };
+
+  // A job's runs, newest first (the last 200), searched, filtered by outcome and trigger, ten to a page.
   async function loadRuns(job, box, last) {
-    const answer = await get(`/v1/admin/jobs/${seg(job.name)}/runs?limit=10`);
+    const answer = await get(`/v1/admin/jobs/${seg(job.name)}/runs?limit=200`);
     const zone = job.time_zone;
     if (answer.runs[0]) last.textContent = runSummary(answer.runs[0], zone);
-    const rows = answer.runs.map((run) => el("tr", { dataset: { slot: run.slot, status: run.status, trigger: run.trigger } },
+    if (!box.listView) {
+      const outcomes = ["succeeded", "failed", "missed", "running", "pending"];
+      box.listView = listView({ id: `runs-${job.name}`, placeholder: "error or result text", pageSize: 10, emptyText: "No runs yet.",
+        match: (run, text) => JSON.stringify([run.error, run.result, run.attempts.map((a) => a.error)]).toLowerCase().includes(text),
+        filters: [
+          { name: "outcome", label: "Outcome", options: [["", "any outcome"], ...outcomes.map((o) => [o, o])], test: (run, value) => !value || run.status === value },
+          { name: "trigger", label: "Trigger", options: [["", "any trigger"], ["schedule", "schedule"], ["catch-up", "catch-up"], ["manual", "manual"]],
+            test: (run, value) => !value || run.trigger === value },
+        ],
+        draw: (runs) => runsTable(runs, zone) });
+      box.replaceChildren(box.listView.node);
+    }
+    const card = box.closest(".job");
+    if (card) card.classList.add("open");
+    box.listView.set(answer.runs);
+    return answer.runs;
+  }
+
+  function runsTable(runs, zone) {
+    const rows = runs.map((run) => el("tr", { dataset: { slot: run.slot, status: run.status, trigger: run.trigger } },
       el("td", { class: "slot" }, when(run.slot, zone, RUN_TIME)),
       el("td", { class: "trigger" }, run.trigger),
       el("td", { class: "run-status" }, badge(run.status, `status ${run.status}`)),
@@ -678,10 +789,7 @@
       el("td", { class: "duration" }, duration(run.started_at, run.finished_at)),
       el("td", {}, run.error ? el("span", { class: "inline-error" }, run.error)
         : run.result ? Object.entries(run.result).map(([k, v]) => `${k} ${v}`).join(", ") : "")));
-    const card = box.closest(".job");
-    if (card) card.classList.add("open");
-    box.replaceChildren(rows.length ? table([`Slot (${zone})`, "Trigger", "Outcome", "Attempts", "Duration", "Result"], rows, "runs-table stack") : empty("No runs yet."));
-    return answer.runs;
+    return table([`Slot (${zone})`, "Trigger", "Outcome", "Attempts", "Duration", "Result"], rows, "runs-table stack");
   }
 
   // After "Run now": the history, again every second until that run has finished (at most 30 s).
@@ -715,15 +823,20 @@
 
     async function load() {
       const answer = await get("/v1/admin/calendar/closed-days");
-      const rows = answer.closed_days.map((closed) => el("tr", { dataset: { day: closed.day } },
-        el("th", { scope: "row" }, closed.day),
-        el("td", {}, when(`${closed.day}T12:00:00Z`, "UTC", { weekday: "long" })),
-        el("td", {}, closed.note || el("span", { class: "muted" }, "no note")),
-        el("td", { class: "actions" }, button("Remove", () => attempt(async () => {
-          await api("DELETE", `/v1/admin/calendar/closed-days/${seg(closed.day)}`);
-          showNotice(`${closed.day} is open again.`);
-          await load();
-        }), "quiet small"))));
+      const rows = answer.closed_days.map((closed) => {
+        const actions = el("td", { class: "actions" });
+        actions.append(button("Remove…", () => confirmIn(actions, `Open ${closed.day} again? Reminders are sent that day.`,
+          `Open ${closed.day}`, async () => {
+            await api("DELETE", `/v1/admin/calendar/closed-days/${seg(closed.day)}`);
+            showNotice(`${closed.day} is open again.`);
+            await load();
+          }), "quiet small"));
+        return el("tr", { dataset: { day: closed.day } },
+          el("th", { scope: "row" }, closed.day),
+          el("td", {}, when(`${closed.day}T12:00:00Z`, "UTC", { weekday: "long" })),
+          el("td", {}, closed.note || el("span", { class: "muted" }, "no note")),
+          actions);
+      });
       list.replaceChildren(rows.length ? table(["Day", "Weekday", "Note", ""], rows, "days-table") : empty("No closed days."));
     }
     attempt(load);
@@ -748,33 +861,39 @@
       });
     } }, field("Name", name), field("Role", role), field("Scopes", scopes, "display: 1 to 20; read: up to 20; ingest and admin: none"),
     el("button", { type: "submit" }, "Create key"));
+    // Newest first; revoked keys only when asked for.
+    const keys = listView({ id: "key-view", placeholder: "name, prefix or scope", emptyText: "No keys (the bootstrap key is not listed).",
+      match: (k, text) => [k.name, k.prefix, k.id, ...k.scopes].some((v) => v.toLowerCase().includes(text)),
+      filters: [
+        { name: "state", label: "State", options: [["valid", "valid"], ["revoked", "revoked"], ["", "valid and revoked"]],
+          test: (k, value) => !value || (value === "revoked") === Boolean(k.revoked_at) },
+        { name: "role", label: "Role", options: [["", "any role"], ...ROLES.map((r) => [r, r])], test: (k, value) => !value || k.role === value },
+      ],
+      draw: (page) => table(["Name", "Role", "Scopes", "Prefix", "Created", "State", ""], page.map(keyRow), "keys-table stack") });
+    list.append(keys.node);
     container.append(el("h1", {}, "API keys"), section("Create a key", form, secretBox), section("Keys", list));
 
     async function load() {
-      const answer = await get("/v1/admin/api-keys");
-      const rows = answer.keys.map((k) => {
-        const actions = el("td", { class: "actions" });
-        if (!k.revoked_at) {
-          actions.append(button("Revoke…", () => {
-            actions.replaceChildren(el("span", { class: "confirm" }, `Revoke “${k.name}”? Clients using it stop working.`),
-              button("Yes, revoke", () => attempt(async () => {
-                await api("DELETE", `/v1/admin/api-keys/${seg(k.id)}`);
-                showNotice(`Key “${k.name}” (${k.prefix}…) is revoked.`);
-                await load();
-              }), "danger small"),
-              button("Cancel", () => load(), "quiet small"));
-          }, "quiet small"));
-        }
-        return el("tr", { dataset: { key: k.id }, class: k.revoked_at ? "revoked" : "" },
-          el("th", { scope: "row" }, k.name),
-          el("td", {}, k.role),
-          el("td", {}, k.scopes.length ? k.scopes.join(", ") : el("span", { class: "muted" }, "every board")),
-          el("td", { class: "mono" }, `${k.prefix}…`),
-          el("td", {}, when(k.created_at)),
-          el("td", {}, k.revoked_at ? badge(`revoked ${when(k.revoked_at)}`, "bad") : badge("valid", "ok")),
-          actions);
-      });
-      list.replaceChildren(rows.length ? table(["Name", "Role", "Scopes", "Prefix", "Created", "State", ""], rows, "keys-table stack") : empty("No keys (the bootstrap key is not listed)."));
+      keys.set((await get("/v1/admin/api-keys")).keys);
+    }
+    function keyRow(k) {
+      const actions = el("td", { class: "actions" });
+      if (!k.revoked_at) {
+        actions.append(button("Revoke…", () => confirmIn(actions, `Revoke “${k.name}” (${k.prefix}…)? Clients using it stop working at once.`,
+          "Revoke the key", async () => {
+            await api("DELETE", `/v1/admin/api-keys/${seg(k.id)}`);
+            showNotice(`Key “${k.name}” (${k.prefix}…) is revoked.`);
+            await load();
+          }), "quiet small"));
+      }
+      return el("tr", { dataset: { key: k.id }, class: k.revoked_at ? "revoked" : "" },
+        el("th", { scope: "row" }, k.name),
+        el("td", {}, k.role),
+        el("td", {}, k.scopes.length ? k.scopes.join(", ") : el("span", { class: "muted" }, "every board")),
+        el("td", { class: "mono" }, `${k.prefix}…`),
+        el("td", {}, when(k.created_at)),
+        el("td", {}, k.revoked_at ? badge(`revoked ${when(k.revoked_at)}`, "bad") : badge("valid", "ok")),
+        actions);
     }
     attempt(load);
   }
@@ -820,59 +939,138 @@
   // --- f. webhooks --------------------------------------------------------------------------------------------
 
   function renderWebhooks(container) {
-    const list = el("div", { id: "webhook-list" });
-    container.append(el("h1", {}, "Webhooks"), list);
+    const url = el("input", { name: "url", type: "url", required: true, maxLength: 2000, spellcheck: "false", placeholder: "https://quiz.example.org/hooks/podium" });
+    const types = EVENT_TYPES.map((type) => el("label", { class: "check" }, el("input", { type: "checkbox", name: "event_types", value: type }), type));
+    const secret = el("input", { name: "secret", required: true, minLength: 16, maxLength: 200, spellcheck: "false", autocomplete: "off",
+      placeholder: "16 or more characters" });
+    const form = el("form", { class: "toolbar", id: "webhook-form", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(async () => {
+        const chosen = types.map((label) => label.querySelector("input")).filter((box) => box.checked).map((box) => box.value);
+        const made = await api("POST", "/v1/admin/webhooks", { url: url.value.trim(), event_types: chosen, secret: secret.value });
+        showNotice(`Webhook ${made.id} to ${made.url} is created; send it a test event to check the receiver.`);
+        url.value = ""; secret.value = "";
+        await load();
+      });
+    } }, field("Receiver URL", url), field("Secret", secret, "the receiver checks Podium-Signature with it"),
+    el("fieldset", { class: "field" }, el("legend", { class: "label" }, "Events"), el("div", { class: "checks" }, types)),
+    el("button", { type: "submit" }, "Create webhook"));
+    const hooks = listView({ id: "webhook-view", placeholder: "URL, id or event type", emptyText: "No webhooks.", pageSize: 10,
+      match: (hook, text) => [hook.url, hook.id, ...hook.event_types].some((v) => v.toLowerCase().includes(text)),
+      filters: [{ name: "state", label: "State", options: [["", "enabled and disabled"], ["enabled", "enabled"], ["disabled", "disabled"]],
+        test: (hook, value) => !value || (value === "enabled") === hook.enabled }],
+      draw: (page) => el("div", {}, page.map(webhookCard)) });
+    container.append(el("h1", {}, "Webhooks"), section("Create a webhook", form), section("Webhooks", el("div", { id: "webhook-list" }, hooks.node)));
+
     async function load() {
-      const answer = await get("/v1/admin/webhooks");
-      if (answer.webhooks.length === 0) { list.replaceChildren(empty("No webhooks.")); return; }
-      list.replaceChildren(...answer.webhooks.map((hook) => {
-        const deliveries = el("div", { class: "deliveries" });
-        const toggle = button(hook.enabled ? "Disable" : "Enable", () => attempt(async () => {
-          await api("POST", `/v1/admin/webhooks/${seg(hook.id)}/${hook.enabled ? "disable" : "enable"}`);
-          showNotice(`${hook.url} is ${hook.enabled ? "disabled" : "enabled"}.`);
+      hooks.set((await get("/v1/admin/webhooks")).webhooks);
+    }
+    function webhookCard(hook) {
+      const deliveries = el("div", { class: "deliveries" });
+      const ask = el("div", { class: "confirm-box" });
+      const tested = el("p", { class: "test-result", role: "status" });
+      const toggle = button(hook.enabled ? "Disable…" : "Enable…", () => confirmIn(ask, hook.enabled
+        ? `Disable the webhook to ${hook.url}? No new deliveries are made for it; those already made are still sent.`
+        : `Enable the webhook to ${hook.url}? New events of its types are delivered again.`,
+      hook.enabled ? "Disable the webhook" : "Enable the webhook", async () => {
+        await api("POST", `/v1/admin/webhooks/${seg(hook.id)}/${hook.enabled ? "disable" : "enable"}`);
+        showNotice(`${hook.url} is ${hook.enabled ? "disabled" : "enabled"}.`);
+        await load();
+      }, hook.enabled ? "danger" : "primary"), "quiet toggle");
+      const test = button("Send test event", () => attempt(async () => {
+        tested.textContent = "Sending…";
+        const result = await api("POST", `/v1/admin/webhooks/${seg(hook.id)}/test`);
+        tested.className = `test-result ${result.delivered ? "ok" : "bad"}`;
+        tested.textContent = result.delivered
+          ? `Delivered: the receiver answered ${result.status_code} in ${result.duration_ms} ms (${result.event_id}).`
+          : `Not delivered: ${result.error} (${result.duration_ms} ms, ${result.event_id}).`;
+      }), "test-webhook");
+      const remove = button("Delete…", () => confirmIn(ask,
+        `Delete the webhook to ${hook.url}? Its deliveries, sent and pending, are deleted with it, and nothing more is sent.`,
+        "Delete the webhook", async () => {
+          await api("DELETE", `/v1/admin/webhooks/${seg(hook.id)}`);
+          showNotice(`The webhook to ${hook.url} is deleted.`);
           await load();
-        }), "quiet");
-        return el("article", { class: "card webhook", dataset: { webhook: hook.id } },
-          el("header", { class: "card-head" }, el("h2", { class: "mono" }, hook.url), badge(hook.enabled ? "enabled" : "disabled", hook.enabled ? "ok" : "warn")),
-          el("p", { class: "meta" }, `${hook.id} · created ${when(hook.created_at)} · ${hook.event_types.join(", ")}`),
-          el("div", { class: "row" }, button("Deliveries", () => attempt(() => loadDeliveries(hook, deliveries)), "show-deliveries"), toggle),
-          deliveries);
-      }));
+        }), "quiet delete-webhook");
+      return el("article", { class: "card webhook", dataset: { webhook: hook.id } },
+        el("header", { class: "card-head" }, el("h2", { class: "mono" }, hook.url), badge(hook.enabled ? "enabled" : "disabled", hook.enabled ? "ok" : "warn")),
+        el("p", { class: "meta" }, `${hook.id} · created ${when(hook.created_at)} · ${hook.event_types.join(", ")}`),
+        el("div", { class: "row" }, button("Deliveries", () => attempt(() => loadDeliveries(hook, deliveries)), "show-deliveries"), test, toggle, remove),
+        tested, ask, deliveries);
     }
     attempt(load);
   }
 
+  // A webhook's deliveries, newest first (the last 500), by status and event type, twenty to a page.
   async function loadDeliveries(hook, box) {
-    const answer = await get(`/v1/admin/webhooks/${seg(hook.id)}/deliveries?limit=50`);
-    const rows = answer.deliveries.map((d) => el("tr", { dataset: { delivery: String(d.id), status: d.status } },
-      el("td", { class: "num" }, String(d.id)),
-      el("td", {}, d.event_type),
-      el("td", { class: "mono" }, d.event_id),
-      el("td", {}, badge(d.status, `status ${d.status}`)),
-      el("td", { class: "num" }, String(d.attempts)),
-      el("td", {}, [d.last_status_code ? `HTTP ${d.last_status_code}` : null, d.last_error].filter(Boolean).join(" · ") || "—"),
-      el("td", {}, d.delivered_at ? `delivered ${when(d.delivered_at)}` : d.next_attempt_at ? `next ${when(d.next_attempt_at)}`
-        : d.history.length ? `last tried ${when(d.history[d.history.length - 1].started_at)}` : "—"),
-      el("td", { class: "actions" }, d.status === "dead" ? button("Resend", () => attempt(async () => {
-        await api("POST", `/v1/admin/webhooks/deliveries/${d.id}/resend`);
-        showNotice(`Delivery ${d.id} is queued again.`);
-        await loadDeliveries(hook, box);
-      }), "small resend") : null)));
-    box.replaceChildren(rows.length ? table([num("Id"), "Event", "Event id", "Status", num("Attempts"), "Last answer", "When", ""], rows, "deliveries-table stack") : empty("No deliveries yet."));
+    const answer = await get(`/v1/admin/webhooks/${seg(hook.id)}/deliveries?limit=500`);
+    if (!box.listView) {
+      box.listView = listView({ id: `deliveries-${hook.id}`, placeholder: "event id, type or error", emptyText: "No deliveries yet.",
+        match: (d, text) => [d.event_id, d.event_type, d.last_error || "", String(d.id)].some((v) => v.toLowerCase().includes(text)),
+        filters: [{ name: "status", label: "Status", options: [["", "any status"], ["pending", "pending"], ["sending", "sending"],
+          ["delivered", "delivered"], ["dead", "dead"]], test: (d, value) => !value || d.status === value }],
+        draw: (page) => deliveriesTable(hook, box, page) });
+      box.replaceChildren(box.listView.node);
+    }
+    box.listView.set(answer.deliveries);
+  }
+
+  function deliveriesTable(hook, box, deliveries) {
+    const rows = deliveries.map((d) => {
+      const actions = el("td", { class: "actions" });
+      if (d.status === "dead") {
+        actions.append(button("Resend…", () => confirmIn(actions, `Send delivery ${d.id} (${d.event_type}) again, with a fresh set of attempts?`,
+          "Resend it", async () => {
+            await api("POST", `/v1/admin/webhooks/deliveries/${d.id}/resend`);
+            showNotice(`Delivery ${d.id} is queued again.`);
+            await loadDeliveries(hook, box);
+          }, "primary"), "small resend"));
+      }
+      return el("tr", { dataset: { delivery: String(d.id), status: d.status } },
+        el("td", { class: "num" }, String(d.id)),
+        el("td", {}, d.event_type),
+        el("td", { class: "mono" }, d.event_id),
+        el("td", {}, badge(d.status, `status ${d.status}`)),
+        el("td", { class: "num" }, String(d.attempts)),
+        el("td", {}, [d.last_status_code ? `HTTP ${d.last_status_code}` : null, d.last_error].filter(Boolean).join(" · ") || "—"),
+        el("td", {}, d.delivered_at ? `delivered ${when(d.delivered_at)}` : d.next_attempt_at ? `next ${when(d.next_attempt_at)}`
+          : d.history.length ? `last tried ${when(d.history[d.history.length - 1].started_at)}` : "—"),
+        actions);
+    });
+    return table([num("Id"), "Event", "Event id", "Status", num("Attempts"), "Last answer", "When", ""], rows, "deliveries-table stack");
   }
 
   // --- g. players ---------------------------------------------------------------------------------------------
 
+  // Players found by the start of their id or part of their name; one of them shown whole.
   function renderPlayers(container) {
-    const user = el("input", { name: "user", required: true, spellcheck: "false", placeholder: "u-42" });
+    const user = el("input", { name: "user", required: true, spellcheck: "false", placeholder: "u-42, or Amara" });
+    const matches = el("div", { id: "player-matches" });
     const result = el("div", { id: "player" });
     const ticket = tickets();
+    const show = (id) => { matches.replaceChildren(); result.replaceChildren(); attempt(() => loadPlayer(id, result, ticket())); };
     const form = el("form", { class: "toolbar", id: "player-form", onsubmit: (event) => {
       event.preventDefault();
       result.replaceChildren();
-      attempt(() => loadPlayer(user.value.trim(), result, ticket()));
-    } }, field("Player id", user), el("button", { type: "submit" }, "Look up"));
-    container.append(el("h1", {}, "Players"), form, result);
+      const text = user.value.trim();
+      const isNewest = ticket();
+      attempt(async () => {
+        const found = (await get(`/v1/admin/players${query({ q: text, limit: 20 })}`)).players;
+        if (!isNewest()) return;
+        // The one player found, or the one whose id is exactly the text, is shown at once.
+        const exact = found.find((p) => p.user_id === text) || (found.length === 1 ? found[0] : null);
+        if (exact) { show(exact.user_id); return; }
+        matches.replaceChildren(found.length ? table(["Player", "Name", num("Points"), "First seen", ""], found.map((p) =>
+          el("tr", { dataset: { user: p.user_id } },
+            el("th", { scope: "row", class: "mono" }, p.user_id),
+            el("td", {}, p.display_name || el("span", { class: "muted" }, "no display name")),
+            el("td", { class: "num" }, String(p.points)),
+            el("td", {}, when(p.created_at)),
+            el("td", { class: "actions" }, button("Show", () => show(p.user_id), "small show-player")))), "matches-table stack")
+          : empty(`No player's id starts with “${text}”, and no display name holds it.`));
+      });
+    } }, field("Player id or name", user, "the start of an id, or part of a display name"), el("button", { type: "submit" }, "Find"));
+    container.append(el("h1", {}, "Players"), form, matches, result);
   }
 
   async function loadPlayer(id, box, isNewest) {
@@ -885,7 +1083,8 @@
     const medalRows = medals.medals.map((m) => el("tr", {}, el("td", {}, badge(m.medal, `medal ${m.medal}`)),
       el("td", {}, `${m.board} ${m.window} ${m.period}`), el("td", { class: "num" }, String(m.rank)), el("td", { class: "num" }, String(m.score)),
       el("td", {}, when(m.awarded_at))));
-    const confirmInput = el("input", { name: "confirm", spellcheck: "false", autocomplete: "off", placeholder: profile.user_id });
+    // The id to type is shown as it is (no capitals added by a label's style), and typed as shown it matches.
+    const confirmInput = el("input", { name: "confirm", spellcheck: "false", autocomplete: "off", autocapitalize: "off", placeholder: profile.user_id });
     const erase = el("button", { type: "submit", class: "danger", disabled: true }, "Erase this player");
     confirmInput.addEventListener("input", () => { erase.disabled = confirmInput.value !== profile.user_id; });
     const eraseForm = el("form", { class: "toolbar", id: "erase-form", onsubmit: (event) => {
@@ -897,7 +1096,8 @@
         box.replaceChildren(el("p", { class: "erased" }, `${profile.user_id} was erased everywhere.`));
         showNotice(`${profile.user_id} was erased: completions, totals, scores, snapshot entries, medals and events.`);
       });
-    } }, field(`Type ${profile.user_id} to confirm`, confirmInput), erase);
+    } }, el("label", { class: "field" }, el("span", { class: "plain-label" }, "Type ", el("code", { class: "confirm-id" }, profile.user_id),
+      " to confirm"), confirmInput), erase);
 
     box.replaceChildren(
       el("article", { class: "card profile" },
@@ -921,8 +1121,56 @@
         eraseForm));
   }
 
+  // --- h. the audit trail ------------------------------------------------------------------------------------------
+
+  // Who did what admin action when, newest first, a page at a time (the server cuts pages by entry id).
+  function renderAudit(container) {
+    const search = el("input", { type: "search", name: "q", placeholder: "pause, contests, wh_…", spellcheck: "false" });
+    const actor = el("select", { name: "actor" }, el("option", { value: "" }, "every key"), el("option", { value: "bootstrap" }, "the bootstrap key"));
+    const list = el("div", { id: "audit-list" });
+    const newest = button("Newest", () => { cursors = []; attempt(() => load()); }, "quiet small pager-first");
+    const older = button("Older", () => { cursors.push(older.dataset.cursor); attempt(() => load()); }, "quiet small pager-next");
+    const place = el("span", { class: "pager-status", role: "status" });
+    let cursors = [];
+    const ticket = tickets();
+    const form = el("form", { class: "toolbar list-tools", id: "audit-form", onsubmit: (event) => {
+      event.preventDefault(); cursors = []; attempt(() => load());
+    } }, field("Search", search, "route or path"), field("Key", actor), el("button", { type: "submit" }, "Show"));
+    actor.addEventListener("change", () => { cursors = []; attempt(() => load()); });
+    container.append(el("h1", {}, "Audit trail"),
+      el("p", { class: "meta" }, "Every admin change (not reads, dry runs or refusals), with the key that made it. An erased player's id is kept only as a hash."),
+      form, list, el("div", { class: "row pager" }, newest, place, older));
+
+    async function load() {
+      const isNewest = ticket();
+      const answer = await get(`/v1/admin/audit${query({ q: search.value.trim(), actor: actor.value, limit: 25, cursor: cursors[cursors.length - 1] })}`);
+      if (!isNewest()) return;
+      const rows = answer.entries.map((entry) => el("tr", { dataset: { entry: String(entry.id) } },
+        el("td", {}, when(entry.at, undefined, DATE_TIME_SECONDS)),
+        el("td", {}, entry.actor_name || (entry.actor === "bootstrap" ? "bootstrap key" : el("span", { class: "muted" }, "deleted key")),
+          el("div", { class: "muted mono" }, entry.actor)),
+        el("td", { class: "mono" }, entry.action),
+        el("td", { class: "mono target" }, entry.target),
+        el("td", { class: "num" }, String(entry.status)),
+        el("td", { class: "mono" }, entry.request_id)));
+      list.replaceChildren(rows.length ? table(["When", "Key", "Action", "Target", num("Status"), "Request"], rows, "audit-table stack")
+        : empty("No admin action matches."));
+      place.textContent = rows.length ? `${cursors.length ? "older entries" : "newest entries"}: ${rows.length}` : "";
+      newest.disabled = cursors.length === 0;
+      older.disabled = !answer.next_cursor;
+      if (answer.next_cursor) older.dataset.cursor = answer.next_cursor;
+    }
+    // The key list names the keys to choose from (revoked ones too: their actions stay in the trail).
+    attempt(async () => {
+      for (const k of (await get("/v1/admin/api-keys")).keys.filter((k) => k.role === "admin")) {
+        actor.append(el("option", { value: k.id }, `${k.name} (${k.prefix}…)${k.revoked_at ? ", revoked" : ""}`));
+      }
+      await load();
+    });
+  }
+
   const RENDER = { boards: renderBoards, contests: renderContests, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
-    keys: renderKeys, webhooks: renderWebhooks, players: renderPlayers };
+    keys: renderKeys, webhooks: renderWebhooks, players: renderPlayers, audit: renderAudit };
 
   // --- start --------------------------------------------------------------------------------------------------
 
