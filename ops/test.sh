@@ -9,7 +9,9 @@
 #                                    (`podiumPackageTests.xctest`, what `swift test` runs),
 #                                    then against that build: the Redis tests through
 #                                    stunnel to a TLS-only Redis (ops/test/stunnel-test.sh),
-#                                    the browser end-to-end tests (ops/test/browser-test.sh),
+#                                    the clients' generated code against openapi.json
+#                                    (clients/regenerate.sh --check), the browser end-to-end
+#                                    tests with the typed clients (ops/test/browser-test.sh),
 #                                    schemathesis over the OpenAPI document
 #                                    (ops/test/schemathesis.sh), the monitoring tests
 #                                    (ops/test/monitoring-test.sh), the PostgreSQL failover
@@ -144,10 +146,11 @@ esac
 # `podium` just built, each with its output kept in .local/<name>.log; the first failure ends the run.
 run_suite() {
     local script="$1" log=".local/$2.log"
-    echo "bash $script"
+    shift 2
+    echo "bash $script $*"
     set +e
     # Each bounded as a whole too: a hung browser or server fails the run instead of holding it.
-    timeout --kill-after=30 "${PODIUM_SUITE_TIME_LIMIT_S:-1800}" bash "$script" </dev/null 2>&1 | tee "$log"
+    timeout --kill-after=30 "${PODIUM_SUITE_TIME_LIMIT_S:-1800}" bash "$script" "$@" </dev/null 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     set -e
     if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
@@ -163,7 +166,9 @@ others=""
 if [ -z "$shift_days" ]; then
     # The Redis tests again, through stunnel to a TLS-only Redis (ops/README.md, "Redis over TLS").
     run_suite ops/test/stunnel-test.sh stunnel-test
-    # The browser end-to-end tests (CORS, player tokens, the display page, the console, the docs).
+    # The typed clients' generated code is what openapi.json gives (clients/regenerate.sh --check).
+    run_suite clients/regenerate.sh clients-generated --check
+    # The browser end-to-end tests (CORS, player tokens, the display page, the console, the docs, the typed clients).
     run_suite ops/test/browser-test.sh browser-test
     # Schemathesis over the whole OpenAPI document.
     run_suite ops/test/schemathesis.sh schemathesis-test
@@ -174,7 +179,7 @@ if [ -z "$shift_days" ]; then
     run_suite ops/test/failover-test.sh failover-test
     # Redis Cluster: the ranking suites on a six-node cluster, a primary killed and a reshard mid-load.
     run_suite ops/test/redis-cluster-test.sh redis-cluster-test
-    others=", the Redis tests through stunnel, the browser tests, schemathesis, the monitoring tests, the failover drill and the Redis Cluster suites and drills"
+    others=", the Redis tests through stunnel, the clients' generated code, the browser tests and typed clients, schemathesis, the monitoring tests, the failover drill and the Redis Cluster suites and drills"
     elapsed=$((SECONDS - started))
 fi
 echo "OK: all $count test(s) passed${others} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

@@ -13,7 +13,7 @@ public struct CORSPolicy: Sendable {
     }
 
     /// Request headers a browser may send: credentials, JSON bodies and revalidation.
-    static let allowedHeaders = "Authorization, Content-Type, If-None-Match, Accept"
+    static let allowedHeaders = "Authorization, Content-Type, If-None-Match, Last-Event-ID, Accept"
     /// Response headers a browser script may read.
     static let exposedHeaders = "ETag, Retry-After, RateLimit, RateLimit-Policy"
     /// How long a browser may reuse a preflight answer, in seconds.

@@ -276,7 +276,7 @@ struct CredentialTests {
             #expect(granted.status == .noContent)
             #expect(granted.headers[.accessControlAllowOrigin] == "https://quiz.example.org")
             #expect(granted.headers[.accessControlAllowMethods] == "POST, OPTIONS")
-            #expect(granted.headers[.accessControlAllowHeaders] == "Authorization, Content-Type, If-None-Match, Accept")
+            #expect(granted.headers[.accessControlAllowHeaders] == "Authorization, Content-Type, If-None-Match, Last-Event-ID, Accept")
             #expect(granted.headers[.vary] == "Origin")
 
             preflight[.origin] = "https://evil.example"

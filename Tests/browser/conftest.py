@@ -211,10 +211,18 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def translate_path(self, path):
+        """`/ts-client/…` is the TypeScript client: its test page and its bundle (test_client_typescript.py)."""
+        if path.split("?")[0] == "/ts-client/index.html":
+            return str(ROOT / "clients" / "typescript" / "test" / "index.html")
+        if path.split("?")[0] == "/ts-client/podium.js":
+            return str(ROOT / "clients" / "typescript" / "dist" / "podium.js")
+        return super().translate_path(path)
+
 
 @pytest.fixture(scope="session")
 def static_origins():
-    """The frontend folder served twice: (listed origin, unlisted origin)."""
+    """The frontend folder served twice: (listed origin, unlisted origin); also the TypeScript client under /ts-client/."""
     servers = []
     for _ in range(2):
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),

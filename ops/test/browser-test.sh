@@ -61,9 +61,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # Pinned: the versions this test was written and run with.
 # zxing-cpp and Pillow read the console's QR codes back from screenshots.
-if ! "$venv/bin/python" -c 'import playwright.sync_api, pytest, zxingcpp, PIL' >/dev/null 2>&1; then
+if ! "$venv/bin/python" -c 'import playwright.sync_api, pytest, zxingcpp, PIL, httpx, attrs, dateutil' >/dev/null 2>&1; then
     echo "installing playwright, pytest, zxing-cpp and pillow into $venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check playwright==1.65.2 pytest==9.2.0 zxing-cpp==3.1.1 pillow==13.0.0
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check playwright==1.65.2 pytest==9.2.0 zxing-cpp==3.1.1 pillow==13.0.0 httpx==0.28.1 attrs==26.1.0 python-dateutil==4.0.0
 fi
 
 mkdir -p .local/browser

@@ -1,0 +1,258 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.completion_history import CompletionHistory
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    limit: int | Unset = 20,
+    topic: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["topic"] = topic
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/users/{id}/completions".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CompletionHistory | Problem | None:
+    if response.status_code == 200:
+        response_200 = CompletionHistory.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CompletionHistory | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    limit: int | Unset = 20,
+    topic: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[CompletionHistory | Problem]:
+    """A player's history
+
+     Completions, newest first, a page at a time; pass `next_cursor` back as `cursor` for the next page.
+    Role: `read`. A player token reads only its own player; a scoped key only players with a score on
+    its boards (404 for others), and only its boards' ranks, medals and rank history.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 20.
+        topic (str | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CompletionHistory | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        topic=topic,
+        cursor=cursor,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    limit: int | Unset = 20,
+    topic: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> CompletionHistory | Problem | None:
+    """A player's history
+
+     Completions, newest first, a page at a time; pass `next_cursor` back as `cursor` for the next page.
+    Role: `read`. A player token reads only its own player; a scoped key only players with a score on
+    its boards (404 for others), and only its boards' ranks, medals and rank history.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 20.
+        topic (str | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CompletionHistory | Problem
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        limit=limit,
+        topic=topic,
+        cursor=cursor,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    limit: int | Unset = 20,
+    topic: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[CompletionHistory | Problem]:
+    """A player's history
+
+     Completions, newest first, a page at a time; pass `next_cursor` back as `cursor` for the next page.
+    Role: `read`. A player token reads only its own player; a scoped key only players with a score on
+    its boards (404 for others), and only its boards' ranks, medals and rank history.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 20.
+        topic (str | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CompletionHistory | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        topic=topic,
+        cursor=cursor,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    limit: int | Unset = 20,
+    topic: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> CompletionHistory | Problem | None:
+    """A player's history
+
+     Completions, newest first, a page at a time; pass `next_cursor` back as `cursor` for the next page.
+    Role: `read`. A player token reads only its own player; a scoped key only players with a score on
+    its boards (404 for others), and only its boards' ranks, medals and rank history.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 20.
+        topic (str | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CompletionHistory | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            limit=limit,
+            topic=topic,
+            cursor=cursor,
+        )
+    ).parsed

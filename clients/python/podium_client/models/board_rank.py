@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
+
+T = TypeVar("T", bound="BoardRank")
+
+
+@_attrs_define
+class BoardRank:
+    """A player's place on one board period.
+
+    Attributes:
+        board (str): Board id: `global`, `topic:<name>` or `group:<name>`.
+        window (LeaderboardWindow): Time window of a board: `all` never ends; `day`, `week` (ISO, from Monday) and
+            `month` are cut in the board's time zone; `contest` is the one window of a contest's board, whose periods are
+            the contest's runs.
+        period (str): Period name: `all`, `2026-11-21`, `2026-W47` or `2026-11`.
+        rank (int): Competition rank: ties share a rank, the next rank skips.
+        score (int): The player's score there.
+        players (int): Players on that board period.
+    """
+
+    board: str
+    window: LeaderboardWindow
+    period: str
+    rank: int
+    score: int
+    players: int
+
+    def to_dict(self) -> dict[str, Any]:
+        board = self.board
+
+        window: str = self.window
+
+        period = self.period
+
+        rank = self.rank
+
+        score = self.score
+
+        players = self.players
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "board": board,
+                "window": window,
+                "period": period,
+                "rank": rank,
+                "score": score,
+                "players": players,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        board = d.pop("board")
+
+        window = check_leaderboard_window(d.pop("window"))
+
+        period = d.pop("period")
+
+        rank = d.pop("rank")
+
+        score = d.pop("score")
+
+        players = d.pop("players")
+
+        board_rank = cls(
+            board=board,
+            window=window,
+            period=period,
+            rank=rank,
+            score=score,
+            players=players,
+        )
+
+        return board_rank

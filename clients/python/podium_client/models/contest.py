@@ -1,0 +1,275 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.board_metric import BoardMetric, check_board_metric
+from ..models.contest_contest_entry_mode import (
+    ContestContestEntryMode,
+    check_contest_contest_entry_mode,
+)
+from ..models.contest_schedule import ContestSchedule, check_contest_schedule
+from ..models.contest_status import ContestStatus, check_contest_status
+from ..models.tie_break import TieBreak, check_tie_break
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.contest_run import ContestRun
+
+
+T = TypeVar("T", bound="Contest")
+
+
+@_attrs_define
+class Contest:
+    """A contest.
+
+    Attributes:
+        id (str): The id.
+        board (str): Its board id, `contest:<id>`, for every leaderboard route (window `contest`).
+        title (str): The title.
+        scope (list[str]): Board ids whose completions count.
+        schedule (ContestSchedule): One run, or runs on a cron schedule.
+        time_zone (str): The zone runs are scheduled and shown in.
+        entry (ContestContestEntryMode): Who takes part.
+        metric (BoardMetric): What a board ranks by: points earned or completions played.
+        tie_break (TieBreak): How a board ranks equal scores: `shared` (the default) gives tied players the same
+            competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the
+            `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions
+            took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so
+            a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then
+            less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and
+            untimed count) still shares a rank. Set per board in the rules file (`tie_break`).
+        medals (bool): Whether runs award medals.
+        status (ContestStatus): `scheduled`: no run has started; `running`: a run is under way; `between-runs`: the
+            latest ended and another is to come; `ended`: none is to come; `cancelled`.
+        next_runs (list[ContestRun]): Up to three runs still to start, earliest first.
+        starts_at (datetime.datetime | Unset): Once: the run's start. Recurring: the earliest a run may start (absent
+            when unbounded).
+        ends_at (datetime.datetime | Unset): Once: the run's end. Recurring: no run starts at or after it (absent when
+            unbounded).
+        cron (str | Unset): Recurring: when runs start.
+        schedule_words (str | Unset): Recurring: `cron` in words ("every Friday at 14:00"), or the expression itself
+            when no short phrase says it.
+        duration_minutes (int | Unset): Recurring: how long each run lasts at most.
+        max_players (int | Unset): `join` contests: the most players who may join.
+        players_joined (int | Unset): `join` contests: how many joined.
+        cancelled_at (datetime.datetime | Unset): When it was cancelled.
+        current_run (ContestRun | Unset): One run of a contest.
+    """
+
+    id: str
+    board: str
+    title: str
+    scope: list[str]
+    schedule: ContestSchedule
+    time_zone: str
+    entry: ContestContestEntryMode
+    metric: BoardMetric
+    tie_break: TieBreak
+    medals: bool
+    status: ContestStatus
+    next_runs: list[ContestRun]
+    starts_at: datetime.datetime | Unset = UNSET
+    ends_at: datetime.datetime | Unset = UNSET
+    cron: str | Unset = UNSET
+    schedule_words: str | Unset = UNSET
+    duration_minutes: int | Unset = UNSET
+    max_players: int | Unset = UNSET
+    players_joined: int | Unset = UNSET
+    cancelled_at: datetime.datetime | Unset = UNSET
+    current_run: ContestRun | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        board = self.board
+
+        title = self.title
+
+        scope = self.scope
+
+        schedule: str = self.schedule
+
+        time_zone = self.time_zone
+
+        entry: str = self.entry
+
+        metric: str = self.metric
+
+        tie_break: str = self.tie_break
+
+        medals = self.medals
+
+        status: str = self.status
+
+        next_runs = []
+        for next_runs_item_data in self.next_runs:
+            next_runs_item = next_runs_item_data.to_dict()
+            next_runs.append(next_runs_item)
+
+        starts_at: str | Unset = UNSET
+        if not isinstance(self.starts_at, Unset):
+            starts_at = self.starts_at.isoformat()
+
+        ends_at: str | Unset = UNSET
+        if not isinstance(self.ends_at, Unset):
+            ends_at = self.ends_at.isoformat()
+
+        cron = self.cron
+
+        schedule_words = self.schedule_words
+
+        duration_minutes = self.duration_minutes
+
+        max_players = self.max_players
+
+        players_joined = self.players_joined
+
+        cancelled_at: str | Unset = UNSET
+        if not isinstance(self.cancelled_at, Unset):
+            cancelled_at = self.cancelled_at.isoformat()
+
+        current_run: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.current_run, Unset):
+            current_run = self.current_run.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "board": board,
+                "title": title,
+                "scope": scope,
+                "schedule": schedule,
+                "time_zone": time_zone,
+                "entry": entry,
+                "metric": metric,
+                "tie_break": tie_break,
+                "medals": medals,
+                "status": status,
+                "next_runs": next_runs,
+            }
+        )
+        if starts_at is not UNSET:
+            field_dict["starts_at"] = starts_at
+        if ends_at is not UNSET:
+            field_dict["ends_at"] = ends_at
+        if cron is not UNSET:
+            field_dict["cron"] = cron
+        if schedule_words is not UNSET:
+            field_dict["schedule_words"] = schedule_words
+        if duration_minutes is not UNSET:
+            field_dict["duration_minutes"] = duration_minutes
+        if max_players is not UNSET:
+            field_dict["max_players"] = max_players
+        if players_joined is not UNSET:
+            field_dict["players_joined"] = players_joined
+        if cancelled_at is not UNSET:
+            field_dict["cancelled_at"] = cancelled_at
+        if current_run is not UNSET:
+            field_dict["current_run"] = current_run
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.contest_run import ContestRun
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        board = d.pop("board")
+
+        title = d.pop("title")
+
+        scope = cast(list[str], d.pop("scope"))
+
+        schedule = check_contest_schedule(d.pop("schedule"))
+
+        time_zone = d.pop("time_zone")
+
+        entry = check_contest_contest_entry_mode(d.pop("entry"))
+
+        metric = check_board_metric(d.pop("metric"))
+
+        tie_break = check_tie_break(d.pop("tie_break"))
+
+        medals = d.pop("medals")
+
+        status = check_contest_status(d.pop("status"))
+
+        next_runs = []
+        _next_runs = d.pop("next_runs")
+        for next_runs_item_data in _next_runs:
+            next_runs_item = ContestRun.from_dict(next_runs_item_data)
+
+            next_runs.append(next_runs_item)
+
+        _starts_at = d.pop("starts_at", UNSET)
+        starts_at: datetime.datetime | Unset
+        if isinstance(_starts_at, Unset):
+            starts_at = UNSET
+        else:
+            starts_at = datetime.datetime.fromisoformat(_starts_at)
+
+        _ends_at = d.pop("ends_at", UNSET)
+        ends_at: datetime.datetime | Unset
+        if isinstance(_ends_at, Unset):
+            ends_at = UNSET
+        else:
+            ends_at = datetime.datetime.fromisoformat(_ends_at)
+
+        cron = d.pop("cron", UNSET)
+
+        schedule_words = d.pop("schedule_words", UNSET)
+
+        duration_minutes = d.pop("duration_minutes", UNSET)
+
+        max_players = d.pop("max_players", UNSET)
+
+        players_joined = d.pop("players_joined", UNSET)
+
+        _cancelled_at = d.pop("cancelled_at", UNSET)
+        cancelled_at: datetime.datetime | Unset
+        if isinstance(_cancelled_at, Unset):
+            cancelled_at = UNSET
+        else:
+            cancelled_at = datetime.datetime.fromisoformat(_cancelled_at)
+
+        _current_run = d.pop("current_run", UNSET)
+        current_run: ContestRun | Unset
+        if isinstance(_current_run, Unset):
+            current_run = UNSET
+        else:
+            current_run = ContestRun.from_dict(_current_run)
+
+        contest = cls(
+            id=id,
+            board=board,
+            title=title,
+            scope=scope,
+            schedule=schedule,
+            time_zone=time_zone,
+            entry=entry,
+            metric=metric,
+            tie_break=tie_break,
+            medals=medals,
+            status=status,
+            next_runs=next_runs,
+            starts_at=starts_at,
+            ends_at=ends_at,
+            cron=cron,
+            schedule_words=schedule_words,
+            duration_minutes=duration_minutes,
+            max_players=max_players,
+            players_joined=players_joined,
+            cancelled_at=cancelled_at,
+            current_run=current_run,
+        )
+
+        return contest

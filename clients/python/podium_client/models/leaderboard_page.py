@@ -1,0 +1,185 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.leaderboard_page_status import (
+    LeaderboardPageStatus,
+    check_leaderboard_page_status,
+)
+from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.leaderboard_entry import LeaderboardEntry
+
+
+T = TypeVar("T", bound="LeaderboardPage")
+
+
+@_attrs_define
+class LeaderboardPage:
+    """A page of one board period.
+
+    Attributes:
+        board (str): Board id.
+        window (LeaderboardWindow): Time window of a board: `all` never ends; `day`, `week` (ISO, from Monday) and
+            `month` are cut in the board's time zone; `contest` is the one window of a contest's board, whose periods are
+            the contest's runs.
+        period (str): Period name: `all`, `2026-11-21`, `2026-W47`, `2026-11`, or a contest run's start in UTC
+            (`20261127T1400Z`).
+        status (LeaderboardPageStatus): Whether the period still accepts completions.
+        players (int): Players on the board period.
+        live (bool): False when Redis failed and the page was served from PostgreSQL instead (degraded: it may trail the
+            latest completions for a moment); true otherwise. A closed period read from its final snapshot is final, so it
+            is true as well.
+        offset (int): Position of the first entry, 0-based.
+        entries (list[LeaderboardEntry]): Entries, best first; ties in the order the players first came to Podium
+            (earliest first), except on boards closed before Podium numbered its players, which keep the user-id order they
+            closed with.
+        starts_at (datetime.datetime | Unset): Start of the period; absent for `all`.
+        ends_at (datetime.datetime | Unset): End of the period, exclusive; absent for `all`.
+        closes_at (datetime.datetime | Unset): When the period closes (end plus grace); absent for `all`.
+        title (str | Unset): The contest's title, on a contest's board; absent on other boards.
+    """
+
+    board: str
+    window: LeaderboardWindow
+    period: str
+    status: LeaderboardPageStatus
+    players: int
+    live: bool
+    offset: int
+    entries: list[LeaderboardEntry]
+    starts_at: datetime.datetime | Unset = UNSET
+    ends_at: datetime.datetime | Unset = UNSET
+    closes_at: datetime.datetime | Unset = UNSET
+    title: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        board = self.board
+
+        window: str = self.window
+
+        period = self.period
+
+        status: str = self.status
+
+        players = self.players
+
+        live = self.live
+
+        offset = self.offset
+
+        entries = []
+        for entries_item_data in self.entries:
+            entries_item = entries_item_data.to_dict()
+            entries.append(entries_item)
+
+        starts_at: str | Unset = UNSET
+        if not isinstance(self.starts_at, Unset):
+            starts_at = self.starts_at.isoformat()
+
+        ends_at: str | Unset = UNSET
+        if not isinstance(self.ends_at, Unset):
+            ends_at = self.ends_at.isoformat()
+
+        closes_at: str | Unset = UNSET
+        if not isinstance(self.closes_at, Unset):
+            closes_at = self.closes_at.isoformat()
+
+        title = self.title
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "board": board,
+                "window": window,
+                "period": period,
+                "status": status,
+                "players": players,
+                "live": live,
+                "offset": offset,
+                "entries": entries,
+            }
+        )
+        if starts_at is not UNSET:
+            field_dict["starts_at"] = starts_at
+        if ends_at is not UNSET:
+            field_dict["ends_at"] = ends_at
+        if closes_at is not UNSET:
+            field_dict["closes_at"] = closes_at
+        if title is not UNSET:
+            field_dict["title"] = title
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.leaderboard_entry import LeaderboardEntry
+
+        d = dict(src_dict)
+        board = d.pop("board")
+
+        window = check_leaderboard_window(d.pop("window"))
+
+        period = d.pop("period")
+
+        status = check_leaderboard_page_status(d.pop("status"))
+
+        players = d.pop("players")
+
+        live = d.pop("live")
+
+        offset = d.pop("offset")
+
+        entries = []
+        _entries = d.pop("entries")
+        for entries_item_data in _entries:
+            entries_item = LeaderboardEntry.from_dict(entries_item_data)
+
+            entries.append(entries_item)
+
+        _starts_at = d.pop("starts_at", UNSET)
+        starts_at: datetime.datetime | Unset
+        if isinstance(_starts_at, Unset):
+            starts_at = UNSET
+        else:
+            starts_at = datetime.datetime.fromisoformat(_starts_at)
+
+        _ends_at = d.pop("ends_at", UNSET)
+        ends_at: datetime.datetime | Unset
+        if isinstance(_ends_at, Unset):
+            ends_at = UNSET
+        else:
+            ends_at = datetime.datetime.fromisoformat(_ends_at)
+
+        _closes_at = d.pop("closes_at", UNSET)
+        closes_at: datetime.datetime | Unset
+        if isinstance(_closes_at, Unset):
+            closes_at = UNSET
+        else:
+            closes_at = datetime.datetime.fromisoformat(_closes_at)
+
+        title = d.pop("title", UNSET)
+
+        leaderboard_page = cls(
+            board=board,
+            window=window,
+            period=period,
+            status=status,
+            players=players,
+            live=live,
+            offset=offset,
+            entries=entries,
+            starts_at=starts_at,
+            ends_at=ends_at,
+            closes_at=closes_at,
+            title=title,
+        )
+
+        return leaderboard_page

@@ -1,0 +1,18 @@
+from typing import Literal
+
+ListLeaderboardsKind = Literal["contest", "global", "group", "topic"]
+
+LIST_LEADERBOARDS_KIND_VALUES: set[ListLeaderboardsKind] = {
+    "contest",
+    "global",
+    "group",
+    "topic",
+}
+
+
+def check_list_leaderboards_kind(value: str) -> ListLeaderboardsKind:
+    if value in LIST_LEADERBOARDS_KIND_VALUES:
+        return value
+    raise TypeError(
+        f"Unexpected value {value!r}. Expected one of {LIST_LEADERBOARDS_KIND_VALUES!r}"
+    )

@@ -1,0 +1,15 @@
+from typing import Literal
+
+TieBreak = Literal["earliest", "fastest", "shared"]
+
+TIE_BREAK_VALUES: set[TieBreak] = {
+    "earliest",
+    "fastest",
+    "shared",
+}
+
+
+def check_tie_break(value: str) -> TieBreak:
+    if value in TIE_BREAK_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {TIE_BREAK_VALUES!r}")

@@ -1,0 +1,9 @@
+/* tslint:disable */
+/* eslint-disable */
+export * from './AdminApi';
+export * from './CompletionsApi';
+export * from './ContestsApi';
+export * from './EventsApi';
+export * from './HealthApi';
+export * from './LeaderboardsApi';
+export * from './UsersApi';
