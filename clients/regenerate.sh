@@ -8,7 +8,8 @@
 #
 # Generators (pinned; installed into .local/clients-venv from PyPI): openapi-python-client 0.29.1 (with ruff, which
 # formats its output) for clients/python/podium_client, and openapi-generator-cli 7.26.0 (its JAR, run on the
-# machine's Java) with the typescript-fetch generator for clients/typescript/generated.
+# machine's Java) with the typescript-fetch generator for clients/typescript/generated; swift-openapi-generator 1.14.3
+# (from the Swift package list, built here) for clients/swift/Sources/PodiumAPI/Generated.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,12 +47,35 @@ rm -rf "$out/podium_client/.ruff_cache"
 # Its docs and bookkeeping are not needed: the client's README points to /docs.
 rm -rf "$out/typescript/docs" "$out/typescript/.openapi-generator" "$out/typescript/.openapi-generator-ignore"
 
+# Swift: swift-openapi-generator 1.14.3's command, built once into .local/openapi-gen (about 1.5 minutes), from a
+# copy of the document whose time zones are plain strings (clients/swift/prepare.py).
+. "$root/ops/lib/swift.sh"
+generator_package=".local/openapi-gen"
+mkdir -p "$generator_package/noop"
+cat >"$generator_package/Package.swift" <<'SWIFT'
+// swift-tools-version:5.9
+// Builds swift-openapi-generator's command for clients/regenerate.sh.
+import PackageDescription
+let package = Package(
+    name: "openapi-gen",
+    dependencies: [.package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3")],
+    targets: [.executableTarget(name: "noop", dependencies: [
+        .product(name: "swift-openapi-generator", package: "swift-openapi-generator")], path: "noop")])
+SWIFT
+echo 'print("swift-openapi-generator is the product to run")' >"$generator_package/noop/main.swift"
+(cd "$generator_package" && swift build -c release --product swift-openapi-generator >"$out/swift-build.log" 2>&1) \
+    || { cat "$out/swift-build.log" >&2; exit 1; }
+python3 clients/swift/prepare.py "$document" "$out/swift-openapi.json"
+"$generator_package/.build/release/swift-openapi-generator" generate --config clients/swift/openapi-generator-config.yaml \
+    --output-directory "$out/swift" "$out/swift-openapi.json" >"$out/swift.log" 2>&1 || { cat "$out/swift.log" >&2; exit 1; }
+
 sha256sum "$document" | cut -d' ' -f1 >"$out/openapi.sha256"
 
 if $check; then
     status=0
     diff -r -q "$out/podium_client" clients/python/podium_client || status=1
     diff -r -q "$out/typescript" clients/typescript/generated || status=1
+    diff -r -q "$out/swift" clients/swift/Sources/PodiumAPI/Generated || status=1
     diff -q "$out/openapi.sha256" clients/openapi.sha256 || status=1
     if [ "$status" -ne 0 ]; then
         echo "FAILED: the clients' generated code is not what $document gives: run bash clients/regenerate.sh and commit" >&2
@@ -59,9 +83,10 @@ if $check; then
     fi
     echo "OK: the generated clients match $document"
 else
-    rm -rf clients/python/podium_client clients/typescript/generated
+    rm -rf clients/python/podium_client clients/typescript/generated clients/swift/Sources/PodiumAPI/Generated
     cp -r "$out/podium_client" clients/python/podium_client
     cp -r "$out/typescript" clients/typescript/generated
+    cp -r "$out/swift" clients/swift/Sources/PodiumAPI/Generated
     cp "$out/openapi.sha256" clients/openapi.sha256
-    echo "written: clients/python/podium_client, clients/typescript/generated, clients/openapi.sha256"
+    echo "written: clients/python/podium_client, clients/typescript/generated, clients/swift/Sources/PodiumAPI/Generated, clients/openapi.sha256"
 fi

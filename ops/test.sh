@@ -12,6 +12,7 @@
 #                                    the clients' generated code against openapi.json
 #                                    (clients/regenerate.sh --check), the browser end-to-end
 #                                    tests with the typed clients (ops/test/browser-test.sh),
+#                                    the Swift client against a real Podium (clients/swift/test.sh),
 #                                    schemathesis over the OpenAPI document
 #                                    (ops/test/schemathesis.sh), the monitoring tests
 #                                    (ops/test/monitoring-test.sh), the PostgreSQL failover
@@ -170,6 +171,8 @@ if [ -z "$shift_days" ]; then
     run_suite clients/regenerate.sh clients-generated --check
     # The browser end-to-end tests (CORS, player tokens, the display page, the console, the docs, the typed clients).
     run_suite ops/test/browser-test.sh browser-test
+    # The Swift client against a real Podium.
+    run_suite clients/swift/test.sh swift-client-test
     # Schemathesis over the whole OpenAPI document.
     run_suite ops/test/schemathesis.sh schemathesis-test
     # The monitoring pieces: promtool over the alerts and their unit tests, the compose file, the dashboard,
@@ -179,7 +182,7 @@ if [ -z "$shift_days" ]; then
     run_suite ops/test/failover-test.sh failover-test
     # Redis Cluster: the ranking suites on a six-node cluster, a primary killed and a reshard mid-load.
     run_suite ops/test/redis-cluster-test.sh redis-cluster-test
-    others=", the Redis tests through stunnel, the clients' generated code, the browser tests and typed clients, schemathesis, the monitoring tests, the failover drill and the Redis Cluster suites and drills"
+    others=", the Redis tests through stunnel, the clients' generated code, the browser tests and typed clients, the Swift client, schemathesis, the monitoring tests, the failover drill and the Redis Cluster suites and drills"
     elapsed=$((SECONDS - started))
 fi
 echo "OK: all $count test(s) passed${others} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

@@ -426,13 +426,30 @@ struct LeaderboardsController {
         }
     }
 
-    /// Whether the page is wanted as CSV: `format=csv`, or no `format` and `Accept: text/csv`; another `format` is a field error.
+    /// Whether the page is wanted as CSV: `format=csv`, or no `format` and an `Accept` that prefers `text/csv` to JSON;
+    /// another `format` is a field error.
     private func wantsCSV(_ request: Request, query: Parameters, errors: inout [FieldError]) -> Bool {
         if let format = query.get("format") {
             if !["json", "csv"].contains(format) { errors.append(FieldError(field: "format", message: "must be json or csv")) }
             return format == "csv"
         }
-        return request.headers[.accept]?.contains("text/csv") ?? false
+        return request.headers[.accept].map(Self.prefersCSV) ?? false
+    }
+
+    /// Whether an `Accept` value ranks `text/csv` above JSON: by `q` (1 when absent), then by the order listed, so that
+    /// `application/json, text/csv` (what generated clients send for an operation with both) is JSON, and `text/csv`
+    /// alone, or first, is CSV. A range that covers JSON (`*/*`, `application/*`) counts as JSON.
+    static func prefersCSV(_ accept: String) -> Bool {
+        let ranked = accept.split(separator: ",").enumerated().compactMap { index, item -> (type: String, q: Double, index: Int)? in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let type = parts.first, !type.isEmpty else { return nil }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (type, q, index)
+        }.filter { $0.q > 0 }.sorted { $0.q != $1.q ? $0.q > $1.q : $0.index < $1.index }
+        let csv = ranked.firstIndex { $0.type == "text/csv" }
+        let json = ranked.firstIndex { ["application/json", "application/*", "*/*"].contains($0.type) }
+        guard let csv else { return false }
+        return json.map { csv < $0 } ?? true
     }
 
     /// The page as CSV: a header row, then rank, user id, display name, score, medal.

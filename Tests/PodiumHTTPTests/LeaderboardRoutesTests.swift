@@ -150,6 +150,14 @@ struct LeaderboardRoutesTests {
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(String(buffer: csv.body) == "rank,user_id,display_name,score,medal\r\n1,\"\(users[0])\",\"Player 0\",25,\r\n2,\"\(users[1])\",\"Player 1\",20,\r\n")
 
+            // Accept chooses CSV only when it prefers text/csv to JSON: generated clients list both, JSON first.
+            for (accept, csv) in [("text/csv", true), ("application/json, text/csv", false), ("text/csv, application/json", true),
+                                  ("application/json;q=0.5, text/csv", true), ("text/csv;q=0.2, */*", false), ("text/csv;q=0", false)] {
+                let answer = try await client.send(.get, "\(base)?limit=2", key: harness.readKey, headers: [.accept: accept])
+                #expect(answer.headers[.contentType] == (csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"), "\(accept)")
+            }
+            #expect(LeaderboardsController.prefersCSV("application/json, text/csv") == false)
+
             let bothBad = try await client.send(.get, "/v1/leaderboards/team:x/year", key: harness.readKey)
             #expect(bothBad.errorFields == ["board", "window"])
             #expect(try await client.send(.get, "\(base)?around=\(users[0])&radius=51", key: harness.readKey).errorFields == ["radius"])

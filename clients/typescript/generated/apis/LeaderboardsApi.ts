@@ -162,7 +162,7 @@ export interface FetchLeaderboardPageRequest {
      */
     radius?: number;
     /**
-     * `csv` for CSV; otherwise JSON. When absent, `Accept: text/csv` also selects CSV.
+     * `csv` for CSV; otherwise JSON. When absent, an `Accept` that prefers `text/csv` to JSON selects CSV.
      */
     format?: FetchLeaderboardPageFormatEnum;
     /**
@@ -612,7 +612,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv` or `Accept: text/csv`. Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups\' boards.
+     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups\' boards.
      * A page of a board period
      */
     async fetchLeaderboardPageRaw(requestParameters: FetchLeaderboardPageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<LeaderboardPage>> {
@@ -623,7 +623,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv` or `Accept: text/csv`. Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups\' boards.
+     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups\' boards.
      * A page of a board period
      */
     async fetchLeaderboardPage(requestParameters: FetchLeaderboardPageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<LeaderboardPage> {

@@ -144,9 +144,10 @@ def sync_detailed(
     """A page of a board period
 
      A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries
-    either side of the player `around`. CSV with `format=csv` or `Accept: text/csv`. Answers carry an
-    `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards
-    are configured public). Display keys read pages of their boards (not `around`); scoped keys their
+    either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to
+    JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
+    `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
+    configured public). Display keys read pages of their boards (not `around`); scoped keys their
     boards; player tokens global, topic and their own groups' boards.
 
     Args:
@@ -205,9 +206,10 @@ def sync(
     """A page of a board period
 
      A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries
-    either side of the player `around`. CSV with `format=csv` or `Accept: text/csv`. Answers carry an
-    `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards
-    are configured public). Display keys read pages of their boards (not `around`); scoped keys their
+    either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to
+    JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
+    `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
+    configured public). Display keys read pages of their boards (not `around`); scoped keys their
     boards; player tokens global, topic and their own groups' boards.
 
     Args:
@@ -261,9 +263,10 @@ async def asyncio_detailed(
     """A page of a board period
 
      A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries
-    either side of the player `around`. CSV with `format=csv` or `Accept: text/csv`. Answers carry an
-    `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards
-    are configured public). Display keys read pages of their boards (not `around`); scoped keys their
+    either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to
+    JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
+    `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
+    configured public). Display keys read pages of their boards (not `around`); scoped keys their
     boards; player tokens global, topic and their own groups' boards.
 
     Args:
@@ -320,9 +323,10 @@ async def asyncio(
     """A page of a board period
 
      A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries
-    either side of the player `around`. CSV with `format=csv` or `Accept: text/csv`. Answers carry an
-    `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards
-    are configured public). Display keys read pages of their boards (not `around`); scoped keys their
+    either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to
+    JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
+    `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
+    configured public). Display keys read pages of their boards (not `around`); scoped keys their
     boards; player tokens global, topic and their own groups' boards.
 
     Args:
