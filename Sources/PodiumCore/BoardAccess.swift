@@ -94,10 +94,14 @@ public struct PlayerClaims: Sendable, Equatable {
 /// The address of a display key's classroom page.
 public enum DisplayLink {
     /// The display page of the first single board among `scopes`, with the key in the fragment (never sent to a
-    /// server): a contest's runs, or another board's week. Nil when every scope is a pattern (`group:*`).
-    public static func url(base: String, scopes: [BoardPattern], secret: String) -> String? {
+    /// server): a contest's runs, or another board's week (its first window when it keeps no week, as `windows` says).
+    /// Nil when every scope is a pattern (`group:*`).
+    public static func url(
+        base: String, scopes: [BoardPattern], secret: String, windows: (BoardScope) -> [LeaderboardWindow]
+    ) -> String? {
         for case .board(let board) in scopes {
-            let window: LeaderboardWindow = if case .contest = board { .contest } else { .week }
+            let kept = windows(board)
+            let window: LeaderboardWindow = if case .contest = board { .contest } else if kept.contains(.week) { .week } else { kept.first ?? .week }
             return "\(base)/display/\(board.id)/\(window.rawValue)#key=\(secret)"
         }
         return nil

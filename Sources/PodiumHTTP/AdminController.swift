@@ -94,7 +94,8 @@ struct AdminController {
         let created = try await storage.apiKeys.create(name: name, role: role, scopes: scopes, now: now())
         keyDirectory.invalidate()
         let base = publicURL ?? "http://\(request.head.authority ?? "localhost")"
-        let link = role == .display ? DisplayLink.url(base: base, scopes: scopes, secret: created.secret) : nil
+        let link = role == .display
+            ? DisplayLink.url(base: base, scopes: scopes, secret: created.secret) { storage.rules.boards.definition(for: $0).windows } : nil
         return try HTTPSupport.json(CreatedKeyAnswer(key: created.key, secret: created.secret, displayUrl: link), status: .created)
     }
 
@@ -123,8 +124,11 @@ struct AdminController {
         let search = query.get("q").map { String($0) }
         if let search, search.count > 200 { errors.append(FieldError(field: "q", message: "must be at most 200 characters")) }
         guard errors.isEmpty else { throw APIError.validation(errors) }
-        let entries = try await storage.audit.entries(before: before, actor: actor, search: search.flatMap { $0.isEmpty ? nil : $0 }, limit: limit)
-        return try HTTPSupport.json(AuditPage(entries: entries, nextCursor: entries.count == limit ? entries.last.map { String($0.id) } : nil))
+        // One more than asked: a next page is promised only when there is one.
+        let entries = try await storage.audit.entries(
+            before: before, actor: actor, search: search.flatMap { $0.isEmpty ? nil : $0 }, limit: limit + 1)
+        let page = Array(entries.prefix(limit))
+        return try HTTPSupport.json(AuditPage(entries: page, nextCursor: entries.count > limit ? page.last.map { String($0.id) } : nil))
     }
 
     /// Handles `GET /v1/admin/players?q=&limit=`: players whose id starts with `q`, then those whose display name

@@ -3,22 +3,28 @@ import Hummingbird
 import Logging
 import PodiumStore
 
-/// Writes the audit trail: each admin action that changed something, with who did it and when.
+/// Writes the audit trail: each admin action (changes, and a webhook's test event, which sends data out), with who did
+/// it and when.
 ///
 /// An action is a `POST`, `PUT` or `DELETE` on a `/v1/admin/…` route, or erasing a player (`DELETE /v1/users/{id}`),
 /// that an API key or the bootstrap key sent and that was answered 2xx; a dry run (`dry_run=true`) changes nothing and
 /// is left out. The entry is written after the action: if PostgreSQL refuses it, the action stands and the failure is
 /// logged at `error` (docs/ARCHITECTURE.md, "The audit trail").
 struct AuditMiddleware: RouterMiddleware {
+    /// Podium's request context (who the caller is).
     typealias Context = PodiumRequestContext
 
+    /// Where entries go.
     let audit: AuditStore
+    /// Where an entry PostgreSQL refused is logged.
     let logger: Logger
+    /// The clock entries are stamped with.
     let now: @Sendable () -> Date
 
     /// The erasure route, the one audited action outside `/v1/admin/`.
     static let erasure = "/v1/users/{id}"
 
+    /// Answers the request, then records it when it was an admin change.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response = try await next(request, context)
         guard [.post, .put, .delete].contains(request.method), (200..<300).contains(response.status.code),

@@ -44,7 +44,8 @@ struct ContestsController {
     /// Handles `GET /v1/contests`: the contests the caller may read, by id.
     ///
     /// Query: `status` (comma-separated statuses to keep; all by default), `q` (part of the id or title, any case),
-    /// `limit` (1-500, default 100) and `cursor` (the `next_cursor` of the page before). Most relevant first: running
+    /// `limit` (1-500, default 100) and `cursor` (the `next_cursor` of the page before: an offset, so a contest whose
+    /// status changes between two pages may move from one to the other). Most relevant first: running
     /// (ending soonest first), between runs and scheduled (starting soonest first), ended, cancelled (latest first).
     @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         let visible = try context.requireBoardList()
@@ -56,7 +57,7 @@ struct ContestsController {
         if let statuses, statuses.isEmpty || !statuses.isSubset(of: ContestView.statuses) {
             errors.append(FieldError(field: "status", message: "must be one or more of \(ContestView.statuses.sorted().joined(separator: ", "))"))
         }
-        let search = query.get("q").map { $0.lowercased() }
+        let search = query.get("q").map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
         if let search, search.count > 100 { errors.append(FieldError(field: "q", message: "must be at most 100 characters")) }
         guard errors.isEmpty else { throw APIError.validation(errors) }
         let at = now()

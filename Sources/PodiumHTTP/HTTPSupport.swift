@@ -109,8 +109,9 @@ enum HTTPSupport {
         do {
             var report = try await periods.close(key, now: now, dryRun: dryRun, early: early)
             if report.outcome == .closed { cache.invalidate(keys: [key]) }
-            // Ops read medals by name: the names of the medallists, as they are now.
-            let names = try await users.displayNames(of: report.medals.map(\.userId))
+            // Ops read medals by name: the names of the medallists, as they are now. The close has committed: a failed
+            // read of names leaves them out rather than answer an error for a change that was made.
+            let names = (try? await users.displayNames(of: report.medals.map(\.userId))) ?? [:]
             for index in report.medals.indices { report.medals[index].displayName = names[report.medals[index].userId] }
             return report
         } catch let error as PeriodCloseError {

@@ -41,14 +41,19 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let patterns = scopes.compactMap(BoardPattern.init)
-            let (created, base) = try await Runtime.with { runtime in
-                let http = runtime.settings.http
-                return (try await runtime.storage.apiKeys.create(name: name, role: role, scopes: patterns, now: Date()),
-                        http.publicURL ?? "http://\(http.host):\(http.port)")
+            let (created, link) = try await Runtime.with { runtime in
+                let created = try await runtime.storage.apiKeys.create(name: name, role: role, scopes: patterns, now: Date())
+                // Only the public address makes a link a screen can open (the listening one is often 127.0.0.1).
+                let link = runtime.settings.http.publicURL.flatMap { base in
+                    DisplayLink.url(base: base, scopes: patterns, secret: created.secret) { runtime.storage.rules.boards.definition(for: $0).windows }
+                }
+                return (created, link)
             }
             print("id:     \(created.key.id)\nrole:   \(created.key.role.rawValue)\nscopes: \(Self.describe(created.key.scopes))\nsecret: \(created.secret)")
-            if role == .display, let link = DisplayLink.url(base: base, scopes: patterns, secret: created.secret) {
+            if let link {
                 print("display link: \(link)")
+            } else if role == .display {
+                print("display link: set PODIUM_PUBLIC_URL to the address screens open Podium at, or write /display/<board>/<window>#key=<secret>")
             }
         }
 

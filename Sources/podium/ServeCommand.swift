@@ -38,9 +38,15 @@ struct ServeCommand: AsyncParsableCommand {
         let sender = WebhookSender(
             store: runtime.storage.webhooks, http: http, settings: settings.webhooks, replica: scheduler.replica, now: { Date() },
             logger: logger)
-        let router = try await PodiumApplication.router(
-            storage: runtime.storage, scheduler: scheduler, runs: runtime.runs, settings: settings.http, registry: registry,
-            logger: logger, webhookTester: sender, now: { Date() })
+        let router: Router<PodiumRequestContext>
+        do {
+            router = try await PodiumApplication.router(
+                storage: runtime.storage, scheduler: scheduler, runs: runtime.runs, settings: settings.http, registry: registry,
+                logger: logger, webhookTester: sender, now: { Date() })
+        } catch {
+            try? await http.shutdown()  // an HTTP client must be shut down before it goes
+            throw error
+        }
         let app = PodiumApplication.application(router: router, settings: settings.http, logger: logger)
         let changes = runtime.storage.changes
         let sync = RankingSyncService(sync: runtime.storage.rankingSync, changes: changes, interval: settings.syncInterval, logger: logger)

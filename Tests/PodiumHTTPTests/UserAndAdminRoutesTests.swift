@@ -276,8 +276,11 @@ struct UserAndAdminRoutesTests {
     @Test func displayLinksNameTheFirstSingleBoard() throws {
         let base = "https://podium.example.org"
         let link = { (scopes: [String]) in
-            DisplayLink.url(base: base, scopes: scopes.compactMap(BoardPattern.init), secret: "pdm_s")
+            DisplayLink.url(base: base, scopes: scopes.compactMap(BoardPattern.init), secret: "pdm_s") { board in
+                board.id == "group:daily" ? [.day, .all] : LeaderboardWindow.allCases
+            }
         }
+        #expect(link(["group:daily"]) == "https://podium.example.org/display/group:daily/day#key=pdm_s", "a board without a week: its first window")
         #expect(link(["contest:friday-quiz", "group:5c"]) == "https://podium.example.org/display/contest:friday-quiz/contest#key=pdm_s")
         #expect(link(["group:*", "topic:math"]) == "https://podium.example.org/display/topic:math/week#key=pdm_s")
         #expect(link(["group:*", "topic:*"]) == nil)

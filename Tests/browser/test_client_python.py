@@ -109,6 +109,17 @@ def test_an_offline_queue_syncs_through_the_batch_route_without_loss_or_doubles(
         report = queue.sync(client)
         assert report.replayed == ["py-cy-0", "py-cy-1", "py-cy-2"] and report.recorded == []
         assert profile(client, "u-py-cy").totals.completions == 3
+
+        # A completion added while a sync's batch is on its way stays queued for the next sync.
+        late = completion("py-cy-late", "u-py-cy")
+        adding = sdk.AuthenticatedClient(base_url=proxy.base, token=podium["admin_key"], raise_on_unexpected_status=False,
+                                         httpx_args={"event_hooks": {"request": [lambda request: queue.add(late)]}})
+        queue.add(completion("py-cy-3", "u-py-cy"))
+        report = queue.sync(adding)
+        assert report.recorded == ["py-cy-3"] and report.left == 1 and [item["id"] for item in queue.pending()] == ["py-cy-late"]
+        with pytest.raises(KeyError):
+            queue.add({"id": "py-cy-shapeless", "quiz_id": "q"})  # no user_id: never queued
+        assert [item["id"] for item in queue.pending()] == ["py-cy-late"]
     finally:
         proxy.stop()
 

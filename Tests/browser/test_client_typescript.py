@@ -170,8 +170,22 @@ def test_an_offline_queue_syncs_with_no_loss_and_no_doubles_across_a_reload(brow
         page.evaluate(add, {"base": proxy.base, "token": token, "items": played})
         again = page.evaluate(sync, {"base": proxy.base, "token": token})
         assert again == {"recorded": [], "replayed": [f"{user}-{n}" for n in range(3)], "refused": [], "left": 0}
+        # A completion added while a sync's batch is on its way stays queued for the next sync.
+        during = page.evaluate("""async ({ base, token, next, late }) => {
+            let queue;
+            const podium = new Podium.Podium({ baseUrl: base, token: () => token, fetch: (input, init) => {
+                queue.add({ ...late, completedAt: new Date(late.completedAt) });
+                return fetch(input, init);
+            } });
+            queue = new Podium.OfflineQueue(podium, localStorage);
+            queue.add({ ...next, completedAt: new Date(next.completedAt) });
+            const report = await queue.sync();
+            return { recorded: report.recorded, left: report.left, pending: queue.pending().map((c) => c.id) };
+        }""", {"base": proxy.base, "token": token, "next": dict(completion_js(f"{user}-3", user), completedAt=utc(time.time())),
+               "late": dict(completion_js(f"{user}-late", user), completedAt=utc(time.time()))})
+        assert during == {"recorded": [f"{user}-3"], "left": 1, "pending": [f"{user}-late"]}
         status, profile = http_json("GET", f"{podium['base']}/v1/users/{user}", podium["admin_key"])
-        assert status == 200 and profile["totals"]["completions"] == 3
+        assert status == 200 and profile["totals"]["completions"] == 4
         page.screenshot(path=str(OUT / "client-typescript.png"))
         assert page.errors == []
     finally:

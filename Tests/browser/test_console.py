@@ -355,6 +355,8 @@ def test_a_dry_run_then_the_close_of_a_due_period_award_the_expected_medals(brow
         console.shot("close-preview")
 
         preview.locator("button.danger").click()
+        # Notices go by themselves after 8 s: each is checked as soon as it shows.
+        expect(page.locator("#message-text")).to_have_text(f"{MEDAL_BOARD} day {period}: closed, 3 medals awarded.")
         result = card.locator(".close-result")
         result.locator("li").nth(2).wait_for(state="visible")
         assert result.locator("h3").text_content() == "Closed: 3 players; awarded"
@@ -362,7 +364,6 @@ def test_a_dry_run_then_the_close_of_a_due_period_award_the_expected_medals(brow
         row = card.locator(f'.periods[data-window="day"] tr[data-period="{period}"]')
         assert row.get_attribute("data-status") == "closed"
         assert medals_shown(row.locator(".period-medals li")) == expected
-        assert console.message() == f"{MEDAL_BOARD} day {period}: closed, 3 medals awarded."
         console.shot("close-result")
 
         # The API agrees: the period is closed with those medals, and each player holds theirs.
@@ -415,7 +416,7 @@ def test_a_contest_is_created_closed_early_with_medals_and_another_cancelled(con
     row = page.locator(f'#contest-list tr[data-contest="{cup}"]')
     row.wait_for(state="visible")
     assert row.get_attribute("data-status") == "running"
-    assert console.message() == f"Contest “Console cup” created: board contest:{cup}, running."
+    expect(page.locator("#message-text")).to_have_text(f"Contest “Console cup” created: board contest:{cup}, running.")
     status, shown = admin(podium, "GET", f"/v1/contests/{cup}")
     assert status == 200 and shown["scope"] == [BOARD] and shown["tie_break"] == "earliest" and shown["schedule"] == "once"
 
@@ -586,6 +587,7 @@ def test_run_now_shows_the_new_run(console, podium):
     assert card.locator(".confirm-panel p").text_content() == (
         "Run reconcile-rankings now, outside its schedule? It compares the Redis rankings with PostgreSQL and repairs what differs.")
     card.locator("button.confirm-yes", has_text="Run reconcile-rankings now").click()
+    expect(console.page.locator("#message-text")).to_have_text(re.compile(f"^{name}: a manual run for "))
     manual = card.locator('.runs-table tr[data-trigger="manual"][data-status="succeeded"]')
     manual.first.wait_for(state="visible")
     status, after = admin(podium, "GET", f"/v1/admin/jobs/{name}/runs?limit=50")
@@ -600,7 +602,6 @@ def test_run_now_shows_the_new_run(console, podium):
     assert row.locator("td.run-status").text_content() == "succeeded"
     assert row.locator(".attempts").text_content().startswith("1#1 succeeded")
     assert re.fullmatch(r"\d+ ms|\d+\.\d s", row.locator(".duration").text_content())
-    assert console.message().startswith(f"{name}: a manual run for ")
     console.assert_clean()
 
 
@@ -942,7 +943,7 @@ def test_a_webhook_is_created_tested_and_deleted_from_the_console(console, podiu
         card.locator("button.confirm-yes", has_text="Delete the webhook").click()
         card.wait_for(state="detached")
         assert admin(podium, "GET", f"/v1/admin/webhooks/{hook_id}/deliveries")[0] == 404
-        assert console.message() == f"The webhook to {url} is deleted."
+        expect(page.locator("#message-text")).to_have_text(f"The webhook to {url} is deleted.")
         console.assert_clean()
     finally:
         server.shutdown()

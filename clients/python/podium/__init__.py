@@ -7,7 +7,7 @@
 - `OfflineQueue`: completions kept in a file while Podium cannot be reached, synced through the batch route.
 """
 
-from .completions import CompletionRefused, OfflineQueue, SyncReport, send_completion
+from .completions import CompletionRefused, CompletionUnavailable, OfflineQueue, SyncReport, send_completion
 from .tokens import sign_player_token
 from podium_client import AuthenticatedClient
 
@@ -17,4 +17,4 @@ def connect(base_url, token, timeout=10.0):
     return AuthenticatedClient(base_url=base_url.rstrip("/"), token=token, timeout=timeout, raise_on_unexpected_status=False)
 
 
-__all__ = ["CompletionRefused", "OfflineQueue", "SyncReport", "connect", "send_completion", "sign_player_token"]
+__all__ = ["AuthenticatedClient", "CompletionRefused", "CompletionUnavailable", "OfflineQueue", "SyncReport", "connect", "send_completion", "sign_player_token"]

@@ -24,6 +24,15 @@ class CompletionRefused(Exception):
         self.problem = problem
 
 
+class CompletionUnavailable(Exception):
+    """Podium could not take the completion now (429 or 5xx) and the attempts ran out: queue it and send it later."""
+
+    def __init__(self, status, problem):
+        super().__init__(f"{status}: Podium is unavailable; send the completion again later")
+        self.status = status
+        self.problem = problem
+
+
 def _wait(response, attempt, backoff):
     """Seconds to wait before attempt `attempt + 1`: the answer's Retry-After when it gives one, else doubling."""
     retry_after = response.headers.get("Retry-After") if response is not None else None
@@ -38,7 +47,8 @@ def send_completion(client, completion, attempts=4, backoff=0.5, sleep=time.slee
 
     A network error, a 429 or a 5xx is retried with the same body up to `attempts` times in all; Podium answers a
     retry of a completion it already recorded with the first answer, so the points count once. Raises
-    `CompletionRefused` for an answer that a retry cannot change, and the last error when the attempts run out.
+    `CompletionRefused` for an answer that a retry cannot change, and `CompletionUnavailable` (or the network error)
+    when the attempts run out: then queue it (`OfflineQueue`) with the same body.
     """
     body = CompletionRequest.from_dict(completion)
     for attempt in range(attempts):
@@ -55,7 +65,7 @@ def send_completion(client, completion, attempts=4, backoff=0.5, sleep=time.slee
             if status not in RETRIED:
                 raise CompletionRefused(status, json.loads(response.content or b"null"))
             if attempt == attempts - 1:
-                raise CompletionRefused(status, json.loads(response.content or b"null"))
+                raise CompletionUnavailable(status, json.loads(response.content or b"null"))
         sleep(_wait(response, attempt, backoff))
     raise AssertionError("unreachable")
 
@@ -73,17 +83,21 @@ class SyncReport:
 class OfflineQueue:
     """Completions kept in a JSON-lines file until Podium takes them, then sent through the batch route.
 
-    `add` appends to the file at once (a crash loses nothing added). `sync` sends the queue in batches of up to 500
-    with `mode=partial`: recorded and replayed completions leave the queue; refused ones (400, 403, 409, 422) leave it
-    and are reported; a 500 item, or a batch that could not be sent, stays for the next sync. Every completion keeps
-    its id, so a batch sent twice (its answer lost) is answered as replays and counts once.
+    `add` checks the completion's shape and appends it to the file at once (a crash loses nothing added; a line torn by
+    a crash is skipped). `sync` sends the queue in batches of up to 500 with `mode=partial`: recorded and replayed
+    completions leave the queue; refused ones (400, 403, 409, 422) leave it and are reported; a 500 item, or a batch
+    that could not be sent, stays for the next sync; a completion added while a sync runs stays too. Every completion
+    keeps its id, so a batch sent twice (its answer lost) is answered as replays and counts once. One process at a
+    time uses a queue file.
     """
 
     def __init__(self, path):
         self.path = path
 
     def add(self, completion):
-        """Queues `completion` (a dict as POST /v1/completions takes it; give it `completed_at`)."""
+        """Queues `completion` (a dict as POST /v1/completions takes it; give it `completed_at`). Raises when its
+        shape is not a completion's (a missing field, a wrong type), so the queue never holds what a batch refuses whole."""
+        CompletionRequest.from_dict(completion)
         with open(self.path, "a", encoding="utf-8") as file:
             file.write(json.dumps(completion, separators=(",", ":")) + "\n")
             file.flush()
@@ -93,8 +107,14 @@ class OfflineQueue:
         """The queued completions, oldest first."""
         if not os.path.exists(self.path):
             return []
+        pending = []
         with open(self.path, encoding="utf-8") as file:
-            return [json.loads(line) for line in file if line.strip()]
+            for line in file:
+                try:
+                    pending.append(json.loads(line))
+                except ValueError:
+                    continue  # a line torn by a crash while it was written
+        return pending
 
     def _keep(self, completions):
         temporary = f"{self.path}.tmp"
@@ -108,17 +128,15 @@ class OfflineQueue:
         """Sends what is queued; returns a `SyncReport`."""
         queued = self.pending()
         report = SyncReport()
-        kept = []
+        settled = set()
         for first in range(0, len(queued), BATCH):
             chunk = queued[first:first + BATCH]
             try:
                 response = record_completion_batch.sync_detailed(
                     client=client, body=BatchRequest.from_dict({"completions": chunk}), mode="partial")
             except httpx.TransportError:
-                kept.extend(queued[first:])
                 break
             if int(response.status_code) != 200:
-                kept.extend(queued[first:])
                 break
             results = json.loads(response.content)["results"]
             for item, result in zip(chunk, results):
@@ -128,9 +146,12 @@ class OfflineQueue:
                 elif status == 200:
                     report.replayed.append(item["id"])
                 elif status == 500:
-                    kept.append(item)
+                    continue  # refused for now: it stays
                 else:
                     report.refused.append((item.get("id"), status, result.get("problem")))
-        self._keep(kept)
-        report.left = len(kept)
+                settled.add(item["id"])
+        # Read again: what was added while the batches were sent stays, with everything not settled.
+        left = [item for item in self.pending() if item.get("id") not in settled]
+        self._keep(left)
+        report.left = len(left)
         return report

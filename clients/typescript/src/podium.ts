@@ -49,6 +49,7 @@ export class Podium {
   readonly contests: ContestsApi;
   readonly baseUrl: string;
   private current: string | null = null;
+  private refreshing: Promise<string> | null = null;
   private readonly options: PodiumOptions;
   readonly fetch: typeof fetch;
   readonly sleep: (milliseconds: number) => Promise<void>;
@@ -75,9 +76,16 @@ export class Podium {
     this.contests = new ContestsApi(configuration);
   }
 
-  /** The token to send; a fresh one from the app when `refresh` (after a 401) or none is held yet. */
+  /**
+   * The token to send; a fresh one from the app when `refresh` (after a 401) or none is held yet. Requests refused at
+   * the same time share one refresh.
+   */
   async token(refresh: boolean): Promise<string> {
-    if (refresh || this.current === null) this.current = await this.options.token(refresh);
+    if (!refresh && this.current !== null) return this.current;
+    if (this.refreshing === null) {
+      this.refreshing = Promise.resolve(this.options.token(refresh)).finally(() => { this.refreshing = null; });
+    }
+    this.current = await this.refreshing;
     return this.current;
   }
 
@@ -128,7 +136,8 @@ export interface SyncReport {
 /**
  * Completions kept in storage until Podium takes them, then sent through the batch route (`mode=partial`, at most 500
  * a batch). Recorded and replayed completions leave the queue; refused ones leave it and are reported; the rest stay
- * for the next sync. Every completion keeps its id, so a batch sent twice (its answer lost) counts once.
+ * for the next sync, as does a completion added while a sync runs. Every completion keeps its id, so a batch sent
+ * twice (its answer lost) counts once.
  */
 export class OfflineQueue {
   constructor(private readonly podium: Podium, private readonly storage: QueueStorage, private readonly key = "podium.queue") {}
@@ -152,7 +161,7 @@ export class OfflineQueue {
   async sync(): Promise<SyncReport> {
     const queued = this.pending();
     const report: SyncReport = { recorded: [], replayed: [], refused: [], left: 0 };
-    const kept: CompletionRequest[] = [];
+    const settled = new Set<string>();
     for (let first = 0; first < queued.length; first += 500) {
       const chunk = queued.slice(first, first + 500);
       let results: BatchItemResult[];
@@ -163,19 +172,21 @@ export class OfflineQueue {
         results = answer.results;
       } catch (error) {
         if (!(error instanceof FetchError) && !(error instanceof ResponseError)) throw error;
-        kept.push(...queued.slice(first));
         break;
       }
       chunk.forEach((item, index) => {
         const result = results[index];
+        if (result.status === 500) return;  // refused for now: it stays
         if (result.status === 201) report.recorded.push(item.id);
         else if (result.status === 200) report.replayed.push(item.id);
-        else if (result.status === 500) kept.push(item);
         else report.refused.push(result);
+        settled.add(item.id);
       });
     }
-    this.save(kept);
-    report.left = kept.length;
+    // Read again: what was added while the batches were sent stays, with everything not settled.
+    const left = this.pending().filter((item) => !settled.has(item.id));
+    this.save(left);
+    report.left = left.length;
     return report;
   }
 }

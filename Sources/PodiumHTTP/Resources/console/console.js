@@ -87,15 +87,22 @@
   }
 
   // Asks in `box` before an action that changes something: what it does, a button naming it, and "Go back" (the one
-  // wording for leaving a question unanswered). Only the named button acts.
+  // wording for leaving a question unanswered). Only the named button acts. The question is added to `box` (replacing
+  // an earlier one there) and is all that leaves it, so the button that asked stays where it was.
   function confirmIn(box, question, label, action, kind) {
+    const panel = el("div", { class: "confirm-panel", role: "group", "aria-label": label });
     const yes = button(label, () => attempt(async () => {
       yes.disabled = true;
-      await action();
-      box.replaceChildren();
+      try {
+        await action();
+        panel.remove();
+      } finally {
+        yes.disabled = false;
+      }
     }), `${kind || "danger"} confirm-yes`);
-    box.replaceChildren(el("div", { class: "confirm-panel", role: "group", "aria-label": label },
-      el("p", {}, question), el("div", { class: "row" }, yes, button("Go back", () => box.replaceChildren(), "quiet confirm-no"))));
+    panel.append(el("p", {}, question), el("div", { class: "row" }, yes, button("Go back", () => panel.remove(), "quiet confirm-no")));
+    for (const earlier of box.querySelectorAll(":scope > .confirm-panel")) earlier.remove();
+    box.append(panel);
     yes.focus();
   }
 
@@ -978,8 +985,13 @@
         await load();
       }, hook.enabled ? "danger" : "primary"), "quiet toggle");
       const test = button("Send test event", () => attempt(async () => {
+        tested.className = "test-result";
         tested.textContent = "Sending…";
-        const result = await api("POST", `/v1/admin/webhooks/${seg(hook.id)}/test`);
+        // A refused test (the webhook was deleted meanwhile, no sender) shows in the banner; this line is cleared.
+        const result = await api("POST", `/v1/admin/webhooks/${seg(hook.id)}/test`).catch((error) => {
+          tested.textContent = "";
+          throw error;
+        });
         tested.className = `test-result ${result.delivered ? "ok" : "bad"}`;
         tested.textContent = result.delivered
           ? `Delivered: the receiver answered ${result.status_code} in ${result.duration_ms} ms (${result.event_id}).`

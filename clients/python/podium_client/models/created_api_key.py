@@ -22,9 +22,9 @@ class CreatedApiKey:
         key (ApiKeyInfo): An API key as listed (never its secret).
         secret (str): The bearer token to give the client (`pdm_` and 40 characters). Shown only this once.
         display_url (str | Unset): Display keys only: the classroom display page of the key's first single board (a
-            contest's runs, or another board's week) with the key in the address's fragment, ready to open on the screen.
-            Its address is `PODIUM_PUBLIC_URL`, or the one the request was sent to. Absent for other keys, and when every
-            scope is a pattern such as `group:*`.
+            contest's runs, or another board's week, or its first window when it keeps no week) with the key in the
+            address's fragment, ready to open on the screen. Its address is `PODIUM_PUBLIC_URL`, or the one the request was
+            sent to. Absent for other keys, and when every scope is a pattern such as `group:*`.
     """
 
     key: ApiKeyInfo

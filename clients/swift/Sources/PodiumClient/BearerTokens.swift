@@ -11,6 +11,7 @@ actor TokenHolder {
     private let supply: TokenSupply
     private var current: String?
 
+    /// A holder asking `supply`.
     init(supply: @escaping TokenSupply) {
         self.supply = supply
     }
@@ -25,6 +26,7 @@ actor TokenHolder {
 /// Sends `Authorization: Bearer <token>` on every request; after a 401 it asks for a fresh token and sends the request
 /// once more (its body kept for that, up to 4 MiB, the most Podium takes).
 public struct BearerTokenMiddleware: ClientMiddleware {
+    /// The current token, shared by every request this middleware sends.
     let holder: TokenHolder
 
     /// A middleware asking `supply` for its tokens.

@@ -7,7 +7,8 @@ import PodiumAPI
 /// It reads `GET …/live` (Server-Sent Events); when the stream ends or fails it reads the page once with
 /// `If-None-Match` (a 304 costs nothing), waits `pollEvery`, and connects again with the last page's ETag as
 /// `Last-Event-ID`, so Podium skips a page already shown. While the stream cannot be had (a proxy that buffers event
-/// streams, a restart) the board is thus polled, and it is live again as soon as the stream is back.
+/// streams, a restart) or says it is not live (`status` `{"live": false}`), the board is thus polled every
+/// `pollEvery`, and it is live again as soon as the stream is back.
 public enum LiveBoard {
     /// The pages of `board`'s current `window` period (the first at once), until the task iterating them is cancelled.
     public static func pages(
@@ -22,8 +23,11 @@ public enum LiveBoard {
                         let output = try await podium.api.streamLeaderboard(
                             path: .init(board: board, window: window), query: .init(limit: limit), headers: .init(lastEventID: lastID))
                         if case .ok(let stream) = output {
-                            for try await event in try stream.body.textEventStream.asDecodedServerSentEvents() where event.event == "page" {
-                                guard let data = event.data, let page = try? decoder.decode(Components.Schemas.LeaderboardPage.self, from: Data(data.utf8))
+                            for try await event in try stream.body.textEventStream.asDecodedServerSentEvents() {
+                                // `{"live": false}`: change notices do not reach Podium (Redis down); poll until they do.
+                                if event.event == "status", event.data?.contains("false") == true { break }
+                                guard event.event == "page", let data = event.data,
+                                      let page = try? decoder.decode(Components.Schemas.LeaderboardPage.self, from: Data(data.utf8))
                                 else { continue }
                                 lastID = event.id ?? lastID
                                 continuation.yield(page)

@@ -30,7 +30,9 @@ public struct SyncReport: Sendable, Equatable {
 
 /// Completions kept in a file until Podium takes them, then sent through the batch route (`mode=partial`, 500 at a
 /// time). Recorded and replayed completions leave the queue; refused ones leave it and are reported; the rest stay for
-/// the next sync. Every completion keeps its id, so a batch sent twice (its answer lost) counts once.
+/// the next sync, as does a completion added while a sync runs. Every completion keeps its id, so a batch sent twice
+/// (its answer lost) counts once. Instants are stored with milliseconds, as the client sends them, so a completion
+/// first tried with `Podium.record` and then queued is the same body and a replay, never a conflict.
 public actor OfflineQueue {
     private let file: URL
     private let podium: Podium
@@ -48,8 +50,11 @@ public actor OfflineQueue {
 
     /// The queued completions, oldest first.
     public func pending() throws -> [Components.Schemas.CompletionRequest] {
-        guard let data = try? Data(contentsOf: file), !data.isEmpty else { return [] }
-        return try Self.decoder.decode([Components.Schemas.CompletionRequest].self, from: data)
+        // No file is an empty queue; any other failure to read (a locked device's protected file) is thrown, never
+        // taken for empty, which the next `add` would then write over.
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        let data = try Data(contentsOf: file)
+        return data.isEmpty ? [] : try Self.decoder.decode([Components.Schemas.CompletionRequest].self, from: data)
     }
 
     private func save(_ completions: [Components.Schemas.CompletionRequest]) throws {
@@ -60,7 +65,7 @@ public actor OfflineQueue {
     public func sync() async throws -> SyncReport {
         let queued = try pending()
         var report = SyncReport()
-        var kept: [Components.Schemas.CompletionRequest] = []
+        var settled = Set<String>()
         var first = 0
         while first < queued.count {
             let chunk = Array(queued[first..<min(first + 500, queued.count)])
@@ -68,36 +73,43 @@ public actor OfflineQueue {
             do {
                 guard case .ok(let answer) = try await podium.api.recordCompletionBatch(
                     query: .init(mode: .partial), body: .json(.init(completions: chunk)))
-                else { kept += queued[first...]; break }
+                else { break }
                 results = try answer.body.json.results
             } catch is ClientError {
-                kept += queued[first...]
                 break
             }
             for (item, result) in zip(chunk, results) {
                 switch result.status.rawValue {
                 case 201: report.recorded.append(item.id)
                 case 200: report.replayed.append(item.id)
-                case 500: kept.append(item)
+                case 500: continue  // refused for now: it stays
                 default: report.refused.append((item.id, result.status.rawValue))
                 }
+                settled.insert(item.id)
             }
             first += chunk.count
         }
-        try save(kept)
-        report.left = kept.count
+        // Read again: what was added while the batches were sent (this actor runs `add` at each await) stays.
+        let left = try pending().filter { !settled.contains($0.id) }
+        try save(left)
+        report.left = left.count
         return report
     }
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try ISO8601DateTranscoder.iso8601WithFractionalSeconds.encode(date))
+        }
         return encoder
     }()
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            try ISO8601DateTranscoder.iso8601WithFractionalSeconds.decode(try decoder.singleValueContainer().decode(String.self))
+        }
         return decoder
     }()
 }

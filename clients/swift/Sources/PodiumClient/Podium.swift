@@ -32,13 +32,14 @@ public struct Podium: Sendable {
     }
 
     /// Records `completion` (give it `completedAt`, when the quiz was played). After a network error, a 429 or a 5xx
-    /// it is sent again with the same id, up to `attempts` times in all (waiting 0.5 s, then twice as long each
-    /// time): Podium answers a completion it already has as a replay, so a retry whose first answer was lost counts
+    /// it is sent again with the same id, up to `attempts` times in all (waiting a 429's `Retry-After`, else 0.5 s, then
+    /// twice as long each time): Podium answers a completion it already has as a replay, so a retry whose first answer was lost counts
     /// once. Throws `CompletionError.refused` at once for answers a retry cannot change.
     public func record(_ completion: Components.Schemas.CompletionRequest, attempts: Int = 4) async throws -> Components.Schemas.CompletionResponse {
         var wait = Duration.milliseconds(500)
         for attempt in 1...max(1, attempts) {
             let status: Int
+            var retryAfter: Int?
             do {
                 switch try await api.recordCompletion(body: .json(completion)) {
                 case .created(let created): return try created.body.json
@@ -50,7 +51,9 @@ public struct Podium: Sendable {
                 case .contentTooLarge: throw CompletionError.refused(status: 413)
                 case .unprocessableContent: throw CompletionError.refused(status: 422)
                 case .requestTimeout: status = 408
-                case .tooManyRequests: status = 429
+                case .tooManyRequests(let limited):
+                    status = 429
+                    retryAfter = limited.headers.retryAfter
                 case .internalServerError: status = 500
                 case .serviceUnavailable: status = 503
                 case .undocumented(let code, _):
@@ -65,7 +68,7 @@ public struct Podium: Sendable {
                 continue
             }
             if attempt == attempts { throw CompletionError.unavailable(status: status) }
-            try await sleep(wait)
+            try await sleep(retryAfter.map { .seconds(min(60, max(1, $0))) } ?? wait)
             wait *= 2
         }
         throw CompletionError.unavailable(status: 0)

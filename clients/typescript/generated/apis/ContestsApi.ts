@@ -112,7 +112,7 @@ export interface ListContestsRequest {
      */
     q?: string;
     /**
-     * The `next_cursor` of the page before.
+     * The `next_cursor` of the page before (an offset: a contest whose status changes between two pages may move from one to the other).
      */
     cursor?: string;
     /**

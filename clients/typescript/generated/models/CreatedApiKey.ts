@@ -36,7 +36,7 @@ export interface CreatedApiKey {
      */
     secret: string;
     /**
-     * Display keys only: the classroom display page of the key's first single board (a contest's runs, or another board's week) with the key in the address's fragment, ready to open on the screen. Its address is `PODIUM_PUBLIC_URL`, or the one the request was sent to. Absent for other keys, and when every scope is a pattern such as `group:*`.
+     * Display keys only: the classroom display page of the key's first single board (a contest's runs, or another board's week, or its first window when it keeps no week) with the key in the address's fragment, ready to open on the screen. Its address is `PODIUM_PUBLIC_URL`, or the one the request was sent to. Absent for other keys, and when every scope is a pattern such as `group:*`.
      */
     displayUrl?: string;
 }

@@ -2396,7 +2396,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreatedApiKey/secret`.
             public var secret: Swift.String
-            /// Display keys only: the classroom display page of the key's first single board (a contest's runs, or another board's week) with the key in the address's fragment, ready to open on the screen. Its address is `PODIUM_PUBLIC_URL`, or the one the request was sent to. Absent for other keys, and when every scope is a pattern such as `group:*`.
+            /// Display keys only: the classroom display page of the key's first single board (a contest's runs, or another board's week, or its first window when it keeps no week) with the key in the address's fragment, ready to open on the screen. Its address is `PODIUM_PUBLIC_URL`, or the one the request was sent to. Absent for other keys, and when every scope is a pattern such as `group:*`.
             ///
             /// - Remark: Generated from `#/components/schemas/CreatedApiKey/display_url`.
             public var displayUrl: Swift.String?
@@ -2405,7 +2405,7 @@ extension Components {
             /// - Parameters:
             ///   - key:
             ///   - secret: The bearer token to give the client (`pdm_` and 40 characters). Shown only this once.
-            ///   - displayUrl: Display keys only: the classroom display page of the key's first single board (a contest's runs, or another board's week) with the key in the address's fragment, ready to open on the screen. Its address is `PODIUM_PUBLIC_URL`, or the one the request was sent to. Absent for other keys, and when every scope is a pattern such as `group:*`.
+            ///   - displayUrl: Display keys only: the classroom display page of the key's first single board (a contest's runs, or another board's week, or its first window when it keeps no week) with the key in the address's fragment, ready to open on the screen. Its address is `PODIUM_PUBLIC_URL`, or the one the request was sent to. Absent for other keys, and when every scope is a pattern such as `group:*`.
             public init(
                 key: Components.Schemas.ApiKeyInfo,
                 secret: Swift.String,

@@ -16116,7 +16116,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/contests/GET/query/q`.
                 public var q: Swift.String?
-                /// The `next_cursor` of the page before.
+                /// The `next_cursor` of the page before (an offset: a contest whose status changes between two pages may move from one to the other).
                 ///
                 /// - Remark: Generated from `#/paths/v1/contests/GET/query/cursor`.
                 public var cursor: Swift.String?
@@ -16129,7 +16129,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - status: Only contests with one of these statuses, comma-separated: `running`, `between-runs`, `scheduled`, `ended`, `cancelled`.
                 ///   - q: Only contests whose id or title contains this text (any case).
-                ///   - cursor: The `next_cursor` of the page before.
+                ///   - cursor: The `next_cursor` of the page before (an offset: a contest whose status changes between two pages may move from one to the other).
                 ///   - limit: Most contests to answer.
                 public init(
                     status: Swift.String? = nil,
