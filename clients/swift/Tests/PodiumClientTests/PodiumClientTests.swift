@@ -151,6 +151,15 @@ struct PodiumClientTests {
         for item in played { try await online.add(item) }
         #expect(try await online.sync() == SyncReport(replayed: played.map(\.id), left: 0))
         #expect(try await completions(of: user, podium: server.admin()) == 3)
+
+        // A completion added while a sync's batch is on its way stays queued for the next sync.
+        let late = completion("q-\(run)-late", user: user, group: group)
+        let adding = AddingTransport()
+        let queue = OfflineQueue(file: file, podium: server.admin(transport: adding))
+        adding.onBatch = { try await queue.add(late) }
+        try await queue.add(completion("q-\(run)-3", user: user, group: group, minutesAgo: 1))
+        #expect(try await queue.sync() == SyncReport(recorded: ["q-\(run)-3"], left: 1))
+        #expect(try await queue.pending().map(\.id) == [late.id])
     }
 
     @Test("a live board shows a new completion, over the stream or by polling when the stream cannot be had")
@@ -190,6 +199,18 @@ struct NoStreams: ClientTransport {
     let inner = AsyncHTTPClientTransport()
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         if operationID == "streamLeaderboard" { throw URLError(.cannotConnectToHost) }
+        return try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
+
+/// A transport that runs `onBatch` while a batch is being sent (before passing it on), as an app adding to its queue
+/// during a sync would.
+final class AddingTransport: ClientTransport, @unchecked Sendable {
+    private let inner = AsyncHTTPClientTransport()
+    var onBatch: (@Sendable () async throws -> Void)?
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        if operationID == "recordCompletionBatch" { try await onBatch?() }
         return try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }
