@@ -984,3 +984,56 @@ def test_the_erase_confirmation_shows_the_id_as_it_is_typed(console, podium):
     page.fill('#erase-form input[name="confirm"]', shown.inner_text())
     assert page.locator('#erase-form button[type="submit"]').is_enabled()
     console.assert_clean()
+
+
+def test_an_ended_period_still_in_its_grace_offers_its_dry_run(browser, tmp_path):
+    """A period that has ended but not yet closed (inside its 15-minute grace) can be closed early, after a dry run:
+    a contest's run, made to end ten minutes from now, seen by a Podium (and a browser) whose clock is 15 minutes
+    ahead, so it ended five minutes ago. On a database and Redis db 13 of its own (test_docs.py empties db 13 again)."""
+    library = clock_shift_library(tmp_path)
+    name = f"podium_console_{secrets.token_hex(4)}"
+    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/13"
+    flush = ["redis-cli", "-u", redis, "FLUSHDB"]
+    subprocess.run(flush, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
+    psql(f"CREATE DATABASE {name}")
+    key = new_admin_key()
+    contest = "ended-just-now"
+    now = int(time.time()) // 60 * 60
+    at = lambda offset: time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(now + offset))
+    try:
+        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-grace-today.log")
+        try:
+            status, made = admin({"base": base, "admin_key": key}, "POST", "/v1/admin/contests", {
+                "id": contest, "title": "Ended just now", "scope": [BOARD], "starts_at": at(-1800), "ends_at": at(600)})
+            assert status == 201, made
+        finally:
+            stop(process)
+            log.close()
+        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-grace-shifted.log",
+                                          LD_PRELOAD=str(library), PODIUM_CLOCK_SHIFT_SECONDS="900")
+        shifted = {"base": base, "admin_key": key}
+        console = Console(browser, shifted)
+        try:
+            status, listed = admin(shifted, "GET", f"/v1/admin/periods/contest:{contest}/contest?limit=5")
+            assert status == 200, listed
+            ended = listed["periods"][0]
+            assert ended["status"] == "open", "ended five minutes ago (on this clock), it closes ten minutes from now"
+            console.page.clock.set_fixed_time(time.time() + 900)  # the browser's clock agrees with the server's
+            console.open("boards")
+            card = show_board(console, f"contest:{contest}")
+            card.locator('tr[data-window="contest"] button').click()
+            row = card.locator(f'.periods[data-window="contest"] tr[data-period="{ended["period"]}"]')
+            row.wait_for(state="visible")
+            assert row.get_attribute("data-status") == "open"
+            row.locator("button.close").click()
+            expect(card.locator(".close-preview h3")).to_have_text("Dry run: 0 players; closing would award")
+            status, listed = admin(shifted, "GET", f"/v1/admin/periods/contest:{contest}/contest?limit=5")
+            assert listed["periods"][0]["status"] == "open", "the dry run wrote nothing"
+            console.assert_clean()
+        finally:
+            console.close()
+            stop(process)
+            log.close()
+    finally:
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)

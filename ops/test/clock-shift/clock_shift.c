@@ -1,5 +1,6 @@
-// A preload library that moves the wall clock of a process by a whole number of days,
-// for ops/test/date-shift.sh: `PODIUM_CLOCK_SHIFT_DAYS=40 LD_PRELOAD=libclock_shift.so cmd`.
+// A preload library that moves the wall clock of a process ahead by whole days and seconds,
+// for ops/test/date-shift.sh: `PODIUM_CLOCK_SHIFT_DAYS=40 LD_PRELOAD=libclock_shift.so cmd`
+// (and PODIUM_CLOCK_SHIFT_SECONDS for less than a day: the console test's period in its grace).
 //
 // Only the wall clock (CLOCK_REALTIME and its variants, gettimeofday, time) moves;
 // monotonic clocks, sleeps and poll timeouts are left alone, so timers and
@@ -15,7 +16,8 @@ static long long shift_seconds(void) {
     static long long cached = -1;
     if (cached < 0) {
         const char *days = getenv("PODIUM_CLOCK_SHIFT_DAYS");
-        cached = days ? atoll(days) * 86400LL : 0;
+        const char *seconds = getenv("PODIUM_CLOCK_SHIFT_SECONDS");
+        cached = (days ? atoll(days) * 86400LL : 0) + (seconds ? atoll(seconds) : 0);
         if (cached < 0) cached = 0;
     }
     return cached;
