@@ -34,8 +34,8 @@ export PATH="$root/$venv/bin:$PATH"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-# Python: from a copy of the document with two spots openapi-python-client cannot read (clients/python/prepare.py).
-python3 clients/python/prepare.py "$document" "$out/python-openapi.json"
+# Python: from a copy of the document with two spots openapi-python-client cannot read (clients/prepare.py).
+python3 clients/prepare.py python "$document" "$out/python-openapi.json"
 openapi-python-client generate --path "$out/python-openapi.json" --output-path "$out/podium_client" --meta none \
     --config clients/python/generator.yaml --fail-on-warning >"$out/python.log" 2>&1 || { cat "$out/python.log" >&2; exit 1; }
 
@@ -48,7 +48,7 @@ rm -rf "$out/podium_client/.ruff_cache"
 rm -rf "$out/typescript/docs" "$out/typescript/.openapi-generator" "$out/typescript/.openapi-generator-ignore"
 
 # Swift: swift-openapi-generator 1.14.3's command, built once into .local/openapi-gen (about 1.5 minutes), from a
-# copy of the document whose time zones are plain strings (clients/swift/prepare.py).
+# copy of the document whose time zones are plain strings (clients/prepare.py).
 . "$root/ops/lib/swift.sh"
 generator_package=".local/openapi-gen"
 mkdir -p "$generator_package/noop"
@@ -65,7 +65,7 @@ SWIFT
 echo 'print("swift-openapi-generator is the product to run")' >"$generator_package/noop/main.swift"
 (cd "$generator_package" && swift build -c release --product swift-openapi-generator >"$out/swift-build.log" 2>&1) \
     || { cat "$out/swift-build.log" >&2; exit 1; }
-python3 clients/swift/prepare.py "$document" "$out/swift-openapi.json"
+python3 clients/prepare.py swift "$document" "$out/swift-openapi.json"
 "$generator_package/.build/release/swift-openapi-generator" generate --config clients/swift/openapi-generator-config.yaml \
     --output-directory "$out/swift" "$out/swift-openapi.json" >"$out/swift.log" 2>&1 || { cat "$out/swift.log" >&2; exit 1; }
 

@@ -124,7 +124,8 @@ struct ContestsController {
             throw APIError.conflict("contest \(contest.id) has no run under way or ended to close")
         }
         let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
-        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, users: users, cache: cache, now: at, dryRun: dryRun, early: true))
+        let report = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: dryRun, early: true)
+        return try HTTPSupport.json(await HTTPSupport.named(report, users: users))
     }
 
     /// Handles `POST /v1/admin/contests/:id/cancel`: nothing counts from now on, and the run under way is closed without
@@ -136,7 +137,7 @@ struct ContestsController {
         _ = try await contests.cancel(id: contest.id, now: at)
         if let run = contest.run(containing: at) {
             let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
-            _ = try await HTTPSupport.close(key, with: periods, users: users, cache: cache, now: at, dryRun: false, early: true)
+            _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false, early: true)
         }
         return try HTTPSupport.json(try await view(rules.boards.contests.contest(contest.id) ?? contest))
     }

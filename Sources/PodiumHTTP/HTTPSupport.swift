@@ -103,20 +103,24 @@ enum HTTPSupport {
     /// Closes board period `key` (a contest run under way too when `early`), then drops this replica's cached pages of
     /// it once it is closed; a period that cannot close is 409.
     static func close(
-        _ key: BoardPeriodKey, with periods: PeriodStore, users: UserStore, cache: LeaderboardCache, now: Date, dryRun: Bool,
-        early: Bool = false
+        _ key: BoardPeriodKey, with periods: PeriodStore, cache: LeaderboardCache, now: Date, dryRun: Bool, early: Bool = false
     ) async throws -> PeriodCloseReport {
         do {
-            var report = try await periods.close(key, now: now, dryRun: dryRun, early: early)
+            let report = try await periods.close(key, now: now, dryRun: dryRun, early: early)
             if report.outcome == .closed { cache.invalidate(keys: [key]) }
-            // Ops read medals by name: the names of the medallists, as they are now. The close has committed: a failed
-            // read of names leaves them out rather than answer an error for a change that was made.
-            let names = (try? await users.displayNames(of: report.medals.map(\.userId))) ?? [:]
-            for index in report.medals.indices { report.medals[index].displayName = names[report.medals[index].userId] }
             return report
         } catch let error as PeriodCloseError {
             throw APIError.conflict(error.description)
         }
+    }
+
+    /// `report` as an admin reads it: the medallists' display names as they are now. A close has committed by then,
+    /// so names that cannot be read are left out rather than answer an error for a change that was made.
+    static func named(_ report: PeriodCloseReport, users: UserStore) async -> PeriodCloseReport {
+        var report = report
+        let names = (try? await users.displayNames(of: report.medals.map(\.userId))) ?? [:]
+        for index in report.medals.indices { report.medals[index].displayName = names[report.medals[index].userId] }
+        return report
     }
 
     /// An integer query parameter of `query` (a request's `uri.queryParameters`, parsed once) within `range`, `fallback`

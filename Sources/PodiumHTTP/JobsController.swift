@@ -94,7 +94,8 @@ struct JobsController {
             throw APIError.notFound("board \(board.id) has no \(window.rawValue) period \(periodName)")
         }
         let key = BoardPeriodKey(board: board.id, window: window, period: periodName)
-        return try HTTPSupport.json(try await HTTPSupport.close(key, with: periods, users: users, cache: cache, now: now(), dryRun: dryRun))
+        let report = try await HTTPSupport.close(key, with: periods, cache: cache, now: now(), dryRun: dryRun)
+        return try HTTPSupport.json(await HTTPSupport.named(report, users: users))
     }
 
     /// The path's board and timed window (day, week, month or contest: `all` never closes), their problems added to `errors`.

@@ -106,6 +106,20 @@
     yes.focus();
   }
 
+  // A list's page row: a back button, where the list stands, a forward button. `show(text, canGoBack, canGoOn)` sets
+  // it. The buttons are Previous and Next unless `back` and `on` name others ([text, class]).
+  function pager(goBack, goOn, back, on) {
+    const status = el("span", { class: "pager-status", role: "status" });
+    const [backText, backClass] = back || ["Previous", "pager-previous"];
+    const [onText, onClass] = on || ["Next", "pager-next"];
+    const previous = button(backText, goBack, `quiet small ${backClass}`);
+    const next = button(onText, goOn, `quiet small ${onClass}`);
+    return {
+      node: el("div", { class: "row pager" }, previous, status, next), next,
+      show(text, canGoBack, canGoOn) { status.textContent = text; previous.disabled = !canGoBack; next.disabled = !canGoOn; },
+    };
+  }
+
   // A list's search, filters and pages, over items already read (keys, webhooks, deliveries, runs): `match(item, text)`
   // for the search, `filters` ({ name, label, options: [[value, text]], test(item, value) }, the first option the
   // default), `draw(items)` for a page. Drawn again with `list.set(items)` when the items change.
@@ -117,26 +131,22 @@
     const selects = (filters || []).map((f) => el("select", { name: f.name, "aria-label": f.label },
       f.options.map(([value, text]) => el("option", { value }, text))));
     const body = el("div", { class: "list-body" });
-    const status = el("span", { class: "pager-status", role: "status" });
-    const previous = button("Previous", () => { page -= 1; show(); }, "quiet small pager-previous");
-    const next = button("Next", () => { page += 1; show(); }, "quiet small pager-next");
+    const pages = pager(() => { page -= 1; show(); }, () => { page += 1; show(); });
     const again = () => { page = 0; show(); };
     search.addEventListener("input", again);
     selects.forEach((select) => select.addEventListener("change", again));
     const node = el("div", { class: "list-view", id },
       el("div", { class: "toolbar list-tools" }, field("Search", search), (filters || []).map((f, i) => field(f.label, selects[i]))),
-      body, el("div", { class: "row pager" }, previous, status, next));
+      body, pages.node);
     function show() {
       const text = search.value.trim().toLowerCase();
       const shown = items.filter((item) => (!text || match(item, text))
         && (filters || []).every((f, i) => f.test(item, selects[i].value)));
-      const pages = Math.max(1, Math.ceil(shown.length / size));
-      page = Math.min(Math.max(0, page), pages - 1);
+      const last = Math.max(1, Math.ceil(shown.length / size)) - 1;
+      page = Math.min(Math.max(0, page), last);
       const slice = shown.slice(page * size, (page + 1) * size);
       body.replaceChildren(slice.length ? draw(slice) : empty(items.length ? "Nothing matches." : emptyText));
-      status.textContent = shown.length ? `${page * size + 1}–${page * size + slice.length} of ${shown.length}` : "";
-      previous.disabled = page === 0;
-      next.disabled = page >= pages - 1;
+      pages.show(shown.length ? `${page * size + 1}–${page * size + slice.length} of ${shown.length}` : "", page > 0, page < last);
     }
     return { node, set(list) { items = list; show(); } };
   }
@@ -524,24 +534,21 @@
     const status = choice("status", [["running,between-runs,scheduled,ended", "all but cancelled"], ["running", "running"],
       ["between-runs,scheduled", "coming up"], ["ended", "ended"], ["cancelled", "cancelled"],
       ["running,between-runs,scheduled,ended,cancelled", "every contest"]]);
-    const count = el("span", { class: "pager-status", role: "status" });
-    const previous = button("Previous", () => { offset = Math.max(0, offset - PAGE); attempt(load); }, "quiet small pager-previous");
-    const next = button("Next", () => { offset += PAGE; attempt(load); }, "quiet small pager-next");
+    const pages = pager(() => { offset = Math.max(0, offset - PAGE); attempt(load); }, () => { offset += PAGE; attempt(load); });
     const filters = el("form", { class: "toolbar list-tools", id: "contest-filters", onsubmit: (event) => {
       event.preventDefault(); offset = 0; attempt(load);
     } }, field("Search", search), field("Status", status), el("button", { type: "submit" }, "Show"));
     status.addEventListener("change", () => { offset = 0; attempt(load); });
     const ticket = tickets();
     container.append(el("h1", {}, "Contests"), section("Create a contest", form),
-      section("Contests", filters, list, el("div", { class: "row pager" }, previous, count, next)));
+      section("Contests", filters, list, pages.node));
 
     async function load() {
       const isNewest = ticket();
       const answer = await get(`/v1/contests${query({ status: status.value, q: search.value.trim(), limit: PAGE, cursor: offset || undefined })}`);
       if (!isNewest()) return;
-      count.textContent = answer.total ? `${offset + 1}–${offset + answer.contests.length} of ${answer.total}` : "";
-      previous.disabled = offset === 0;
-      next.disabled = !answer.next_cursor;
+      pages.show(answer.total ? `${offset + 1}–${offset + answer.contests.length} of ${answer.total}` : "", offset > 0,
+        Boolean(answer.next_cursor));
       const rows = answer.contests.map((contest) => {
         const zone = contest.time_zone;
         const actions = el("td", { class: "actions" });
@@ -1140,9 +1147,8 @@
     const search = el("input", { type: "search", name: "q", placeholder: "pause, contests, wh_…", spellcheck: "false" });
     const actor = el("select", { name: "actor" }, el("option", { value: "" }, "every key"), el("option", { value: "bootstrap" }, "the bootstrap key"));
     const list = el("div", { id: "audit-list" });
-    const newest = button("Newest", () => { cursors = []; attempt(() => load()); }, "quiet small pager-first");
-    const older = button("Older", () => { cursors.push(older.dataset.cursor); attempt(() => load()); }, "quiet small pager-next");
-    const place = el("span", { class: "pager-status", role: "status" });
+    const pages = pager(() => { cursors = []; attempt(() => load()); }, () => { cursors.push(pages.next.dataset.cursor); attempt(() => load()); },
+      ["Newest", "pager-first"], ["Older", "pager-next"]);
     let cursors = [];
     const ticket = tickets();
     const form = el("form", { class: "toolbar list-tools", id: "audit-form", onsubmit: (event) => {
@@ -1151,7 +1157,7 @@
     actor.addEventListener("change", () => { cursors = []; attempt(() => load()); });
     container.append(el("h1", {}, "Audit trail"),
       el("p", { class: "meta" }, "Every admin change (not reads, dry runs or refusals), with the key that made it. An erased player's id is kept only as a hash."),
-      form, list, el("div", { class: "row pager" }, newest, place, older));
+      form, list, pages.node);
 
     async function load() {
       const isNewest = ticket();
@@ -1167,10 +1173,9 @@
         el("td", { class: "mono" }, entry.request_id)));
       list.replaceChildren(rows.length ? table(["When", "Key", "Action", "Target", num("Status"), "Request"], rows, "audit-table stack")
         : empty("No admin action matches."));
-      place.textContent = rows.length ? `${cursors.length ? "older entries" : "newest entries"}: ${rows.length}` : "";
-      newest.disabled = cursors.length === 0;
-      older.disabled = !answer.next_cursor;
-      if (answer.next_cursor) older.dataset.cursor = answer.next_cursor;
+      pages.show(rows.length ? `${cursors.length ? "older entries" : "newest entries"}: ${rows.length}` : "", cursors.length > 0,
+        Boolean(answer.next_cursor));
+      if (answer.next_cursor) pages.next.dataset.cursor = answer.next_cursor;
     }
     // The key list names the keys to choose from (revoked ones too: their actions stay in the trail).
     attempt(async () => {

@@ -27,7 +27,7 @@ public enum LiveBoard {
                                 // `{"live": false}`: change notices do not reach Podium (Redis down); poll until they do.
                                 if event.event == "status", event.data?.contains("false") == true { break }
                                 guard event.event == "page", let data = event.data,
-                                      let page = try? decoder.decode(Components.Schemas.LeaderboardPage.self, from: Data(data.utf8))
+                                      let page = try? PodiumJSON.decoder.decode(Components.Schemas.LeaderboardPage.self, from: Data(data.utf8))
                                 else { continue }
                                 lastID = event.id ?? lastID
                                 continuation.yield(page)
@@ -59,19 +59,4 @@ public enum LiveBoard {
         guard case .ok(let ok) = output, case .json(let page) = ok.body else { return nil }
         return (page, ok.headers.eTag)
     }
-
-    /// Pages as the stream sends them: snake_case keys, instants with milliseconds.
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            let formatter = ISO8601DateFormatter()  // not Sendable: one per date (a page holds a few)
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            guard let date = formatter.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an RFC 3339 time: \(text)"))
-            }
-            return date
-        }
-        return decoder
-    }()
 }

@@ -54,11 +54,11 @@ public actor OfflineQueue {
         // taken for empty, which the next `add` would then write over.
         guard FileManager.default.fileExists(atPath: file.path) else { return [] }
         let data = try Data(contentsOf: file)
-        return data.isEmpty ? [] : try Self.decoder.decode([Components.Schemas.CompletionRequest].self, from: data)
+        return data.isEmpty ? [] : try PodiumJSON.decoder.decode([Components.Schemas.CompletionRequest].self, from: data)
     }
 
     private func save(_ completions: [Components.Schemas.CompletionRequest]) throws {
-        try Self.encoder.encode(completions).write(to: file, options: .atomic)
+        try PodiumJSON.encoder.encode(completions).write(to: file, options: .atomic)
     }
 
     /// Sends what is queued.
@@ -95,21 +95,4 @@ public actor OfflineQueue {
         report.left = left.count
         return report
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(try ISO8601DateTranscoder.iso8601WithFractionalSeconds.encode(date))
-        }
-        return encoder
-    }()
-
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            try ISO8601DateTranscoder.iso8601WithFractionalSeconds.decode(try decoder.singleValueContainer().decode(String.self))
-        }
-        return decoder
-    }()
 }

@@ -26,7 +26,7 @@ public struct Podium: Sendable {
     ) {
         // Podium writes instants with milliseconds (2026-11-27T14:00:00.000Z).
         api = Client(
-            serverURL: serverURL, configuration: Configuration(dateTranscoder: .iso8601WithFractionalSeconds), transport: transport,
+            serverURL: serverURL, configuration: Configuration(dateTranscoder: PodiumJSON.transcoder), transport: transport,
             middlewares: [BearerTokenMiddleware(supply: token)])
         self.sleep = sleep
     }
