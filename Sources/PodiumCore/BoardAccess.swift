@@ -81,12 +81,12 @@ public struct PlayerClaims: Sendable, Equatable {
     }
 
     /// Boards a player may read: global, every topic, and its own groups (never another class's board). A contest's
-    /// board is not one of these; the caller checks the contest's scope instead.
+    /// board and a league cohort's are not among these; the caller checks the contest's or league's scope instead.
     public func maySee(_ board: BoardScope) -> Bool {
         switch board {
         case .global, .topic: true
         case .group(let name): groups.contains(name)
-        case .contest: false
+        case .contest, .league: false
         }
     }
 }

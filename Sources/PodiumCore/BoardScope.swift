@@ -2,8 +2,9 @@ import Foundation
 
 /// Which players and completions a leaderboard ranks.
 ///
-/// The id form (`global`, `topic:<name>`, `group:<name>`) is what appears in URLs, config and
-/// storage keys; names follow `NameRules.isValidScopeName`, so an id never contains a second `:`.
+/// The id form (`global`, `topic:<name>`, `group:<name>`, `contest:<id>`, `league:<id>:<tier>:<n>`) is what appears in
+/// URLs, config and storage keys; names follow `NameRules.isValidScopeName`, so only a league cohort's id has more than
+/// one `:`.
 public enum BoardScope: Sendable, Hashable {
     /// Every completion by every player.
     case global
@@ -13,14 +14,17 @@ public enum BoardScope: Sendable, Hashable {
     case group(String)
     /// A contest's board (`Contest`): completions in its scope played during its runs.
     case contest(String)
+    /// One cohort of a league (`League`): its players' completions in scope during a week.
+    case league(String, tier: String, cohort: Int)
 
-    /// "global", "topic:<name>", "group:<name>" or "contest:<id>".
+    /// "global", "topic:<name>", "group:<name>", "contest:<id>" or "league:<id>:<tier>:<n>".
     public var id: String {
         switch self {
         case .global: "global"
         case .topic(let name): "topic:\(name)"
         case .group(let name): "group:\(name)"
         case .contest(let id): "contest:\(id)"
+        case .league(let id, let tier, let cohort): "league:\(id):\(tier):\(cohort)"
         }
     }
 
@@ -28,6 +32,13 @@ public enum BoardScope: Sendable, Hashable {
     public init?(id: String) {
         if id == "global" {
             self = .global
+            return
+        }
+        if id.hasPrefix("league:") {
+            let parts = id.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 4, NameRules.isValidScopeName(parts[1]), NameRules.isValidScopeName(parts[2]),
+                  parts[3].allSatisfy(\.isASCII), parts[3].first != "0", let cohort = Int(parts[3]), cohort > 0 else { return nil }
+            self = .league(parts[1], tier: parts[2], cohort: cohort)
             return
         }
         guard let colon = id.firstIndex(of: ":") else { return nil }
@@ -55,7 +66,7 @@ extension BoardScope: Codable {
         guard let scope = BoardScope(id: id) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name>, group:<name> or contest:<id>"
+                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name>, group:<name>, contest:<id> or league:<id>:<tier>:<n>"
             )
         }
         self = scope

@@ -79,7 +79,7 @@ public struct BoardRule: Sendable, Codable, Equatable {
         case .global: self.scope == "global"
         case .topic: self.scope == "topic:*"
         case .group: self.scope == "group:*"
-        case .contest: false
+        case .contest, .league: false
         }
     }
 }
@@ -120,6 +120,11 @@ public struct BoardDefinition: Sendable, Hashable {
 
     /// The board's id, as used in URLs and storage.
     public var id: String { scope.id }
+
+    /// The board of a contest, league or tier that does not exist: no windows, so every window of it is not found.
+    static func missing(_ scope: BoardScope) -> BoardDefinition {
+        BoardDefinition(scope: scope, timeZone: .gmt, windows: [], metric: .points, medalWindows: [], tieBreak: .shared, contest: nil)
+    }
 
     /// The period of `window` named `name`; nil when there is none.
     public func period(of window: LeaderboardWindow, named name: String) -> Period? {
@@ -165,12 +170,17 @@ public struct BoardCatalog: Sendable {
 
     /// The definition of `scope`: its exact rule, else its kind's wildcard, else the defaults' rule for its kind.
     ///
-    /// A contest's board comes from the contest; a contest that does not exist has a board without windows (so
-    /// every window of it is not found).
+    /// A contest's board comes from the contest, a league cohort's from the league; a contest, league or tier that does
+    /// not exist has a board without windows (so every window of it is not found).
     public func definition(for scope: BoardScope) -> BoardDefinition {
         if case .contest(let id) = scope {
-            return contests.board(id) ?? BoardDefinition(
-                scope: scope, timeZone: .gmt, windows: [], metric: .points, medalWindows: [], tieBreak: .shared, contest: nil)
+            return contests.board(id) ?? .missing(scope)
+        }
+        if case .league(let id, let tier, let cohort) = scope {
+            guard let league = contests.league(id), let index = league.tierIndex(named: tier), cohort <= League.maximumCohorts else {
+                return .missing(scope)
+            }
+            return league.cohortBoard(tier: index, cohort: cohort)
         }
         let rule = rule(for: scope)
         return BoardDefinition(
@@ -188,6 +198,7 @@ public struct BoardCatalog: Sendable {
     /// and reconciles ask it for every row they read).
     public func tieBreak(of scope: BoardScope) -> TieBreak {
         if case .contest(let id) = scope { return contests.board(id)?.tieBreak ?? .shared }
+        if case .league(let id, _, _) = scope { return contests.league(id)?.tieBreak ?? .shared }
         return rule(for: scope).tieBreak
     }
 

@@ -26,6 +26,14 @@ public struct CompletionPlan: Sendable {
         return plan
     }
 
+    /// The same plan with `entry` added: to the open periods when `open`, else to those it missed (a league cohort's
+    /// week, which the store learns only once it placed the player).
+    public func adding(_ entry: BoardPeriod, open isOpen: Bool) -> CompletionPlan {
+        var plan = self
+        if isOpen { plan.open.append(entry) } else { plan.closed.append(entry) }
+        return plan
+    }
+
     /// Board-score increments for the open periods, in their order.
     public var increments: [Int64] { open.map { $0.board.metric.increment(points: points) } }
 }

@@ -62,25 +62,10 @@ public struct ContestRequest: Codable, Sendable {
     /// count nothing (contests count completions recorded from their creation on).
     public func validated(now: Date) -> Result<Contest, ValidationFailure> {
         var errors: [FieldError] = []
-        let id = id ?? ""
-        if !NameRules.isValidScopeName(id) {
-            errors.append(FieldError(field: "id", message: "must be 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -"))
-        }
-        let title = title ?? ""
-        // Whitespace as ECMAScript's \s reads it (White_Space and U+FEFF), so the OpenAPI pattern says the same.
-        let visible = title.unicodeScalars.contains { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }
-        if !visible || !NameRules.isFreeText(title, maxLength: Self.maximumTitleLength) {
-            errors.append(FieldError(field: "title", message: "must be 1-\(Self.maximumTitleLength) characters, not only spaces, without control characters"))
-        }
-        let scope = scope.flatMap(ContestScope.init(boards:))
-        if scope == nil {
-            errors.append(FieldError(
-                field: "scope", message: "must be [\"global\"], one [\"topic:<name>\"] or 1-\(ContestScope.maximumGroups) distinct [\"group:<name>\", ...]"))
-        }
-        let zoneName = timeZone ?? "UTC"
-        let zoneError = NameRules.timeZoneError(zoneName, field: "time_zone")
-        if let zoneError { errors.append(zoneError) }
-        let zone = zoneError == nil ? TimeZone(identifier: zoneName) : nil
+        let id = DefinitionFields.id(id, errors: &errors)
+        let title = DefinitionFields.shownName(title, field: "title", maxLength: Self.maximumTitleLength, errors: &errors)
+        let scope = DefinitionFields.scope(scope, errors: &errors)
+        let zone = DefinitionFields.zone(timeZone, errors: &errors)
         let start = instant(startsAt, field: "starts_at", errors: &errors)
         let end = instant(endsAt, field: "ends_at", errors: &errors)
         if let start, let end, start >= end { errors.append(FieldError(field: "ends_at", message: "must be after starts_at")) }

@@ -206,7 +206,8 @@ public struct Contest: Sendable, Hashable {
     }
 }
 
-/// The contests every part of a replica sees, kept in step with PostgreSQL by revision.
+/// The contests and leagues every part of a replica sees, kept in step with PostgreSQL by revision (leagues draw
+/// their revisions from the contests' sequence, so one number tells whether either is behind).
 ///
 /// PostgreSQL holds the contests; a replica loads them at start, after each change it makes, when a completion
 /// batch finds a newer revision in the database (so a contest created on any replica counts from the first
@@ -217,6 +218,9 @@ public final class ContestRegistry: Sendable {
         /// Each contest's board, made once per read, in id order.
         var boards: [BoardDefinition] = []
         var byID: [String: BoardDefinition] = [:]
+        /// The leagues, in id order, and by id.
+        var leagues: [League] = []
+        var leaguesByID: [String: League] = [:]
     }
 
     private let state = Mutex(State())
@@ -227,15 +231,34 @@ public final class ContestRegistry: Sendable {
     /// The revision of the contests held: the highest `revision` of the `contests` table when they were read.
     public var revision: Int64 { state.withLock { $0.revision } }
 
-    /// Replaces the contests with `contests`, read at `revision`; an older read than the one held is ignored.
-    public func replace(with contests: [Contest], revision: Int64) {
+    /// Replaces the contests with `contests` and the leagues with `leagues`, read at `revision`; an older read than the
+    /// one held is ignored.
+    public func replace(with contests: [Contest], leagues: [League] = [], revision: Int64) {
         let boards = contests.sorted { $0.id < $1.id }.map(\.board)
+        let leagues = leagues.sorted { $0.id < $1.id }
         state.withLock { state in
             guard revision >= state.revision else { return }
             state.revision = revision
             state.boards = boards
             state.byID = Dictionary(uniqueKeysWithValues: boards.compactMap { board in board.contest.map { ($0.id, board) } })
+            state.leagues = leagues
+            state.leaguesByID = Dictionary(uniqueKeysWithValues: leagues.map { ($0.id, $0) })
         }
+    }
+
+    /// The league `id`, ended or not; nil if there is none.
+    public func league(_ id: String) -> League? {
+        state.withLock { $0.leaguesByID[id] }
+    }
+
+    /// Every league, by id.
+    public var leagues: [League] {
+        state.withLock { $0.leagues }
+    }
+
+    /// The leagues a completion in `topic` for `groups`, played at `completedAt`, counts in now (`League.counts`), by id.
+    public func leaguesCounting(topic: String, groups: [String], completedAt: Date) -> [League] {
+        leagues.filter { $0.counts(completedAt: completedAt) && $0.scope.counts(topic: topic, groups: groups) }
     }
 
     /// The board of contest `id`, cancelled or not; nil if there is none.

@@ -17,6 +17,12 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case medalAwarded = "medal.awarded"
     /// A player's daily reminder is due (`ReminderDueEvent`).
     case reminderDue = "reminder.due"
+    /// A league week closed and moved a player up a tier (`LeagueMoveEvent`).
+    case leaguePromoted = "league.promoted"
+    /// A league week closed and moved a player down a tier (`LeagueMoveEvent`).
+    case leagueRelegated = "league.relegated"
+    /// A league week closed and kept a player in their tier (`LeagueMoveEvent`).
+    case leagueStayed = "league.stayed"
 }
 
 /// The data of one kind of event, encoded with `PodiumJSON` (snake_case keys) into the event's `data`.
@@ -214,4 +220,66 @@ public struct ReminderDueEvent: EventPayload {
 
     /// The player.
     public var subject: String? { userId }
+}
+
+/// The data of a `league.promoted`, `league.relegated` or `league.stayed` event: what a league week's close did to one
+/// player of one cohort. `Kind` names the move, and so the event's type.
+public struct LeagueMoveEvent<Kind: LeagueMoveKind>: EventPayload {
+    /// The move's event type.
+    public static var type: EventType { Kind.type }
+    /// The player.
+    public var userId: String
+    /// The league.
+    public var league: String
+    /// The week (`2026-W48`).
+    public var period: String
+    /// The cohort's board id (`league:weekly:gold:3`).
+    public var board: String
+    /// The tier played in (its name).
+    public var tier: String
+    /// The tier for the next week (its name).
+    public var nextTier: String
+    /// Final competition rank in the cohort.
+    public var rank: Int
+    /// Final score.
+    public var score: Int64
+
+    /// Creates the event.
+    public init(userId: String, league: String, period: String, board: String, tier: String, nextTier: String, rank: Int, score: Int64) {
+        self.userId = userId
+        self.league = league
+        self.period = period
+        self.board = board
+        self.tier = tier
+        self.nextTier = nextTier
+        self.rank = rank
+        self.score = score
+    }
+
+    /// The player.
+    public var subject: String? { userId }
+}
+
+/// A league move's kind, which names its event type.
+public protocol LeagueMoveKind: Sendable {
+    /// The event type of this move.
+    static var type: EventType { get }
+}
+
+/// Moved up a tier: `league.promoted`.
+public enum LeaguePromotion: LeagueMoveKind {
+    /// `league.promoted`.
+    public static var type: EventType { .leaguePromoted }
+}
+
+/// Moved down a tier: `league.relegated`.
+public enum LeagueRelegation: LeagueMoveKind {
+    /// `league.relegated`.
+    public static var type: EventType { .leagueRelegated }
+}
+
+/// Kept the tier: `league.stayed`.
+public enum LeagueStay: LeagueMoveKind {
+    /// `league.stayed`.
+    public static var type: EventType { .leagueStayed }
 }

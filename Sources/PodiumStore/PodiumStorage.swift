@@ -48,6 +48,8 @@ public struct PodiumStorage: Sendable {
     public let webhooks: WebhookStore
     /// Contests, and the registry `rules` reads them from.
     public let contests: ContestStore
+    /// Leagues: definitions, placements and what each week's close did.
+    public let leagues: LeagueStore
     /// The audit trail of admin actions.
     public let audit: AuditStore
     /// What changed on any replica, for the background loops (a service the server runs).
@@ -87,6 +89,7 @@ public struct PodiumStorage: Sendable {
         webhooks = WebhookStore(postgres: postgres)
         follows = FollowStore(postgres: postgres, rules: rules)
         contests = ContestStore(postgres: postgres, registry: rules.boards.contests)
+        leagues = LeagueStore(postgres: postgres, contests: contests)
         users = UserStore(
             postgres: postgres, replica: replica, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
             rateLimiter: rateLimiter, rules: rules, logger: logger)

@@ -256,11 +256,13 @@ extension CompletionStore {
             try connection.execute("COMMIT")
             return batch
         }
-        // Round trip 2: every upsert, one statement per table for the whole batch.
         let recordedAt = RFC3339.truncated(now)
-        let states = try writeUpserts(plan.fresh, players: standing.players, recordedAt: recordedAt, on: connection)
+        // Only when a completion counts in a league: the players' cohorts, placing those new to the week.
+        let fresh = try LeaguePlacing.place(plan.fresh, rules: rules, now: now, placedAt: recordedAt, on: connection)
+        // Round trip 2: every upsert, one statement per table for the whole batch.
+        let states = try writeUpserts(fresh, players: standing.players, recordedAt: recordedAt, on: connection)
         let closings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
-        batch.add(plan.fresh, states: states, zones: standing.zones, closings: closings, now: now, recordedAt: recordedAt, rules: rules)
+        batch.add(fresh, states: states, zones: standing.zones, closings: closings, now: now, recordedAt: recordedAt, rules: rules)
         return batch
     }
 

@@ -51,21 +51,23 @@ public struct ContestStore: Sendable {
         }
     }
 
-    /// The statement that reads the contests' revision: the highest in the table, 0 when it is empty.
-    static let revisionQuery = "SELECT COALESCE(max(revision), 0) AS revision FROM contests"
+    /// The statement that reads the revision of contests and leagues: the highest in either table, 0 when both are empty.
+    static let revisionQuery = """
+        SELECT GREATEST((SELECT COALESCE(max(revision), 0) FROM contests), (SELECT COALESCE(max(revision), 0) FROM leagues)) AS revision
+        """
 
-    /// Reads every contest and hands them to `registry` as of `revision`.
+    /// Reads every contest and league and hands them to `registry` as of `revision`.
     ///
     /// Rows read in a later snapshot than `revision` may be newer than it: the registry is then ahead of its label,
     /// and the next refresh reads them again.
     static func load(into registry: ContestRegistry, revision: Int64, on connection: PostgresConnection) throws {
         let contests = try connection.query("SELECT \(columns) FROM contests ORDER BY id").rows.compactMap(contest(from:))
-        registry.replace(with: contests, revision: revision)
+        registry.replace(with: contests, leagues: try LeagueStore.all(on: connection), revision: revision)
     }
 
-    /// Changes to contests take this lock first, one at a time: their revisions then commit in the order they were
-    /// drawn, so a replica that has read revision N has seen every change up to N.
-    private static let changeLock = "LOCK TABLE contests IN SHARE ROW EXCLUSIVE MODE"
+    /// Changes to contests and leagues take this lock first, one at a time: their revisions then commit in the order
+    /// they were drawn, so a replica that has read revision N has seen every change up to N.
+    static let changeLock = "LOCK TABLE contests IN SHARE ROW EXCLUSIVE MODE"
 
     /// Stores a new contest; false when the id is taken (nothing changed). The registry is refreshed once it committed,
     /// and every other replica's is told to (`ChangeTopic.contests`).

@@ -93,7 +93,8 @@ public struct PeriodStore: Sendable {
         return allTime + timed
     }
 
-    /// Closes one period: final snapshot of the whole board, medals, the period marked closed, and the events, in one transaction.
+    /// Closes one period: final snapshot of the whole board, medals, the period marked closed, and the events, in one transaction;
+    /// for a league cohort also its players' moves (`LeagueSettling`).
     ///
     /// Idempotent: a period already closed is left as it is and reported `already-closed` with the
     /// medals it awarded. With `dryRun`, nothing is written and the report shows who would get which medal.
@@ -131,7 +132,8 @@ public struct PeriodStore: Sendable {
     /// It first takes the period's close lock: completion batches scoring a contest run hold it shared until they
     /// commit, so a run closed while it is under way does not miss a score a batch already counted.
     private func closeNow(_ key: BoardPeriodKey, end: Date, now: Date, awardsMedals: Bool) async throws -> PeriodCloseReport {
-        try await postgres.withTransaction { connection in
+        let registry = rules.boards.contests
+        return try await postgres.withTransaction { connection in
             try connection.query(
                 "SELECT pg_advisory_xact_lock(\(Self.closeLockClass), hashtext($1))", [Self.closeLockKey(key)])
             try connection.query("""
@@ -165,6 +167,9 @@ public struct PeriodStore: Sendable {
                     closedAt: RFC3339.format(now))],
                 occurredAt: now))
             if !medals.isEmpty { try connection.query(try EventStore.append(medals.map(MedalAwardedEvent.init), occurredAt: now)) }
+            if let scope = BoardScope(id: key.board), case .league = scope {
+                _ = try LeagueSettling.settle(scope, period: key.period, snapshot: snapshotID, now: now, registry: registry, on: connection)
+            }
             // The webhook senders of every replica are told when the close commits.
             try connection.query(ChangeNotices.notify(.outbox))
             return PeriodCloseReport(

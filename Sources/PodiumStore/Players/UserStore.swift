@@ -239,7 +239,7 @@ public struct UserStore: Sendable {
     /// The Redis part is also queued for a minute: the ranking sync repeats it, so a ranking write
     /// of a completion that committed just before the erasure cannot bring the player back, and it
     /// finishes the job if Redis is unreachable now; a player who never had a name or board entry (who only followed,
-    /// was followed or joined a contest) has no Redis part to queue.
+    /// was followed, joined a contest or holds a league tier) has no Redis part to queue.
     public func erase(userID: String, now: Date) async throws -> Bool {
         let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
             try connection.query(BatchStanding.lockPlayer(userID))
@@ -255,6 +255,13 @@ public struct UserStore: Sendable {
             try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
             let follows = try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID]).affectedRows
             let entries = try connection.query("DELETE FROM contest_entries WHERE user_id = $1", [userID]).affectedRows
+            // Out of every league: their cohort places (not given again), their tiers and their league history.
+            let leagues = try connection.query("""
+                WITH e AS (DELETE FROM league_entries WHERE user_id = $1 RETURNING 1),
+                     p AS (DELETE FROM league_players WHERE user_id = $1 RETURNING 1),
+                     r AS (DELETE FROM league_results WHERE user_id = $1 RETURNING 1)
+                SELECT (SELECT count(*) FROM e) + (SELECT count(*) FROM p) + (SELECT count(*) FROM r) AS n
+                """, [userID]).rows.first?.int("n") ?? 0
             // The events' webhook deliveries go with them (no foreign key on a partitioned table, migration 021).
             let events = try connection.query("""
                 WITH gone AS (DELETE FROM events WHERE user_id = $1 RETURNING id),
@@ -269,7 +276,7 @@ public struct UserStore: Sendable {
                 UPDATE snapshots s SET players = s.players - g.n
                 FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY snapshot_id) g WHERE s.id = g.snapshot_id
                 """, [userID]).affectedRows
-            let found = handle != nil || !rows.isEmpty || follows + entries + events + names + snapshots > 0
+            let found = handle != nil || !rows.isEmpty || follows + entries + leagues + events + names + snapshots > 0
             guard found, !members.isEmpty || !keys.isEmpty else { return (found, nil) }
             let queued = try connection.query("""
                 INSERT INTO pending_ranking_erasures AS p (user_id, redis_keys, members, erased_at) VALUES ($1, $2, $3, $4)

@@ -8,7 +8,7 @@ import Synchronization
 public enum ChangeTopic: String, CaseIterable, Sendable {
     /// API keys created or revoked (the key directories read them again).
     case keys
-    /// Contests created or cancelled (the contest registries read them again).
+    /// Contests created or cancelled, leagues created, paused, resumed or ended (the contest registries read them again).
     case contests
     /// Jobs paused or resumed, runs asked for by hand or claimed (the schedulers tick).
     case jobs

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The body of `POST /v1/admin/leagues`: every field optional here, so `validated` can name each missing or wrong
+/// one at once.
+public struct LeagueRequest: Codable, Sendable {
+    /// One tier as asked for: `up` and `down` default to the league's.
+    public struct Tier: Codable, Sendable {
+        /// The name in board ids (a scope name).
+        public var name: String?
+        /// The name players see; the name when left out.
+        public var title: String?
+        /// How many of each cohort move up (the league's `up` when left out; 0 in the top tier).
+        public var up: Int?
+        /// How many of each cohort move down (the league's `down` when left out; 0 in the bottom tier).
+        public var down: Int?
+
+        /// Creates a tier (tests and tools).
+        public init(name: String? = nil, title: String? = nil, up: Int? = nil, down: Int? = nil) {
+            self.name = name
+            self.title = title
+            self.up = up
+            self.down = down
+        }
+    }
+
+    /// The id (a scope name), which makes the cohorts' board ids `league:<id>:<tier>:<n>`.
+    public var id: String?
+    /// The name players see: 1...80 characters.
+    public var name: String?
+    /// Board ids: `["global"]`, `["topic:<name>"]` or `["group:<a>", ...]`.
+    public var scope: [String]?
+    /// The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
+    public var timeZone: String?
+    /// The tiers, lowest first: 1...20.
+    public var tiers: [Tier]?
+    /// The most players in a cohort: 2...1000, 30 when left out.
+    public var cohortSize: Int?
+    /// How many of each cohort move up, for tiers that do not say: 7 when left out.
+    public var up: Int?
+    /// How many of each cohort move down, for tiers that do not say: 5 when left out.
+    public var down: Int?
+    /// What cohorts rank by; points when left out.
+    public var metric: BoardMetric?
+    /// How equal scores rank; shared when left out.
+    public var tieBreak: TieBreak?
+    /// Whether cohorts award medals at each close; true when left out.
+    public var medals: Bool?
+
+    /// The most tiers.
+    public static let maximumTiers = 20
+    /// The cohort sizes allowed.
+    public static let cohortSizes = 2...1000
+    /// The longest name or tier title.
+    public static let maximumNameLength = 80
+
+    /// Creates a request (tests and tools; the API decodes it).
+    public init(
+        id: String? = nil, name: String? = nil, scope: [String]? = nil, timeZone: String? = nil, tiers: [Tier]? = nil,
+        cohortSize: Int? = nil, up: Int? = nil, down: Int? = nil, metric: BoardMetric? = nil, tieBreak: TieBreak? = nil,
+        medals: Bool? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.scope = scope
+        self.timeZone = timeZone
+        self.tiers = tiers
+        self.cohortSize = cohortSize
+        self.up = up
+        self.down = down
+        self.metric = metric
+        self.tieBreak = tieBreak
+        self.medals = medals
+    }
+
+    /// The league this asks for, created at `now`, or every problem with the request.
+    public func validated(now: Date) -> Result<League, ValidationFailure> {
+        var errors: [FieldError] = []
+        let id = DefinitionFields.id(id, errors: &errors)
+        let name = DefinitionFields.shownName(name, field: "name", maxLength: Self.maximumNameLength, errors: &errors)
+        let scope = DefinitionFields.scope(scope, errors: &errors)
+        let zone = DefinitionFields.zone(timeZone, errors: &errors)
+        let size = cohortSize ?? League.defaultCohortSize
+        if !Self.cohortSizes.contains(size) {
+            errors.append(FieldError(field: "cohort_size", message: "must be \(Self.cohortSizes.lowerBound)-\(Self.cohortSizes.upperBound)"))
+        }
+        for (field, value) in [("up", up), ("down", down)] where value.map({ !(0...size).contains($0) }) ?? false {
+            errors.append(FieldError(field: field, message: "must be 0-\(size), the cohort size"))
+        }
+        let tiers = validatedTiers(cohortSize: size, errors: &errors)
+        guard errors.isEmpty, let scope, let zone else { return .failure(ValidationFailure(errors: errors)) }
+        return .success(League(
+            id: id, name: name, scope: scope, timeZone: zone, tiers: tiers, cohortSize: size, metric: metric ?? .points,
+            tieBreak: tieBreak ?? .shared, medals: medals ?? true, createdAt: now))
+    }
+
+    /// The tiers asked for, with the league's moves where a tier gives none; problems are added to `errors`.
+    private func validatedTiers(cohortSize: Int, errors: inout [FieldError]) -> [LeagueTier] {
+        guard let tiers, (1...Self.maximumTiers).contains(tiers.count) else {
+            errors.append(FieldError(field: "tiers", message: "must list 1-\(Self.maximumTiers) tiers, lowest first"))
+            return []
+        }
+        var result: [LeagueTier] = []
+        var names = Set<String>()
+        for (index, tier) in tiers.enumerated() {
+            let field = "tiers[\(index)]"
+            let name = tier.name ?? ""
+            if !NameRules.isValidScopeName(name) {
+                errors.append(FieldError(field: "\(field).name", message: "must be 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -"))
+            } else if !names.insert(name).inserted {
+                errors.append(FieldError(field: "\(field).name", message: "names another tier already"))
+            }
+            let title = DefinitionFields.shownName(tier.title ?? name, field: "\(field).title", maxLength: Self.maximumNameLength, errors: &errors)
+            let top = index == tiers.count - 1
+            let bottom = index == 0
+            if top, let up = tier.up, up != 0 { errors.append(FieldError(field: "\(field).up", message: "must be 0: no tier is above the top one")) }
+            if bottom, let down = tier.down, down != 0 {
+                errors.append(FieldError(field: "\(field).down", message: "must be 0: no tier is below the bottom one"))
+            }
+            let up = top ? 0 : tier.up ?? self.up ?? 7
+            let down = bottom ? 0 : tier.down ?? self.down ?? 5
+            // A value the tier took from the league was checked there.
+            for (part, value) in [("up", tier.up), ("down", tier.down)] where value.map({ !(0...cohortSize).contains($0) }) ?? false {
+                errors.append(FieldError(field: "\(field).\(part)", message: "must be 0-\(cohortSize), the cohort size"))
+            }
+            if up + down > cohortSize {
+                errors.append(FieldError(field: field, message: "moves \(up + down) players of a cohort of \(cohortSize): up plus down is at most the cohort size"))
+            }
+            result.append(LeagueTier(name: name, title: title, up: up, down: down))
+        }
+        return result
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// One tier of a league, and how many of each of its cohorts move at a close.
+public struct LeagueTier: Sendable, Hashable, Codable {
+    /// The tier's name in board ids (a scope name: `gold`).
+    public var name: String
+    /// The name players see (`Gold`).
+    public var title: String
+    /// How many of each cohort move up a tier at the close (0 in the top tier).
+    public var up: Int
+    /// How many of each cohort move down a tier at the close (0 in the bottom tier).
+    public var down: Int
+
+    /// Creates a tier.
+    public init(name: String, title: String, up: Int, down: Int) {
+        self.name = name
+        self.title = title
+        self.up = up
+        self.down = down
+    }
+}
+
+/// What a close does to one player of a cohort.
+public enum LeagueMove: String, Sendable, Codable, CaseIterable {
+    /// Up one tier.
+    case promoted
+    /// Down one tier.
+    case relegated
+    /// Same tier.
+    case stayed
+}
+
+/// Where a rank sits in a cohort while the week runs: the move it would make if the week closed now.
+public enum LeagueZone: String, Sendable, Codable {
+    /// Would move up.
+    case promotion
+    /// Would move down.
+    case relegation
+    /// Would stay.
+    case safe
+}
+
+/// A league: weekly cohorts of players of one tier, whose best move up a tier and worst down at each close.
+///
+/// Its weeks are ISO weeks (Monday 00:00 to Monday 00:00) in its zone, so a week with a daylight-saving change
+/// lasts 167 or 169 hours. Each cohort is a board, `league:<id>:<tier>:<n>`, with one window, `week`.
+public struct League: Sendable, Hashable {
+    /// The id, a scope name (`weekly`).
+    public let id: String
+    /// The name players see.
+    public let name: String
+    /// Which completions count.
+    public let scope: ContestScope
+    /// The zone its weeks are cut in.
+    public let timeZone: TimeZone
+    /// The tiers, lowest first.
+    public let tiers: [LeagueTier]
+    /// The most players in one cohort.
+    public let cohortSize: Int
+    /// What cohorts rank by.
+    public let metric: BoardMetric
+    /// How equal scores rank, in medals and moves alike.
+    public let tieBreak: TieBreak
+    /// Whether each cohort awards medals when its week closes.
+    public let medals: Bool
+    /// When it was created: completions played before count nowhere.
+    public let createdAt: Date
+    /// When it was paused: while set, no completion counts (the weeks still close).
+    public let pausedAt: Date?
+    /// When it ended: completions played from then on count nowhere.
+    public let endedAt: Date?
+
+    /// Creates a league.
+    public init(
+        id: String, name: String, scope: ContestScope, timeZone: TimeZone, tiers: [LeagueTier], cohortSize: Int = League.defaultCohortSize,
+        metric: BoardMetric = .points, tieBreak: TieBreak = .shared, medals: Bool = true, createdAt: Date, pausedAt: Date? = nil,
+        endedAt: Date? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.scope = scope
+        self.timeZone = timeZone
+        self.tiers = tiers
+        self.cohortSize = cohortSize
+        self.metric = metric
+        self.tieBreak = tieBreak
+        self.medals = medals
+        self.createdAt = createdAt
+        self.pausedAt = pausedAt
+        self.endedAt = endedAt
+    }
+
+    /// Cohorts hold 30 players unless the league says otherwise.
+    public static let defaultCohortSize = 30
+    /// The most cohorts a tier's week may have (a board id naming a higher one names no board).
+    public static let maximumCohorts = 10_000_000
+
+    /// The league's state: `active`, `paused` or `ended`.
+    public var state: String { endedAt != nil ? "ended" : pausedAt != nil ? "paused" : "active" }
+
+    /// The week containing `date`.
+    public func week(containing date: Date) -> Period {
+        Period.containing(date, window: .week, timeZone: timeZone)
+    }
+
+    /// Whether a completion played at `completedAt` and recorded while the league is as it is now counts: played from
+    /// the league's creation on, before its end, and the league not paused.
+    public func counts(completedAt: Date) -> Bool {
+        pausedAt == nil && completedAt >= createdAt && endedAt.map { completedAt < $0 } ?? true
+    }
+
+    /// The index of the tier named `name`; nil when there is none.
+    public func tierIndex(named name: String) -> Int? {
+        tiers.firstIndex { $0.name == name }
+    }
+
+    /// The board of cohort `cohort` of tier `tier` (an index of `tiers`).
+    public func cohortBoard(tier: Int, cohort: Int) -> BoardDefinition {
+        BoardDefinition(
+            scope: .league(id, tier: tiers[tier].name, cohort: cohort), timeZone: timeZone, windows: [.week], metric: metric,
+            medalWindows: medals ? [.week] : [], tieBreak: tieBreak, contest: nil)
+    }
+
+    /// The move of the player ranked `rank` (competition rank, 1 best) among `players` in a cohort of tier `tier`.
+    ///
+    /// Moves go by rank, so a tie on a line goes the players' way: every player ranked within the first `up` moves up
+    /// (a shared rank may take more than `up`), and only those ranked below the last `players - down` move down.
+    /// Promotion wins when a small cohort puts a player in both zones.
+    public func move(rank: Int, players: Int, tier: Int) -> LeagueMove {
+        let rules = tiers[tier]
+        let up = tier == tiers.count - 1 ? 0 : rules.up
+        let down = tier == 0 ? 0 : rules.down
+        if rank <= up { return .promoted }
+        if down > 0 && rank > players - down { return .relegated }
+        return .stayed
+    }
+
+    /// The zone of `rank` among `players` in tier `tier`: the move it would make if the week closed now.
+    public func zone(rank: Int, players: Int, tier: Int) -> LeagueZone {
+        switch move(rank: rank, players: players, tier: tier) {
+        case .promoted: .promotion
+        case .relegated: .relegation
+        case .stayed: .safe
+        }
+    }
+
+    /// The tier a `move` from `tier` leads to.
+    public func tier(after move: LeagueMove, from tier: Int) -> Int {
+        switch move {
+        case .promoted: min(tier + 1, tiers.count - 1)
+        case .relegated: max(tier - 1, 0)
+        case .stayed: tier
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import PodiumCore
+import Postgres
+
+/// What asking to pause, resume or end a league did.
+public enum LeagueChange: Sendable, Equatable {
+    /// Changed now.
+    case changed
+    /// It was so already (or, for pause and resume, it has ended): nothing changed.
+    case unchanged
+    /// PostgreSQL holds no such league.
+    case missing
+}
+
+/// The leagues in PostgreSQL: their definitions (read into the contest registry every replica's game rules hold),
+/// the placement of players in cohorts, and what each week's close did.
+public struct LeagueStore: Sendable {
+    let postgres: PostgresPool
+    let contests: ContestStore
+
+    /// Creates the store; `contests` refreshes the registry the game rules hold, which carries the leagues too.
+    public init(postgres: PostgresPool, contests: ContestStore) {
+        self.postgres = postgres
+        self.contests = contests
+    }
+
+    /// The columns `league(from:)` reads.
+    static let columns = """
+        id, name, scope, time_zone, tiers::text AS tiers, cohort_size, metric, tie_break, medals, created_at, paused_at, ended_at
+        """
+
+    /// Every league, by id (a row this version cannot read is left out: it then counts nothing on this replica).
+    static func all(on connection: PostgresConnection) throws -> [League] {
+        try connection.query("SELECT \(columns) FROM leagues ORDER BY id").rows.compactMap(league(from:))
+    }
+
+    /// Stores a new league; false when the id is taken (nothing changed). The registry is refreshed once it committed,
+    /// and every other replica's is told to (`ChangeTopic.contests`).
+    public func create(_ league: League) async throws -> Bool {
+        let tiers = try PodiumJSON.string(league.tiers)
+        let parameters: [(any PostgresBindable)?] = [
+            league.id, league.name, league.scope.boards.map(\.id), league.timeZone.configuredName, tiers, league.cohortSize,
+            league.metric.rawValue, league.tieBreak.rawValue, league.medals, league.createdAt,
+        ]
+        let inserted = try await postgres.withTransaction { connection in
+            try connection.execute(ContestStore.changeLock)
+            let inserted = try connection.query("""
+                INSERT INTO leagues (id, name, scope, time_zone, tiers, cohort_size, metric, tie_break, medals, created_at)
+                VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING
+                """, parameters).affectedRows == 1
+            if inserted { try connection.query(ChangeNotices.notify(.contests)) }
+            return inserted
+        }
+        try await contests.refresh()
+        return inserted
+    }
+
+    /// Pauses league `id` at `now` (no completion counts until it is resumed; its weeks still close).
+    public func pause(id: String, now: Date) async throws -> LeagueChange {
+        try await change(id: id, set: "paused_at = $2", where: "paused_at IS NULL AND ended_at IS NULL", now: now)
+    }
+
+    /// Resumes paused league `id`: completions count again from now on.
+    public func resume(id: String) async throws -> LeagueChange {
+        try await change(id: id, set: "paused_at = NULL", where: "paused_at IS NOT NULL AND ended_at IS NULL", now: nil)
+    }
+
+    /// Ends league `id` at `now`: completions played from then on count nowhere; the week under way still closes at its end.
+    public func end(id: String, now: Date) async throws -> LeagueChange {
+        try await change(id: id, set: "ended_at = $2, paused_at = NULL", where: "ended_at IS NULL", now: now)
+    }
+
+    /// One change to a league's row (`assignment` where `condition`, both SQL in which `$2` is `now` when given), under the change
+    /// lock, with a new revision; the registry refreshed after it.
+    private func change(id: String, set assignment: String, where condition: String, now: Date?) async throws -> LeagueChange {
+        let update = """
+            UPDATE leagues SET \(assignment), revision = nextval('contests_revision_seq') WHERE id = $1 AND \(condition)
+            """
+        let outcome = try await postgres.withTransaction { connection -> LeagueChange in
+            try connection.execute(ContestStore.changeLock)
+            guard try connection.query(update, now.map { [id, $0] } ?? [id]).affectedRows == 1 else {
+                let exists = try !connection.query("SELECT 1 FROM leagues WHERE id = \(bind: id)").rows.isEmpty
+                return exists ? .unchanged : .missing
+            }
+            try connection.query(ChangeNotices.notify(.contests))
+            return .changed
+        }
+        try await contests.refresh()
+        return outcome
+    }
+
+    /// The cohorts of `league`'s week `period`, by tier then number, with their players and whether each is closed.
+    public func cohorts(of league: League, period: String) async throws -> [LeagueCohort] {
+        try await postgres.query("""
+            SELECT k.tier, k.cohort, k.members, p.closed_at IS NOT NULL AS closed
+            FROM league_cohorts k
+            LEFT JOIN board_periods p ON p.board = 'league:' || k.league_id || ':' || (\(bind: league.tiers.map(\.name))::text[])[k.tier + 1]
+                                                   || ':' || k.cohort
+                                     AND p.board_window = 'week' AND p.period = k.period
+            WHERE k.league_id = \(bind: league.id) AND k.period = \(bind: period) ORDER BY k.tier, k.cohort
+            """).rows.compactMap { row in
+            let tier = try row.int("tier")
+            guard league.tiers.indices.contains(tier) else { return nil }
+            return LeagueCohort(
+                board: BoardScope.league(league.id, tier: league.tiers[tier].name, cohort: try row.int("cohort")).id,
+                tier: league.tiers[tier].name, cohort: try row.int("cohort"), players: try row.int("members"), closed: try row.bool("closed"))
+        }
+    }
+
+    /// The tiers `userID` holds in each league they played (their tier for the next week they play), by league id.
+    public func tiers(of userID: String) async throws -> [String: Int] {
+        var tiers: [String: Int] = [:]
+        for row in try await postgres.query("SELECT league_id, tier FROM league_players WHERE user_id = \(bind: userID)").rows {
+            tiers[try row.string("league_id")] = try row.int("tier")
+        }
+        return tiers
+    }
+
+    /// Where `userID` plays in each league's week: the placements in `weeks` (league id to week), by league id.
+    public func placements(of userID: String, weeks: [String: String]) async throws -> [String: LeaguePlacement] {
+        guard !weeks.isEmpty else { return [:] }
+        let ids = weeks.keys.sorted()
+        var placements: [String: LeaguePlacement] = [:]
+        for row in try await postgres.query("""
+            SELECT e.league_id, e.period, e.tier, e.cohort, k.members FROM league_entries e
+            JOIN league_cohorts k USING (league_id, period, tier, cohort)
+            JOIN unnest(\(bind: ids)::text[], \(bind: ids.map { weeks[$0] ?? "" })::text[]) AS x(league_id, period) USING (league_id, period)
+            WHERE e.user_id = \(bind: userID)
+            """).rows {
+            placements[try row.string("league_id")] = LeaguePlacement(tier: try row.int("tier"), cohort: try row.int("cohort"))
+        }
+        return placements
+    }
+
+    /// What each close of `league` did to `userID`, newest week first (at most `limit`).
+    public func results(of userID: String, league: League, limit: Int) async throws -> [LeagueResult] {
+        try await postgres.query("""
+            SELECT league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier FROM league_results
+            WHERE user_id = \(bind: userID) AND league_id = \(bind: league.id) ORDER BY period DESC LIMIT \(bind: limit)
+            """).rows.compactMap { try LeagueResult(row: $0, league: league) }
+    }
+
+    /// A stored league; nil for a row this version cannot read.
+    static func league(from row: PostgresRow) throws -> League? {
+        guard let scope = ContestScope(boards: PostgresArrayText.strings(try row.string("scope"))),
+              let zone = TimeZone(identifier: try row.string("time_zone")),
+              let tiers = try? PodiumJSON.decoder().decode([LeagueTier].self, from: Data(try row.string("tiers").utf8)), !tiers.isEmpty,
+              let metric = BoardMetric(rawValue: try row.string("metric")),
+              let tieBreak = TieBreak(rawValue: try row.string("tie_break"))
+        else { return nil }
+        return League(
+            id: try row.string("id"), name: try row.string("name"), scope: scope, timeZone: zone, tiers: tiers,
+            cohortSize: try row.int("cohort_size"), metric: metric, tieBreak: tieBreak, medals: try row.bool("medals"),
+            createdAt: try row.date("created_at"), pausedAt: try row.optionalDate("paused_at"), endedAt: try row.optionalDate("ended_at"))
+    }
+}
+
+/// A player's cohort in one league's week: its tier (an index of the league's tiers) and number.
+public struct LeaguePlacement: Sendable, Hashable {
+    /// The tier, 0 the lowest.
+    public var tier: Int
+    /// The cohort's number in its tier's week, from 1.
+    public var cohort: Int
+
+    /// Creates a placement.
+    public init(tier: Int, cohort: Int) {
+        self.tier = tier
+        self.cohort = cohort
+    }
+}
+
+/// One cohort of a league's week as the console lists it.
+public struct LeagueCohort: Sendable, Codable, Equatable {
+    /// Its board id (`league:weekly:gold:3`).
+    public var board: String
+    /// Its tier's name.
+    public var tier: String
+    /// Its number in the tier's week.
+    public var cohort: Int
+    /// Places taken.
+    public var players: Int
+    /// Whether its week is closed.
+    public var closed: Bool
+}
+
+/// What a week's close did (or, in a dry run, would do) to one player.
+public struct LeagueResult: Sendable, Codable, Equatable {
+    /// The player.
+    public var userId: String
+    /// The week.
+    public var period: String
+    /// The cohort's board id.
+    public var board: String
+    /// The tier played in (its name).
+    public var tier: String
+    /// Final competition rank in the cohort.
+    public var rank: Int
+    /// Final score.
+    public var score: Int64
+    /// The move.
+    public var move: LeagueMove
+    /// The tier for the next week (its name).
+    public var nextTier: String
+
+    /// Creates a result.
+    public init(userId: String, period: String, board: String, tier: String, rank: Int, score: Int64, move: LeagueMove, nextTier: String) {
+        self.userId = userId
+        self.period = period
+        self.board = board
+        self.tier = tier
+        self.rank = rank
+        self.score = score
+        self.move = move
+        self.nextTier = nextTier
+    }
+
+    /// A `league_results` row of `league`; nil when its tiers or move are not the league's.
+    init?(row: PostgresRow, league: League) throws {
+        let (tier, next) = (try row.int("tier"), try row.int("next_tier"))
+        guard league.tiers.indices.contains(tier), league.tiers.indices.contains(next),
+              let move = LeagueMove(rawValue: try row.string("outcome")) else { return nil }
+        self.init(
+            userId: try row.string("user_id"), period: try row.string("period"),
+            board: BoardScope.league(league.id, tier: league.tiers[tier].name, cohort: try row.int("cohort")).id,
+            tier: league.tiers[tier].name, rank: try row.int("rank"), score: try row.int64("score"), move: move,
+            nextTier: league.tiers[next].name)
+    }
+}
