@@ -26,6 +26,8 @@ public struct UserProfile: Sendable, Codable, Equatable {
     public var achievements: [UnlockedAchievement]
     /// The players this one follows, with their latest progress, most points this week first.
     public var friends: [FriendProgress]
+    /// Where the player stands in the leagues they play (`PlayerLeague`), by league id; the HTTP layer fills it in.
+    public var leagues: [PlayerLeague] = []
 
     /// Creates a profile.
     public init(

@@ -112,13 +112,20 @@ public enum PodiumApplication {
             writer: storage.writer, batch: storage.batch, store: storage.completions, rules: storage.rules, plausibility: settings.plausibility, cache: cache, now: now
         ).addRoutes(to: router)
         leaderboards.addRoutes(to: router)
-        UsersController(users: storage.users, follows: storage.follows, periods: storage.periods, snapshots: storage.snapshots, cache: cache, now: now)
-            .addRoutes(to: router)
+        let standings = LeagueStandings(leagues: storage.leagues, leaderboards: storage.leaderboards, rules: storage.rules, now: now)
+        UsersController(
+            users: storage.users, follows: storage.follows, periods: storage.periods, snapshots: storage.snapshots, leagues: standings,
+            cache: cache, now: now
+        ).addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
         AdminController(storage: storage, keyDirectory: directory, cache: cache, publicURL: settings.publicURL, now: now).addRoutes(to: router)
         WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, tester: webhookTester, now: now).addRoutes(to: router)
         ContestsController(contests: storage.contests, periods: storage.periods, users: storage.users, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
+        LeaguesController(
+            leagues: storage.leagues, periods: storage.periods, users: storage.users, standings: standings, rules: storage.rules, cache: cache,
+            now: now
+        ).addRoutes(to: router)
         JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, users: storage.users, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
         routes.fill(from: router)

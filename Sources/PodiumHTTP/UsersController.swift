@@ -9,6 +9,8 @@ struct UsersController {
     let follows: FollowStore
     let periods: PeriodStore
     let snapshots: SnapshotStore
+    /// The player's leagues, for the profile.
+    let leagues: LeagueStandings
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
@@ -39,6 +41,7 @@ struct UsersController {
         guard var profile = try await users.profile(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
         profile.ranks = profile.ranks.filter { context.mayShowBoard($0.board) }
         profile.medals = profile.medals.filter { context.mayShowBoard($0.board) }
+        profile.leagues = try await leagues.of(id).filter { context.maySeeLeague($0.league, in: leagues.rules) }
         if let scopes = context.keyGrant?.scopes, !scopes.isEmpty {
             // A scoped key sees the friends it could read on their own: those on its boards.
             let visible = try await users.appearing(among: profile.friends.map(\.userId), onAny: scopes)

@@ -128,7 +128,13 @@ struct MedalAndEventTests {
     func payloads() throws {
         #expect(Set(EventType.allCases.map(\.rawValue)) == [
             "completion.recorded", "level.reached", "achievement.unlocked", "period.closed", "medal.awarded", "reminder.due",
+            "league.promoted", "league.relegated", "league.stayed",
         ])
+        let move = LeagueMoveEvent<LeagueRelegation>(
+            userId: "alice", league: "weekly", period: "2026-W48", board: "league:weekly:gold:3", tier: "gold", nextTier: "silver", rank: 29,
+            score: 12)
+        #expect(type(of: move).type == .leagueRelegated)
+        #expect(try PodiumJSON.string(move) == #"{"board":"league:weekly:gold:3","league":"weekly","next_tier":"silver","period":"2026-W48","rank":29,"score":12,"tier":"gold","user_id":"alice"}"#)
         let award = MedalAward(
             board: "global", window: .week, period: "2026-W48", userId: "alice", medal: .silver, rank: 2, score: 40, awardedAt: nil)
         #expect(try PodiumJSON.string(MedalAwardedEvent(award))

@@ -89,6 +89,8 @@ struct AccessMatrixTests {
             statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
         Row(method: .get, template: "/v1/users/{id}/medals", path: "/v1/users/pupil/medals", body: nil,
             statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
+        Row(method: .get, template: "/v1/users/{id}/leagues", path: "/v1/users/pupil/leagues", body: nil,
+            statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
         Row(method: .get, template: "/v1/users/{id}/rank-history", path: "/v1/users/pupil/rank-history", body: nil,
             statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
         Row(method: .get, template: "/v1/leaderboards/{board}/{window}/friends", path: board + "/friends?user=pupil", body: nil,
@@ -163,6 +165,19 @@ struct AccessMatrixTests {
             statuses: adminOnly(404)),
         Row(method: .post, template: "/v1/admin/webhooks/deliveries/{delivery}/resend", path: "/v1/admin/webhooks/deliveries/999999/resend",
             body: nil, statuses: adminOnly(409)),
+        Row(method: .get, template: "/v1/leagues", path: "/v1/leagues", body: nil,
+            statuses: statuses([200, 200, 403, 403, 200, 200, 403, 200, 200])),
+        Row(method: .get, template: "/v1/leagues/{id}", path: "/v1/leagues/class-4b-league", body: nil,
+            statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
+        Row(method: .post, template: "/v1/admin/leagues", path: "/v1/admin/leagues", body: { _ in [:] }, statuses: adminOnly(400)),
+        Row(method: .post, template: "/v1/admin/leagues/{id}/pause", path: "/v1/admin/leagues/no-such-league/pause", body: nil,
+            statuses: adminOnly(404)),
+        Row(method: .post, template: "/v1/admin/leagues/{id}/resume", path: "/v1/admin/leagues/no-such-league/resume", body: nil,
+            statuses: adminOnly(404)),
+        Row(method: .post, template: "/v1/admin/leagues/{id}/end", path: "/v1/admin/leagues/no-such-league/end", body: nil,
+            statuses: adminOnly(404)),
+        Row(method: .post, template: "/v1/admin/leagues/{id}/close", path: "/v1/admin/leagues/class-4b-league/close?dry_run=true", body: nil,
+            statuses: adminOnly(200)),
     ]
 
     /// A player token for `subject`, signed with the matrix secret unless another collection is given.
@@ -215,6 +230,9 @@ struct AccessMatrixTests {
             id: "class-4b-cup", title: "Class 4b cup", scope: ["group:class-4b"], startsAt: "2026-11-25T08:00:00Z",
             endsAt: "2026-11-26T00:00:00Z", entry: .join)
         #expect(try await harness.storage.contests.create(try cup.validated(now: now).get(), now: now))
+        // A league of the pupil's class.
+        let league = LeagueRequest(id: "class-4b-league", name: "Class 4b league", scope: ["group:class-4b"], tiers: [.init(name: "bronze")])
+        #expect(try await harness.storage.leagues.create(try league.validated(now: now).get()))
         try await harness.run { client in
             for (id, user, groups) in [("seed-pupil", "pupil", ["class-4b"]), ("seed-stranger", "stranger", [String]())] {
                 let seeded = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: [

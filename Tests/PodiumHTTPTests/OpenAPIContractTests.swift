@@ -316,6 +316,9 @@ struct PodiumOpenAPIDocumentTests {
             "POST /v1/admin/contests", "GET /v1/contests", "GET /v1/contests/{id}", "POST /v1/admin/contests/{id}/close",
             "POST /v1/admin/contests/{id}/cancel", "PUT /v1/contests/{id}/entries/{user}", "DELETE /v1/contests/{id}/entries/{user}",
             "GET /v1/comparisons",
+            "POST /v1/admin/leagues", "GET /v1/leagues", "GET /v1/leagues/{id}", "POST /v1/admin/leagues/{id}/pause",
+            "POST /v1/admin/leagues/{id}/resume", "POST /v1/admin/leagues/{id}/end", "POST /v1/admin/leagues/{id}/close",
+            "GET /v1/users/{id}/leagues",
         ])
     }
 

@@ -87,6 +87,11 @@ struct ResponseShapeTests {
             error: "receiver answered 500", durationMs: 42)),
         ResponseShape("ContestEntry", ContestEntryState(contest: "friday-quiz", userId: "alice")),
         ResponseShape("ComparedPeriod", Samples.comparison.a), ResponseShape("PeriodComparison", Samples.comparison),
+        ResponseShape("League", Samples.league), ResponseShape("LeagueWeek", Samples.league.week), ResponseShape("LeagueTier", Samples.league.tiers[0]),
+        ResponseShape("LeagueList", LeagueList(leagues: [Samples.league])), ResponseShape("PlayerLeague", Samples.playerLeague),
+        ResponseShape("PlayerLeagueList", PlayerLeagueList(leagues: [Samples.playerLeague])), ResponseShape("LeagueCohort", Samples.leagueCohort),
+        ResponseShape("LeagueResult", Samples.leagueResult), ResponseShape("LeagueTierSummary", Samples.leagueTier),
+        ResponseShape("LeagueCohortResults", Samples.leagueReport.cohortResults[0]), ResponseShape("LeagueWeekReport", Samples.leagueReport),
     ]
 
     /// Podium's document, read from the source tree so an edit needs no rebuild.
@@ -202,9 +207,38 @@ private enum Samples {
     static let closedPeriod = PeriodSummary(
         period: Period.named("2026-W47", window: .week, timeZone: TimeZone(identifier: "UTC")!)!,
         closedAt: Date(timeIntervalSince1970: 1_795_479_302), players: 1, medals: [medal], grace: 900, now: Date(timeIntervalSince1970: 1_795_500_000))
-    static let profile = UserProfile(
-        userId: "alice", displayName: "Alice", timeZone: "Europe/Paris", totals: totals, level: level, ranks: [rank], rankingsLive: true,
-        createdAt: "2026-11-01T08:00:00.000Z", medals: [medal], streak: streak, achievements: [achievement], friends: [friend])
+    static let profile = {
+        var profile = UserProfile(
+            userId: "alice", displayName: "Alice", timeZone: "Europe/Paris", totals: totals, level: level, ranks: [rank], rankingsLive: true,
+            createdAt: "2026-11-01T08:00:00.000Z", medals: [medal], streak: streak, achievements: [achievement], friends: [friend])
+        profile.leagues = [playerLeague]
+        return profile
+    }()
+    /// A league paused and then ended, so every optional field is written.
+    static let leagueDefinition = League(
+        id: "weekly", name: "Weekly league", scope: .global, timeZone: TimeZone(identifier: "Europe/Paris")!,
+        tiers: [LeagueTier(name: "bronze", title: "Bronze", up: 7, down: 0), LeagueTier(name: "silver", title: "Silver", up: 0, down: 5)],
+        createdAt: instant("2026-11-01T00:00:00Z"), pausedAt: instant("2026-11-20T00:00:00Z"), endedAt: instant("2026-11-25T00:00:00Z"))
+    static let league = LeagueView(leagueDefinition, now: instant("2026-11-25T12:00:00Z"))
+    static let playerLeague = PlayerLeague(
+        league: leagueDefinition, week: leagueDefinition.week(containing: instant("2026-11-25T12:00:00Z")), now: instant("2026-11-25T12:00:00Z"),
+        tier: 1, board: "league:weekly:silver:3", rank: 4, players: 30, score: 120)
+    static let leagueCohort = LeagueCohort(board: "league:weekly:silver:3", tier: "silver", cohort: 3, players: 30, closed: true)
+    static let leagueResult = {
+        var result = LeagueResult(
+            userId: "alice", period: "2026-W47", board: "league:weekly:silver:3", tier: "silver", rank: 1, score: 120, move: .stayed,
+            nextTier: "silver", medals: true)
+        result.displayName = "Alice L."
+        return result
+    }()
+    static let leagueTier = {
+        var summary = LeagueTierSummary(tier: "silver", title: "Silver")
+        summary.add(leagueCohort, moves: [leagueResult])
+        return summary
+    }()
+    static let leagueReport = LeagueWeekReport(
+        league: "weekly", period: "2026-W47", outcome: .dryRun, cohorts: 1, closedCohorts: 1, players: 30, tiers: [leagueTier],
+        cohortResults: [LeagueCohortResults(cohort: leagueCohort, results: [leagueResult])])
     static let friend = FriendProgress(
         userId: "bob", displayName: "Bob", level: 2, points: 14, pointsThisWeek: 9, lastActiveAt: "2026-11-25T12:00:00.000Z")
     static let history = CompletionHistory(items: [record], nextCursor: "abc")

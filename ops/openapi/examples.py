@@ -189,6 +189,25 @@ call("get", "/v1/comparisons", credential=teacher, expect=200,
      path=f"/v1/comparisons?a=group:class-4b/week/{last_week[0]}-W{last_week[1]:02d}"
           f"&b=group:class-4b/week/{this_week[0]}-W{this_week[1]:02d}&user_id=amara")
 
+# Leagues: class 4B's weekly league (3 up, 2 down); three players play after its creation and take their places in bronze.
+league = {"id": "weekly-4b", "name": "Class 4B weekly league", "scope": ["group:class-4b"], "time_zone": "Europe/London",
+          "tiers": [{"name": "bronze", "title": "Bronze"}, {"name": "silver", "title": "Silver"}, {"name": "gold", "title": "Gold"}],
+          "cohort_size": 30, "up": 3, "down": 2}
+call("post", "/v1/admin/leagues", body=league, expect=201)
+for (user, name), difficulty in zip(players[:3], ("hard", "easy", "medium")):
+    call("post", "/v1/completions", credential=ingest, expect=201, body={
+        **completion, "id": f"c-league-{user}", "user_id": user, "display_name": name, "quiz_id": "fractions-2",
+        "difficulty": difficulty, "groups": ["class-4b"]})
+call("get", "/v1/leagues", credential=teacher, expect=200)
+call("get", "/v1/leagues/{id}", path="/v1/leagues/weekly-4b", credential=teacher, expect=200)
+call("get", "/v1/users/{id}/leagues", path="/v1/users/amara/leagues", credential=teacher, expect=200)
+call("post", "/v1/admin/leagues/{id}/close", path="/v1/admin/leagues/weekly-4b/close?dry_run=true", expect=200)
+call("post", "/v1/admin/leagues", expect=201, body={"id": "spelling-league", "name": "Spelling league", "scope": ["topic:spelling"],
+                                                   "tiers": [{"name": "bronze"}, {"name": "silver"}], "cohort_size": 20})
+call("post", "/v1/admin/leagues/{id}/pause", path="/v1/admin/leagues/spelling-league/pause", expect=200)
+call("post", "/v1/admin/leagues/{id}/resume", path="/v1/admin/leagues/spelling-league/resume", expect=200)
+call("post", "/v1/admin/leagues/{id}/end", path="/v1/admin/leagues/spelling-league/end", expect=200)
+
 # Webhooks.
 call("get", "/v1/admin/webhooks", expect=200)
 call("post", "/v1/admin/webhooks/{id}/disable", path=f"/v1/admin/webhooks/{hook['id']}/disable", expect=200)

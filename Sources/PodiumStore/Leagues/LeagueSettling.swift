@@ -45,7 +45,7 @@ enum LeagueSettling {
             let move = league.move(rank: rank, players: standings.count, tier: tier)
             return LeagueResult(
                 userId: userID, period: period, board: board, tier: league.tiers[tier].name, rank: rank, score: score, move: move,
-                nextTier: league.tiers[league.tier(after: move, from: tier)].name)
+                nextTier: league.tiers[league.tier(after: move, from: tier)].name, medals: league.medals)
         }
     }
 

@@ -140,6 +140,53 @@ public struct LeagueStore: Sendable {
             """).rows.compactMap { try LeagueResult(row: $0, league: league) }
     }
 
+    /// What the close of `league`'s week `period` did to its closed cohorts and would do to its open ones (from their
+    /// live standings), summed by tier, with the players of the first `limit` cohorts (of tier `tier` only, when given).
+    public func weekReport(_ league: League, period: String, tier: Int?, limit: Int, outcome: PeriodCloseOutcome) async throws -> LeagueWeekReport {
+        let cohorts = try await cohorts(of: league, period: period)
+        var results: [String: [LeagueResult]] = [:]
+        for row in try await postgres.query("""
+            SELECT league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier FROM league_results
+            WHERE league_id = \(bind: league.id) AND period = \(bind: period) ORDER BY tier, cohort, rank, user_id
+            """).rows {
+            if let result = try LeagueResult(row: row, league: league) { results[result.board, default: []].append(result) }
+        }
+        // Open cohorts: each player's place on the live standings, as the close would rank them.
+        var standings: [String: [(userID: String, rank: Int, score: Int64)]] = [:]
+        var tiers: [String: Int] = [:]
+        if cohorts.contains(where: { !$0.closed }) {
+            for row in try await postgres.query("""
+                SELECT s.board, e.tier, s.user_id, s.score,
+                       rank() OVER (PARTITION BY s.board ORDER BY s.score DESC, \(unescaped: TieBreak.sqlKey(policy: "'\(league.tieBreak.rawValue)'", row: "s"))) AS rank
+                FROM league_entries e
+                JOIN board_scores s ON s.user_id = e.user_id AND s.board_window = 'week' AND s.period = e.period
+                     AND s.board = 'league:' || e.league_id || ':' || (\(bind: league.tiers.map(\.name))::text[])[e.tier + 1] || ':' || e.cohort
+                JOIN users u ON u.user_id = e.user_id
+                WHERE e.league_id = \(bind: league.id) AND e.period = \(bind: period)
+                ORDER BY s.board, rank, u.handle
+                """).rows {
+                let board = try row.string("board")
+                tiers[board] = try row.int("tier")
+                standings[board, default: []].append((try row.string("user_id"), try row.int("rank"), try row.int64("score")))
+            }
+        }
+        var summaries = league.tiers.map { LeagueTierSummary(tier: $0.name, title: $0.title) }
+        var detailed: [LeagueCohortResults] = []
+        for cohort in cohorts {
+            guard let index = league.tierIndex(named: cohort.tier) else { continue }
+            let moves = cohort.closed ? results[cohort.board] ?? [] : standings[cohort.board].map {
+                LeagueSettling.results(of: $0, league: league, tier: tiers[cohort.board] ?? index, board: cohort.board, period: period)
+            } ?? []
+            summaries[index].add(cohort, moves: moves)
+            if (tier.map { $0 == index } ?? true) && detailed.count < limit {
+                detailed.append(LeagueCohortResults(cohort: cohort, results: moves))
+            }
+        }
+        return LeagueWeekReport(
+            league: league.id, period: period, outcome: outcome, cohorts: cohorts.count, closedCohorts: cohorts.filter(\.closed).count,
+            players: cohorts.reduce(0) { $0 + $1.players }, tiers: summaries, cohortResults: detailed)
+    }
+
     /// A stored league; nil for a row this version cannot read.
     static func league(from row: PostgresRow) throws -> League? {
         guard let scope = ContestScope(boards: PostgresArrayText.strings(try row.string("scope"))),
@@ -201,9 +248,16 @@ public struct LeagueResult: Sendable, Codable, Equatable {
     public var move: LeagueMove
     /// The tier for the next week (its name).
     public var nextTier: String
+    /// The medal the cohort's close awards (or awarded) the player, in a league that awards medals.
+    public var medal: Medal?
+    /// The player's display name, where an admin reads the report.
+    public var displayName: String?
 
-    /// Creates a result.
-    public init(userId: String, period: String, board: String, tier: String, rank: Int, score: Int64, move: LeagueMove, nextTier: String) {
+    /// Creates a result; `medals` tells whether the league awards them (`Medal.awarded` by rank and score).
+    public init(
+        userId: String, period: String, board: String, tier: String, rank: Int, score: Int64, move: LeagueMove, nextTier: String,
+        medals: Bool
+    ) {
         self.userId = userId
         self.period = period
         self.board = board
@@ -212,6 +266,7 @@ public struct LeagueResult: Sendable, Codable, Equatable {
         self.score = score
         self.move = move
         self.nextTier = nextTier
+        medal = medals ? Medal.awarded(rank: rank, score: score) : nil
     }
 
     /// A `league_results` row of `league`; nil when its tiers or move are not the league's.
@@ -223,6 +278,70 @@ public struct LeagueResult: Sendable, Codable, Equatable {
             userId: try row.string("user_id"), period: try row.string("period"),
             board: BoardScope.league(league.id, tier: league.tiers[tier].name, cohort: try row.int("cohort")).id,
             tier: league.tiers[tier].name, rank: try row.int("rank"), score: try row.int64("score"), move: move,
-            nextTier: league.tiers[next].name)
+            nextTier: league.tiers[next].name, medals: league.medals)
     }
+}
+
+/// What a league week's close did or would do, by tier, with the players of some of its cohorts.
+public struct LeagueWeekReport: Sendable, Codable, Equatable {
+    /// The league's id.
+    public var league: String
+    /// The week.
+    public var period: String
+    /// `dry-run` (nothing was written) or `closed` (every cohort is closed now).
+    public var outcome: PeriodCloseOutcome
+    /// The week's cohorts.
+    public var cohorts: Int
+    /// Of those, how many are closed.
+    public var closedCohorts: Int
+    /// Players placed in the week.
+    public var players: Int
+    /// The moves by tier, lowest first.
+    public var tiers: [LeagueTierSummary]
+    /// The cohorts asked for, each with its players' results in rank order.
+    public var cohortResults: [LeagueCohortResults]
+}
+
+/// One tier's part of a week's close.
+public struct LeagueTierSummary: Sendable, Codable, Equatable {
+    /// The tier's name.
+    public var tier: String
+    /// Its title.
+    public var title: String
+    /// Its cohorts this week.
+    public var cohorts = 0
+    /// Players placed in them.
+    public var players = 0
+    /// Players who move (or moved) up.
+    public var promoted = 0
+    /// Players who move (or moved) down.
+    public var relegated = 0
+    /// Players who stay (or stayed).
+    public var stayed = 0
+    /// Medals awarded (or to be).
+    public var medals = 0
+
+    /// An empty summary of a tier.
+    init(tier: String, title: String) {
+        self.tier = tier
+        self.title = title
+    }
+
+    /// Counts `cohort` and its results in.
+    mutating func add(_ cohort: LeagueCohort, moves: [LeagueResult]) {
+        cohorts += 1
+        players += cohort.players
+        promoted += moves.filter { $0.move == .promoted }.count
+        relegated += moves.filter { $0.move == .relegated }.count
+        stayed += moves.filter { $0.move == .stayed }.count
+        medals += moves.filter { $0.medal != nil }.count
+    }
+}
+
+/// One cohort of a week's report with its players' results.
+public struct LeagueCohortResults: Sendable, Codable, Equatable {
+    /// The cohort.
+    public var cohort: LeagueCohort
+    /// Its players' results in rank order.
+    public var results: [LeagueResult]
 }

@@ -65,6 +65,22 @@ from .leaderboard_page_status import LeaderboardPageStatus
 from .leaderboard_snapshot import LeaderboardSnapshot
 from .leaderboard_snapshot_kind import LeaderboardSnapshotKind
 from .leaderboard_window import LeaderboardWindow
+from .league import League
+from .league_cohort import LeagueCohort
+from .league_cohort_results import LeagueCohortResults
+from .league_list import LeagueList
+from .league_move import LeagueMove
+from .league_request import LeagueRequest
+from .league_result import LeagueResult
+from .league_result_medal import LeagueResultMedal
+from .league_status import LeagueStatus
+from .league_tier import LeagueTier
+from .league_tier_request import LeagueTierRequest
+from .league_tier_summary import LeagueTierSummary
+from .league_week import LeagueWeek
+from .league_week_report import LeagueWeekReport
+from .league_week_report_outcome import LeagueWeekReportOutcome
+from .league_zone import LeagueZone
 from .level_progress import LevelProgress
 from .list_leaderboards_kind import ListLeaderboardsKind
 from .list_periods_window import ListPeriodsWindow
@@ -80,6 +96,8 @@ from .period_comparison import PeriodComparison
 from .period_list import PeriodList
 from .period_summary import PeriodSummary
 from .period_summary_status import PeriodSummaryStatus
+from .player_league import PlayerLeague
+from .player_league_list import PlayerLeagueList
 from .player_match import PlayerMatch
 from .player_matches import PlayerMatches
 from .player_totals import PlayerTotals
@@ -183,6 +201,22 @@ __all__ = (
     "LeaderboardSnapshot",
     "LeaderboardSnapshotKind",
     "LeaderboardWindow",
+    "League",
+    "LeagueCohort",
+    "LeagueCohortResults",
+    "LeagueList",
+    "LeagueMove",
+    "LeagueRequest",
+    "LeagueResult",
+    "LeagueResultMedal",
+    "LeagueStatus",
+    "LeagueTier",
+    "LeagueTierRequest",
+    "LeagueTierSummary",
+    "LeagueWeek",
+    "LeagueWeekReport",
+    "LeagueWeekReportOutcome",
+    "LeagueZone",
     "LevelProgress",
     "ListLeaderboardsKind",
     "ListPeriodsWindow",
@@ -198,6 +232,8 @@ __all__ = (
     "PeriodList",
     "PeriodSummary",
     "PeriodSummaryStatus",
+    "PlayerLeague",
+    "PlayerLeagueList",
     "PlayerMatch",
     "PlayerMatches",
     "PlayerTotals",

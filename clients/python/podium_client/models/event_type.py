@@ -3,6 +3,9 @@ from typing import Literal
 EventType = Literal[
     "achievement.unlocked",
     "completion.recorded",
+    "league.promoted",
+    "league.relegated",
+    "league.stayed",
     "level.reached",
     "medal.awarded",
     "period.closed",
@@ -12,6 +15,9 @@ EventType = Literal[
 EVENT_TYPE_VALUES: set[EventType] = {
     "achievement.unlocked",
     "completion.recorded",
+    "league.promoted",
+    "league.relegated",
+    "league.stayed",
     "level.reached",
     "medal.awarded",
     "period.closed",

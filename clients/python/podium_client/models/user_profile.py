@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.friend_progress import FriendProgress
     from ..models.level_progress import LevelProgress
     from ..models.medal_award import MedalAward
+    from ..models.player_league import PlayerLeague
     from ..models.player_totals import PlayerTotals
     from ..models.streak import Streak
     from ..models.unlocked_achievement import UnlockedAchievement
@@ -39,6 +40,8 @@ class UserProfile:
         achievements (list[UnlockedAchievement]): Achievements unlocked, oldest first.
         friends (list[FriendProgress]): The players this one follows, with their latest progress, most points this week
             first (a scoped key sees those on its boards).
+        leagues (list[PlayerLeague]): Where the player stands in the leagues they play (tier, this week's cohort, rank,
+            zone, time left), by league id.
         display_name (str | Unset): Display name, if set.
     """
 
@@ -53,6 +56,7 @@ class UserProfile:
     streak: Streak
     achievements: list[UnlockedAchievement]
     friends: list[FriendProgress]
+    leagues: list[PlayerLeague]
     display_name: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,6 +94,11 @@ class UserProfile:
             friends_item = friends_item_data.to_dict()
             friends.append(friends_item)
 
+        leagues = []
+        for leagues_item_data in self.leagues:
+            leagues_item = leagues_item_data.to_dict()
+            leagues.append(leagues_item)
+
         display_name = self.display_name
 
         field_dict: dict[str, Any] = {}
@@ -107,6 +116,7 @@ class UserProfile:
                 "streak": streak,
                 "achievements": achievements,
                 "friends": friends,
+                "leagues": leagues,
             }
         )
         if display_name is not UNSET:
@@ -120,6 +130,7 @@ class UserProfile:
         from ..models.friend_progress import FriendProgress
         from ..models.level_progress import LevelProgress
         from ..models.medal_award import MedalAward
+        from ..models.player_league import PlayerLeague
         from ..models.player_totals import PlayerTotals
         from ..models.streak import Streak
         from ..models.unlocked_achievement import UnlockedAchievement
@@ -167,6 +178,13 @@ class UserProfile:
 
             friends.append(friends_item)
 
+        leagues = []
+        _leagues = d.pop("leagues")
+        for leagues_item_data in _leagues:
+            leagues_item = PlayerLeague.from_dict(leagues_item_data)
+
+            leagues.append(leagues_item)
+
         display_name = d.pop("display_name", UNSET)
 
         user_profile = cls(
@@ -181,6 +199,7 @@ class UserProfile:
             streak=streak,
             achievements=achievements,
             friends=friends,
+            leagues=leagues,
             display_name=display_name,
         )
 

@@ -28,7 +28,9 @@ class WebhookDelivery:
         webhook_id (str): Webhook id.
         event_id (str): The event's id, as the receiver sees it in `Podium-Event-Id`.
         event_type (EventType): Kind of event: a completion was recorded, a player reached a level or unlocked an
-            achievement, a period closed, a medal was awarded, a reminder is due.
+            achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and
+            `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`,
+            `next_tier`, `rank`, `score`).
         status (WebhookDeliveryStatus): `pending` (waiting for its next attempt), `sending`, `delivered` or `dead`
             (attempts used up).
         attempts (int): Attempts made.

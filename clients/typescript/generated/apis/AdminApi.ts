@@ -137,7 +137,7 @@ export interface CloseDayRequest {
 
 export interface ClosePeriodRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -232,7 +232,7 @@ export interface ListJobRunsRequest {
 
 export interface ListPeriodsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**

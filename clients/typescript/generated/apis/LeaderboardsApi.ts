@@ -61,7 +61,7 @@ import {
 
 export interface CompareOnLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -103,7 +103,7 @@ export interface ComparePeriodsRequest {
 
 export interface FetchLeaderboardDisplayRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -134,7 +134,7 @@ export interface FetchLeaderboardDisplayRequest {
 
 export interface FetchLeaderboardPageRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -173,7 +173,7 @@ export interface FetchLeaderboardPageRequest {
 
 export interface FriendsOnLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -192,7 +192,7 @@ export interface FriendsOnLeaderboardRequest {
 
 export interface ListContestGroupTotalsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -215,7 +215,7 @@ export interface ListContestGroupTotalsRequest {
 
 export interface ListLeaderboardSnapshotsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -265,7 +265,7 @@ export interface ListLeaderboardsRequest {
 
 export interface StreamLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**

@@ -6,4 +6,5 @@ export * from './ContestsApi';
 export * from './EventsApi';
 export * from './HealthApi';
 export * from './LeaderboardsApi';
+export * from './LeaguesApi';
 export * from './UsersApi';

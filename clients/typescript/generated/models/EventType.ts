@@ -14,7 +14,7 @@
 
 
 /**
- * Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
+ * Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`, `score`).
  * @export
  */
 export const EventType = {
@@ -24,6 +24,9 @@ export const EventType = {
     PeriodClosed: 'period.closed',
     MedalAwarded: 'medal.awarded',
     ReminderDue: 'reminder.due',
+    LeaguePromoted: 'league.promoted',
+    LeagueRelegated: 'league.relegated',
+    LeagueStayed: 'league.stayed',
 } as const;
 export type EventType = typeof EventType[keyof typeof EventType];
 

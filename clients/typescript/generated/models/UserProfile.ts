@@ -41,6 +41,13 @@ import {
     FriendProgressToJSON,
     FriendProgressToJSONTyped,
 } from './FriendProgress';
+import type { PlayerLeague } from './PlayerLeague';
+import {
+    PlayerLeagueFromJSON,
+    PlayerLeagueFromJSONTyped,
+    PlayerLeagueToJSON,
+    PlayerLeagueToJSONTyped,
+} from './PlayerLeague';
 import type { MedalAward } from './MedalAward';
 import {
     MedalAwardFromJSON,
@@ -117,6 +124,10 @@ export interface UserProfile {
      * The players this one follows, with their latest progress, most points this week first (a scoped key sees those on its boards).
      */
     friends: Array<FriendProgress>;
+    /**
+     * Where the player stands in the leagues they play (tier, this week's cohort, rank, zone, time left), by league id.
+     */
+    leagues: Array<PlayerLeague>;
 }
 
 /**
@@ -134,6 +145,7 @@ export function instanceOfUserProfile(value: object): value is UserProfile {
     if (!('streak' in value) || value['streak'] === undefined) return false;
     if (!('achievements' in value) || value['achievements'] === undefined) return false;
     if (!('friends' in value) || value['friends'] === undefined) return false;
+    if (!('leagues' in value) || value['leagues'] === undefined) return false;
     return true;
 }
 
@@ -159,6 +171,7 @@ export function UserProfileFromJSONTyped(json: any, ignoreDiscriminator: boolean
         'streak': StreakFromJSON(json['streak']),
         'achievements': ((json['achievements'] as Array<any>).map(UnlockedAchievementFromJSON)),
         'friends': ((json['friends'] as Array<any>).map(FriendProgressFromJSON)),
+        'leagues': ((json['leagues'] as Array<any>).map(PlayerLeagueFromJSON)),
     };
 }
 
@@ -185,6 +198,7 @@ export function UserProfileToJSONTyped(value?: UserProfile | null, ignoreDiscrim
         'streak': StreakToJSON(value['streak']),
         'achievements': ((value['achievements'] as Array<any>).map(UnlockedAchievementToJSON)),
         'friends': ((value['friends'] as Array<any>).map(FriendProgressToJSON)),
+        'leagues': ((value['leagues'] as Array<any>).map(PlayerLeagueToJSON)),
     };
 }
 

@@ -123,6 +123,9 @@ def sync_detailed(
         limit (int | Unset):  Default: 100.
         type_ (EventType | Unset): Kind of event: a completion was recorded, a player reached a
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
+            `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
+            player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
+            `score`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,6 +175,9 @@ def sync(
         limit (int | Unset):  Default: 100.
         type_ (EventType | Unset): Kind of event: a completion was recorded, a player reached a
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
+            `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
+            player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
+            `score`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,6 +222,9 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 100.
         type_ (EventType | Unset): Kind of event: a completion was recorded, a player reached a
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
+            `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
+            player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
+            `score`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -263,6 +272,9 @@ async def asyncio(
         limit (int | Unset):  Default: 100.
         type_ (EventType | Unset): Kind of event: a completion was recorded, a player reached a
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
+            `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
+            player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
+            `score`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

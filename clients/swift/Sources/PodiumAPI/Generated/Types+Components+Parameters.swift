@@ -22,7 +22,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/UserId`.
         public typealias UserId = Swift.String
-        /// Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>` (a contest's board, window `contest`).
+        /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
         ///
         /// - Remark: Generated from `#/components/parameters/Board`.
         public typealias Board = Swift.String

@@ -1746,6 +1746,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/UserProfile/friends`.
             public var friends: [Components.Schemas.FriendProgress]
+            /// Where the player stands in the leagues they play (tier, this week's cohort, rank, zone, time left), by league id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UserProfile/leagues`.
+            public var leagues: [Components.Schemas.PlayerLeague]
             /// Creates a new `UserProfile`.
             ///
             /// - Parameters:
@@ -1761,6 +1765,7 @@ extension Components {
             ///   - streak:
             ///   - achievements: Achievements unlocked, oldest first.
             ///   - friends: The players this one follows, with their latest progress, most points this week first (a scoped key sees those on its boards).
+            ///   - leagues: Where the player stands in the leagues they play (tier, this week's cohort, rank, zone, time left), by league id.
             public init(
                 userId: Swift.String,
                 displayName: Swift.String? = nil,
@@ -1773,7 +1778,8 @@ extension Components {
                 medals: [Components.Schemas.MedalAward],
                 streak: Components.Schemas.Streak,
                 achievements: [Components.Schemas.UnlockedAchievement],
-                friends: [Components.Schemas.FriendProgress]
+                friends: [Components.Schemas.FriendProgress],
+                leagues: [Components.Schemas.PlayerLeague]
             ) {
                 self.userId = userId
                 self.displayName = displayName
@@ -1787,6 +1793,7 @@ extension Components {
                 self.streak = streak
                 self.achievements = achievements
                 self.friends = friends
+                self.leagues = leagues
             }
             public enum CodingKeys: String, CodingKey {
                 case userId = "user_id"
@@ -1801,6 +1808,7 @@ extension Components {
                 case streak
                 case achievements
                 case friends
+                case leagues
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1852,6 +1860,10 @@ extension Components {
                     [Components.Schemas.FriendProgress].self,
                     forKey: .friends
                 )
+                self.leagues = try container.decode(
+                    [Components.Schemas.PlayerLeague].self,
+                    forKey: .leagues
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "user_id",
                     "display_name",
@@ -1864,7 +1876,8 @@ extension Components {
                     "medals",
                     "streak",
                     "achievements",
-                    "friends"
+                    "friends",
+                    "leagues"
                 ])
             }
         }
@@ -2514,7 +2527,7 @@ extension Components {
                 ])
             }
         }
-        /// Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
+        /// Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`, `score`).
         ///
         /// - Remark: Generated from `#/components/schemas/EventType`.
         @frozen public enum EventType: String, Codable, Hashable, Sendable, CaseIterable {
@@ -2524,6 +2537,9 @@ extension Components {
             case period_closed = "period.closed"
             case medal_awarded = "medal.awarded"
             case reminder_due = "reminder.due"
+            case league_promoted = "league.promoted"
+            case league_relegated = "league.relegated"
+            case league_stayed = "league.stayed"
         }
         /// One event of the feed.
         ///
@@ -6444,6 +6460,1202 @@ extension Components {
                     "status_code",
                     "error",
                     "duration_ms"
+                ])
+            }
+        }
+        /// One tier of a league and how many of each of its cohorts move at a close.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueTier`.
+        public struct LeagueTier: Codable, Hashable, Sendable {
+            /// The tier's name in board ids.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTier/name`.
+            public var name: Swift.String
+            /// The name players see.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTier/title`.
+            public var title: Swift.String
+            /// How many of each cohort move up a tier (0 in the top tier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTier/up`.
+            public var up: Swift.Int
+            /// How many of each cohort move down a tier (0 in the bottom tier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTier/down`.
+            public var down: Swift.Int
+            /// Creates a new `LeagueTier`.
+            ///
+            /// - Parameters:
+            ///   - name: The tier's name in board ids.
+            ///   - title: The name players see.
+            ///   - up: How many of each cohort move up a tier (0 in the top tier).
+            ///   - down: How many of each cohort move down a tier (0 in the bottom tier).
+            public init(
+                name: Swift.String,
+                title: Swift.String,
+                up: Swift.Int,
+                down: Swift.Int
+            ) {
+                self.name = name
+                self.title = title
+                self.up = up
+                self.down = down
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case title
+                case up
+                case down
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.up = try container.decode(
+                    Swift.Int.self,
+                    forKey: .up
+                )
+                self.down = try container.decode(
+                    Swift.Int.self,
+                    forKey: .down
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "title",
+                    "up",
+                    "down"
+                ])
+            }
+        }
+        /// One tier as asked for; `up` and `down` default to the league's.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueTierRequest`.
+        public struct LeagueTierRequest: Codable, Hashable, Sendable {
+            /// The tier's name in board ids (`gold`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTierRequest/name`.
+            public var name: Swift.String
+            /// The name players see; the name when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTierRequest/title`.
+            public var title: Swift.String?
+            /// How many of each cohort move up (the league's `up` when left out; must be 0 or absent in the top tier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTierRequest/up`.
+            public var up: Swift.Int?
+            /// How many of each cohort move down (the league's `down` when left out; must be 0 or absent in the bottom tier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueTierRequest/down`.
+            public var down: Swift.Int?
+            /// Creates a new `LeagueTierRequest`.
+            ///
+            /// - Parameters:
+            ///   - name: The tier's name in board ids (`gold`).
+            ///   - title: The name players see; the name when left out.
+            ///   - up: How many of each cohort move up (the league's `up` when left out; must be 0 or absent in the top tier).
+            ///   - down: How many of each cohort move down (the league's `down` when left out; must be 0 or absent in the bottom tier).
+            public init(
+                name: Swift.String,
+                title: Swift.String? = nil,
+                up: Swift.Int? = nil,
+                down: Swift.Int? = nil
+            ) {
+                self.name = name
+                self.title = title
+                self.up = up
+                self.down = down
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case title
+                case up
+                case down
+            }
+        }
+        /// A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00) in `time_zone`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueRequest`.
+        public struct LeagueRequest: Codable, Hashable, Sendable {
+            /// The id; cohorts' board ids are `league:<id>:<tier>:<n>`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/id`.
+            public var id: Swift.String
+            /// The name players see.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/name`.
+            public var name: Swift.String
+            /// Board ids whose completions count: `["global"]`, one `["topic:<name>"]` or distinct `["group:<name>", ...]`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope`.
+            public var scope: [Swift.String]
+            /// The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/time_zone`.
+            public var timeZone: Swift.String?
+            /// The tiers, lowest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/tiers`.
+            public var tiers: [Components.Schemas.LeagueTierRequest]
+            /// The most players in one cohort.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/cohort_size`.
+            public var cohortSize: Swift.Int?
+            /// How many of each cohort move up, for tiers that do not say.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/up`.
+            public var up: Swift.Int?
+            /// How many of each cohort move down, for tiers that do not say.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/down`.
+            public var down: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/metric`.
+            public var metric: Components.Schemas.BoardMetric?
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/tie_break`.
+            public var tieBreak: Components.Schemas.TieBreak?
+            /// Whether each cohort awards medals at its close.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/medals`.
+            public var medals: Swift.Bool?
+            /// Creates a new `LeagueRequest`.
+            ///
+            /// - Parameters:
+            ///   - id: The id; cohorts' board ids are `league:<id>:<tier>:<n>`.
+            ///   - name: The name players see.
+            ///   - scope: Board ids whose completions count: `["global"]`, one `["topic:<name>"]` or distinct `["group:<name>", ...]`.
+            ///   - timeZone: The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
+            ///   - tiers: The tiers, lowest first.
+            ///   - cohortSize: The most players in one cohort.
+            ///   - up: How many of each cohort move up, for tiers that do not say.
+            ///   - down: How many of each cohort move down, for tiers that do not say.
+            ///   - metric:
+            ///   - tieBreak:
+            ///   - medals: Whether each cohort awards medals at its close.
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                scope: [Swift.String],
+                timeZone: Swift.String? = nil,
+                tiers: [Components.Schemas.LeagueTierRequest],
+                cohortSize: Swift.Int? = nil,
+                up: Swift.Int? = nil,
+                down: Swift.Int? = nil,
+                metric: Components.Schemas.BoardMetric? = nil,
+                tieBreak: Components.Schemas.TieBreak? = nil,
+                medals: Swift.Bool? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.scope = scope
+                self.timeZone = timeZone
+                self.tiers = tiers
+                self.cohortSize = cohortSize
+                self.up = up
+                self.down = down
+                self.metric = metric
+                self.tieBreak = tieBreak
+                self.medals = medals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case scope
+                case timeZone = "time_zone"
+                case tiers
+                case cohortSize = "cohort_size"
+                case up
+                case down
+                case metric
+                case tieBreak = "tie_break"
+                case medals
+            }
+        }
+        /// A league week.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueWeek`.
+        public struct LeagueWeek: Codable, Hashable, Sendable {
+            /// Its name (`2026-W48`), the period of its cohorts' boards.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeek/period`.
+            public var period: Swift.String
+            /// Its first instant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeek/starts_at`.
+            public var startsAt: Foundation.Date
+            /// The first instant after it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeek/ends_at`.
+            public var endsAt: Foundation.Date
+            /// Creates a new `LeagueWeek`.
+            ///
+            /// - Parameters:
+            ///   - period: Its name (`2026-W48`), the period of its cohorts' boards.
+            ///   - startsAt: Its first instant.
+            ///   - endsAt: The first instant after it.
+            public init(
+                period: Swift.String,
+                startsAt: Foundation.Date,
+                endsAt: Foundation.Date
+            ) {
+                self.period = period
+                self.startsAt = startsAt
+                self.endsAt = endsAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case period
+                case startsAt = "starts_at"
+                case endsAt = "ends_at"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.period = try container.decode(
+                    Swift.String.self,
+                    forKey: .period
+                )
+                self.startsAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .startsAt
+                )
+                self.endsAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .endsAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "period",
+                    "starts_at",
+                    "ends_at"
+                ])
+            }
+        }
+        /// A league.
+        ///
+        /// - Remark: Generated from `#/components/schemas/League`.
+        public struct League: Codable, Hashable, Sendable {
+            /// The id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/id`.
+            public var id: Swift.String
+            /// The name players see.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/name`.
+            public var name: Swift.String
+            /// Board ids whose completions count.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/scope`.
+            public var scope: [Swift.String]
+            /// The zone whose ISO weeks are its weeks.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/time_zone`.
+            public var timeZone: Swift.String
+            /// The tiers, lowest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/tiers`.
+            public var tiers: [Components.Schemas.LeagueTier]
+            /// The most players in one cohort.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/cohort_size`.
+            public var cohortSize: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/League/metric`.
+            public var metric: Components.Schemas.BoardMetric
+            /// - Remark: Generated from `#/components/schemas/League/tie_break`.
+            public var tieBreak: Components.Schemas.TieBreak
+            /// Whether cohorts award medals.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/medals`.
+            public var medals: Swift.Bool
+            /// `paused`: no completion counts until it is resumed; `ended`: nothing played since its end counts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case active = "active"
+                case paused = "paused"
+                case ended = "ended"
+            }
+            /// `paused`: no completion counts until it is resumed; `ended`: nothing played since its end counts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/status`.
+            public var status: Components.Schemas.League.StatusPayload
+            /// When it was created: completions played before count nowhere.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/created_at`.
+            public var createdAt: Foundation.Date
+            /// When it was paused (while it is).
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/paused_at`.
+            public var pausedAt: Foundation.Date?
+            /// When it ended.
+            ///
+            /// - Remark: Generated from `#/components/schemas/League/ended_at`.
+            public var endedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/League/week`.
+            public var week: Components.Schemas.LeagueWeek
+            /// Creates a new `League`.
+            ///
+            /// - Parameters:
+            ///   - id: The id.
+            ///   - name: The name players see.
+            ///   - scope: Board ids whose completions count.
+            ///   - timeZone: The zone whose ISO weeks are its weeks.
+            ///   - tiers: The tiers, lowest first.
+            ///   - cohortSize: The most players in one cohort.
+            ///   - metric:
+            ///   - tieBreak:
+            ///   - medals: Whether cohorts award medals.
+            ///   - status: `paused`: no completion counts until it is resumed; `ended`: nothing played since its end counts.
+            ///   - createdAt: When it was created: completions played before count nowhere.
+            ///   - pausedAt: When it was paused (while it is).
+            ///   - endedAt: When it ended.
+            ///   - week:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                scope: [Swift.String],
+                timeZone: Swift.String,
+                tiers: [Components.Schemas.LeagueTier],
+                cohortSize: Swift.Int,
+                metric: Components.Schemas.BoardMetric,
+                tieBreak: Components.Schemas.TieBreak,
+                medals: Swift.Bool,
+                status: Components.Schemas.League.StatusPayload,
+                createdAt: Foundation.Date,
+                pausedAt: Foundation.Date? = nil,
+                endedAt: Foundation.Date? = nil,
+                week: Components.Schemas.LeagueWeek
+            ) {
+                self.id = id
+                self.name = name
+                self.scope = scope
+                self.timeZone = timeZone
+                self.tiers = tiers
+                self.cohortSize = cohortSize
+                self.metric = metric
+                self.tieBreak = tieBreak
+                self.medals = medals
+                self.status = status
+                self.createdAt = createdAt
+                self.pausedAt = pausedAt
+                self.endedAt = endedAt
+                self.week = week
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case scope
+                case timeZone = "time_zone"
+                case tiers
+                case cohortSize = "cohort_size"
+                case metric
+                case tieBreak = "tie_break"
+                case medals
+                case status
+                case createdAt = "created_at"
+                case pausedAt = "paused_at"
+                case endedAt = "ended_at"
+                case week
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.scope = try container.decode(
+                    [Swift.String].self,
+                    forKey: .scope
+                )
+                self.timeZone = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.tiers = try container.decode(
+                    [Components.Schemas.LeagueTier].self,
+                    forKey: .tiers
+                )
+                self.cohortSize = try container.decode(
+                    Swift.Int.self,
+                    forKey: .cohortSize
+                )
+                self.metric = try container.decode(
+                    Components.Schemas.BoardMetric.self,
+                    forKey: .metric
+                )
+                self.tieBreak = try container.decode(
+                    Components.Schemas.TieBreak.self,
+                    forKey: .tieBreak
+                )
+                self.medals = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .medals
+                )
+                self.status = try container.decode(
+                    Components.Schemas.League.StatusPayload.self,
+                    forKey: .status
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.pausedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .pausedAt
+                )
+                self.endedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .endedAt
+                )
+                self.week = try container.decode(
+                    Components.Schemas.LeagueWeek.self,
+                    forKey: .week
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "scope",
+                    "time_zone",
+                    "tiers",
+                    "cohort_size",
+                    "metric",
+                    "tie_break",
+                    "medals",
+                    "status",
+                    "created_at",
+                    "paused_at",
+                    "ended_at",
+                    "week"
+                ])
+            }
+        }
+        /// Leagues, by id.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueList`.
+        public struct LeagueList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LeagueList/leagues`.
+            public var leagues: [Components.Schemas.League]
+            /// Creates a new `LeagueList`.
+            ///
+            /// - Parameters:
+            ///   - leagues:
+            public init(leagues: [Components.Schemas.League]) {
+                self.leagues = leagues
+            }
+            public enum CodingKeys: String, CodingKey {
+                case leagues
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.leagues = try container.decode(
+                    [Components.Schemas.League].self,
+                    forKey: .leagues
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "leagues"
+                ])
+            }
+        }
+        /// The move a rank would make if the week closed now: up (`promotion`), down (`relegation`) or none (`safe`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueZone`.
+        @frozen public enum LeagueZone: String, Codable, Hashable, Sendable, CaseIterable {
+            case promotion = "promotion"
+            case relegation = "relegation"
+            case safe = "safe"
+        }
+        /// What a close does to a player: up a tier, down a tier, or the same tier.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueMove`.
+        @frozen public enum LeagueMove: String, Codable, Hashable, Sendable, CaseIterable {
+            case promoted = "promoted"
+            case relegated = "relegated"
+            case stayed = "stayed"
+        }
+        /// Where a player stands in one league.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PlayerLeague`.
+        public struct PlayerLeague: Codable, Hashable, Sendable {
+            /// The league's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/league`.
+            public var league: Swift.String
+            /// The league's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/week`.
+            public var week: Components.Schemas.LeagueWeek
+            /// Seconds until the week ends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/seconds_left`.
+            public var secondsLeft: Swift.Int
+            /// The tier: this week's once placed, else the one the player would enter.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/tier`.
+            public var tier: Swift.String
+            /// The tier's title.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/tier_title`.
+            public var tierTitle: Swift.String
+            /// This week's cohort board, once placed (absent before the player's first scoring completion of the week).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/board`.
+            public var board: Swift.String?
+            /// Competition rank in the cohort, once placed and ranked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/rank`.
+            public var rank: Swift.Int?
+            /// Players in the cohort, once placed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/players`.
+            public var players: Swift.Int?
+            /// Score in the cohort, once placed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/score`.
+            public var score: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/PlayerLeague/zone`.
+            public var zone: Components.Schemas.LeagueZone?
+            /// Creates a new `PlayerLeague`.
+            ///
+            /// - Parameters:
+            ///   - league: The league's id.
+            ///   - name: The league's name.
+            ///   - week:
+            ///   - secondsLeft: Seconds until the week ends.
+            ///   - tier: The tier: this week's once placed, else the one the player would enter.
+            ///   - tierTitle: The tier's title.
+            ///   - board: This week's cohort board, once placed (absent before the player's first scoring completion of the week).
+            ///   - rank: Competition rank in the cohort, once placed and ranked.
+            ///   - players: Players in the cohort, once placed.
+            ///   - score: Score in the cohort, once placed.
+            ///   - zone:
+            public init(
+                league: Swift.String,
+                name: Swift.String,
+                week: Components.Schemas.LeagueWeek,
+                secondsLeft: Swift.Int,
+                tier: Swift.String,
+                tierTitle: Swift.String,
+                board: Swift.String? = nil,
+                rank: Swift.Int? = nil,
+                players: Swift.Int? = nil,
+                score: Swift.Int64? = nil,
+                zone: Components.Schemas.LeagueZone? = nil
+            ) {
+                self.league = league
+                self.name = name
+                self.week = week
+                self.secondsLeft = secondsLeft
+                self.tier = tier
+                self.tierTitle = tierTitle
+                self.board = board
+                self.rank = rank
+                self.players = players
+                self.score = score
+                self.zone = zone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case league
+                case name
+                case week
+                case secondsLeft = "seconds_left"
+                case tier
+                case tierTitle = "tier_title"
+                case board
+                case rank
+                case players
+                case score
+                case zone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.league = try container.decode(
+                    Swift.String.self,
+                    forKey: .league
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.week = try container.decode(
+                    Components.Schemas.LeagueWeek.self,
+                    forKey: .week
+                )
+                self.secondsLeft = try container.decode(
+                    Swift.Int.self,
+                    forKey: .secondsLeft
+                )
+                self.tier = try container.decode(
+                    Swift.String.self,
+                    forKey: .tier
+                )
+                self.tierTitle = try container.decode(
+                    Swift.String.self,
+                    forKey: .tierTitle
+                )
+                self.board = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .board
+                )
+                self.rank = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .rank
+                )
+                self.players = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .players
+                )
+                self.score = try container.decodeIfPresent(
+                    Swift.Int64.self,
+                    forKey: .score
+                )
+                self.zone = try container.decodeIfPresent(
+                    Components.Schemas.LeagueZone.self,
+                    forKey: .zone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "league",
+                    "name",
+                    "week",
+                    "seconds_left",
+                    "tier",
+                    "tier_title",
+                    "board",
+                    "rank",
+                    "players",
+                    "score",
+                    "zone"
+                ])
+            }
+        }
+        /// A player's leagues, by league id.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PlayerLeagueList`.
+        public struct PlayerLeagueList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PlayerLeagueList/leagues`.
+            public var leagues: [Components.Schemas.PlayerLeague]
+            /// Creates a new `PlayerLeagueList`.
+            ///
+            /// - Parameters:
+            ///   - leagues:
+            public init(leagues: [Components.Schemas.PlayerLeague]) {
+                self.leagues = leagues
+            }
+            public enum CodingKeys: String, CodingKey {
+                case leagues
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.leagues = try container.decode(
+                    [Components.Schemas.PlayerLeague].self,
+                    forKey: .leagues
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "leagues"
+                ])
+            }
+        }
+        /// One cohort of a league's week.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueCohort`.
+        public struct LeagueCohort: Codable, Hashable, Sendable {
+            /// Its board id (`league:weekly:gold:3`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohort/board`.
+            public var board: Swift.String
+            /// Its tier's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohort/tier`.
+            public var tier: Swift.String
+            /// Its number in the tier's week.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohort/cohort`.
+            public var cohort: Swift.Int
+            /// Places taken.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohort/players`.
+            public var players: Swift.Int
+            /// Whether its week is closed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohort/closed`.
+            public var closed: Swift.Bool
+            /// Creates a new `LeagueCohort`.
+            ///
+            /// - Parameters:
+            ///   - board: Its board id (`league:weekly:gold:3`).
+            ///   - tier: Its tier's name.
+            ///   - cohort: Its number in the tier's week.
+            ///   - players: Places taken.
+            ///   - closed: Whether its week is closed.
+            public init(
+                board: Swift.String,
+                tier: Swift.String,
+                cohort: Swift.Int,
+                players: Swift.Int,
+                closed: Swift.Bool
+            ) {
+                self.board = board
+                self.tier = tier
+                self.cohort = cohort
+                self.players = players
+                self.closed = closed
+            }
+            public enum CodingKeys: String, CodingKey {
+                case board
+                case tier
+                case cohort
+                case players
+                case closed
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.board = try container.decode(
+                    Swift.String.self,
+                    forKey: .board
+                )
+                self.tier = try container.decode(
+                    Swift.String.self,
+                    forKey: .tier
+                )
+                self.cohort = try container.decode(
+                    Swift.Int.self,
+                    forKey: .cohort
+                )
+                self.players = try container.decode(
+                    Swift.Int.self,
+                    forKey: .players
+                )
+                self.closed = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .closed
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "board",
+                    "tier",
+                    "cohort",
+                    "players",
+                    "closed"
+                ])
+            }
+        }
+        /// What a week's close did (or would do) to one player.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueResult`.
+        public struct LeagueResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/user_id`.
+            public var userId: Swift.String
+            /// The player's display name, when they have one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/display_name`.
+            public var displayName: Swift.String?
+            /// The week.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/period`.
+            public var period: Swift.String
+            /// The cohort's board id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/board`.
+            public var board: Swift.String
+            /// The tier played in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/tier`.
+            public var tier: Swift.String
+            /// Final competition rank in the cohort.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/rank`.
+            public var rank: Swift.Int
+            /// Final score.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/score`.
+            public var score: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/move`.
+            public var move: Components.Schemas.LeagueMove
+            /// The tier for the next week.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/next_tier`.
+            public var nextTier: Swift.String
+            /// The medal the close awards (or awarded), in a league that awards medals.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/medal`.
+            @frozen public enum MedalPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case gold = "gold"
+                case silver = "silver"
+                case bronze = "bronze"
+            }
+            /// The medal the close awards (or awarded), in a league that awards medals.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueResult/medal`.
+            public var medal: Components.Schemas.LeagueResult.MedalPayload?
+            /// Creates a new `LeagueResult`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - displayName: The player's display name, when they have one.
+            ///   - period: The week.
+            ///   - board: The cohort's board id.
+            ///   - tier: The tier played in.
+            ///   - rank: Final competition rank in the cohort.
+            ///   - score: Final score.
+            ///   - move:
+            ///   - nextTier: The tier for the next week.
+            ///   - medal: The medal the close awards (or awarded), in a league that awards medals.
+            public init(
+                userId: Swift.String,
+                displayName: Swift.String? = nil,
+                period: Swift.String,
+                board: Swift.String,
+                tier: Swift.String,
+                rank: Swift.Int,
+                score: Swift.Int64,
+                move: Components.Schemas.LeagueMove,
+                nextTier: Swift.String,
+                medal: Components.Schemas.LeagueResult.MedalPayload? = nil
+            ) {
+                self.userId = userId
+                self.displayName = displayName
+                self.period = period
+                self.board = board
+                self.tier = tier
+                self.rank = rank
+                self.score = score
+                self.move = move
+                self.nextTier = nextTier
+                self.medal = medal
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userId = "user_id"
+                case displayName = "display_name"
+                case period
+                case board
+                case tier
+                case rank
+                case score
+                case move
+                case nextTier = "next_tier"
+                case medal
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userId = try container.decode(
+                    Swift.String.self,
+                    forKey: .userId
+                )
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.period = try container.decode(
+                    Swift.String.self,
+                    forKey: .period
+                )
+                self.board = try container.decode(
+                    Swift.String.self,
+                    forKey: .board
+                )
+                self.tier = try container.decode(
+                    Swift.String.self,
+                    forKey: .tier
+                )
+                self.rank = try container.decode(
+                    Swift.Int.self,
+                    forKey: .rank
+                )
+                self.score = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .score
+                )
+                self.move = try container.decode(
+                    Components.Schemas.LeagueMove.self,
+                    forKey: .move
+                )
+                self.nextTier = try container.decode(
+                    Swift.String.self,
+                    forKey: .nextTier
+                )
+                self.medal = try container.decodeIfPresent(
+                    Components.Schemas.LeagueResult.MedalPayload.self,
+                    forKey: .medal
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "user_id",
+                    "display_name",
+                    "period",
+                    "board",
+                    "tier",
+                    "rank",
+                    "score",
+                    "move",
+                    "next_tier",
+                    "medal"
+                ])
+            }
+        }
+        /// One tier's part of a week's close.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueTierSummary`.
+        public struct LeagueTierSummary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/tier`.
+            public var tier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/cohorts`.
+            public var cohorts: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/players`.
+            public var players: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/promoted`.
+            public var promoted: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/relegated`.
+            public var relegated: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/stayed`.
+            public var stayed: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueTierSummary/medals`.
+            public var medals: Swift.Int
+            /// Creates a new `LeagueTierSummary`.
+            ///
+            /// - Parameters:
+            ///   - tier:
+            ///   - title:
+            ///   - cohorts:
+            ///   - players:
+            ///   - promoted:
+            ///   - relegated:
+            ///   - stayed:
+            ///   - medals:
+            public init(
+                tier: Swift.String,
+                title: Swift.String,
+                cohorts: Swift.Int,
+                players: Swift.Int,
+                promoted: Swift.Int,
+                relegated: Swift.Int,
+                stayed: Swift.Int,
+                medals: Swift.Int
+            ) {
+                self.tier = tier
+                self.title = title
+                self.cohorts = cohorts
+                self.players = players
+                self.promoted = promoted
+                self.relegated = relegated
+                self.stayed = stayed
+                self.medals = medals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case tier
+                case title
+                case cohorts
+                case players
+                case promoted
+                case relegated
+                case stayed
+                case medals
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.tier = try container.decode(
+                    Swift.String.self,
+                    forKey: .tier
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.cohorts = try container.decode(
+                    Swift.Int.self,
+                    forKey: .cohorts
+                )
+                self.players = try container.decode(
+                    Swift.Int.self,
+                    forKey: .players
+                )
+                self.promoted = try container.decode(
+                    Swift.Int.self,
+                    forKey: .promoted
+                )
+                self.relegated = try container.decode(
+                    Swift.Int.self,
+                    forKey: .relegated
+                )
+                self.stayed = try container.decode(
+                    Swift.Int.self,
+                    forKey: .stayed
+                )
+                self.medals = try container.decode(
+                    Swift.Int.self,
+                    forKey: .medals
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "tier",
+                    "title",
+                    "cohorts",
+                    "players",
+                    "promoted",
+                    "relegated",
+                    "stayed",
+                    "medals"
+                ])
+            }
+        }
+        /// One cohort with its players' results in rank order.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueCohortResults`.
+        public struct LeagueCohortResults: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortResults/cohort`.
+            public var cohort: Components.Schemas.LeagueCohort
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortResults/results`.
+            public var results: [Components.Schemas.LeagueResult]
+            /// Creates a new `LeagueCohortResults`.
+            ///
+            /// - Parameters:
+            ///   - cohort:
+            ///   - results:
+            public init(
+                cohort: Components.Schemas.LeagueCohort,
+                results: [Components.Schemas.LeagueResult]
+            ) {
+                self.cohort = cohort
+                self.results = results
+            }
+            public enum CodingKeys: String, CodingKey {
+                case cohort
+                case results
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.cohort = try container.decode(
+                    Components.Schemas.LeagueCohort.self,
+                    forKey: .cohort
+                )
+                self.results = try container.decode(
+                    [Components.Schemas.LeagueResult].self,
+                    forKey: .results
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "cohort",
+                    "results"
+                ])
+            }
+        }
+        /// What a league week's close did or would do: sums by tier over every cohort, and the players of the cohorts asked for.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueWeekReport`.
+        public struct LeagueWeekReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/league`.
+            public var league: Swift.String
+            /// The week.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/period`.
+            public var period: Swift.String
+            /// `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/outcome`.
+            @frozen public enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case closed = "closed"
+                case dryRun = "dry-run"
+            }
+            /// `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/outcome`.
+            public var outcome: Components.Schemas.LeagueWeekReport.OutcomePayload
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/cohorts`.
+            public var cohorts: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/closed_cohorts`.
+            public var closedCohorts: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/players`.
+            public var players: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/tiers`.
+            public var tiers: [Components.Schemas.LeagueTierSummary]
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/cohort_results`.
+            public var cohortResults: [Components.Schemas.LeagueCohortResults]
+            /// Creates a new `LeagueWeekReport`.
+            ///
+            /// - Parameters:
+            ///   - league:
+            ///   - period: The week.
+            ///   - outcome: `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
+            ///   - cohorts:
+            ///   - closedCohorts:
+            ///   - players:
+            ///   - tiers:
+            ///   - cohortResults:
+            public init(
+                league: Swift.String,
+                period: Swift.String,
+                outcome: Components.Schemas.LeagueWeekReport.OutcomePayload,
+                cohorts: Swift.Int,
+                closedCohorts: Swift.Int,
+                players: Swift.Int,
+                tiers: [Components.Schemas.LeagueTierSummary],
+                cohortResults: [Components.Schemas.LeagueCohortResults]
+            ) {
+                self.league = league
+                self.period = period
+                self.outcome = outcome
+                self.cohorts = cohorts
+                self.closedCohorts = closedCohorts
+                self.players = players
+                self.tiers = tiers
+                self.cohortResults = cohortResults
+            }
+            public enum CodingKeys: String, CodingKey {
+                case league
+                case period
+                case outcome
+                case cohorts
+                case closedCohorts = "closed_cohorts"
+                case players
+                case tiers
+                case cohortResults = "cohort_results"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.league = try container.decode(
+                    Swift.String.self,
+                    forKey: .league
+                )
+                self.period = try container.decode(
+                    Swift.String.self,
+                    forKey: .period
+                )
+                self.outcome = try container.decode(
+                    Components.Schemas.LeagueWeekReport.OutcomePayload.self,
+                    forKey: .outcome
+                )
+                self.cohorts = try container.decode(
+                    Swift.Int.self,
+                    forKey: .cohorts
+                )
+                self.closedCohorts = try container.decode(
+                    Swift.Int.self,
+                    forKey: .closedCohorts
+                )
+                self.players = try container.decode(
+                    Swift.Int.self,
+                    forKey: .players
+                )
+                self.tiers = try container.decode(
+                    [Components.Schemas.LeagueTierSummary].self,
+                    forKey: .tiers
+                )
+                self.cohortResults = try container.decode(
+                    [Components.Schemas.LeagueCohortResults].self,
+                    forKey: .cohortResults
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "league",
+                    "period",
+                    "outcome",
+                    "cohorts",
+                    "closed_cohorts",
+                    "players",
+                    "tiers",
+                    "cohort_results"
                 ])
             }
         }

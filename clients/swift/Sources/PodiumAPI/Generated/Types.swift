@@ -416,6 +416,62 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/admin/players`.
     /// - Remark: Generated from `#/paths//v1/admin/players/get(findPlayers)`.
     func findPlayers(_ input: Operations.FindPlayers.Input) async throws -> Operations.FindPlayers.Output
+    /// Create a league
+    ///
+    /// Creates a league: each week (an ISO week in `time_zone`) a player's first scoring completion in scope places them in a cohort of their tier with room (of `cohort_size`, filled in order of arrival; new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot, medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier, the last `down` move down (none up from the top tier, none down from the bottom; a tie on a line goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/post(createLeague)`.
+    func createLeague(_ input: Operations.CreateLeague.Input) async throws -> Operations.CreateLeague.Output
+    /// List leagues
+    ///
+    /// Every league the caller may read (a scoped key: those whose scope it reads), by id, with its week under way. Role: `read` (no key needed when leaderboards are configured public).
+    ///
+    /// - Remark: HTTP `GET /v1/leagues`.
+    /// - Remark: Generated from `#/paths//v1/leagues/get(listLeagues)`.
+    func listLeagues(_ input: Operations.ListLeagues.Input) async throws -> Operations.ListLeagues.Output
+    /// A league
+    ///
+    /// One league with its tiers and its week under way. Role: `read` (no key needed when leaderboards are configured public).
+    ///
+    /// - Remark: HTTP `GET /v1/leagues/{id}`.
+    /// - Remark: Generated from `#/paths//v1/leagues/{id}/get(getLeague)`.
+    func getLeague(_ input: Operations.GetLeague.Input) async throws -> Operations.GetLeague.Output
+    /// Pause a league
+    ///
+    /// No completion counts until the league is resumed; its weeks still close at their end. Pausing a paused or ended league changes nothing. Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/pause`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/pause/post(pauseLeague)`.
+    func pauseLeague(_ input: Operations.PauseLeague.Input) async throws -> Operations.PauseLeague.Output
+    /// Resume a league
+    ///
+    /// Completions count again from now on (those played while it was paused never count). 409 for an ended league. Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/resume`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/resume/post(resumeLeague)`.
+    func resumeLeague(_ input: Operations.ResumeLeague.Input) async throws -> Operations.ResumeLeague.Output
+    /// End a league
+    ///
+    /// Nothing played from now on counts; the week under way still closes at its end, with its medals and moves. Ending an ended league changes nothing. Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/end`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/end/post(endLeague)`.
+    func endLeague(_ input: Operations.EndLeague.Input) async throws -> Operations.EndLeague.Output
+    /// Close a league week
+    ///
+    /// Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 when the week has not ended (a dry run may look at any week). Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/close`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/close/post(closeLeagueWeek)`.
+    func closeLeagueWeek(_ input: Operations.CloseLeagueWeek.Input) async throws -> Operations.CloseLeagueWeek.Output
+    /// A player's leagues
+    ///
+    /// Where the player stands in every league they hold a tier in or play this week (ended leagues left out): the tier, this week's cohort board, rank, players and zone (`promotion`, `relegation`, `safe`) once placed, and the seconds left in the week. The profile shows the same list. Role: `read`. A player token reads only its own player; a scoped key only leagues whose scope it reads.
+    ///
+    /// - Remark: HTTP `GET /v1/users/{id}/leagues`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/leagues/get(getPlayerLeagues)`.
+    func getPlayerLeagues(_ input: Operations.GetPlayerLeagues.Input) async throws -> Operations.GetPlayerLeagues.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -1256,6 +1312,122 @@ extension APIProtocol {
     ) async throws -> Operations.FindPlayers.Output {
         try await findPlayers(Operations.FindPlayers.Input(
             query: query,
+            headers: headers
+        ))
+    }
+    /// Create a league
+    ///
+    /// Creates a league: each week (an ISO week in `time_zone`) a player's first scoring completion in scope places them in a cohort of their tier with room (of `cohort_size`, filled in order of arrival; new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot, medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier, the last `down` move down (none up from the top tier, none down from the bottom; a tie on a line goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/post(createLeague)`.
+    public func createLeague(
+        headers: Operations.CreateLeague.Input.Headers = .init(),
+        body: Operations.CreateLeague.Input.Body
+    ) async throws -> Operations.CreateLeague.Output {
+        try await createLeague(Operations.CreateLeague.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// List leagues
+    ///
+    /// Every league the caller may read (a scoped key: those whose scope it reads), by id, with its week under way. Role: `read` (no key needed when leaderboards are configured public).
+    ///
+    /// - Remark: HTTP `GET /v1/leagues`.
+    /// - Remark: Generated from `#/paths//v1/leagues/get(listLeagues)`.
+    public func listLeagues(headers: Operations.ListLeagues.Input.Headers = .init()) async throws -> Operations.ListLeagues.Output {
+        try await listLeagues(Operations.ListLeagues.Input(headers: headers))
+    }
+    /// A league
+    ///
+    /// One league with its tiers and its week under way. Role: `read` (no key needed when leaderboards are configured public).
+    ///
+    /// - Remark: HTTP `GET /v1/leagues/{id}`.
+    /// - Remark: Generated from `#/paths//v1/leagues/{id}/get(getLeague)`.
+    public func getLeague(
+        path: Operations.GetLeague.Input.Path,
+        headers: Operations.GetLeague.Input.Headers = .init()
+    ) async throws -> Operations.GetLeague.Output {
+        try await getLeague(Operations.GetLeague.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Pause a league
+    ///
+    /// No completion counts until the league is resumed; its weeks still close at their end. Pausing a paused or ended league changes nothing. Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/pause`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/pause/post(pauseLeague)`.
+    public func pauseLeague(
+        path: Operations.PauseLeague.Input.Path,
+        headers: Operations.PauseLeague.Input.Headers = .init()
+    ) async throws -> Operations.PauseLeague.Output {
+        try await pauseLeague(Operations.PauseLeague.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Resume a league
+    ///
+    /// Completions count again from now on (those played while it was paused never count). 409 for an ended league. Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/resume`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/resume/post(resumeLeague)`.
+    public func resumeLeague(
+        path: Operations.ResumeLeague.Input.Path,
+        headers: Operations.ResumeLeague.Input.Headers = .init()
+    ) async throws -> Operations.ResumeLeague.Output {
+        try await resumeLeague(Operations.ResumeLeague.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// End a league
+    ///
+    /// Nothing played from now on counts; the week under way still closes at its end, with its medals and moves. Ending an ended league changes nothing. Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/end`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/end/post(endLeague)`.
+    public func endLeague(
+        path: Operations.EndLeague.Input.Path,
+        headers: Operations.EndLeague.Input.Headers = .init()
+    ) async throws -> Operations.EndLeague.Output {
+        try await endLeague(Operations.EndLeague.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Close a league week
+    ///
+    /// Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 when the week has not ended (a dry run may look at any week). Role: `admin`.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/leagues/{id}/close`.
+    /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/close/post(closeLeagueWeek)`.
+    public func closeLeagueWeek(
+        path: Operations.CloseLeagueWeek.Input.Path,
+        query: Operations.CloseLeagueWeek.Input.Query = .init(),
+        headers: Operations.CloseLeagueWeek.Input.Headers = .init()
+    ) async throws -> Operations.CloseLeagueWeek.Output {
+        try await closeLeagueWeek(Operations.CloseLeagueWeek.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A player's leagues
+    ///
+    /// Where the player stands in every league they hold a tier in or play this week (ended leagues left out): the tier, this week's cohort board, rank, players and zone (`promotion`, `relegation`, `safe`) once placed, and the seconds left in the week. The profile shows the same list. Role: `read`. A player token reads only its own player; a scoped key only leagues whose scope it reads.
+    ///
+    /// - Remark: HTTP `GET /v1/users/{id}/leagues`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/leagues/get(getPlayerLeagues)`.
+    public func getPlayerLeagues(
+        path: Operations.GetPlayerLeagues.Input.Path,
+        headers: Operations.GetPlayerLeagues.Input.Headers = .init()
+    ) async throws -> Operations.GetPlayerLeagues.Output {
+        try await getPlayerLeagues(Operations.GetPlayerLeagues.Input(
+            path: path,
             headers: headers
         ))
     }

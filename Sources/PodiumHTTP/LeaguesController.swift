@@ -1,0 +1,205 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// Leagues: created, paused, resumed, ended and closed by admins; listed and read by apps; a player's own standing.
+/// Their cohorts' boards are read through the leaderboard routes (`league:<id>:<tier>:<n>`, window `week`).
+struct LeaguesController {
+    let leagues: LeagueStore
+    let periods: PeriodStore
+    /// Names the players of week reports.
+    let users: UserStore
+    let standings: LeagueStandings
+    let rules: GameRules
+    let cache: LeaderboardCache
+    let now: @Sendable () -> Date
+
+    /// Registers this controller's routes on `router`.
+    func addRoutes(to router: some RouterMethods<PodiumRequestContext>) {
+        router.post("/v1/admin/leagues", use: create)
+        router.post("/v1/admin/leagues/:id/pause", use: pause)
+        router.post("/v1/admin/leagues/:id/resume", use: resume)
+        router.post("/v1/admin/leagues/:id/end", use: end)
+        router.post("/v1/admin/leagues/:id/close", use: close)
+        router.get("/v1/leagues", use: list)
+        router.get("/v1/leagues/:id", use: show)
+        router.get("/v1/users/:id/leagues", use: player)
+    }
+
+    /// Handles `POST /v1/admin/leagues`: 201 with the league, 409 when the id is taken.
+    @Sendable func create(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let body = try await HTTPSupport.decode(LeagueRequest.self, from: request, context: context)
+        let at = now()
+        let league: League
+        switch body.validated(now: at) {
+        case .success(let valid): league = valid
+        case .failure(let failure): throw APIError.validation(failure.errors)
+        }
+        guard try await leagues.create(league) else { throw APIError.conflict("a league \(league.id) exists already") }
+        return try HTTPSupport.json(LeagueView(league, now: at), status: .created)
+    }
+
+    /// Handles `GET /v1/leagues`: the leagues the caller may read (those whose scope it may read), by id.
+    @Sendable func list(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        let visible = try context.requireBoardList()
+        let at = now()
+        let shown = rules.boards.contests.leagues.filter { league in visible.map { sees in league.scope.boards.contains(where: sees) } ?? true }
+        return try HTTPSupport.json(LeagueList(leagues: shown.map { LeagueView($0, now: at) }))
+    }
+
+    /// Handles `GET /v1/leagues/:id`.
+    @Sendable func show(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireBoardReader(.ranking)
+        let league = try league(context)
+        try context.requireBoardRead(league.scope.boards[0], .ranking, sharedWith: league.scope.boards)
+        return try HTTPSupport.json(LeagueView(league, now: now()))
+    }
+
+    /// Handles `POST /v1/admin/leagues/:id/pause`: no completion counts until it is resumed (its weeks still close).
+    @Sendable func pause(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try await change(context) { try await leagues.pause(id: $0.id, now: now()) }
+    }
+
+    /// Handles `POST /v1/admin/leagues/:id/resume`: completions count again; 409 for an ended league.
+    @Sendable func resume(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try await change(context) { league in
+            if league.endedAt != nil { throw APIError.conflict("league \(league.id) has ended") }
+            return try await leagues.resume(id: league.id)
+        }
+    }
+
+    /// Handles `POST /v1/admin/leagues/:id/end`: nothing played from now on counts; the week under way closes at its end.
+    @Sendable func end(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try await change(context) { try await leagues.end(id: $0.id, now: now()) }
+    }
+
+    /// Handles `POST /v1/admin/leagues/:id/close?period=&dry_run=&tier=&limit=`: closes every cohort of the week
+    /// `period` (the week under way when left out) still open, with their medals and moves, and answers the week's report;
+    /// with `dry_run=true` nothing is written and the report shows what the close would do (from the live standings).
+    /// 409 when the week has not ended (a dry run may look at any week). `tier` and `limit` (1-1000 cohorts, default 100)
+    /// choose the cohorts whose players the report lists; its sums by tier always cover every cohort.
+    @Sendable func close(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let query = request.uri.queryParameters
+        var errors: [FieldError] = []
+        let dryRun = HTTPSupport.boolean("dry_run", in: request, fallback: false, errors: &errors)
+        let limit = HTTPSupport.integer("limit", in: query, range: 1...1000, fallback: 100, errors: &errors)
+        let league = try league(context)
+        let at = now()
+        var week = league.week(containing: at)
+        if let name = query.get("period") {
+            if let named = Period.named(String(name), window: .week, timeZone: league.timeZone) {
+                week = named
+            } else {
+                errors.append(FieldError(field: "period", message: "must be a week name such as 2026-W48"))
+            }
+        }
+        var tier: Int?
+        if let name = query.get("tier") {
+            tier = league.tierIndex(named: String(name))
+            if tier == nil { errors.append(FieldError(field: "tier", message: "must name a tier of league \(league.id)")) }
+        }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        if !dryRun {
+            guard let end = week.end, end <= at else {
+                throw APIError.conflict("week \(week.key) of league \(league.id) ends at \(week.end.map(RFC3339.format) ?? "?"): it cannot close before")
+            }
+            for cohort in try await leagues.cohorts(of: league, period: week.key) where !cohort.closed {
+                let key = BoardPeriodKey(board: cohort.board, window: .week, period: week.key)
+                _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false)
+            }
+        }
+        var report = try await leagues.weekReport(league, period: week.key, tier: tier, limit: limit, outcome: dryRun ? .dryRun : .closed)
+        let names = (try? await users.displayNames(of: report.cohortResults.flatMap { $0.results.map(\.userId) })) ?? [:]
+        for cohort in report.cohortResults.indices {
+            for index in report.cohortResults[cohort].results.indices {
+                report.cohortResults[cohort].results[index].displayName = names[report.cohortResults[cohort].results[index].userId]
+            }
+        }
+        return try HTTPSupport.json(report)
+    }
+
+    /// Handles `GET /v1/users/:id/leagues`: where the player stands in every league they played (tier, this week's
+    /// cohort, rank and zone, time left). A player token reads its own.
+    @Sendable func player(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requirePlayerReader()
+        let id = try HTTPSupport.identifier("id", in: context)
+        try await context.requirePlayerRead(id) { patterns in try await users.appears(userID: id, onAny: patterns) }
+        let shown = try await standings.of(id).filter { context.maySeeLeague($0.league, in: rules) }
+        return try HTTPSupport.json(PlayerLeagueList(leagues: shown))
+    }
+
+    /// A pause, resume or end of the path's league by `change`, answered with the league as it is after it.
+    private func change(_ context: PodiumRequestContext, _ change: (League) async throws -> LeagueChange) async throws -> Response {
+        try context.require(.admin)
+        let league = try league(context)
+        if try await change(league) == .missing { throw APIError.notFound("no league \(league.id)") }
+        return try HTTPSupport.json(LeagueView(rules.boards.contests.league(league.id) ?? league, now: now()))
+    }
+
+    /// The path's league; 404 when there is none.
+    private func league(_ context: PodiumRequestContext) throws -> League {
+        let id = HTTPSupport.pathParameter("id", in: context)
+        guard NameRules.isValidScopeName(id) else {
+            throw APIError.validation([FieldError(field: "id", message: "must be a league id: 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -")])
+        }
+        guard let league = rules.boards.contests.league(id) else { throw APIError.notFound("no league \(id)") }
+        return league
+    }
+}
+
+/// Where a player stands in the leagues they played: what `GET /v1/users/{id}/leagues` and the profile show.
+struct LeagueStandings {
+    let leagues: LeagueStore
+    let leaderboards: LeaderboardStore
+    let rules: GameRules
+    let now: @Sendable () -> Date
+
+    /// `userID`'s standing in every league they hold a tier in or play in this week, by league id; ended leagues are
+    /// left out.
+    func of(_ userID: String) async throws -> [PlayerLeague] {
+        let at = now()
+        let open = rules.boards.contests.leagues.filter { $0.endedAt == nil }
+        guard !open.isEmpty else { return [] }
+        let weeks = Dictionary(uniqueKeysWithValues: open.map { ($0.id, $0.week(containing: at)) })
+        let placements = try await leagues.placements(of: userID, weeks: weeks.mapValues(\.key))
+        let tiers = try await leagues.tiers(of: userID)
+        var standings: [PlayerLeague] = []
+        for league in open {
+            guard let week = weeks[league.id], placements[league.id] != nil || tiers[league.id] != nil else { continue }
+            guard let placement = placements[league.id], league.tiers.indices.contains(placement.tier) else {
+                let tier = min(tiers[league.id] ?? 0, league.tiers.count - 1)
+                standings.append(PlayerLeague(league: league, week: week, now: at, tier: tier, board: nil, rank: nil, players: nil, score: nil))
+                continue
+            }
+            let board = league.cohortBoard(tier: placement.tier, cohort: placement.cohort).id
+            let page = try await leaderboards.read(board: board, window: .week, period: week.key, slice: .around(userID: userID, radius: 0))
+            let entry = page.entries.first { $0.userId == userID }
+            standings.append(PlayerLeague(
+                league: league, week: week, now: at, tier: placement.tier, board: board, rank: entry?.rank, players: page.players,
+                score: entry?.score))
+        }
+        return standings
+    }
+}
+
+extension PodiumRequestContext {
+    /// Whether the caller may see league `id` of `rules`: it may show one of the boards of the league's scope.
+    func maySeeLeague(_ id: String, in rules: GameRules) -> Bool {
+        rules.boards.contests.league(id)?.scope.boards.contains { mayShowBoard($0.id) } ?? false
+    }
+}
+
+/// The answer to `GET /v1/leagues`.
+struct LeagueList: Codable, Sendable {
+    /// The leagues, by id.
+    var leagues: [LeagueView]
+}
+
+/// The answer to `GET /v1/users/{id}/leagues`.
+struct PlayerLeagueList: Codable, Sendable {
+    /// The player's leagues, by id.
+    var leagues: [PlayerLeague]
+}

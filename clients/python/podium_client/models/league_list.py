@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.league import League
+
+
+T = TypeVar("T", bound="LeagueList")
+
+
+@_attrs_define
+class LeagueList:
+    """Leagues, by id.
+
+    Attributes:
+        leagues (list[League]):
+    """
+
+    leagues: list[League]
+
+    def to_dict(self) -> dict[str, Any]:
+        leagues = []
+        for leagues_item_data in self.leagues:
+            leagues_item = leagues_item_data.to_dict()
+            leagues.append(leagues_item)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "leagues": leagues,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.league import League
+
+        d = dict(src_dict)
+        leagues = []
+        _leagues = d.pop("leagues")
+        for leagues_item_data in _leagues:
+            leagues_item = League.from_dict(leagues_item_data)
+
+            leagues.append(leagues_item)
+
+        league_list = cls(
+            leagues=leagues,
+        )
+
+        return league_list

@@ -1,0 +1,188 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.board_metric import BoardMetric, check_board_metric
+from ..models.tie_break import TieBreak, check_tie_break
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.league_tier_request import LeagueTierRequest
+
+
+T = TypeVar("T", bound="LeagueRequest")
+
+
+@_attrs_define
+class LeagueRequest:
+    """A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00) in `time_zone`.
+
+    Attributes:
+        id (str): The id; cohorts' board ids are `league:<id>:<tier>:<n>`.
+        name (str): The name players see.
+        scope (list[str]): Board ids whose completions count: `["global"]`, one `["topic:<name>"]` or distinct
+            `["group:<name>", ...]`.
+        tiers (list[LeagueTierRequest]): The tiers, lowest first.
+        time_zone (str | Unset): The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
+        cohort_size (int | Unset): The most players in one cohort. Default: 30.
+        up (int | Unset): How many of each cohort move up, for tiers that do not say. Default: 7.
+        down (int | Unset): How many of each cohort move down, for tiers that do not say. Default: 5.
+        metric (BoardMetric | Unset): What a board ranks by: points earned or completions played.
+        tie_break (TieBreak | Unset): How a board ranks equal scores: `shared` (the default) gives tied players the same
+            competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the
+            `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions
+            took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so
+            a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then
+            less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and
+            untimed count) still shares a rank. Set per board in the rules file (`tie_break`).
+        medals (bool | Unset): Whether each cohort awards medals at its close. Default: True.
+    """
+
+    id: str
+    name: str
+    scope: list[str]
+    tiers: list[LeagueTierRequest]
+    time_zone: str | Unset = UNSET
+    cohort_size: int | Unset = 30
+    up: int | Unset = 7
+    down: int | Unset = 5
+    metric: BoardMetric | Unset = UNSET
+    tie_break: TieBreak | Unset = UNSET
+    medals: bool | Unset = True
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        name = self.name
+
+        scope = self.scope
+
+        tiers = []
+        for tiers_item_data in self.tiers:
+            tiers_item = tiers_item_data.to_dict()
+            tiers.append(tiers_item)
+
+        time_zone = self.time_zone
+
+        cohort_size = self.cohort_size
+
+        up = self.up
+
+        down = self.down
+
+        metric: str | Unset = UNSET
+        if not isinstance(self.metric, Unset):
+            metric = self.metric
+
+        tie_break: str | Unset = UNSET
+        if not isinstance(self.tie_break, Unset):
+            tie_break = self.tie_break
+
+        medals = self.medals
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "scope": scope,
+                "tiers": tiers,
+            }
+        )
+        if time_zone is not UNSET:
+            field_dict["time_zone"] = time_zone
+        if cohort_size is not UNSET:
+            field_dict["cohort_size"] = cohort_size
+        if up is not UNSET:
+            field_dict["up"] = up
+        if down is not UNSET:
+            field_dict["down"] = down
+        if metric is not UNSET:
+            field_dict["metric"] = metric
+        if tie_break is not UNSET:
+            field_dict["tie_break"] = tie_break
+        if medals is not UNSET:
+            field_dict["medals"] = medals
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.league_tier_request import LeagueTierRequest
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        scope = cast(list[str], d.pop("scope"))
+
+        tiers = []
+        _tiers = d.pop("tiers")
+        for tiers_item_data in _tiers:
+            tiers_item = LeagueTierRequest.from_dict(tiers_item_data)
+
+            tiers.append(tiers_item)
+
+        time_zone = d.pop("time_zone", UNSET)
+
+        cohort_size = d.pop("cohort_size", UNSET)
+
+        up = d.pop("up", UNSET)
+
+        down = d.pop("down", UNSET)
+
+        _metric = d.pop("metric", UNSET)
+        metric: BoardMetric | Unset
+        if isinstance(_metric, Unset):
+            metric = UNSET
+        else:
+            metric = check_board_metric(_metric)
+
+        _tie_break = d.pop("tie_break", UNSET)
+        tie_break: TieBreak | Unset
+        if isinstance(_tie_break, Unset):
+            tie_break = UNSET
+        else:
+            tie_break = check_tie_break(_tie_break)
+
+        medals = d.pop("medals", UNSET)
+
+        league_request = cls(
+            id=id,
+            name=name,
+            scope=scope,
+            tiers=tiers,
+            time_zone=time_zone,
+            cohort_size=cohort_size,
+            up=up,
+            down=down,
+            metric=metric,
+            tie_break=tie_break,
+            medals=medals,
+        )
+
+        league_request.additional_properties = d
+        return league_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
