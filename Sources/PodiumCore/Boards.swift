@@ -100,6 +100,8 @@ public struct BoardDefinition: Sendable, Hashable {
     public let tieBreak: TieBreak
     /// The contest behind a reference: definitions are copied with every board period, and a contest is large.
     private let contestBox: ContestBox?
+    /// The league cohort this board is, for a cohort's board; nil for others.
+    public let cohort: LeagueCohortBoard?
 
     /// The contest, for a contest board (whose periods are the contest's runs); nil for a calendar board.
     public var contest: Contest? { contestBox?.contest }
@@ -107,7 +109,7 @@ public struct BoardDefinition: Sendable, Hashable {
     /// Creates a definition.
     init(
         scope: BoardScope, timeZone: TimeZone, windows: [LeaderboardWindow], metric: BoardMetric, medalWindows: [LeaderboardWindow],
-        tieBreak: TieBreak, contest: Contest?
+        tieBreak: TieBreak, contest: Contest?, cohort: LeagueCohortBoard? = nil
     ) {
         self.scope = scope
         self.timeZone = timeZone
@@ -116,6 +118,12 @@ public struct BoardDefinition: Sendable, Hashable {
         self.medalWindows = medalWindows
         self.tieBreak = tieBreak
         contestBox = contest.map(ContestBox.init)
+        self.cohort = cohort
+    }
+
+    /// The title displays show: a contest's title, or a cohort's league, tier and number; nil for calendar boards.
+    public var title: String? {
+        contest?.title ?? cohort.map { "\($0.league.name) · \($0.league.tiers[$0.tier].title) · Cohort \($0.number)" }
     }
 
     /// The board's id, as used in URLs and storage.

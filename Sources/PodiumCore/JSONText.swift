@@ -96,6 +96,23 @@ extension LeaderboardPage {
             json.string(entry.userId)
             json.raw("}")
         }
+        if let league {
+            json.raw(",\"league\":{\"cohort\":")
+            json.integer(league.cohort)
+            json.raw(",\"league\":")
+            json.string(league.league)
+            json.raw(",\"name\":")
+            json.string(league.name)
+            json.raw(",\"promotion\":")
+            json.integer(league.promotion)
+            json.raw(",\"relegation\":")
+            json.integer(league.relegation)
+            json.raw(",\"tier\":")
+            json.string(league.tier)
+            json.raw(",\"tier_title\":")
+            json.string(league.tierTitle)
+            json.raw("}")
+        }
         json.raw(",\"live\":")
         json.boolean(live)
         json.raw(",\"offset\":")

@@ -118,8 +118,9 @@ public struct LeagueRequest: Codable, Sendable {
             }
             let up = top ? 0 : tier.up ?? self.up ?? 7
             let down = bottom ? 0 : tier.down ?? self.down ?? 5
-            // A value the tier took from the league was checked there.
-            for (part, value) in [("up", tier.up), ("down", tier.down)] where value.map({ !(0...cohortSize).contains($0) }) ?? false {
+            // A value the tier took from the league was checked there; one the top or bottom may not have, just above.
+            for (part, value) in [("up", top ? nil : tier.up), ("down", bottom ? nil : tier.down)]
+            where value.map({ !(0...cohortSize).contains($0) }) ?? false {
                 errors.append(FieldError(field: "\(field).\(part)", message: "must be 0-\(cohortSize), the cohort size"))
             }
             if up + down > cohortSize {

@@ -118,7 +118,8 @@ public struct League: Sendable, Hashable {
     public func cohortBoard(tier: Int, cohort: Int) -> BoardDefinition {
         BoardDefinition(
             scope: .league(id, tier: tiers[tier].name, cohort: cohort), timeZone: timeZone, windows: [.week], metric: metric,
-            medalWindows: medals ? [.week] : [], tieBreak: tieBreak, contest: nil)
+            medalWindows: medals ? [.week] : [], tieBreak: tieBreak, contest: nil,
+            cohort: LeagueCohortBoard(league: self, tier: tier, number: cohort))
     }
 
     /// The move of the player ranked `rank` (competition rank, 1 best) among `players` in a cohort of tier `tier`.
@@ -151,5 +152,72 @@ public struct League: Sendable, Hashable {
         case .relegated: max(tier - 1, 0)
         case .stayed: tier
         }
+    }
+}
+
+/// A league cohort's board's place in its league, held by reference (definitions are copied with every board period):
+/// compared by its value, hashed by its league, tier and number.
+public final class LeagueCohortBoard: Sendable, Hashable {
+    /// The league.
+    public let league: League
+    /// The tier, an index of the league's tiers.
+    public let tier: Int
+    /// The cohort's number in its tier's week.
+    public let number: Int
+
+    /// Creates one.
+    init(league: League, tier: Int, number: Int) {
+        self.league = league
+        self.tier = tier
+        self.number = number
+    }
+
+    /// What a page of the cohort says of it: league, tier, number and the zones.
+    public var page: LeagueCohortPage {
+        let rules = league.tiers[tier]
+        return LeagueCohortPage(
+            league: league.id, name: league.name, tier: rules.name, tierTitle: rules.title, cohort: number,
+            promotion: tier == league.tiers.count - 1 ? 0 : rules.up, relegation: tier == 0 ? 0 : rules.down)
+    }
+
+    /// Equal when league, tier and number are.
+    public static func == (left: LeagueCohortBoard, right: LeagueCohortBoard) -> Bool {
+        left.league == right.league && left.tier == right.tier && left.number == right.number
+    }
+
+    /// Hashes league id, tier and number.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(league.id)
+        hasher.combine(tier)
+        hasher.combine(number)
+    }
+}
+
+/// A league cohort's page's `league`: where the cohort sits, and how many of it move up and down at the close.
+public struct LeagueCohortPage: Sendable, Codable, Equatable {
+    /// The league's id.
+    public var league: String
+    /// The league's name.
+    public var name: String
+    /// The tier's name.
+    public var tier: String
+    /// The tier's title.
+    public var tierTitle: String
+    /// The cohort's number in its tier's week.
+    public var cohort: Int
+    /// How many move up (ranks 1 to this): 0 in the top tier.
+    public var promotion: Int
+    /// How many move down (the last this many places): 0 in the bottom tier.
+    public var relegation: Int
+
+    /// Creates one.
+    public init(league: String, name: String, tier: String, tierTitle: String, cohort: Int, promotion: Int, relegation: Int) {
+        self.league = league
+        self.name = name
+        self.tier = tier
+        self.tierTitle = tierTitle
+        self.cohort = cohort
+        self.promotion = promotion
+        self.relegation = relegation
     }
 }

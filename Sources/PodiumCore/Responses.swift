@@ -237,15 +237,19 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     /// Entries, best first; ties in the order the players first came to Podium (earliest first), except on
     /// boards closed before migration 011 numbered the players, which keep the user-id order they closed with.
     public var entries: [LeaderboardEntry]
-    /// The contest's title on a contest board; absent on calendar boards.
+    /// The title on a contest's board (its title) or a league cohort's (league, tier, cohort); absent on calendar boards.
     public var title: String?
+    /// On a league cohort's board: its league and tier, and how many move up and down at the close.
+    public var league: LeagueCohortPage?
 
     /// Creates a page.
     public init(
         board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
-        status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry], title: String? = nil
+        status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry], title: String? = nil,
+        league: LeagueCohortPage? = nil
     ) {
         self.title = title
+        self.league = league
         self.board = board
         self.window = window
         self.period = period

@@ -295,7 +295,7 @@ struct LeaderboardsController {
             let snapshot = try await pages.finalSnapshot(target)
             let closed = snapshot != nil || period.isClosed(at: now(), grace: rules.closeGrace)
             var side = ComparedPeriod(
-                board: target.board.id, title: target.board.contest?.title, window: period.window, period: period.key,
+                board: target.board.id, title: target.board.title, window: period.window, period: period.key,
                 startsAt: period.start.map(RFC3339.format), endsAt: period.end.map(RFC3339.format), status: closed ? .closed : .open,
                 score: 0, rank: nil, of: 0)
             if let user {

@@ -2,41 +2,61 @@ import Foundation
 import PodiumCore
 import PodiumStore
 
-/// `close-periods`: closes every period whose end plus grace has passed, one transaction per period.
+/// `close-periods`: closes every period whose end plus grace has passed, a page of periods per transaction.
 public struct ClosePeriodsJob: ScheduledJob {
     /// The job's name.
     public let name = "close-periods"
     let periods: PeriodStore
+    /// Due periods closed per transaction.
+    let pageSize: Int
+    /// Pages closed at once.
+    let concurrentPages: Int
 
-    /// Creates the job.
-    public init(periods: PeriodStore) {
+    /// Creates the job; each transaction closes up to `pageSize` periods, `concurrentPages` of them at once (two keep
+    /// both of this machine's cores busy: PostgreSQL writes one page while Podium prepares the next).
+    public init(periods: PeriodStore, pageSize: Int = 500, concurrentPages: Int = 2) {
         self.periods = periods
+        self.pageSize = pageSize
+        self.concurrentPages = concurrentPages
     }
 
-    /// Closes due periods, paging through them a hundred at a time.
+    /// Closes due periods, a page at a time (a league's week ends thousands of cohorts at once), `concurrentPages`
+    /// pages at once: pages hold distinct periods, and each takes its periods' close locks in order.
     ///
-    /// A period whose board no longer keeps that window (the configuration changed) cannot be
-    /// closed; it is counted as `skipped` once per run and logged instead of failing every run,
-    /// and the paging moves past it, so however many there are they never hold up the others.
+    /// A page is one transaction: a replica killed in the middle of one leaves it undone, and the next run (on any
+    /// replica) closes it, while the pages before stay closed. A period whose board no longer keeps that window (the
+    /// configuration changed) cannot be closed; it is counted as `skipped` once per run and logged instead of failing
+    /// every run, and the paging moves past it, so however many there are they never hold up the others.
     public func run(_ context: JobContext) async throws -> [String: Int] {
-        var counts = ["closed": 0, "medals": 0, "skipped": 0]
-        let pageSize = 100
-        var after: DuePeriod?
-        repeat {
-            let page = try await periods.duePeriods(now: context.now(), after: after, limit: pageSize)
-            for key in page.map(\.key) {
-                do {
-                    let report = try await periods.close(key, now: context.now(), dryRun: false)
-                    guard report.outcome == .closed else { continue }
-                    counts["closed", default: 0] += 1
-                    counts["medals", default: 0] += report.medals.count
-                } catch let error as PeriodCloseError {
-                    counts["skipped", default: 0] += 1
-                    context.logger.warning("period cannot be closed", metadata: ["error": "\(error)"])
+        try await withThrowingTaskGroup(of: [String: Int].self) { group in
+            var counts = ["closed": 0, "medals": 0, "skipped": 0]
+            var inFlight = 0
+            var after: DuePeriod?
+            repeat {
+                let page = try await periods.duePeriods(now: context.now(), after: after, limit: pageSize)
+                after = page.count == pageSize ? page.last : nil
+                guard !page.isEmpty else { break }
+                if inFlight == concurrentPages, let done = try await group.next() {
+                    counts.merge(done, uniquingKeysWith: +)
+                    inFlight -= 1
                 }
-            }
-            after = page.count == pageSize ? page.last : nil
-        } while after != nil
+                group.addTask { try await close(page.map(\.key), context: context) }
+                inFlight += 1
+            } while after != nil
+            for try await done in group { counts.merge(done, uniquingKeysWith: +) }
+            return counts
+        }
+    }
+
+    /// Closes one page of due periods; returns what it closed and skipped.
+    private func close(_ keys: [BoardPeriodKey], context: JobContext) async throws -> [String: Int] {
+        let closing = try await periods.close(keys, now: context.now())
+        var counts = ["closed": 0, "medals": 0, "skipped": closing.refused.count]
+        for report in closing.reports where report.outcome == .closed {
+            counts["closed", default: 0] += 1
+            counts["medals", default: 0] += report.medals.count
+        }
+        for error in closing.refused { context.logger.warning("period cannot be closed", metadata: ["error": "\(error)"]) }
         return counts
     }
 }

@@ -25,6 +25,7 @@
 #   - for docs/CAPACITY.md: PostgreSQL bytes per row of each kind, CPU per read of each kind alone (Podium,
 #     Redis, PostgreSQL), and the bytes of one live update of a top-10 page;
 #   - scale: the same at 1,000,000 players, `rankings rebuild` time, Redis bytes per entry;
+#   - leagues: a week of 1,000,000 players closing (target <= 60 s), exactly once, and Redis bytes per cohort;
 #   - Podium's peak resident memory and its time to ready after a restart;
 #   - idle: PostgreSQL transactions per second of one replica without traffic (target <= 1).
 # Uses its own database (podium_bench) and Redis db 2; touches nothing else.
@@ -388,4 +389,13 @@ if [ "${BENCH_IDLE:-1}" != 0 ]; then
     idle_after="$(transactions)"
     awk -v a="$idle_before" -v b="$idle_after" -v s="$idle_window" \
         'BEGIN { printf "idle replica: %d transactions in %d s, %.2f per second (target <= 1)\n", b - a, s, (b - a) / s }'
+fi
+
+# ---------------------------------------------------------------------------------------------------------------
+# Leagues: a week of 1,000,000 players (33,336 cohorts) closing, with Redis's bytes per cohort (ops/bench/bench-leagues.sh,
+# on its own database; it empties Redis db 2, so the replica above stops first). BENCH_SCALE=0 skips it with the rest.
+if [ "${BENCH_SCALE:-1}" != 0 ]; then
+    echo
+    stop_server
+    BENCH_BINARY="$bin" bash ops/bench/bench-leagues.sh
 fi

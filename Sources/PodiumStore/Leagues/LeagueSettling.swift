@@ -4,36 +4,49 @@ import Postgres
 
 /// What a league cohort's close does beyond any board's: each player's move by final rank (`League.move`), their
 /// tier for the next week, the `league_results` row, and the `league.promoted`, `league.relegated` or `league.stayed`
-/// event. It runs inside the cohort's close transaction (`PeriodStore.close`), so it happens exactly once with it.
+/// event. It runs inside the cohorts' close transaction (`PeriodStore.closeNow`), so it happens exactly once with it.
 enum LeagueSettling {
-    /// Settles cohort `scope` of week `period` from its final snapshot `snapshot`, closed at `now`; returns the results in
-    /// listing order (none when `scope` is no league cohort of `registry`).
-    static func settle(
-        _ scope: BoardScope, period: String, snapshot: Int64, now: Date, registry: ContestRegistry, on connection: PostgresConnection
-    ) throws -> [LeagueResult] {
-        guard case .league(let id, let tierName, _) = scope, let league = registry.league(id), let tier = league.tierIndex(named: tierName) else {
-            return []
+    /// Settles the league cohorts whose final snapshots `snapshots` the close just took at `now`: the results, the
+    /// players' tiers and the events, a statement each for all of them (a cohort of a league `registry` does not hold is
+    /// left as it is).
+    static func settle(_ snapshots: [TakenSnapshot], now: Date, registry: ContestRegistry, on connection: PostgresConnection) throws {
+        var cohorts: [Int64: (league: League, tier: Int, cohort: Int, board: String, period: String)] = [:]
+        for snapshot in snapshots {
+            guard case .league(let id, let tierName, let cohort) = BoardScope(id: snapshot.period.key.board),
+                  let league = registry.league(id), let tier = league.tierIndex(named: tierName) else { continue }
+            cohorts[snapshot.id] = (league, tier, cohort, snapshot.period.key.board, snapshot.period.key.period)
         }
-        let standings = try connection.query(
-            "SELECT user_id, rank, score FROM snapshot_entries WHERE snapshot_id = \(bind: snapshot) ORDER BY position").rows
-        let results = try results(of: standings.map { (try $0.string("user_id"), try $0.int("rank"), try $0.int64("score")) },
-                                  league: league, tier: tier, board: scope.id, period: period)
-        guard !results.isEmpty, case .league(_, _, let cohort) = scope else { return results }
-        let rows = results.map { SettledRow(result: $0, tier: tier, nextTier: league.tierIndex(named: $0.nextTier) ?? tier) }
+        guard !cohorts.isEmpty else { return }
+        var standings: [Int64: [(userID: String, rank: Int, score: Int64)]] = [:]
+        for row in try connection.query("""
+            SELECT snapshot_id, user_id, rank, score FROM snapshot_entries WHERE snapshot_id = ANY(\(bind: cohorts.keys.sorted()))
+            ORDER BY snapshot_id, position
+            """).rows {
+            standings[try row.int64("snapshot_id"), default: []].append((try row.string("user_id"), try row.int("rank"), try row.int64("score")))
+        }
+        var rows: [SettledRow] = []
+        for (snapshot, entries) in standings.sorted(by: { $0.key < $1.key }) {
+            guard let cohort = cohorts[snapshot] else { continue }
+            for result in results(of: entries, league: cohort.league, tier: cohort.tier, board: cohort.board, period: cohort.period) {
+                rows.append(SettledRow(
+                    league: cohort.league.id, cohort: cohort.cohort, result: result, tier: cohort.tier,
+                    nextTier: cohort.league.tier(after: result.move, from: cohort.tier)))
+            }
+        }
+        guard !rows.isEmpty else { return }
         try connection.query("""
             INSERT INTO league_results (league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier, closed_at)
-            SELECT \(bind: id), \(bind: period), x.user_id, x.tier, \(bind: cohort), x.rank, x.score, x.outcome, x.next_tier, \(bind: now)
+            SELECT x.league_id, x.period, x.user_id, x.tier, x.cohort, x.rank, x.score, x.outcome, x.next_tier, \(bind: now)
             FROM \(unnest: rows, SettledRow.columns, as: "x") ON CONFLICT DO NOTHING
             """)
         try connection.query("""
             INSERT INTO league_players (league_id, user_id, tier)
-            SELECT \(bind: id), x.user_id, x.next_tier FROM \(unnest: rows, SettledRow.columns, as: "x") ORDER BY x.user_id
-            ON CONFLICT (league_id, user_id) DO UPDATE SET tier = EXCLUDED.tier
+            SELECT x.league_id, x.user_id, x.next_tier FROM \(unnest: rows, SettledRow.columns, as: "x") ORDER BY x.league_id, x.user_id
+            ON CONFLICT (league_id, user_id) DO UPDATE SET tier = EXCLUDED.tier WHERE league_players.tier <> EXCLUDED.tier
             """)
-        try append(results.filter { $0.move == .promoted }, kind: LeaguePromotion.self, league: id, at: now, on: connection)
-        try append(results.filter { $0.move == .relegated }, kind: LeagueRelegation.self, league: id, at: now, on: connection)
-        try append(results.filter { $0.move == .stayed }, kind: LeagueStay.self, league: id, at: now, on: connection)
-        return results
+        try append(rows.filter { $0.result.move == .promoted }, kind: LeaguePromotion.self, at: now, on: connection)
+        try append(rows.filter { $0.result.move == .relegated }, kind: LeagueRelegation.self, at: now, on: connection)
+        try append(rows.filter { $0.result.move == .stayed }, kind: LeagueStay.self, at: now, on: connection)
     }
 
     /// The results of a cohort of `league`'s tier `tier` whose final standings are `standings` (player, competition rank,
@@ -49,27 +62,28 @@ enum LeagueSettling {
         }
     }
 
-    /// The events of `results` (all of one move, `Kind`).
-    private static func append<Kind: LeagueMoveKind>(
-        _ results: [LeagueResult], kind: Kind.Type, league: String, at now: Date, on connection: PostgresConnection
-    ) throws {
-        guard !results.isEmpty else { return }
-        try connection.query(try EventStore.append(results.map { result in
+    /// The events of `rows` (all of one move, `Kind`).
+    private static func append<Kind: LeagueMoveKind>(_ rows: [SettledRow], kind: Kind.Type, at now: Date, on connection: PostgresConnection) throws {
+        guard !rows.isEmpty else { return }
+        try connection.query(try EventStore.append(rows.map { row in
             LeagueMoveEvent<Kind>(
-                userId: result.userId, league: league, period: result.period, board: result.board, tier: result.tier,
-                nextTier: result.nextTier, rank: result.rank, score: result.score)
+                userId: row.result.userId, league: row.league, period: row.result.period, board: row.result.board, tier: row.result.tier,
+                nextTier: row.result.nextTier, rank: row.result.rank, score: row.result.score)
         }, occurredAt: now))
     }
 }
 
 /// A settled player as `league_results` and `league_players` take it.
 private struct SettledRow {
+    let league: String
+    let cohort: Int
     let result: LeagueResult
     let tier: Int
     let nextTier: Int
 
     static let columns = PostgresColumns<SettledRow>(
-        .column("user_id", "text", { $0.result.userId }), .column("tier", "int", { $0.tier }), .column("rank", "int", { $0.result.rank }),
+        .column("league_id", "text", { $0.league }), .column("period", "text", { $0.result.period }),
+        .column("cohort", "int", { $0.cohort }), .column("user_id", "text", { $0.result.userId }), .column("tier", "int", { $0.tier }), .column("rank", "int", { $0.result.rank }),
         .column("score", "bigint", { $0.result.score }), .column("outcome", "text", { $0.result.move.rawValue }),
         .column("next_tier", "int", { $0.nextTier }))
 }

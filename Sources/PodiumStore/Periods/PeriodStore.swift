@@ -101,22 +101,51 @@ public struct PeriodStore: Sendable {
     ///
     /// A contest run may be closed `early`, while it is still under way: completions played after that miss it.
     public func close(_ key: BoardPeriodKey, now: Date, dryRun: Bool, early: Bool = false) async throws -> PeriodCloseReport {
+        let period = try closing(key, now: now, early: early)
+        if dryRun { return try await previewClose(key, awardsMedals: period.awardsMedals) }
+        guard let report = try await closeNow([period], now: now).first else { throw PeriodCloseError.unknownPeriod(key) }
+        Self.count(report)
+        return report
+    }
+
+    /// Closes every one of `keys` that can close at `now`, in one transaction (`closeNow`): what the close-periods job
+    /// does with each page of due periods. Returns the reports of those it closed or found closed, and why each of the
+    /// others cannot close.
+    public func close(_ keys: [BoardPeriodKey], now: Date) async throws -> (reports: [PeriodCloseReport], refused: [PeriodCloseError]) {
+        var periods: [ClosingPeriod] = []
+        var refused: [PeriodCloseError] = []
+        for key in keys {
+            do {
+                periods.append(try closing(key, now: now, early: false))
+            } catch let error as PeriodCloseError {
+                refused.append(error)
+            }
+        }
+        guard !periods.isEmpty else { return ([], refused) }
+        let reports = try await closeNow(periods, now: now)
+        reports.forEach(Self.count)
+        return (reports, refused)
+    }
+
+    /// `key` checked for a close at `now`: its board keeps the window, the period exists and has ended (or, `early`, is a
+    /// contest run under way).
+    private func closing(_ key: BoardPeriodKey, now: Date, early: Bool) throws -> ClosingPeriod {
         guard let scope = BoardScope(id: key.board) else { throw PeriodCloseError.unknownPeriod(key) }
         let board = rules.boards.definition(for: scope)
         guard board.windows.contains(key.window), let end = board.period(of: key.window, named: key.period)?.end else {
             throw PeriodCloseError.unknownPeriod(key)
         }
         guard end <= now || (early && key.window == .contest) else { throw PeriodCloseError.notEnded(key, endsAt: end) }
-        let awardsMedals = board.medalWindows.contains(key.window)
-        if dryRun { return try await previewClose(key, awardsMedals: awardsMedals) }
-        let report = try await closeNow(key, end: end, now: now, awardsMedals: awardsMedals)
-        if report.outcome == .closed {
-            for medal in report.medals {
-                Counter(label: "podium_medals_awarded_total", dimensions: [("window", key.window.rawValue), ("medal", medal.medal.rawValue)])
-                    .increment()
-            }
+        return ClosingPeriod(key: key, end: end, tieBreak: board.tieBreak, awardsMedals: board.medalWindows.contains(key.window))
+    }
+
+    /// Counts the medals of a close that closed its period.
+    private static func count(_ report: PeriodCloseReport) {
+        guard report.outcome == .closed else { return }
+        for medal in report.medals {
+            Counter(label: "podium_medals_awarded_total", dimensions: [("window", report.window.rawValue), ("medal", medal.medal.rawValue)])
+                .increment()
         }
-        return report
     }
 
     /// The class of the advisory locks that close board periods (the second key is the period's `closeLockKey` hashed).
@@ -125,57 +154,6 @@ public struct PeriodStore: Sendable {
     /// A board period's name in the close lock: `board|window|period`.
     static func closeLockKey(_ key: BoardPeriodKey) -> String {
         "\(key.board)|\(key.window.rawValue)|\(key.period)"
-    }
-
-    /// The close itself, in one transaction.
-    ///
-    /// It first takes the period's close lock: completion batches scoring a contest run hold it shared until they
-    /// commit, so a run closed while it is under way does not miss a score a batch already counted.
-    private func closeNow(_ key: BoardPeriodKey, end: Date, now: Date, awardsMedals: Bool) async throws -> PeriodCloseReport {
-        let registry = rules.boards.contests
-        return try await postgres.withTransaction { connection in
-            try connection.query(
-                "SELECT pg_advisory_xact_lock(\(Self.closeLockClass), hashtext($1))", [Self.closeLockKey(key)])
-            try connection.query("""
-                INSERT INTO board_periods (board, board_window, period, ends_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
-                """, [key.board, key.window.rawValue, key.period, end])
-            let state = try connection.query("""
-                SELECT closed_at, final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3 FOR UPDATE
-                """, [key.board, key.window.rawValue, key.period]).rows[0]
-            if let snapshot = state["final_snapshot_id"].flatMap(Int64.init) {
-                return try Self.alreadyClosed(key, snapshot: snapshot, on: connection)
-            }
-            let snapshot = try connection.query("""
-                INSERT INTO snapshots (board, board_window, period, kind, taken_at, players)
-                VALUES ($1, $2, $3, 'final', $4,
-                        (SELECT count(*) FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3))
-                RETURNING id, players
-                """, [key.board, key.window.rawValue, key.period, now]).rows[0]
-            let snapshotID = try snapshot.int64("id")
-            try connection.query("""
-                INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
-                SELECT $4, position, user_id, score, rank FROM (\(Self.finalStandings)) standings
-                """, [key.board, key.window.rawValue, key.period, snapshotID, rules.tieBreak(ofBoard: key.board).rawValue])
-            try connection.query("""
-                UPDATE board_periods SET closed_at = $4, final_snapshot_id = $5 WHERE board = $1 AND board_window = $2 AND period = $3
-                """, [key.board, key.window.rawValue, key.period, now, snapshotID])
-            let medals = try Self.awardMedals(snapshot: snapshotID, key: key, windowAwardsMedals: awardsMedals, on: connection)
-            let players = try snapshot.int("players")
-            try connection.query(try EventStore.append(
-                [PeriodClosedEvent(
-                    board: key.board, window: key.window, period: key.period, players: players, medals: medals.count,
-                    closedAt: RFC3339.format(now))],
-                occurredAt: now))
-            if !medals.isEmpty { try connection.query(try EventStore.append(medals.map(MedalAwardedEvent.init), occurredAt: now)) }
-            if let scope = BoardScope(id: key.board), case .league = scope {
-                _ = try LeagueSettling.settle(scope, period: key.period, snapshot: snapshotID, now: now, registry: registry, on: connection)
-            }
-            // The webhook senders of every replica are told when the close commits.
-            try connection.query(ChangeNotices.notify(.outbox))
-            return PeriodCloseReport(
-                board: key.board, window: key.window, period: key.period, outcome: .closed, players: players,
-                medals: medals.map { var medal = $0; medal.awardedAt = RFC3339.format(now); return medal })
-        }
     }
 
     /// The newest `limit` periods of one board window, newest first, with their state, players and medals.
@@ -224,28 +202,6 @@ public struct PeriodStore: Sendable {
             }
         }
         return summaries
-    }
-
-    /// Gives the final snapshot's top players their medals by `Medal.awarded` and returns them in listing order.
-    private static func awardMedals(
-        snapshot: Int64, key: BoardPeriodKey, windowAwardsMedals: Bool, on connection: PostgresConnection
-    ) throws -> [MedalAward] {
-        guard windowAwardsMedals else { return [] }
-        let candidates = try connection.query("""
-            SELECT position, user_id, score, rank FROM snapshot_entries WHERE snapshot_id = \(bind: snapshot)
-            AND rank <= \(bind: Medal.lastMedalRank) ORDER BY position
-            """).rows
-        let awarded = try candidates.compactMap { row in
-            try standingsMedal(of: row, key: key).map { SnapshotMedal(position: try row.int("position"), award: $0) }
-        }
-        if !awarded.isEmpty {
-            try connection.query("""
-                UPDATE snapshot_entries e SET medal = x.medal
-                FROM \(unnest: awarded, SnapshotMedal.columns, as: "x")
-                WHERE e.snapshot_id = \(bind: snapshot) AND e.position = x.position
-                """)
-        }
-        return awarded.map(\.award)
     }
 
     /// The final snapshot of a closed period, or nil while it is not closed.
@@ -340,7 +296,7 @@ public struct PeriodStore: Sendable {
     }
 
     /// The medal `Medal.awarded` gives a standings row (`user_id`, `score`, `rank`) of a window that awards medals.
-    private static func standingsMedal(of row: PostgresRow, key: BoardPeriodKey) throws -> MedalAward? {
+    static func standingsMedal(of row: PostgresRow, key: BoardPeriodKey) throws -> MedalAward? {
         let (rank, score) = (try row.int("rank"), try row.int64("score"))
         return try Medal.awarded(rank: rank, score: score).map {
             MedalAward(board: key.board, window: key.window, period: key.period, userId: try row.string("user_id"), medal: $0,
@@ -349,7 +305,7 @@ public struct PeriodStore: Sendable {
     }
 
     /// The report of a period closed before, from its final snapshot.
-    private static func alreadyClosed(_ key: BoardPeriodKey, snapshot: Int64, on connection: PostgresConnection) throws -> PeriodCloseReport {
+    static func alreadyClosed(_ key: BoardPeriodKey, snapshot: Int64, on connection: PostgresConnection) throws -> PeriodCloseReport {
         let players = try connection.query(snapshotPlayers, [snapshot]).rows[0].int("players")
         return PeriodCloseReport(
             board: key.board, window: key.window, period: key.period, outcome: .alreadyClosed, players: players,
@@ -463,16 +419,4 @@ public enum PeriodCloseError: Error, Equatable, CustomStringConvertible {
             "\(key.board) \(key.window.rawValue) \(key.period) has not ended yet (it ends at \(RFC3339.format(end)))"
         }
     }
-}
-
-/// A medal awarded to one entry of a period's final snapshot, by its position there.
-struct SnapshotMedal {
-    /// The entry's position in the snapshot (0 for the top).
-    let position: Int
-    /// The medal and who it went to.
-    let award: MedalAward
-
-    /// The columns `awardMedals` writes.
-    static let columns = PostgresColumns<SnapshotMedal>(
-        .column("position", "int", { $0.position }), .column("medal", "text", { $0.award.medal.rawValue }))
 }

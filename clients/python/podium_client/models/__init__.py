@@ -67,6 +67,7 @@ from .leaderboard_snapshot_kind import LeaderboardSnapshotKind
 from .leaderboard_window import LeaderboardWindow
 from .league import League
 from .league_cohort import LeagueCohort
+from .league_cohort_page import LeagueCohortPage
 from .league_cohort_results import LeagueCohortResults
 from .league_list import LeagueList
 from .league_move import LeagueMove
@@ -203,6 +204,7 @@ __all__ = (
     "LeaderboardWindow",
     "League",
     "LeagueCohort",
+    "LeagueCohortPage",
     "LeagueCohortResults",
     "LeagueList",
     "LeagueMove",

@@ -15,6 +15,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.leaderboard_entry import LeaderboardEntry
+    from ..models.league_cohort_page import LeagueCohortPage
 
 
 T = TypeVar("T", bound="LeaderboardPage")
@@ -43,7 +44,10 @@ class LeaderboardPage:
         starts_at (datetime.datetime | Unset): Start of the period; absent for `all`.
         ends_at (datetime.datetime | Unset): End of the period, exclusive; absent for `all`.
         closes_at (datetime.datetime | Unset): When the period closes (end plus grace); absent for `all`.
-        title (str | Unset): The contest's title, on a contest's board; absent on other boards.
+        title (str | Unset): The title on a contest's board (its title) or a league cohort's (`<league> · <tier> ·
+            Cohort <n>`); absent on calendar boards.
+        league (LeagueCohortPage | Unset): On a league cohort's board: its league and tier, and how many of it move up
+            and down at the close (the display draws a line under the promotion zone and above the relegation zone).
     """
 
     board: str
@@ -58,6 +62,7 @@ class LeaderboardPage:
     ends_at: datetime.datetime | Unset = UNSET
     closes_at: datetime.datetime | Unset = UNSET
     title: str | Unset = UNSET
+    league: LeagueCohortPage | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board
@@ -93,6 +98,10 @@ class LeaderboardPage:
 
         title = self.title
 
+        league: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.league, Unset):
+            league = self.league.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -115,12 +124,15 @@ class LeaderboardPage:
             field_dict["closes_at"] = closes_at
         if title is not UNSET:
             field_dict["title"] = title
+        if league is not UNSET:
+            field_dict["league"] = league
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.leaderboard_entry import LeaderboardEntry
+        from ..models.league_cohort_page import LeagueCohortPage
 
         d = dict(src_dict)
         board = d.pop("board")
@@ -167,6 +179,13 @@ class LeaderboardPage:
 
         title = d.pop("title", UNSET)
 
+        _league = d.pop("league", UNSET)
+        league: LeagueCohortPage | Unset
+        if isinstance(_league, Unset):
+            league = UNSET
+        else:
+            league = LeagueCohortPage.from_dict(_league)
+
         leaderboard_page = cls(
             board=board,
             window=window,
@@ -180,6 +199,7 @@ class LeaderboardPage:
             ends_at=ends_at,
             closes_at=closes_at,
             title=title,
+            league=league,
         )
 
         return leaderboard_page

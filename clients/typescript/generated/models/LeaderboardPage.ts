@@ -20,6 +20,13 @@ import {
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
 } from './LeaderboardWindow';
+import type { LeagueCohortPage } from './LeagueCohortPage';
+import {
+    LeagueCohortPageFromJSON,
+    LeagueCohortPageFromJSONTyped,
+    LeagueCohortPageToJSON,
+    LeagueCohortPageToJSONTyped,
+} from './LeagueCohortPage';
 import type { LeaderboardEntry } from './LeaderboardEntry';
 import {
     LeaderboardEntryFromJSON,
@@ -79,9 +86,13 @@ export interface LeaderboardPage {
      */
     entries: Array<LeaderboardEntry>;
     /**
-     * The contest's title, on a contest's board; absent on other boards.
+     * The title on a contest's board (its title) or a league cohort's (`<league> · <tier> · Cohort <n>`); absent on calendar boards.
      */
     title?: string;
+    /**
+     * 
+     */
+    league?: LeagueCohortPage;
 }
 
 
@@ -132,6 +143,7 @@ export function LeaderboardPageFromJSONTyped(json: any, ignoreDiscriminator: boo
         'offset': json['offset'],
         'entries': ((json['entries'] as Array<any>).map(LeaderboardEntryFromJSON)),
         'title': json['title'] == null ? undefined : json['title'],
+        'league': json['league'] == null ? undefined : LeagueCohortPageFromJSON(json['league']),
     };
 }
 
@@ -158,6 +170,7 @@ export function LeaderboardPageToJSONTyped(value?: LeaderboardPage | null, ignor
         'offset': value['offset'],
         'entries': ((value['entries'] as Array<any>).map(LeaderboardEntryToJSON)),
         'title': value['title'],
+        'league': LeagueCohortPageToJSON(value['league']),
     };
 }
 

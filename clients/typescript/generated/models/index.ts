@@ -53,6 +53,7 @@ export * from './LeaderboardSnapshot';
 export * from './LeaderboardWindow';
 export * from './League';
 export * from './LeagueCohort';
+export * from './LeagueCohortPage';
 export * from './LeagueCohortResults';
 export * from './LeagueList';
 export * from './LeagueMove';

@@ -1555,10 +1555,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/entries`.
             public var entries: [Components.Schemas.LeaderboardEntry]
-            /// The contest's title, on a contest's board; absent on other boards.
+            /// The title on a contest's board (its title) or a league cohort's (`<league> · <tier> · Cohort <n>`); absent on calendar boards.
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/title`.
             public var title: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LeaderboardPage/league`.
+            public var league: Components.Schemas.LeagueCohortPage?
             /// Creates a new `LeaderboardPage`.
             ///
             /// - Parameters:
@@ -1573,7 +1575,8 @@ extension Components {
             ///   - live: False when Redis failed and the page was served from PostgreSQL instead (degraded: it may trail the latest completions for a moment); true otherwise. A closed period read from its final snapshot is final, so it is true as well.
             ///   - offset: Position of the first entry, 0-based.
             ///   - entries: Entries, best first; ties in the order the players first came to Podium (earliest first), except on boards closed before Podium numbered its players, which keep the user-id order they closed with.
-            ///   - title: The contest's title, on a contest's board; absent on other boards.
+            ///   - title: The title on a contest's board (its title) or a league cohort's (`<league> · <tier> · Cohort <n>`); absent on calendar boards.
+            ///   - league:
             public init(
                 board: Swift.String,
                 window: Components.Schemas.LeaderboardWindow,
@@ -1586,7 +1589,8 @@ extension Components {
                 live: Swift.Bool,
                 offset: Swift.Int,
                 entries: [Components.Schemas.LeaderboardEntry],
-                title: Swift.String? = nil
+                title: Swift.String? = nil,
+                league: Components.Schemas.LeagueCohortPage? = nil
             ) {
                 self.board = board
                 self.window = window
@@ -1600,6 +1604,7 @@ extension Components {
                 self.offset = offset
                 self.entries = entries
                 self.title = title
+                self.league = league
             }
             public enum CodingKeys: String, CodingKey {
                 case board
@@ -1614,6 +1619,7 @@ extension Components {
                 case offset
                 case entries
                 case title
+                case league
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1665,6 +1671,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .title
                 )
+                self.league = try container.decodeIfPresent(
+                    Components.Schemas.LeagueCohortPage.self,
+                    forKey: .league
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "board",
                     "window",
@@ -1677,7 +1687,8 @@ extension Components {
                     "live",
                     "offset",
                     "entries",
-                    "title"
+                    "title",
+                    "league"
                 ])
             }
         }
@@ -7656,6 +7667,115 @@ extension Components {
                     "players",
                     "tiers",
                     "cohort_results"
+                ])
+            }
+        }
+        /// On a league cohort's board: its league and tier, and how many of it move up and down at the close (the display draws a line under the promotion zone and above the relegation zone).
+        ///
+        /// - Remark: Generated from `#/components/schemas/LeagueCohortPage`.
+        public struct LeagueCohortPage: Codable, Hashable, Sendable {
+            /// The league's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/league`.
+            public var league: Swift.String
+            /// The league's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/name`.
+            public var name: Swift.String
+            /// The tier's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/tier`.
+            public var tier: Swift.String
+            /// The tier's title.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/tier_title`.
+            public var tierTitle: Swift.String
+            /// The cohort's number in its tier's week.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/cohort`.
+            public var cohort: Swift.Int
+            /// How many move up: ranks 1 to this (0 in the top tier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/promotion`.
+            public var promotion: Swift.Int
+            /// How many move down: ranks below the last this many places (0 in the bottom tier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/relegation`.
+            public var relegation: Swift.Int
+            /// Creates a new `LeagueCohortPage`.
+            ///
+            /// - Parameters:
+            ///   - league: The league's id.
+            ///   - name: The league's name.
+            ///   - tier: The tier's name.
+            ///   - tierTitle: The tier's title.
+            ///   - cohort: The cohort's number in its tier's week.
+            ///   - promotion: How many move up: ranks 1 to this (0 in the top tier).
+            ///   - relegation: How many move down: ranks below the last this many places (0 in the bottom tier).
+            public init(
+                league: Swift.String,
+                name: Swift.String,
+                tier: Swift.String,
+                tierTitle: Swift.String,
+                cohort: Swift.Int,
+                promotion: Swift.Int,
+                relegation: Swift.Int
+            ) {
+                self.league = league
+                self.name = name
+                self.tier = tier
+                self.tierTitle = tierTitle
+                self.cohort = cohort
+                self.promotion = promotion
+                self.relegation = relegation
+            }
+            public enum CodingKeys: String, CodingKey {
+                case league
+                case name
+                case tier
+                case tierTitle = "tier_title"
+                case cohort
+                case promotion
+                case relegation
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.league = try container.decode(
+                    Swift.String.self,
+                    forKey: .league
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.tier = try container.decode(
+                    Swift.String.self,
+                    forKey: .tier
+                )
+                self.tierTitle = try container.decode(
+                    Swift.String.self,
+                    forKey: .tierTitle
+                )
+                self.cohort = try container.decode(
+                    Swift.Int.self,
+                    forKey: .cohort
+                )
+                self.promotion = try container.decode(
+                    Swift.Int.self,
+                    forKey: .promotion
+                )
+                self.relegation = try container.decode(
+                    Swift.Int.self,
+                    forKey: .relegation
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "league",
+                    "name",
+                    "tier",
+                    "tier_title",
+                    "cohort",
+                    "promotion",
+                    "relegation"
                 ])
             }
         }

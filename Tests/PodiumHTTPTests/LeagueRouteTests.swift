@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import JWTKit
+import PodiumCore
+import PodiumHTTP
+@testable import PodiumStore
+import Testing
+
+/// Leagues over HTTP on real PostgreSQL and Redis: each test's league counts a topic of its own, so the shared test
+/// database's other completions never enter it. A second harness, a week later on the same stores, closes the week.
+@Suite("Leagues over HTTP: defined, played, read by players, dry run and close", .serialized, .timeLimit(.minutes(5)))
+struct LeagueRouteTests {
+    static let secret = "league-routes-secret-of-at-least-32-bytes"
+    static let tokens = PlayerTokenSettings(hmacSecrets: ["k1": secret], maxLifetime: 3600)
+
+    /// A player token of `user` at `now`.
+    static func token(_ user: String, now: Date) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: "k1"))
+        return try await signPlayerToken(keys, kid: "k1", subject: user, now: now, issuedAt: now)
+    }
+
+    @Test("an admin defines a league; players enter, read their tier, rank and zone; the cohort is a board; the dry run and the close move them")
+    func lifecycle() async throws {
+        let harness = try await HTTPHarness(playerTokens: Self.tokens)
+        let topic = "lg-\(UUID().uuidString.prefix(8).lowercased())"
+        let id = "league-\(topic)"
+        let admin = HTTPHarness.adminKey
+        let definition: [String: any Sendable] = [
+            "id": id, "name": "Spelling league", "scope": ["topic:\(topic)"], "time_zone": "UTC", "cohort_size": 3, "up": 1, "down": 1,
+            "tiers": [["name": "bronze", "title": "Bronze"], ["name": "silver", "title": "Silver"]] as [[String: any Sendable]],
+        ]
+        let board = "/v1/leaderboards/league:\(id):bronze:1/week"
+        let (ann, ben, cal, dee) = ("\(topic)-ann", "\(topic)-ben", "\(topic)-cal", "\(topic)-dee")
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/admin/leagues", key: admin, json: definition)
+            #expect(created.status == .created)
+            #expect(created.json["status"] as? String == "active" && created.json["cohort_size"] as? Int == 3)
+            #expect((created.json["week"] as? [String: Any])?["period"] as? String == "2026-W48")
+            #expect((created.json["tiers"] as? [[String: Any]])?.map { "\($0["name"] ?? "") \($0["up"] ?? "") \($0["down"] ?? "")" }
+                == ["bronze 1 0", "silver 0 1"])
+            #expect(try await client.send(.post, "/v1/admin/leagues", key: admin, json: definition).status == .conflict)
+            #expect(try await client.send(.post, "/v1/admin/leagues", key: harness.readKey, json: definition).status == .forbidden)
+            let bad = try await client.send(.post, "/v1/admin/leagues", key: admin, json: [
+                "id": "x", "name": "X", "scope": ["global"], "cohort_size": 1,
+                "tiers": [["name": "low", "down": 2], ["name": "top", "up": 1]] as [[String: any Sendable]],
+            ] as [String: any Sendable])
+            #expect(bad.status == .badRequest && bad.errorFields == ["cohort_size", "tiers[0].down", "tiers[0]", "tiers[1].up", "tiers[1]"])
+
+            // Four players: ann plays three times, ben twice, cal once (cohort 1 full); dee opens cohort 2.
+            var answers: [String: TestResponse] = [:]
+            for (index, user) in [ann, ann, ann, ben, ben, cal, dee].enumerated() {
+                let body = completionBody(id: "\(topic)-\(index)", user: user, topic: topic, displayName: user.capitalized)
+                answers[user] = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body)
+                #expect(answers[user]?.status == .created)
+            }
+            let dees = (answers[dee]?.json["ranks"] as? [[String: Any]] ?? []).compactMap { $0["board"] as? String }
+            #expect(dees.contains("league:\(id):bronze:2"))
+
+            // The cohort is a board: title and zones, ETag, CSV, around-me, the display page.
+            let page = try await client.send(.get, board, key: harness.readKey)
+            #expect(page.status == .ok)
+            #expect(page.json["title"] as? String == "Spelling league · Bronze · Cohort 1")
+            let zones = page.json["league"] as? [String: Any]
+            #expect(zones?["promotion"] as? Int == 1 && zones?["relegation"] as? Int == 0 && zones?["tier_title"] as? String == "Bronze")
+            #expect((page.json["entries"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String } == [ann, ben, cal])
+            let etag = try #require(page.headers[.eTag])
+            #expect(try await client.send(.get, board, key: harness.readKey, headers: [.ifNoneMatch: etag]).status == .notModified)
+            let csv = String(buffer: try await client.send(.get, board + "?format=csv", key: harness.readKey).body)
+            #expect(csv.split(whereSeparator: \.isNewline).count == 4, "a header and three players")
+            let around = try await client.send(.get, board + "?around=\(cal)&radius=1", key: harness.readKey)
+            #expect((around.json["entries"] as? [[String: Any]])?.compactMap { $0["rank"] as? Int } == [2, 3])
+            #expect(try await client.send(.get, "/v1/leaderboards/league:\(id):ruby:1/week", key: harness.readKey).status == .notFound)
+            #expect(try await client.send(.get, "/display/league:\(id):bronze:1/week", key: nil).status == .ok)
+
+            // A player reads their own league (tier, cohort, rank, zone, time left), also in the profile; not another's.
+            let annToken = try await Self.token(ann, now: harness.now)
+            let mine = try await client.send(.get, "/v1/users/\(ann)/leagues", key: annToken)
+            #expect(mine.status == .ok)
+            let standing = try #require((mine.json["leagues"] as? [[String: Any]])?.first)
+            #expect(standing["league"] as? String == id && standing["tier"] as? String == "bronze" && standing["rank"] as? Int == 1)
+            #expect(standing["board"] as? String == "league:\(id):bronze:1" && standing["players"] as? Int == 3)
+            #expect(standing["zone"] as? String == "promotion")
+            #expect(standing["seconds_left"] as? Int == 4 * 86_400 + 12 * 3600, "Wednesday noon to Monday 00:00")
+            let calls = try await client.send(.get, "/v1/users/\(cal)/leagues", key: harness.readKey)
+            #expect((calls.json["leagues"] as? [[String: Any]])?.first?["zone"] as? String == "safe", "no relegation from the bottom tier")
+            #expect(try await client.send(.get, "/v1/users/\(ben)/leagues", key: annToken).status == .forbidden)
+            let profile = try await client.send(.get, "/v1/users/\(ann)", key: annToken)
+            #expect((profile.json["leagues"] as? [[String: Any]])?.first?["tier_title"] as? String == "Bronze")
+
+            // The dry run shows the moves; the week cannot close before its end.
+            let dry = try await client.send(.post, "/v1/admin/leagues/\(id)/close?dry_run=true", key: admin)
+            #expect(dry.status == .ok && dry.json["outcome"] as? String == "dry-run" && dry.json["cohorts"] as? Int == 2)
+            let bronze = (dry.json["tiers"] as? [[String: Any]])?.first
+            #expect(bronze?["promoted"] as? Int == 2 && bronze?["stayed"] as? Int == 2 && bronze?["players"] as? Int == 4)
+            let first = (dry.json["cohort_results"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]
+            #expect(first?.map { "\($0["user_id"] ?? "") \($0["move"] ?? "") \($0["next_tier"] ?? "") \($0["display_name"] ?? "")" }
+                == ["\(ann) promoted silver \(ann.capitalized)", "\(ben) stayed bronze \(ben.capitalized)", "\(cal) stayed bronze \(cal.capitalized)"])
+            #expect(try await client.send(.post, "/v1/admin/leagues/\(id)/close", key: admin).status == .conflict)
+            #expect(try await client.send(.post, "/v1/admin/leagues/\(id)/close?period=2026-X48", key: admin).status == .badRequest)
+            #expect(try await client.send(.post, "/v1/admin/leagues/\(id)/close?dry_run=true&tier=ruby", key: admin).status == .badRequest)
+            #expect(try await client.send(.post, "/v1/admin/leagues/no-such/close", key: admin).status == .notFound)
+            // Webhooks subscribe to the league events like any other.
+            let hook = try await client.send(.post, "/v1/admin/webhooks", key: admin, json: [
+                "url": "https://example.com/\(topic)", "event_types": ["league.promoted", "league.relegated", "league.stayed"],
+                "secret": "a-secret-of-sixteen-characters",
+            ] as [String: any Sendable])
+            #expect(hook.status == .created)
+            let hookID = try #require(hook.json["id"] as? String)
+            #expect(try await client.send(.delete, "/v1/admin/webhooks/\(hookID)", key: admin).status == .noContent)
+        }
+
+        // A week later, on the same stores: the close moves ann up; she reads silver, not placed yet this week.
+        let later = try await HTTPHarness(now: instant("2026-12-01T12:00:00Z"), playerTokens: Self.tokens)
+        try await later.storage.contests.refresh()  // what a replica's ContestRefreshService does at start
+        try await later.run { client in
+            let closed = try await client.send(.post, "/v1/admin/leagues/\(id)/close?period=2026-W48", key: admin)
+            #expect(closed.status == .ok && closed.json["outcome"] as? String == "closed" && closed.json["closed_cohorts"] as? Int == 2)
+            let again = try await client.send(.post, "/v1/admin/leagues/\(id)/close?period=2026-W48", key: admin)
+            #expect(again.status == .ok && again.json["closed_cohorts"] as? Int == 2, "closing again changes nothing")
+            let mine = try await client.send(.get, "/v1/users/\(ann)/leagues", key: try await Self.token(ann, now: later.now))
+            let standing = try #require((mine.json["leagues"] as? [[String: Any]])?.first)
+            #expect(standing["tier"] as? String == "silver" && standing["board"] == nil && standing["rank"] == nil)
+            let final = try await client.send(.get, board + "?period=2026-W48", key: later.readKey)
+            #expect(final.json["status"] as? String == "closed")
+            #expect((final.json["entries"] as? [[String: Any]])?.compactMap { $0["medal"] as? String } == ["gold", "silver", "bronze"])
+            let events = try await client.send(.get, "/v1/events?type=league.promoted&limit=100", key: HTTPHarness.adminKey)
+            let promoted = (events.json["events"] as? [[String: Any]] ?? []).compactMap { $0["data"] as? [String: Any] }.filter { $0["league"] as? String == id }
+            #expect(promoted.map { "\($0["user_id"] ?? "") \($0["tier"] ?? "") \($0["next_tier"] ?? "")" }.sorted()
+                == ["\(ann) bronze silver", "\(dee) bronze silver"])
+
+            // Pause, resume, end; an ended league cannot resume.
+            for (action, status) in [("pause", "paused"), ("resume", "active"), ("end", "ended")] {
+                let changed = try await client.send(.post, "/v1/admin/leagues/\(id)/\(action)", key: admin)
+                #expect(changed.status == .ok && changed.json["status"] as? String == status, "\(action)")
+            }
+            #expect(try await client.send(.post, "/v1/admin/leagues/\(id)/resume", key: admin).status == .conflict)
+            let listed = try await client.send(.get, "/v1/leagues", key: later.readKey)
+            #expect((listed.json["leagues"] as? [[String: Any]])?.contains { $0["id"] as? String == id && $0["status"] as? String == "ended" } == true)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="LeagueCohortPage")
+
+
+@_attrs_define
+class LeagueCohortPage:
+    """On a league cohort's board: its league and tier, and how many of it move up and down at the close (the display draws
+    a line under the promotion zone and above the relegation zone).
+
+        Attributes:
+            league (str): The league's id.
+            name (str): The league's name.
+            tier (str): The tier's name.
+            tier_title (str): The tier's title.
+            cohort (int): The cohort's number in its tier's week.
+            promotion (int): How many move up: ranks 1 to this (0 in the top tier).
+            relegation (int): How many move down: ranks below the last this many places (0 in the bottom tier).
+    """
+
+    league: str
+    name: str
+    tier: str
+    tier_title: str
+    cohort: int
+    promotion: int
+    relegation: int
+
+    def to_dict(self) -> dict[str, Any]:
+        league = self.league
+
+        name = self.name
+
+        tier = self.tier
+
+        tier_title = self.tier_title
+
+        cohort = self.cohort
+
+        promotion = self.promotion
+
+        relegation = self.relegation
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "league": league,
+                "name": name,
+                "tier": tier,
+                "tier_title": tier_title,
+                "cohort": cohort,
+                "promotion": promotion,
+                "relegation": relegation,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        league = d.pop("league")
+
+        name = d.pop("name")
+
+        tier = d.pop("tier")
+
+        tier_title = d.pop("tier_title")
+
+        cohort = d.pop("cohort")
+
+        promotion = d.pop("promotion")
+
+        relegation = d.pop("relegation")
+
+        league_cohort_page = cls(
+            league=league,
+            name=name,
+            tier=tier,
+            tier_title=tier_title,
+            cohort=cohort,
+            promotion=promotion,
+            relegation=relegation,
+        )
+
+        return league_cohort_page
