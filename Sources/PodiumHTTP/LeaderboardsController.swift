@@ -409,11 +409,14 @@ struct LeaderboardsController {
         return Target(board: board, period: period)
     }
 
-    /// The boards whose readers may also read `scope`: a contest's scope (whoever may read one of its boards reads the
-    /// contest); none for other boards.
+    /// The boards whose readers may also read `scope`: a contest's or a league's scope (whoever may read one of its
+    /// boards reads the contest, or the league's cohorts); none for other boards.
     private func sharers(of scope: BoardScope) -> [BoardScope] {
-        guard case .contest(let id) = scope else { return [] }
-        return rules.boards.contests.contest(id)?.scope.boards ?? []
+        switch scope {
+        case .contest(let id): rules.boards.contests.contest(id)?.scope.boards ?? []
+        case .league(let id, _, _): rules.boards.contests.league(id)?.scope.boards ?? []
+        case .global, .topic, .group: []
+        }
     }
 
     private static func example(_ window: LeaderboardWindow) -> String {

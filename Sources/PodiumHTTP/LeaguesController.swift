@@ -111,7 +111,7 @@ struct LeaguesController {
                 _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false)
             }
         }
-        var report = try await leagues.weekReport(league, period: week.key, tier: tier, limit: limit, outcome: dryRun ? .dryRun : .closed)
+        var report = try await leagues.weekReport(league, week: week, tier: tier, limit: limit, outcome: dryRun ? .dryRun : .closed)
         let names = (try? await users.displayNames(of: report.cohortResults.flatMap { $0.results.map(\.userId) })) ?? [:]
         for cohort in report.cohortResults.indices {
             for index in report.cohortResults[cohort].results.indices {

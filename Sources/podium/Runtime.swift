@@ -22,11 +22,14 @@ struct Runtime {
     let standby: PostgresPool?
     /// A job made to sleep before working (`serve --test-job-delay`), if any.
     let jobDelay: JobDelay?
+    /// Small, slow pages for close-periods (`serve --test-close-pages`), if any.
+    let closePages: ClosePages?
 
     /// Opens pools and builds the stores (nothing connects until first use).
-    init(settings: Settings, jobDelay: JobDelay? = nil) throws {
+    init(settings: Settings, jobDelay: JobDelay? = nil, closePages: ClosePages? = nil) throws {
         self.settings = settings
         self.jobDelay = jobDelay
+        self.closePages = closePages
         logger = settings.logger("podium")
         let rules = try settings.rules()
         postgres = settings.postgresPool(logger: logger)
@@ -45,6 +48,10 @@ struct Runtime {
         var jobs = BuiltInJobs.all(storage: storage, runs: runs)
         if let jobDelay {
             jobs = jobs.map { $0.name == jobDelay.job ? DelayedJob(job: $0, delay: jobDelay.delay) : $0 }
+        }
+        if let closePages {
+            let job = ClosePeriodsJob(periods: storage.periods, pageSize: closePages.size, concurrentPages: 1, pagePause: closePages.pause)
+            jobs = jobs.map { $0.name == job.name ? job : $0 }
         }
         return Scheduler(
             store: runs, settings: storage.rules.scheduler, jobs: jobs, replica: settings.replicaName, now: { Date() }, logger: logger)
@@ -113,6 +120,24 @@ struct JobDelay: ExpressibleByArgument, Sendable {
         guard parts.count == 2, let milliseconds = Int(parts[1]), milliseconds >= 0 else { return nil }
         job = String(parts[0])
         delay = .milliseconds(milliseconds)
+    }
+}
+
+/// Fault injection for the league close drill (`serve --test-close-pages <size>:<ms>`, hidden from help): close-periods
+/// closes `size` periods per transaction, one page at a time, and pauses after each, so a test can kill its replica
+/// between two pages of one run.
+struct ClosePages: ExpressibleByArgument, Sendable {
+    /// Periods per page.
+    let size: Int
+    /// The pause after each page.
+    let pause: Duration
+
+    /// Reads `<size>:<ms>`.
+    init?(argument: String) {
+        let parts = argument.split(separator: ":")
+        guard parts.count == 2, let size = Int(parts[0]), size > 0, let milliseconds = Int(parts[1]), milliseconds >= 0 else { return nil }
+        self.size = size
+        pause = .milliseconds(milliseconds)
     }
 }
 

@@ -18,12 +18,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Fault injection for the multi-process scheduler tests, not a setting: `<job>=<ms>` makes that job sleep first.
     @Option(name: .customLong("test-job-delay"), help: .hidden) var testJobDelay: JobDelay?
+    /// Fault injection for the league close drill, not a setting: `<size>:<ms>` makes close-periods close small pages slowly.
+    @Option(name: .customLong("test-close-pages"), help: .hidden) var testClosePages: ClosePages?
 
     func run() async throws {
         var settings = try Settings.load()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
-        let runtime = try Runtime(settings: settings, jobDelay: testJobDelay)
+        let runtime = try Runtime(settings: settings, jobDelay: testJobDelay, closePages: testClosePages)
         let logger = runtime.logger
         logger.info("podium starting", metadata: [
             "version": "\(BuildInfo.version)", "commit": "\(BuildInfo.commit)", "process": "\(ProcessInfo.processInfo.processIdentifier)"])

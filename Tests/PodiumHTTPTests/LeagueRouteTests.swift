@@ -86,6 +86,7 @@ struct LeagueRouteTests {
             let calls = try await client.send(.get, "/v1/users/\(cal)/leagues", key: harness.readKey)
             #expect((calls.json["leagues"] as? [[String: Any]])?.first?["zone"] as? String == "safe", "no relegation from the bottom tier")
             #expect(try await client.send(.get, "/v1/users/\(ben)/leagues", key: annToken).status == .forbidden)
+            #expect(try await client.send(.get, board, key: annToken).status == .ok, "a player reads the cohorts of a league it may read")
             let profile = try await client.send(.get, "/v1/users/\(ann)", key: annToken)
             #expect((profile.json["leagues"] as? [[String: Any]])?.first?["tier_title"] as? String == "Bronze")
 

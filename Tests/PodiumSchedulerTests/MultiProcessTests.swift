@@ -31,16 +31,16 @@ struct MultiProcessTests {
         let slot = "2026-01-02T03:04:05.000Z"
         let requested = try await replicas.post(0, "/v1/admin/jobs/prune/run", body: "{\"slot\": \"\(slot)\"}")
         #expect(requested == 202)
-        let pruned = try await waitForRun(postgres, job: "prune", slot: slot, status: "succeeded")
+        let pruned = try await Self.waitForRun(postgres, job: "prune", slot: slot, status: "succeeded")
         #expect(pruned.attempts == 1)
 
         // 2. A slow run (the snapshot job sleeps 4 s first; its lease of 6 s is renewed every 2 s): kill whoever runs it.
         let slow = "2026-01-02T03:04:06.000Z"
         #expect(try await replicas.post(1, "/v1/admin/jobs/snapshot-leaderboards/run", body: "{\"slot\": \"\(slow)\"}") == 202)
-        let running = try await waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "running")
+        let running = try await Self.waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "running")
         let victim = try #require(replicas.names.firstIndex(of: running.replica))
         replicas.kill(victim)
-        let finished = try await waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "succeeded", timeout: 40)
+        let finished = try await Self.waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "succeeded", timeout: 40)
         #expect(finished.replica != running.replica)
         let attempts = try await postgres.query("""
             SELECT attempt, replica, outcome FROM job_attempts WHERE job = 'snapshot-leaderboards' AND slot = $1 ORDER BY attempt
@@ -63,7 +63,7 @@ struct MultiProcessTests {
     }
 
     /// Polls `job_runs` until the run of `slot` has `status`; returns its attempt count and replica.
-    private func waitForRun(
+    static func waitForRun(
         _ postgres: PostgresPool, job: String, slot: String, status: String, timeout: TimeInterval = 20
     ) async throws -> (attempts: Int, replica: String) {
         let deadline = Date().addingTimeInterval(timeout)
@@ -95,7 +95,13 @@ final class ReplicaGroup: @unchecked Sendable {
     /// Each replica's output.
     private var logs: [URL] = []
 
-    init(database: String, count: Int) throws {
+    /// Starts `count` replicas of `podium serve` with `arguments` on `database`, with `jobs` as the rules file's job
+    /// settings, on Redis db `redis`.
+    init(
+        database: String, count: Int, arguments: [String] = ["--test-job-delay", "snapshot-leaderboards=4000"],
+        jobs: String = #"[{"name": "snapshot-leaderboards", "lease_seconds": 6, "backoff_seconds": 1}]"#,
+        redis: TestRedisDatabase = .multiProcess
+    ) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -104,21 +110,19 @@ final class ReplicaGroup: @unchecked Sendable {
         let base = SchedulerTestEnvironment.databaseURL.split(separator: " ").filter { !$0.hasPrefix("dbname=") }.joined(separator: " ")
         databaseURL = base + " dbname=\(database)"
         let rules = FileManager.default.temporaryDirectory.appendingPathComponent("\(database)-rules.json")
-        try Data("""
-            {"scheduler": {"jobs": [{"name": "snapshot-leaderboards", "lease_seconds": 6, "backoff_seconds": 1}]}}
-            """.utf8).write(to: rules)
+        try Data(#"{"scheduler": {"jobs": \#(jobs)}}"#.utf8).write(to: rules)
         ports = try (0..<count).map { _ in try freeLoopbackPort() }
         names = (0..<count).map { "\(database)-r\($0)" }
         processes = []
         for index in 0..<count {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["serve", "--test-job-delay", "snapshot-leaderboards=4000"]
+            process.arguments = ["serve"] + arguments
             var environment = ProcessInfo.processInfo.environment
             environment["PODIUM_DATABASE_URL"] = databaseURL
             // Few connections each: the suite's other tests share the server's connection limit.
             environment["PODIUM_PG_POOL_SIZE"] = "4"
-            environment["PODIUM_REDIS_URL"] = try TestRedisDatabase.multiProcess.url()
+            environment["PODIUM_REDIS_URL"] = try redis.url()
             environment["PODIUM_PORT"] = String(ports[index])
             environment["PODIUM_ADMIN_KEY"] = MultiProcessTests.adminKey
             environment["PODIUM_REPLICA_NAME"] = names[index]

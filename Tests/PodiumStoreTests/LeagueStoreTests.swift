@@ -244,4 +244,28 @@ struct LeagueStoreTests {
         #expect(try await storage.leagues.resume(id: league.id) == .unchanged)
         #expect(try await storage.leagues.pause(id: "no-such-league", now: now) == .missing)
     }
+
+    @Test("weeks are cut in the league's zone: the week that leaves summer time in Paris ends at 23:00 UTC on Sunday, 169 hours after it began")
+    func daylightSavingWeekInTheLeaguesZone() async throws {
+        let topic = StoreTestEnvironment.unique("dst")
+        let league = try LeagueRequest(
+            id: "league-\(topic)", name: "Paris league", scope: ["topic:\(topic)"], timeZone: "Europe/Paris", tiers: [.init(name: "bronze")]
+        ).validated(now: instant("2026-10-01T00:00:00Z")).get()
+        let sunday = try await StoreTestEnvironment.storage(now: instant("2026-10-25T22:40:00Z"))
+        #expect(try await sunday.leagues.create(league))
+        // 23:30 in Paris on Sunday (CET since 03:00): still week 43.
+        let late = try await play(sunday, "\(topic)-a", topic, at: "2026-10-25T22:30:00Z", recordedAt: instant("2026-10-25T22:40:00Z"))
+        #expect(late.ranks.filter { $0.board.hasPrefix("league:") }.map(\.period) == ["2026-W43"])
+        let monday = try await StoreTestEnvironment.storage(now: instant("2026-10-25T23:40:00Z"))
+        try await monday.contests.refresh()
+        // 00:30 on Monday in Paris: week 44, a new place.
+        let next = try await play(monday, "\(topic)-a", topic, at: "2026-10-25T23:30:00Z", recordedAt: instant("2026-10-25T23:40:00Z"))
+        #expect(next.ranks.filter { $0.board.hasPrefix("league:") }.map(\.period) == ["2026-W44"])
+        let ends = try await monday.postgres.query("""
+            SELECT period, ends_at FROM board_periods WHERE board = $1 ORDER BY period
+            """, ["league:\(league.id):bronze:1"]).rows.map { "\(try $0.string("period")) \(RFC3339.format(try $0.date("ends_at")))" }
+        #expect(ends == ["2026-W43 2026-10-25T23:00:00.000Z", "2026-W44 2026-11-01T23:00:00.000Z"])
+        #expect(try await placements(monday, league: league.id, week: "2026-W43") == ["\(topic)-a 0:1"])
+        #expect(try await placements(monday, league: league.id, week: "2026-W44") == ["\(topic)-a 0:1"])
+    }
 }

@@ -27,6 +27,8 @@ public enum TestRedisDatabase: Int, Sendable, CaseIterable {
     case erasure = 4
     /// The shutdown tests' `podium serve`.
     case shutdown = 1
+    /// The league close drill's three `podium serve` replicas.
+    case leagueDrill = 3
 
     /// The shared db's URL: `PODIUM_TEST_REDIS_URL`, else db 15 of the Redis on 127.0.0.1:6379 (ops/services.sh's).
     public static let sharedURL = ProcessInfo.processInfo.environment["PODIUM_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/15"

@@ -14,7 +14,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import OUT, TIMEOUT_MS, http_json
+import subprocess
+
+from conftest import OUT, TIMEOUT_MS, http_json, psql_binary
 
 expect.set_options(timeout=TIMEOUT_MS)
 TV = {"width": 1920, "height": 1080}
@@ -32,11 +34,11 @@ Element.prototype.animate = function (...args) { window.podiumAnimations += 1; r
 """
 
 
-def post_class(podium, group, names, head_start=0):
+def post_class(podium, group, names, head_start=0, prefix=None):
     """Completions in `group` that rank `names` in their order, each with its own score: the player `n` from the end
     (plus `head_start`) plays n // 2 hard quizzes (5 points each) and n % 2 + 1 easy ones (2 each), so scores run 4, 7,
-    9, 12, 14, … from the last. Returns the user ids, best first."""
-    prefix = f"{group}-{secrets.token_hex(3)}"
+    9, 12, 14, … from the last. The user ids are `prefix` (random when None) and the index. Returns them, best first."""
+    prefix = prefix or f"{group}-{secrets.token_hex(3)}"
     users = [f"{prefix}-{index}" for index in range(len(names))]
     items = []
     for index, (user, name) in enumerate(zip(users, names)):
@@ -287,5 +289,35 @@ def test_a_phone_cuts_long_names_and_shows_them_whole_on_a_tap(browser, podium):
         page.locator("#entries tr").first.click()
         assert name.evaluate("(cell) => cell.scrollWidth <= cell.clientWidth + 1"), "tapped, the whole name shows"
         page.screenshot(path=str(OUT / "classroom-phone.png"), full_page=True)
+    finally:
+        page.close()
+
+
+def test_a_league_cohort_shows_its_league_tier_and_zone_lines_in_words_too(browser, podium, database):
+    run = secrets.token_hex(3)
+    group = f"lg-{run}"
+    league = f"class-league-{run}"
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/leagues", podium["admin_key"], {
+        "id": league, "name": "Class league", "scope": [f"group:{group}"], "cohort_size": 8, "up": 2, "down": 3,
+        "tiers": [{"name": "bronze", "title": "Bronze"}, {"name": "silver", "title": "Silver"}, {"name": "gold", "title": "Gold"}]})
+    assert status == 201, body
+    # The six earned silver in an earlier week (as a close writes it), so their cohort has both zones.
+    prefix = f"{group}-p"
+    subprocess.run([psql_binary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c",
+                    f"INSERT INTO league_players SELECT '{league}', '{prefix}-' || g, 1 FROM generate_series(0, 5) g"],
+                   check=True, stdin=subprocess.DEVNULL, timeout=60)
+    post_class(podium, group, ["Ada", "Bo", "Cy", "Dee", "Eli", "Fay"], prefix=prefix)
+    key = display_key(podium, f"group:{group}")
+    page = open_display(browser, f"{podium['base']}/display/league:{league}:silver:1/week#key={key['secret']}")
+    try:
+        expect(page.locator("#entries tr")).to_have_count(6)
+        assert page.text_content("#title") == "Class league · Silver · Cohort 1"
+        assert page.text_content("#zones") == "Top 2 move up to the next tier · Last 3 move down"
+        marks = page.evaluate("""() => [...document.querySelectorAll('#entries tr')]
+            .map((tr) => (tr.classList.contains('zone-up-end') ? 'up' : '') + (tr.classList.contains('zone-down-start') ? 'down' : ''))""")
+        assert marks == ["", "up", "", "down", "", ""], "a line under the second row and one above the fourth"
+        assert page.eval_on_selector("#entries tr.zone-up-end", "(tr) => getComputedStyle(tr).borderBottomStyle") == "solid"
+        assert page.eval_on_selector("#entries tr.zone-down-start", "(tr) => getComputedStyle(tr).borderTopStyle") == "dashed"
+        page.screenshot(path=str(OUT / "classroom-league.png"))
     finally:
         page.close()

@@ -34,7 +34,7 @@ import zxingcpp
 from playwright.sync_api import expect
 from PIL import Image
 
-from conftest import (OUT, ROOT, TIMEOUT_MS, conninfo_for, free_port, http_json, new_admin_key, psql, start_podium,
+from conftest import (OUT, ROOT, TIMEOUT_MS, conninfo_for, free_port, http_json, new_admin_key, psql, psql_binary, start_podium,
                       stop)
 
 expect.set_options(timeout=TIMEOUT_MS)
@@ -46,7 +46,7 @@ MEDAL_BOARD = f"group:{MEDAL_GROUP}"
 MEDAL_BOARD_ZONE = "Europe/Paris"
 SHIFT_DAYS = 2
 MARKUP = "<img src=x onerror=alert(1)><b>bold</b>"
-SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"]
+SCREENS = ["boards", "contests", "leagues", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"]
 # Screenshot name suffix: (viewport, colour scheme).
 VARIANTS = {"": ((1280, 900), "light"), "-phone": ((390, 844), "light"), "-dark": ((1280, 900), "dark")}
 
@@ -1037,3 +1037,102 @@ def test_an_ended_period_still_in_its_grace_offers_its_dry_run(browser, tmp_path
     finally:
         psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
+
+
+def past_league_week(database, league, players):
+    """A league whose week 2020-W10 is long over, written in SQL (as ops/bench/seed-league.sql): `players` players,
+    bronze and silver, cohorts of 3, each player of cohort n of a tier scoring 3, 2 and 1 in turn."""
+    sql = f"""
+        INSERT INTO users (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+        SELECT '{league}-p' || g, 'Past ' || g, 1, 1, 1, 1, now(), now() FROM generate_series(0, {players} - 1) g;
+        INSERT INTO leagues (id, name, scope, time_zone, tiers, cohort_size, metric, tie_break, medals, created_at)
+        VALUES ('{league}', 'Past league', '{{group:{GROUP}}}', 'UTC',
+                '[{{"name": "bronze", "title": "Bronze", "up": 1, "down": 0}}, {{"name": "silver", "title": "Silver", "up": 0, "down": 1}}]',
+                3, 'points', 'shared', true, '2020-01-01T00:00:00Z');
+        INSERT INTO league_entries (league_id, period, user_id, tier, cohort, placed_at)
+        SELECT '{league}', '2020-W10', '{league}-p' || g, g % 2, (g / 2) / 3 + 1, '2020-03-02T08:00:00Z' FROM generate_series(0, {players} - 1) g;
+        INSERT INTO league_cohorts SELECT league_id, period, tier, cohort, count(*) FROM league_entries WHERE league_id = '{league}'
+        GROUP BY league_id, period, tier, cohort;
+        INSERT INTO board_current_scores (board, user_id, updated_at, week_period, week_score, week_reached_at)
+        SELECT 'league:{league}:' || (ARRAY['bronze', 'silver'])[tier + 1] || ':' || cohort, user_id, '2020-03-05T12:00:00Z', period,
+               3 - (row_number() OVER (PARTITION BY tier, cohort ORDER BY user_id) - 1) % 3, '2020-03-05T12:00:00Z'
+        FROM league_entries WHERE league_id = '{league}';
+        INSERT INTO board_periods (board, board_window, period, ends_at)
+        SELECT DISTINCT board, 'week', '2020-W10', timestamptz '2020-03-09T00:00:00Z' FROM board_current_scores WHERE board LIKE 'league:{league}:%';
+        SELECT pg_notify('podium_contests', '');
+    """
+    subprocess.run([psql_binary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c", sql],
+                   check=True, stdin=subprocess.DEVNULL, timeout=60)
+
+
+def test_a_league_is_created_its_week_dry_run_shown_and_a_past_week_closed(console, podium, database):
+    run = secrets.token_hex(3)
+    page = console.open("leagues").page
+    page.locator("#league-list table, #league-list .empty").first.wait_for(state="visible")
+    league = f"weekly-{run}"
+    page.fill('#league-form input[name="id"]', league)
+    page.fill('#league-form input[name="name"]', "Console league")
+    page.fill('#league-form input[name="scope"]', BOARD)
+    page.fill('#league-form input[name="tiers"]', "Bronze, Silver, Gold")
+    page.fill('#league-form input[name="cohort_size"]', "3")
+    page.fill('#league-form input[name="up"]', "1")
+    page.fill('#league-form input[name="down"]', "1")
+    page.click('#league-form button[type="submit"]')
+    row = page.locator(f'#league-list tr[data-league="{league}"]')
+    row.wait_for(state="visible")
+    status, shown = admin(podium, "GET", f"/v1/leagues/{league}")
+    assert status == 200 and [t["name"] for t in shown["tiers"]] == ["bronze", "silver", "gold"]
+    assert [(t["up"], t["down"]) for t in shown["tiers"]] == [(1, 0), (1, 1), (0, 1)]
+    expect(page.locator("#message-text")).to_have_text(f"League “Console league” created: 3 tiers, week {shown['week']['period']}.")
+
+    # Four players this week: three fill bronze cohort 1, the fourth opens cohort 2.
+    players = [(f"u-{run}-{index}", difficulty) for index, difficulty in enumerate(["hard", "medium", "easy", "easy"])]
+    for index, (user, difficulty) in enumerate(players):
+        answer = post_completion(podium, completion(f"{league}-{index}", user, difficulty))
+        assert f"league:{league}:bronze:{1 if index < 3 else 2}" in [r["board"] for r in answer["ranks"]]
+    row.locator("button.week").click()
+    view = page.locator(f'#league-list tr[data-league="{league}"] + tr .week-view')
+    expect(view.locator(".week-state")).to_have_text("4 players in 2 cohorts, 0 closed: shown as if the week closed now.")
+    bronze = view.locator('.league-summary tr[data-tier="bronze"] td')
+    assert [bronze.nth(i).text_content() for i in range(6)] == ["2", "4", "2", "0", "2", "4"]
+    first = view.locator(f'.cohort[data-board="league:{league}:bronze:1"]')
+    first.locator("summary").click()
+    assert [r.get_attribute("data-move") for r in first.locator("tr[data-move]").all()] == ["promoted", "stayed", "stayed"]
+    assert view.locator("button.close-week").count() == 0, "the week under way cannot close"
+    console.shot("league-week")
+
+    # Pause and resume, then end after a confirmation.
+    row.locator("button.pause-league").click()
+    expect(page.locator(f'#league-list tr[data-league="{league}"]')).to_have_attribute("data-status", "paused")
+    page.locator(f'#league-list tr[data-league="{league}"] button.resume-league').click()
+    expect(page.locator(f'#league-list tr[data-league="{league}"]')).to_have_attribute("data-status", "active")
+    page.locator(f'#league-list tr[data-league="{league}"] button.end-league').click()
+    page.locator(f'#league-list tr[data-league="{league}"] + tr .confirm-yes').click()
+    expect(page.locator(f'#league-list tr[data-league="{league}"]')).to_have_attribute("data-status", "ended")
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "ended"
+
+    # A week long over: its dry run, then the close of its four cohorts after a confirmation.
+    past = f"past-{run}"
+    past_league_week(database, past, 12)
+    wait_for(lambda: admin(podium, "GET", f"/v1/leagues/{past}")[0] == 200, "the server to read the new league")
+    console.go("boards")
+    console.go("leagues")
+    past_row = page.locator(f'#league-list tr[data-league="{past}"]')
+    past_row.locator("button.week").click()
+    view = page.locator(f'#league-list tr[data-league="{past}"] + tr .week-view')
+    view.locator('input[name="period"]').fill("2020-W10")
+    view.locator('button[type="submit"]').click()
+    expect(view.locator(".week-state")).to_have_text("12 players in 4 cohorts, 0 closed: the week has ended.")
+    view.locator("button.close-week").click()
+    confirm = page.locator(f'#league-list tr[data-league="{past}"] + tr .confirm-panel')
+    expect(confirm.locator("p")).to_contain_text("Bronze: 2 up, 0 down; Silver: 0 up, 2 down")
+    console.shot("league-close-confirm")
+    confirm.locator(".confirm-yes").click()
+    expect(page.locator("#message-text")).to_have_text("Week 2020-W10 of “Past league”: 4 of 4 cohorts closed.")
+    view = page.locator(f'#league-list tr[data-league="{past}"] + tr .week-view')
+    expect(view.locator(".week-state")).to_have_text("12 players in 4 cohorts, 4 closed.")
+    assert view.locator(".cohort .badge.closed").count() == 4
+    status, mine = admin(podium, "GET", f"/v1/users/{past}-p0/leagues")
+    assert status == 200 and mine["leagues"][0]["tier"] == "silver", "p0 led bronze cohort 1 and moved up"
+    console.shot("league-closed")
+    console.assert_clean()

@@ -142,7 +142,8 @@ public struct LeagueStore: Sendable {
 
     /// What the close of `league`'s week `period` did to its closed cohorts and would do to its open ones (from their
     /// live standings), summed by tier, with the players of the first `limit` cohorts (of tier `tier` only, when given).
-    public func weekReport(_ league: League, period: String, tier: Int?, limit: Int, outcome: PeriodCloseOutcome) async throws -> LeagueWeekReport {
+    public func weekReport(_ league: League, week: Period, tier: Int?, limit: Int, outcome: PeriodCloseOutcome) async throws -> LeagueWeekReport {
+        let period = week.key
         let cohorts = try await cohorts(of: league, period: period)
         var results: [String: [LeagueResult]] = [:]
         for row in try await postgres.query("""
@@ -183,7 +184,8 @@ public struct LeagueStore: Sendable {
             }
         }
         return LeagueWeekReport(
-            league: league.id, period: period, outcome: outcome, cohorts: cohorts.count, closedCohorts: cohorts.filter(\.closed).count,
+            league: league.id, period: period, startsAt: week.start.map(RFC3339.format) ?? "", endsAt: week.end.map(RFC3339.format) ?? "",
+            outcome: outcome, cohorts: cohorts.count, closedCohorts: cohorts.filter(\.closed).count,
             players: cohorts.reduce(0) { $0 + $1.players }, tiers: summaries, cohortResults: detailed)
     }
 
@@ -288,6 +290,10 @@ public struct LeagueWeekReport: Sendable, Codable, Equatable {
     public var league: String
     /// The week.
     public var period: String
+    /// Its first instant.
+    public var startsAt: String
+    /// The first instant after it: the close may come from then on (the scheduler's, at this plus the close grace).
+    public var endsAt: String
     /// `dry-run` (nothing was written) or `closed` (every cohort is closed now).
     public var outcome: PeriodCloseOutcome
     /// The week's cohorts.

@@ -1,4 +1,4 @@
-// Podium's ops console (GET /console): boards and their periods, contests, snapshots and rank history, jobs, the
+// Podium's ops console (GET /console): boards and their periods, contests, leagues, snapshots and rank history, jobs, the
 // calendar of closed days, API keys, webhooks and players, over the admin API of the server that serves this file.
 //
 // Rules kept throughout:
@@ -10,8 +10,9 @@
 "use strict";
 (() => {
   const KEY_STORE = "podium.console.key";
-  const SCREENS = ["boards", "contests", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"];
-  const EVENT_TYPES = ["completion.recorded", "level.reached", "achievement.unlocked", "period.closed", "medal.awarded", "reminder.due"];
+  const SCREENS = ["boards", "contests", "leagues", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"];
+  const EVENT_TYPES = ["completion.recorded", "level.reached", "achievement.unlocked", "period.closed", "medal.awarded", "reminder.due",
+    "league.promoted", "league.relegated", "league.stayed"];
   const WINDOWS = ["all", "day", "week", "month", "contest"];
   const ROLES = ["read", "ingest", "admin", "display"];
   const $ = (id) => document.getElementById(id);
@@ -591,6 +592,136 @@
         : empty(search.value.trim() || offset ? "No contest matches." : "No contests."));
     }
     attempt(load);
+  }
+
+  // --- leagues ------------------------------------------------------------------------------------------------
+
+  function renderLeagues(container) {
+    const list = el("div", { id: "league-list" });
+    const input = (name, props) => el("input", Object.assign({ name, spellcheck: "false" }, props));
+    const f = {
+      id: input("id", { required: true, maxLength: 64, placeholder: "weekly" }),
+      name: input("name", { required: true, maxLength: 80, placeholder: "Weekly league" }),
+      scope: input("scope", { required: true, value: "global", placeholder: "global, topic:math, or group:… ids" }),
+      zone: input("time_zone", { value: "UTC" }),
+      tiers: input("tiers", { required: true, value: "Bronze, Silver, Gold", placeholder: "Bronze, Silver, Gold" }),
+      size: input("cohort_size", { type: "number", min: 2, max: 1000, value: 30 }),
+      up: input("up", { type: "number", min: 0, value: 7 }),
+      down: input("down", { type: "number", min: 0, value: 5 }),
+      tie: el("select", { name: "tie_break" }, [["shared", "shared"], ["earliest", "earliest"], ["fastest", "fastest"]]
+        .map(([value, text]) => el("option", { value }, text))),
+      medals: input("medals", { type: "checkbox", checked: true }),
+    };
+    // "Bronze, Silver, Gold": each title, lowest first, named in board ids by its lower-case letters and digits.
+    const tiers = () => f.tiers.value.split(",").map((title) => title.trim()).filter(Boolean)
+      .map((title) => ({ name: title.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "tier", title }));
+    const form = el("form", { class: "toolbar", id: "league-form", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(async () => {
+        const created = await api("POST", "/v1/admin/leagues", {
+          id: f.id.value, name: f.name.value, scope: f.scope.value.split(/[\s,]+/).filter(Boolean), time_zone: f.zone.value || "UTC",
+          tiers: tiers(), cohort_size: Number(f.size.value), up: Number(f.up.value), down: Number(f.down.value),
+          tie_break: f.tie.value, medals: f.medals.checked });
+        showNotice(`League “${created.name}” created: ${plural(created.tiers.length, "tier")}, week ${created.week.period}.`);
+        f.id.value = ""; f.name.value = "";
+        await load();
+      });
+    } }, field("Id", f.id), field("Name", f.name), field("Scope", f.scope, "global, one topic:…, or group:… ids"),
+    field("Time zone", f.zone, "its weeks are ISO weeks here"), field("Tiers", f.tiers, "lowest first, comma-separated"),
+    field("Cohort size", f.size), field("Move up", f.up, "per cohort"), field("Move down", f.down, "per cohort"),
+    field("Ties", f.tie), field("Medals", f.medals), el("button", { type: "submit" }, "Create league"));
+    const ticket = tickets();
+    container.append(el("h1", {}, "Leagues"), section("Create a league", form), section("Leagues", list));
+
+    async function load() {
+      const isNewest = ticket();
+      const answer = await get("/v1/leagues");
+      if (!isNewest()) return;
+      const rows = answer.leagues.map((league) => {
+        const detail = el("div", { class: "close-box" });
+        const actions = el("td", { class: "actions" },
+          button("Week…", () => attempt(() => showWeek(league, league.week.period, detail)), "small week"));
+        if (league.status === "active") {
+          actions.append(button("Pause", () => attempt(async () => {
+            await api("POST", `/v1/admin/leagues/${seg(league.id)}/pause`);
+            showNotice(`League “${league.name}” is paused: no completion counts until it is resumed.`);
+            await load();
+          }), "quiet small pause-league"));
+        } else if (league.status === "paused") {
+          actions.append(button("Resume", () => attempt(async () => {
+            await api("POST", `/v1/admin/leagues/${seg(league.id)}/resume`);
+            showNotice(`League “${league.name}” counts completions again.`);
+            await load();
+          }), "quiet small resume-league"));
+        }
+        if (league.status !== "ended") {
+          actions.append(button("End league…", () => confirmIn(detail,
+            `End the league “${league.name}”? Nothing played from now on counts; week ${league.week.period} still closes at its end.`,
+            "End the league", async () => {
+              await api("POST", `/v1/admin/leagues/${seg(league.id)}/end`);
+              showNotice(`League “${league.name}” has ended.`);
+              await load();
+            }), "quiet small end-league"));
+        }
+        const tierText = league.tiers.map((tier) => `${tier.title}${tier.up ? ` ↑${tier.up}` : ""}${tier.down ? ` ↓${tier.down}` : ""}`).join(" · ");
+        return [
+          el("tr", { dataset: { league: league.id, status: league.status } },
+            el("th", { scope: "row" }, league.name, el("div", { class: "muted mono" }, league.id)),
+            el("td", {}, league.scope.join(", ")),
+            el("td", {}, tierText, el("div", { class: "muted" }, `cohorts of ${league.cohort_size}, ties ${league.tie_break}`)),
+            el("td", {}, badge(league.status, `status ${league.status}`)),
+            el("td", {}, el("span", { class: "mono" }, league.week.period), " ", dateRange(league.week.starts_at, league.week.ends_at, league.time_zone)),
+            actions),
+          el("tr", { class: "close-row" }, el("td", { colspan: 6 }, detail)),
+        ];
+      });
+      list.replaceChildren(rows.length ? table(["League", "Scope", "Tiers", "Status", "This week", ""], rows, "leagues-table stack")
+        : empty("No leagues."));
+    }
+    attempt(load);
+  }
+
+  // A league's week in `box`: its dry run (moves and medals by tier, then the players of the cohorts shown), a week
+  // and tier to look at, and, once the week has ended, a button that closes every cohort still open.
+  async function showWeek(league, period, box, tier) {
+    const report = await api("POST", `/v1/admin/leagues/${seg(league.id)}/close${query({ dry_run: "true", period, tier: tier || undefined, limit: 20 })}`);
+    const weekInput = el("input", { name: "period", value: report.period, pattern: "[0-9]{4}-W[0-9]{2}", size: 9, spellcheck: "false" });
+    const tierSelect = el("select", { name: "tier" }, el("option", { value: "" }, "every tier"),
+      league.tiers.map((t) => el("option", { value: t.name, selected: t.name === tier }, t.title)));
+    const look = el("form", { class: "toolbar week-tools", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(() => showWeek(league, weekInput.value.trim(), box, tierSelect.value));
+    } }, field("Week", weekInput, "e.g. 2026-W48"), field("Cohorts of", tierSelect), el("button", { type: "submit" }, "Show"));
+    const summary = table(["Tier", "Cohorts", "Players", "Move up", "Move down", "Stay", "Medals"], report.tiers.map((t) =>
+      el("tr", { dataset: { tier: t.tier } }, el("th", { scope: "row" }, t.title), el("td", { class: "num" }, String(t.cohorts)),
+        el("td", { class: "num" }, String(t.players)), el("td", { class: "num" }, String(t.promoted)),
+        el("td", { class: "num" }, String(t.relegated)), el("td", { class: "num" }, String(t.stayed)), el("td", { class: "num" }, String(t.medals)))),
+    "league-summary");
+    const titleOf = (name) => (league.tiers.find((t) => t.name === name) || { title: name }).title;
+    const cohorts = report.cohort_results.map(({ cohort, results }) => el("details", { class: "cohort", dataset: { board: cohort.board } },
+      el("summary", {}, `${titleOf(cohort.tier)} · cohort ${cohort.cohort} · ${plural(cohort.players, "player")}`, " ",
+        cohort.closed ? badge("closed", "status closed") : badge("open", "status running")),
+      table(["#", "Player", "Score", "Move", "Next tier", "Medal"], results.map((r) =>
+        el("tr", { dataset: { user: r.user_id, move: r.move } }, el("td", { class: "num" }, String(r.rank)),
+          el("td", {}, r.display_name || r.user_id), el("td", { class: "num" }, String(r.score)),
+          el("td", {}, badge(r.move === "promoted" ? "↑ up" : r.move === "relegated" ? "↓ down" : "stays", `move ${r.move}`)),
+          el("td", {}, titleOf(r.next_tier)), el("td", {}, r.medal || ""))), "cohort-table")));
+    const ended = new Date() >= new Date(report.ends_at);
+    const open = report.cohorts - report.closed_cohorts;
+    const close = ended && open > 0 ? button(`Close week ${report.period}: ${plural(open, "cohort")}…`, () => confirmIn(box,
+      `Close week ${report.period} of “${league.name}”? ${plural(open, "open cohort")} close now with their medals; ` +
+      report.tiers.map((t) => `${t.title}: ${t.promoted} up, ${t.relegated} down`).join("; ") + ".",
+      `Close week ${report.period}`, async () => {
+        const done = await api("POST", `/v1/admin/leagues/${seg(league.id)}/close${query({ period: report.period })}`);
+        showNotice(`Week ${done.period} of “${league.name}”: ${done.closed_cohorts} of ${plural(done.cohorts, "cohort")} closed.`);
+        await showWeek(league, done.period, box, tier);
+      }), "danger close-week") : null;
+    const state = report.cohorts === 0 ? "No one has played this week yet."
+      : `${plural(report.players, "player")} in ${plural(report.cohorts, "cohort")}, ${report.closed_cohorts} closed` +
+        (open > 0 ? (ended ? ": the week has ended." : ": shown as if the week closed now.") : ".");
+    box.replaceChildren(el("div", { class: "week-view" }, el("h3", {}, `${league.name}, week ${report.period}`), look,
+      el("p", { class: "week-state" }, state), summary, cohorts, close,
+      el("div", { class: "row" }, button("Go back", () => box.replaceChildren(), "quiet confirm-no"))));
   }
 
   // --- b. snapshots and rank history --------------------------------------------------------------------------
@@ -1186,7 +1317,7 @@
     });
   }
 
-  const RENDER = { boards: renderBoards, contests: renderContests, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
+  const RENDER = { boards: renderBoards, contests: renderContests, leagues: renderLeagues, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
     keys: renderKeys, webhooks: renderWebhooks, players: renderPlayers, audit: renderAudit };
 
   // --- start --------------------------------------------------------------------------------------------------

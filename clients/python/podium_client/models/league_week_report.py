@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
@@ -26,6 +27,9 @@ class LeagueWeekReport:
         Attributes:
             league (str):
             period (str): The week.
+            starts_at (datetime.datetime): The week's first instant.
+            ends_at (datetime.datetime): The first instant after the week: it may close from then on (the scheduler closes
+                it at this plus the close grace).
             outcome (LeagueWeekReportOutcome): `closed`: every cohort of the week is closed now; `dry-run`: nothing was
                 written (open cohorts are shown from their live standings).
             cohorts (int):
@@ -37,6 +41,8 @@ class LeagueWeekReport:
 
     league: str
     period: str
+    starts_at: datetime.datetime
+    ends_at: datetime.datetime
     outcome: LeagueWeekReportOutcome
     cohorts: int
     closed_cohorts: int
@@ -48,6 +54,10 @@ class LeagueWeekReport:
         league = self.league
 
         period = self.period
+
+        starts_at = self.starts_at.isoformat()
+
+        ends_at = self.ends_at.isoformat()
 
         outcome: str = self.outcome
 
@@ -73,6 +83,8 @@ class LeagueWeekReport:
             {
                 "league": league,
                 "period": period,
+                "starts_at": starts_at,
+                "ends_at": ends_at,
                 "outcome": outcome,
                 "cohorts": cohorts,
                 "closed_cohorts": closed_cohorts,
@@ -93,6 +105,10 @@ class LeagueWeekReport:
         league = d.pop("league")
 
         period = d.pop("period")
+
+        starts_at = datetime.datetime.fromisoformat(d.pop("starts_at"))
+
+        ends_at = datetime.datetime.fromisoformat(d.pop("ends_at"))
 
         outcome = check_league_week_report_outcome(d.pop("outcome"))
 
@@ -121,6 +137,8 @@ class LeagueWeekReport:
         league_week_report = cls(
             league=league,
             period=period,
+            starts_at=starts_at,
+            ends_at=ends_at,
             outcome=outcome,
             cohorts=cohorts,
             closed_cohorts=closed_cohorts,

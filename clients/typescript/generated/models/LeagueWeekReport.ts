@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
 import type { LeagueCohortResults } from './LeagueCohortResults';
 import {
     LeagueCohortResultsFromJSON,
@@ -42,6 +42,14 @@ export interface LeagueWeekReport {
      * The week.
      */
     period: string;
+    /**
+     * The week's first instant.
+     */
+    startsAt: Date;
+    /**
+     * The first instant after the week: it may close from then on (the scheduler closes it at this plus the close grace).
+     */
+    endsAt: Date;
     /**
      * `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
      */
@@ -85,6 +93,8 @@ export type LeagueWeekReportOutcomeEnum = typeof LeagueWeekReportOutcomeEnum[key
 export function instanceOfLeagueWeekReport(value: object): value is LeagueWeekReport {
     if (!('league' in value) || value['league'] === undefined) return false;
     if (!('period' in value) || value['period'] === undefined) return false;
+    if ((!('startsAt' in (value as Record<string, any>)) && !('starts_at' in (value as Record<string, any>))) || ((value as Record<string, any>)['startsAt'] === undefined && (value as Record<string, any>)['starts_at'] === undefined)) return false;
+    if ((!('endsAt' in (value as Record<string, any>)) && !('ends_at' in (value as Record<string, any>))) || ((value as Record<string, any>)['endsAt'] === undefined && (value as Record<string, any>)['ends_at'] === undefined)) return false;
     if (!('outcome' in value) || value['outcome'] === undefined) return false;
     if (!('cohorts' in value) || value['cohorts'] === undefined) return false;
     if ((!('closedCohorts' in (value as Record<string, any>)) && !('closed_cohorts' in (value as Record<string, any>))) || ((value as Record<string, any>)['closedCohorts'] === undefined && (value as Record<string, any>)['closed_cohorts'] === undefined)) return false;
@@ -106,6 +116,8 @@ export function LeagueWeekReportFromJSONTyped(json: any, ignoreDiscriminator: bo
         
         'league': json['league'],
         'period': json['period'],
+        'startsAt': (json['starts_at'] == null ? json['starts_at'] : parseDateTime(json['starts_at'])),
+        'endsAt': (json['ends_at'] == null ? json['ends_at'] : parseDateTime(json['ends_at'])),
         'outcome': json['outcome'],
         'cohorts': json['cohorts'],
         'closedCohorts': json['closed_cohorts'],
@@ -128,6 +140,8 @@ export function LeagueWeekReportToJSONTyped(value?: LeagueWeekReport | null, ign
         
         'league': value['league'],
         'period': value['period'],
+        'starts_at': value['startsAt'] == null ? value['startsAt'] : serializeDateTime(value['startsAt']),
+        'ends_at': value['endsAt'] == null ? value['endsAt'] : serializeDateTime(value['endsAt']),
         'outcome': value['outcome'],
         'cohorts': value['cohorts'],
         'closed_cohorts': value['closedCohorts'],

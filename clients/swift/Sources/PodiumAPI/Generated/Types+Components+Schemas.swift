@@ -7563,6 +7563,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/period`.
             public var period: Swift.String
+            /// The week's first instant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/starts_at`.
+            public var startsAt: Foundation.Date
+            /// The first instant after the week: it may close from then on (the scheduler closes it at this plus the close grace).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/ends_at`.
+            public var endsAt: Foundation.Date
             /// `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/outcome`.
@@ -7589,6 +7597,8 @@ extension Components {
             /// - Parameters:
             ///   - league:
             ///   - period: The week.
+            ///   - startsAt: The week's first instant.
+            ///   - endsAt: The first instant after the week: it may close from then on (the scheduler closes it at this plus the close grace).
             ///   - outcome: `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
             ///   - cohorts:
             ///   - closedCohorts:
@@ -7598,6 +7608,8 @@ extension Components {
             public init(
                 league: Swift.String,
                 period: Swift.String,
+                startsAt: Foundation.Date,
+                endsAt: Foundation.Date,
                 outcome: Components.Schemas.LeagueWeekReport.OutcomePayload,
                 cohorts: Swift.Int,
                 closedCohorts: Swift.Int,
@@ -7607,6 +7619,8 @@ extension Components {
             ) {
                 self.league = league
                 self.period = period
+                self.startsAt = startsAt
+                self.endsAt = endsAt
                 self.outcome = outcome
                 self.cohorts = cohorts
                 self.closedCohorts = closedCohorts
@@ -7617,6 +7631,8 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case league
                 case period
+                case startsAt = "starts_at"
+                case endsAt = "ends_at"
                 case outcome
                 case cohorts
                 case closedCohorts = "closed_cohorts"
@@ -7633,6 +7649,14 @@ extension Components {
                 self.period = try container.decode(
                     Swift.String.self,
                     forKey: .period
+                )
+                self.startsAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .startsAt
+                )
+                self.endsAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .endsAt
                 )
                 self.outcome = try container.decode(
                     Components.Schemas.LeagueWeekReport.OutcomePayload.self,
@@ -7661,6 +7685,8 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "league",
                     "period",
+                    "starts_at",
+                    "ends_at",
                     "outcome",
                     "cohorts",
                     "closed_cohorts",
