@@ -83,14 +83,21 @@ public struct LeagueRequest: Codable, Sendable {
         if !Self.cohortSizes.contains(size) {
             errors.append(FieldError(field: "cohort_size", message: "must be \(Self.cohortSizes.lowerBound)-\(Self.cohortSizes.upperBound)"))
         }
-        for (field, value) in [("up", up), ("down", down)] where value.map({ !(0...size).contains($0) }) ?? false {
-            errors.append(FieldError(field: field, message: "must be 0-\(size), the cohort size"))
+        // Moves are checked against the cohort size, or against the largest when the size itself is wrong.
+        let bound = Self.cohortSizes.contains(size) ? size : Self.cohortSizes.upperBound
+        for (field, value) in [("up", up), ("down", down)] where value.map({ !Self.fits($0, bound) }) ?? false {
+            errors.append(FieldError(field: field, message: "must be 0-\(bound), the cohort size"))
         }
-        let tiers = validatedTiers(cohortSize: size, errors: &errors)
+        let tiers = validatedTiers(cohortSize: bound, errors: &errors)
         guard errors.isEmpty, let scope, let zone else { return .failure(ValidationFailure(errors: errors)) }
         return .success(League(
             id: id, name: name, scope: scope, timeZone: zone, tiers: tiers, cohortSize: size, metric: metric ?? .points,
             tieBreak: tieBreak ?? .shared, medals: medals ?? true, createdAt: now))
+    }
+
+    /// Whether a count of players to move is 0...`bound` (compared, never made into a range: `bound` is checked first).
+    private static func fits(_ value: Int, _ bound: Int) -> Bool {
+        value >= 0 && value <= bound
     }
 
     /// The tiers asked for, with the league's moves where a tier gives none; problems are added to `errors`.
@@ -120,10 +127,11 @@ public struct LeagueRequest: Codable, Sendable {
             let down = bottom ? 0 : tier.down ?? self.down ?? 5
             // A value the tier took from the league was checked there; one the top or bottom may not have, just above.
             for (part, value) in [("up", top ? nil : tier.up), ("down", bottom ? nil : tier.down)]
-            where value.map({ !(0...cohortSize).contains($0) }) ?? false {
+            where value.map({ !Self.fits($0, cohortSize) }) ?? false {
                 errors.append(FieldError(field: "\(field).\(part)", message: "must be 0-\(cohortSize), the cohort size"))
             }
-            if up + down > cohortSize {
+            // Summed only when both fit, so no sum can overflow.
+            if Self.fits(up, cohortSize) && Self.fits(down, cohortSize) && up + down > cohortSize {
                 errors.append(FieldError(field: field, message: "moves \(up + down) players of a cohort of \(cohortSize): up plus down is at most the cohort size"))
             }
             result.append(LeagueTier(name: name, title: title, up: up, down: down))

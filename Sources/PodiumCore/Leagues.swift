@@ -122,15 +122,25 @@ public struct League: Sendable, Hashable {
             cohort: LeagueCohortBoard(league: self, tier: tier, number: cohort))
     }
 
+    /// How many of a cohort of `players` in tier `tier` move up and down: the tier's `up` and `down` for a full cohort,
+    /// in proportion for one not full (up rounded up, down rounded down: a cohort of 10 of 30 with 7 up and 5 down sends
+    /// 3 up and 1 down), none up from the top tier nor down from the bottom one. A cohort left small, because the
+    /// week's last arrivals opened it, so moves no more of its players than a full one would.
+    public func moves(players: Int, tier: Int) -> (up: Int, down: Int) {
+        let rules = tiers[tier]
+        let filled = max(0, min(players, cohortSize))
+        let up = tier == tiers.count - 1 ? 0 : (rules.up * filled + cohortSize - 1) / cohortSize
+        let down = tier == 0 ? 0 : rules.down * filled / cohortSize
+        return (up, down)
+    }
+
     /// The move of the player ranked `rank` (competition rank, 1 best) among `players` in a cohort of tier `tier`.
     ///
-    /// Moves go by rank, so a tie on a line goes the players' way: every player ranked within the first `up` moves up
-    /// (a shared rank may take more than `up`), and only those ranked below the last `players - down` move down.
-    /// Promotion wins when a small cohort puts a player in both zones.
+    /// Moves go by rank (`moves(players:tier:)` says how many), so a tie on a line goes the players' way: every player
+    /// ranked within the first `up` moves up (a shared rank may take more than `up`), and only those ranked below the
+    /// last `players - down` move down. Promotion wins when a small cohort puts a player in both zones.
     public func move(rank: Int, players: Int, tier: Int) -> LeagueMove {
-        let rules = tiers[tier]
-        let up = tier == tiers.count - 1 ? 0 : rules.up
-        let down = tier == 0 ? 0 : rules.down
+        let (up, down) = moves(players: players, tier: tier)
         if rank <= up { return .promoted }
         if down > 0 && rank > players - down { return .relegated }
         return .stayed
@@ -172,12 +182,12 @@ public final class LeagueCohortBoard: Sendable, Hashable {
         self.number = number
     }
 
-    /// What a page of the cohort says of it: league, tier, number and the zones.
-    public var page: LeagueCohortPage {
-        let rules = league.tiers[tier]
+    /// What a page of the cohort says of it, with `players` on the board: league, tier, number and the zones.
+    public func page(players: Int) -> LeagueCohortPage {
+        let (up, down) = league.moves(players: players, tier: tier)
         return LeagueCohortPage(
-            league: league.id, name: league.name, tier: rules.name, tierTitle: rules.title, cohort: number,
-            promotion: tier == league.tiers.count - 1 ? 0 : rules.up, relegation: tier == 0 ? 0 : rules.down)
+            league: league.id, name: league.name, tier: league.tiers[tier].name, tierTitle: league.tiers[tier].title, cohort: number,
+            promotion: up, relegation: down)
     }
 
     /// Equal when league, tier and number are.
@@ -205,9 +215,9 @@ public struct LeagueCohortPage: Sendable, Codable, Equatable {
     public var tierTitle: String
     /// The cohort's number in its tier's week.
     public var cohort: Int
-    /// How many move up (ranks 1 to this): 0 in the top tier.
+    /// How many move up now (ranks 1 to this; `League.moves`, for the players on the board): 0 in the top tier.
     public var promotion: Int
-    /// How many move down (the last this many places): 0 in the bottom tier.
+    /// How many move down now (the last this many places): 0 in the bottom tier.
     public var relegation: Int
 
     /// Creates one.

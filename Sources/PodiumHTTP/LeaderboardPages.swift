@@ -77,6 +77,6 @@ final class LeaderboardPages: Sendable {
             endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: closeGrace).map(RFC3339.format),
             status: closed || period.isClosed(at: now(), grace: closeGrace) ? .closed : .open, players: entries.players,
             live: entries.live, offset: entries.offset, entries: entries.entries, title: target.board.title,
-            league: target.board.cohort?.page)
+            league: target.board.cohort?.page(players: entries.players))
     }
 }

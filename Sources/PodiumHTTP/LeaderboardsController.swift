@@ -52,12 +52,12 @@ struct LeaderboardsController {
         var errors: [FieldError] = []
         let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...1000, fallback: 500, errors: &errors)
         let kind = request.uri.queryParameters.get("kind").map { String($0) }
-        if let kind, !["global", "topic", "group", "contest"].contains(kind) {
-            errors.append(FieldError(field: "kind", message: "must be global, topic, group or contest"))
+        if let kind, !["global", "topic", "group", "contest", "league"].contains(kind) {
+            errors.append(FieldError(field: "kind", message: "must be global, topic, group, contest or league"))
         }
         let prefix = request.uri.queryParameters.get("prefix").map { String($0) } ?? ""
-        if !prefix.isEmpty, prefix.count > 70 || !prefix.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || ":._-".contains($0)) }) {
-            errors.append(FieldError(field: "prefix", message: "must be the start of a board id: up to 70 of a-z 0-9 : . _ -"))
+        if !prefix.isEmpty, prefix.count > 150 || !prefix.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || ":._-".contains($0)) }) {
+            errors.append(FieldError(field: "prefix", message: "must be the start of a board id: up to 150 of a-z 0-9 : . _ -"))
         }
         let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
         if let cursor { _ = HTTPSupport.boardScope(cursor, field: "cursor", errors: &errors) }

@@ -78,7 +78,7 @@ struct LeaguesController {
     /// Handles `POST /v1/admin/leagues/:id/close?period=&dry_run=&tier=&limit=`: closes every cohort of the week
     /// `period` (the week under way when left out) still open, with their medals and moves, and answers the week's report;
     /// with `dry_run=true` nothing is written and the report shows what the close would do (from the live standings).
-    /// 409 when the week has not ended (a dry run may look at any week). `tier` and `limit` (1-1000 cohorts, default 100)
+    /// 409 before the week's end plus the close grace (a dry run may look at any week). `tier` and `limit` (1-1000 cohorts, default 100)
     /// choose the cohorts whose players the report lists; its sums by tier always cover every cohort.
     @Sendable func close(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
@@ -88,30 +88,41 @@ struct LeaguesController {
         let limit = HTTPSupport.integer("limit", in: query, range: 1...1000, fallback: 100, errors: &errors)
         let league = try league(context)
         let at = now()
-        var week = league.week(containing: at)
-        if let name = query.get("period") {
-            if let named = Period.named(String(name), window: .week, timeZone: league.timeZone) {
-                week = named
-            } else {
-                errors.append(FieldError(field: "period", message: "must be a week name such as 2026-W48"))
-            }
+        let period = query.get("period").map { String($0) }
+        if let period, period.wholeMatch(of: /[0-9]{4}-W[0-9]{2}/) == nil {
+            errors.append(FieldError(field: "period", message: "must be a week name such as 2026-W48"))
         }
-        var tier: Int?
-        if let name = query.get("tier") {
-            tier = league.tierIndex(named: String(name))
-            if tier == nil { errors.append(FieldError(field: "tier", message: "must name a tier of league \(league.id)")) }
+        let tierName = query.get("tier").map { String($0) }
+        if let tierName, !NameRules.isValidScopeName(tierName) {
+            errors.append(FieldError(field: "tier", message: "must be a tier name: 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -"))
         }
         guard errors.isEmpty else { throw APIError.validation(errors) }
+        // Of the right shape but naming nothing (week 60, a tier the league has not): 404, as on the boards.
+        let week = try period.map { name in
+            guard let week = Period.named(name, window: .week, timeZone: league.timeZone) else { throw APIError.notFound("no week \(name)") }
+            return week
+        } ?? league.week(containing: at)
+        let tier = try tierName.map { name in
+            guard let index = league.tierIndex(named: name) else { throw APIError.notFound("league \(league.id) has no tier \(name)") }
+            return index
+        }
         if !dryRun {
-            guard let end = week.end, end <= at else {
-                throw APIError.conflict("week \(week.key) of league \(league.id) ends at \(week.end.map(RFC3339.format) ?? "?"): it cannot close before")
+            // After the grace, as the scheduler: completions played in the week still count until then.
+            guard let closes = week.closesAt(grace: rules.closeGrace), closes <= at else {
+                let when = week.closesAt(grace: rules.closeGrace).map(RFC3339.format) ?? "?"
+                throw APIError.conflict("week \(week.key) of league \(league.id) takes completions until \(when): it cannot close before")
             }
-            for cohort in try await leagues.cohorts(of: league, period: week.key) where !cohort.closed {
-                let key = BoardPeriodKey(board: cohort.board, window: .week, period: week.key)
-                _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false)
+            let open = try await leagues.cohorts(of: league, period: week.key).filter { !$0.closed }
+                .map { BoardPeriodKey(board: $0.board, window: .week, period: week.key) }
+            // In pages of 500, each one transaction, as close-periods closes them.
+            for first in stride(from: 0, to: open.count, by: 500) {
+                let page = Array(open[first..<min(first + 500, open.count)])
+                _ = try await periods.close(page, now: at)
+                cache.invalidate(keys: page)
             }
         }
-        var report = try await leagues.weekReport(league, week: week, tier: tier, limit: limit, outcome: dryRun ? .dryRun : .closed)
+        var report = try await leagues.weekReport(
+            league, week: week, closesAt: week.closesAt(grace: rules.closeGrace) ?? at, tier: tier, limit: limit, outcome: dryRun ? .dryRun : .closed)
         let names = (try? await users.displayNames(of: report.cohortResults.flatMap { $0.results.map(\.userId) })) ?? [:]
         for cohort in report.cohortResults.indices {
             for index in report.cohortResults[cohort].results.indices {
@@ -157,18 +168,19 @@ struct LeagueStandings {
     let rules: GameRules
     let now: @Sendable () -> Date
 
-    /// `userID`'s standing in every league they hold a tier in or play in this week, by league id; ended leagues are
-    /// left out.
+    /// `userID`'s standing in every league they hold a tier in or play in this week, by league id; an ended league only
+    /// while its last week, if they play in it, runs.
     func of(_ userID: String) async throws -> [PlayerLeague] {
         let at = now()
-        let open = rules.boards.contests.leagues.filter { $0.endedAt == nil }
-        guard !open.isEmpty else { return [] }
-        let weeks = Dictionary(uniqueKeysWithValues: open.map { ($0.id, $0.week(containing: at)) })
+        let all = rules.boards.contests.leagues
+        guard !all.isEmpty else { return [] }
+        let weeks = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.week(containing: at)) })
         let placements = try await leagues.placements(of: userID, weeks: weeks.mapValues(\.key))
         let tiers = try await leagues.tiers(of: userID)
         var standings: [PlayerLeague] = []
-        for league in open {
-            guard let week = weeks[league.id], placements[league.id] != nil || tiers[league.id] != nil else { continue }
+        for league in all {
+            let holds = league.endedAt == nil && tiers[league.id] != nil
+            guard let week = weeks[league.id], placements[league.id] != nil || holds else { continue }
             guard let placement = placements[league.id], league.tiers.indices.contains(placement.tier) else {
                 let tier = min(tiers[league.id] ?? 0, league.tiers.count - 1)
                 standings.append(PlayerLeague(league: league, week: week, now: at, tier: tier, board: nil, rank: nil, players: nil, score: nil))

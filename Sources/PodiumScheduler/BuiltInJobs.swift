@@ -35,17 +35,26 @@ public struct ClosePeriodsJob: ScheduledJob {
         try await withThrowingTaskGroup(of: [String: Int].self) { group in
             var counts = ["closed": 0, "medals": 0, "skipped": 0]
             var inFlight = 0
+            // The end shared by every period of the pages in flight, when they all end at one instant.
+            var sharedEnd: Date?
             var after: DuePeriod?
             repeat {
                 let page = try await periods.duePeriods(now: context.now(), after: after, limit: pageSize)
                 after = page.count == pageSize ? page.last : nil
-                guard !page.isEmpty else { break }
-                if inFlight == concurrentPages, let done = try await group.next() {
-                    counts.merge(done, uniquingKeysWith: +)
+                guard let first = page.first, let last = page.last else { break }
+                // Pages close at once only when all of them end at one instant (a Monday's thousands of cohorts):
+                // a league's weeks then close in turn, the later one once the earlier one's moves are in (after an
+                // outage, several may be due; one page holding both settles them in order, LeagueSettling).
+                let end = first.endsAt == last.endsAt ? first.endsAt : nil
+                let overlaps = end != nil && end == sharedEnd
+                let waitFor = overlaps ? max(0, inFlight - concurrentPages + 1) : inFlight
+                for _ in 0..<waitFor {
+                    if let done = try await group.next() { counts.merge(done, uniquingKeysWith: +) }
                     inFlight -= 1
                 }
                 group.addTask { try await close(page.map(\.key), context: context) }
                 inFlight += 1
+                sharedEnd = end
             } while after != nil
             for try await done in group { counts.merge(done, uniquingKeysWith: +) }
             return counts

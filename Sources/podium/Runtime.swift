@@ -50,7 +50,7 @@ struct Runtime {
             jobs = jobs.map { $0.name == jobDelay.job ? DelayedJob(job: $0, delay: jobDelay.delay) : $0 }
         }
         if let closePages {
-            let job = ClosePeriodsJob(periods: storage.periods, pageSize: closePages.size, concurrentPages: 1, pagePause: closePages.pause)
+            let job = ClosePeriodsJob(periods: storage.periods, pageSize: closePages.size, pagePause: closePages.pause)
             jobs = jobs.map { $0.name == job.name ? job : $0 }
         }
         return Scheduler(
@@ -124,8 +124,8 @@ struct JobDelay: ExpressibleByArgument, Sendable {
 }
 
 /// Fault injection for the league close drill (`serve --test-close-pages <size>:<ms>`, hidden from help): close-periods
-/// closes `size` periods per transaction, one page at a time, and pauses after each, so a test can kill its replica
-/// between two pages of one run.
+/// closes `size` periods per transaction (two pages at once, as it ships) and pauses after each, so a test can kill its
+/// replica between pages of one run.
 struct ClosePages: ExpressibleByArgument, Sendable {
     /// Periods per page.
     let size: Int

@@ -23,19 +23,33 @@ struct LeagueTests {
         #expect(moves(0, 10) == [up, up, up, stay, stay, stay, stay, stay, stay, stay])
         #expect(moves(1, 10) == [up, up, up, stay, stay, stay, stay, stay, down, down])
         #expect(moves(2, 10) == [stay, stay, stay, stay, stay, stay, stay, stay, down, down])
-        #expect(moves(1, 4) == [up, up, up, down], "four players: three up, the last one down")
-        #expect(moves(1, 2) == [up, up], "promotion wins over relegation")
+        #expect(moves(1, 4) == [up, up, stay, stay], "4 of 10: 3 × 4/10 up, rounded up; 2 × 4/10 down, rounded down")
+        #expect(moves(1, 1) == [up], "alone: one up, none down")
         #expect(league.tier(after: .promoted, from: 0) == 1)
         #expect(league.tier(after: .relegated, from: 2) == 1)
         #expect(league.zone(rank: 9, players: 10, tier: 1) == .relegation)
         #expect(league.zone(rank: 5, players: 10, tier: 1) == .safe)
     }
 
+    @Test("a cohort not full moves in proportion: up rounded up, down rounded down, never more than a full one")
+    func movesInProportion() throws {
+        let league = try LeagueRequest(
+            id: "weekly", name: "Weekly", scope: ["global"], tiers: [.init(name: "a"), .init(name: "b"), .init(name: "c")], up: 7, down: 5
+        ).validated(now: created).get()
+        #expect(league.cohortSize == 30)
+        let counts = [1, 2, 10, 15, 29, 30].map { players in
+            let (up, down) = league.moves(players: players, tier: 1)
+            return "\(players): \(up) up \(down) down"
+        }
+        #expect(counts == ["1: 1 up 0 down", "2: 1 up 0 down", "10: 3 up 1 down", "15: 4 up 2 down", "29: 7 up 4 down", "30: 7 up 5 down"])
+        #expect(league.moves(players: 30, tier: 0).down == 0 && league.moves(players: 30, tier: 2).up == 0)
+    }
+
     @Test("a tie on a line goes the players' way")
     func tiesOnTheLines() throws {
         let league = try league()
-        // Competition ranks 1, 2, 3, 3 (two tied on the promotion line of 3): both tied move up.
-        #expect([1, 2, 3, 3].map { league.move(rank: $0, players: 4, tier: 1) } == [.promoted, .promoted, .promoted, .promoted])
+        // Competition ranks 1, 2, 3, 3 of a full cohort (two tied on the promotion line of 3): both tied move up.
+        #expect([1, 2, 3, 3].map { league.move(rank: $0, players: 10, tier: 1) } == [.promoted, .promoted, .promoted, .promoted])
         // Ten players, ranks 8, 8, 8 share the line above the last two places (ranks above 8 go down): none of them does.
         #expect([8, 8, 8].map { league.move(rank: $0, players: 10, tier: 1) } == [.stayed, .stayed, .stayed])
     }
@@ -83,10 +97,9 @@ struct LeagueTests {
             tiers: [.init(name: "low", down: 1), .init(name: "low", down: 9), .init(name: "top", up: 2)], cohortSize: 4, up: 5
         ).validated(now: created)
         guard case .failure(let failure) = bad else { Issue.record("accepted"); return }
-        // The league's up (5 of 4) is reported once; each tier that moves more than its cohort holds is reported too.
+        // The league's up (5 of 4) is reported once, and no sum is checked with a count already wrong.
         #expect(failure.errors.map(\.field) == [
-            "id", "name", "scope", "time_zone", "up", "tiers[0].down", "tiers[0]", "tiers[1].name", "tiers[1].down", "tiers[1]",
-            "tiers[2].up", "tiers[2]",
+            "id", "name", "scope", "time_zone", "up", "tiers[0].down", "tiers[1].name", "tiers[1].down", "tiers[2].up",
         ])
         let none = LeagueRequest(id: "x", name: "X", scope: ["global"], tiers: []).validated(now: created)
         guard case .failure(let empty) = none else { Issue.record("accepted"); return }
@@ -96,5 +109,20 @@ struct LeagueTests {
         ).validated(now: created)
         guard case .failure(let crowded) = tight else { Issue.record("accepted"); return }
         #expect(crowded.errors.map(\.field) == ["tiers[1]"], "the bottom moves 6 up of 6 and the top 1 down: only the middle moves 7")
+    }
+
+    @Test("a negative cohort size or moves too large to add are answered as field errors, never a crash")
+    func extremeNumbers() throws {
+        let negative = LeagueRequest(
+            id: "x", name: "X", scope: ["global"], tiers: [.init(name: "a"), .init(name: "b", down: 3)], cohortSize: -5, up: 2
+        ).validated(now: created)
+        guard case .failure(let small) = negative else { Issue.record("accepted"); return }
+        #expect(small.errors.map(\.field) == ["cohort_size"])
+        let huge = LeagueRequest(
+            id: "x", name: "X", scope: ["global"], tiers: [.init(name: "a"), .init(name: "b"), .init(name: "c", down: Int.max)],
+            cohortSize: 30, up: Int.max, down: Int.max
+        ).validated(now: created)
+        guard case .failure(let large) = huge else { Issue.record("accepted"); return }
+        #expect(large.errors.map(\.field) == ["up", "down", "tiers[2].down"])
     }
 }

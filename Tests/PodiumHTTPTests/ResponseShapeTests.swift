@@ -241,7 +241,8 @@ private enum Samples {
         return summary
     }()
     static let leagueReport = LeagueWeekReport(
-        league: "weekly", period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z", outcome: .dryRun, cohorts: 1, closedCohorts: 1, players: 30, tiers: [leagueTier],
+        league: "weekly", period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
+        closesAt: "2026-11-23T00:15:00.000Z", outcome: .dryRun, cohorts: 1, closedCohorts: 1, players: 30, tiers: [leagueTier],
         cohortResults: [LeagueCohortResults(cohort: leagueCohort, results: [leagueResult])])
     static let friend = FriendProgress(
         userId: "bob", displayName: "Bob", level: 2, points: 14, pointsThisWeek: 9, lastActiveAt: "2026-11-25T12:00:00.000Z")

@@ -133,7 +133,7 @@ struct LeagueStoreTests {
         // Four players earned each tier in an earlier week; in each, they play 4, 3, 2 and 1 times.
         let players = (0..<3).flatMap { tier in (0..<4).map { "\(topic)-t\(tier)-\($0)" } }
         try await storage.postgres.query("""
-            INSERT INTO league_players (league_id, user_id, tier) SELECT $1, u, t FROM unnest($2::text[], $3::int[]) AS x(u, t)
+            INSERT INTO league_players (league_id, user_id, tier, period) SELECT $1, u, t, '2026-W47' FROM unnest($2::text[], $3::int[]) AS x(u, t)
             """, [league.id, players, players.indices.map { $0 / 4 }])
         for (index, player) in players.enumerated() { try await play(storage, player, topic, times: 4 - index % 4) }
         let cohorts = try await storage.leagues.cohorts(of: league, period: "2026-W48")
@@ -168,7 +168,8 @@ struct LeagueStoreTests {
         #expect(try await storage.leagues.create(league))
         let players = (0..<4).map { "\(topic)-\($0)" }
         try await storage.postgres.query(
-            "INSERT INTO league_players (league_id, user_id, tier) SELECT $1, u, 1 FROM unnest($2::text[]) AS u", [league.id, players])
+            "INSERT INTO league_players (league_id, user_id, tier, period) SELECT $1, u, 1, '2026-W47' FROM unnest($2::text[]) AS u",
+            [league.id, players])
         for (player, times) in zip(players, [2, 2, 1, 1]) { try await play(storage, player, topic, times: times) }
         #expect(try await closeWeek(storage, league, at: nextWeek) == [.closed])
         #expect(try await tiers(storage, league: league.id, players) == [2, 2, 1, 1])
@@ -267,5 +268,33 @@ struct LeagueStoreTests {
         #expect(ends == ["2026-W43 2026-10-25T23:00:00.000Z", "2026-W44 2026-11-01T23:00:00.000Z"])
         #expect(try await placements(monday, league: league.id, week: "2026-W43") == ["\(topic)-a 0:1"])
         #expect(try await placements(monday, league: league.id, week: "2026-W44") == ["\(topic)-a 0:1"])
+    }
+
+    @Test("a player who enters the next week before the last one closed plays it in the old tier, and its move applies to the tier the close gave them")
+    func enteringBeforeTheLastWeekClosed() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("early")
+        let league = try league(topic, size: 2, up: 1, down: 1)
+        #expect(try await storage.leagues.create(league))
+        let (winner, other) = ("\(topic)-winner", "\(topic)-other")
+        try await play(storage, winner, topic, times: 2)
+        try await play(storage, other, topic, times: 1)
+        // Monday 00:05: week 49 has begun, week 48 takes late completions until 00:15 and is not closed yet.
+        let monday = instant("2026-11-30T00:05:00Z")
+        let early = try await StoreTestEnvironment.storage(now: monday)
+        try await early.contests.refresh()
+        #expect(leagueBoards(try await play(early, winner, topic, recordedAt: monday)) == ["league:\(league.id):bronze:1"], "still bronze")
+        // Week 48 closes: the winner earns silver. Week 49's close applies its move (alone, so up) to silver: gold.
+        #expect(try await closeWeek(early, league, at: instant("2026-11-30T00:20:00Z")) == [.closed])
+        #expect(try await tiers(early, league: league.id, [winner, other]) == [1, 0])
+        #expect(try await closeWeek(early, league, week: "2026-W49", at: instant("2026-12-07T00:20:00Z")) == [.closed])
+        #expect(try await tiers(early, league: league.id, [winner, other]) == [2, 0])
+        let results = try await early.leagues.results(of: winner, league: league, limit: 5)
+        #expect(results.map { "\($0.period) \($0.tier) \($0.move.rawValue) \($0.nextTier)" }
+            == ["2026-W49 bronze promoted gold", "2026-W48 bronze promoted silver"])
+        // A late close of an older week never overwrites a newer one's tier.
+        let row = try await early.postgres.query(
+            "SELECT tier, period FROM league_players WHERE league_id = $1 AND user_id = $2", [league.id, winner]).rows[0]
+        #expect(try row.int("tier") == 2 && row["period"] == "2026-W49")
     }
 }

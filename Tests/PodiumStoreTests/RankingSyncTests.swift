@@ -267,7 +267,10 @@ struct RankingSyncTests {
     }
 
     @Test func rebuildLeavesClosedPeriodsOut() async throws {
-        let storage = try await StoreTestEnvironment.storage(now: now)
+        // Its own Redis: a rebuild of the shared one would drop the entries other suites' batches have written there
+        // but not yet committed in PostgreSQL.
+        let (server, storage) = try await storageOnOwnRedis()
+        defer { server.stop() }
         let topic = StoreTestEnvironment.unique("closedrebuild")
         _ = try await storage.writer.record(try completion(id: "\(topic)-c", user: "\(topic)-u", topic: topic, now: now))
         let keys = LeaderboardWindow.calendar.map {

@@ -304,7 +304,7 @@ def test_a_league_cohort_shows_its_league_tier_and_zone_lines_in_words_too(brows
     # The six earned silver in an earlier week (as a close writes it), so their cohort has both zones.
     prefix = f"{group}-p"
     subprocess.run([psql_binary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database, "-c",
-                    f"INSERT INTO league_players SELECT '{league}', '{prefix}-' || g, 1 FROM generate_series(0, 5) g"],
+                    f"INSERT INTO league_players SELECT '{league}', '{prefix}-' || g, 1, '2020-W01' FROM generate_series(0, 5) g"],
                    check=True, stdin=subprocess.DEVNULL, timeout=60)
     post_class(podium, group, ["Ada", "Bo", "Cy", "Dee", "Eli", "Fay"], prefix=prefix)
     key = display_key(podium, f"group:{group}")
@@ -312,10 +312,11 @@ def test_a_league_cohort_shows_its_league_tier_and_zone_lines_in_words_too(brows
     try:
         expect(page.locator("#entries tr")).to_have_count(6)
         assert page.text_content("#title") == "Class league · Silver · Cohort 1"
-        assert page.text_content("#zones") == "Top 2 move up to the next tier · Last 3 move down"
+        # 6 of 8: 2 × 6/8 up, rounded up, and 3 × 6/8 down, rounded down.
+        assert page.text_content("#zones") == "Top 2 move up to the next tier · Last 2 move down"
         marks = page.evaluate("""() => [...document.querySelectorAll('#entries tr')]
             .map((tr) => (tr.classList.contains('zone-up-end') ? 'up' : '') + (tr.classList.contains('zone-down-start') ? 'down' : ''))""")
-        assert marks == ["", "up", "", "down", "", ""], "a line under the second row and one above the fourth"
+        assert marks == ["", "up", "", "", "down", ""], "a line under the second row and one above the fifth"
         assert page.eval_on_selector("#entries tr.zone-up-end", "(tr) => getComputedStyle(tr).borderBottomStyle") == "solid"
         assert page.eval_on_selector("#entries tr.zone-down-start", "(tr) => getComputedStyle(tr).borderTopStyle") == "dashed"
         page.screenshot(path=str(OUT / "classroom-league.png"))

@@ -3,8 +3,8 @@
 A completion's `completed_at` must lie within the server's age and future limits,
 which are relative to the server's clock; a run's `slot` is any RFC 3339 time; and a
 completion's `correct` may not exceed its `total`, which ties two fields; and a player
-cannot follow themselves, which ties two path parameters; a contest's schedule ties its
-fields, and a comparison takes exactly one of two query parameters. The server refuses a
+cannot follow themselves, which ties two path parameters; a contest's schedule and a league's
+moves tie their fields, and a comparison takes exactly one of two query parameters. The server refuses a
 body whose object repeats a key ignoring case and underscores (the document's
 `x-podium-distinct-keys`), which a JSON Schema cannot say: such repeats are taken out of
 generated bodies, keeping the document's own property.
@@ -137,6 +137,8 @@ def map_case(context, case):
         body["slot"] = _recent()
     elif path == "/v1/admin/contests" and isinstance(body, dict) and not _negative(case, "body"):
         _valid_contest(body)
+    elif path == "/v1/admin/leagues" and isinstance(body, dict) and not _negative(case, "body"):
+        _valid_league(body)
     elif path == "/v1/comparisons" and case.query is not None and not _negative(case, "query"):
         _valid_comparison(case.query)
     elif path == "/v1/users/{id}/following/{other}" and case.path_parameters:
@@ -168,6 +170,37 @@ def _valid_contest(body):
         body["ends_at"] = _minute(timedelta(days=1))
     if body.get("entry") != "join":
         body.pop("max_players", None)
+
+
+def _valid_league(body):
+    """Ties a league's moves to its cohort size and tiers the way the server does and a schema cannot: no tier moves more
+    players than a cohort holds, none moves up from the top tier or down from the bottom one, and tier names differ."""
+    size = body.get("cohort_size") if _is_integer_in(body.get("cohort_size"), 2, 1000) else 30
+    for key in ("up", "down"):
+        if key in body and _is_integer_in(body[key], 0, 1000):
+            body[key] = min(body[key], size // 2)
+    tiers = body.get("tiers")
+    if not isinstance(tiers, list):
+        return
+    names = set()
+    for index, tier in enumerate(tiers):
+        if not isinstance(tier, dict):
+            continue
+        name = tier.get("name")
+        if isinstance(name, str) and name in names:
+            tier["name"] = f"t{index}"
+        names.add(tier.get("name"))
+        for key in ("up", "down"):
+            if key in tier and _is_integer_in(tier[key], 0, 1000):
+                tier[key] = min(tier[key], size // 2)
+        if index == len(tiers) - 1:
+            tier.pop("up", None)
+        if index == 0:
+            tier.pop("down", None)
+    # The defaults (7 up, 5 down) must fit too.
+    if size < 12:
+        body.setdefault("up", size // 2)
+        body.setdefault("down", size // 2)
 
 
 def _valid_comparison(query):

@@ -116,13 +116,19 @@ public struct CompletionStore: Sendable {
         return items.map { written.outcomes[$0.id] ?? .conflict }
     }
 
-    /// `writeScores` in `session`; when the contests changed since the registry read them, the registry reads them again
-    /// outside the transaction and the batch starts again (contest changes are rare admin actions: after a few passes
-    /// that each found a newer revision, the batch fails and its caller may retry).
+    /// `writeScores` in `session`, after the players' league places (`LeaguePlacing`, a statement of its own); when the
+    /// contests or leagues changed since the registry read them, the registry reads them again outside the transaction
+    /// and the batch starts again (they change by rare admin actions: after a few passes that each found a newer
+    /// revision, the batch fails and its caller may retry).
     private static func writeScores(_ items: [ValidCompletion], now: Date, rules: GameRules, in session: PostgresSession) async throws -> WrittenBatch {
         for _ in 0..<4 {
             do {
-                return try await session.runInTransaction { connection in try Self.writeScores(items, now: now, rules: rules, on: connection) }
+                let placements = try await session.run { connection in
+                    try LeaguePlacing.place(items, rules: rules, now: now, placedAt: RFC3339.truncated(now), on: connection)
+                }
+                return try await session.runInTransaction { connection in
+                    try Self.writeScores(items, placements: placements, now: now, rules: rules, on: connection)
+                }
             } catch let changed as ContestsChanged {
                 try await session.run { connection in
                     try ContestStore.load(into: rules.boards.contests, revision: changed.revision, on: connection)
@@ -239,11 +245,14 @@ extension CompletionStore {
         ORDER BY b ON CONFLICT DO NOTHING
         """
 
-    /// The transaction's first two round trips, on a blocking thread: the standing, then every upsert.
+    /// The transaction's first two round trips, on a blocking thread: the standing, then every upsert (league cohorts
+    /// from `placements`).
     ///
     /// Leaves the transaction open for `finishBatch`, unless nothing is new (then it commits). Throws
     /// `ContestsChanged` (the transaction rolled back) when the contests changed since the registry read them.
-    static func writeScores(_ items: [ValidCompletion], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> WrittenBatch {
+    static func writeScores(
+        _ items: [ValidCompletion], placements: LeaguePlacements, now: Date, rules: GameRules, on connection: PostgresConnection
+    ) throws -> WrittenBatch {
         // Round trip 1: open the transaction, lock the ids, read what the plan needs.
         let standing = try BatchStanding.read(items, now: now, rules: rules, on: connection)
         // A contest created or changed on any replica counts from the first batch recorded after it.
@@ -257,8 +266,8 @@ extension CompletionStore {
             return batch
         }
         let recordedAt = RFC3339.truncated(now)
-        // Only when a completion counts in a league: the players' cohorts, placing those new to the week.
-        let fresh = try LeaguePlacing.place(plan.fresh, rules: rules, now: now, placedAt: recordedAt, on: connection)
+        // The league cohorts the new completions score in (placed before the transaction).
+        let fresh = LeaguePlacing.apply(placements, to: plan.fresh, rules: rules, now: now)
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let states = try writeUpserts(fresh, players: standing.players, recordedAt: recordedAt, on: connection)
         let closings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)

@@ -29,10 +29,12 @@ struct ContestScoring {
         groupTotals = rows.isEmpty ? nil : Self.upsertGroupScores(rows, recordedAt: recordedAt)
     }
 
-    /// Takes the close lock of each of `runs` (`PeriodStore.closeLockKey`s, sorted) shared, until the transaction ends.
+    /// Takes the close lock of each of `runs` (`PeriodStore.closeLockKey`s) shared, until the transaction ends, in byte
+    /// order, as a close takes them (`PeriodStore.closeNow`): a batch and a close of several runs cannot deadlock.
     static func holdOpen(_ runs: [String]) -> PostgresQuery {
         """
-        SELECT count(pg_advisory_xact_lock_shared(\(unescaped: String(PeriodStore.closeLockClass)), hashtext(k))) FROM unnest(\(bind: runs)::text[]) AS k
+        SELECT count(pg_advisory_xact_lock_shared(\(unescaped: String(PeriodStore.closeLockClass)), hashtext(k)))
+        FROM (SELECT k FROM unnest(\(bind: runs)::text[]) AS k ORDER BY k COLLATE "C") keys
         """
     }
 

@@ -8,46 +8,55 @@ import Postgres
 /// A completion counts in a league when the league counts it (`League.counts`), its scope does, and it adds to the
 /// league's metric. Played in a week still open, it places its player (if not placed yet) and scores on the cohort's
 /// board; played in a week already closed, it places no one and is reported as having missed the player's cohort there.
+///
+/// Placing is one statement of its own, before the batch's transaction (`place`): the placement locks are held for that
+/// statement only, never through the batch's Redis round trip. A completion already recorded (a replay) places no one;
+/// a batch that fails after placing leaves the place taken, as an erased player's is.
 enum LeaguePlacing {
-    /// `fresh` with each completion's cohort week added to its periods, in one round trip on `connection` (none when no
-    /// completion counts in a league); new placements are stamped `placedAt`.
+    /// The placements of `items`' players in the league weeks their completions count in, placing those new to a week
+    /// still open, in one statement on `connection` (none when no completion counts in a league); new places are stamped
+    /// `placedAt`.
     static func place(
-        _ fresh: [CompletionPlan], rules: GameRules, now: Date, placedAt: Date, on connection: PostgresConnection
-    ) throws -> [CompletionPlan] {
-        var wanted: [Candidate] = []
-        var indexOf: [Candidate.Key: Int] = [:]
-        // Each completion's league weeks, in league order.
-        let counted = fresh.map { plan in
-            rules.boards.contests.leaguesCounting(topic: plan.item.topic, groups: plan.item.groups, completedAt: plan.item.completedAt)
-                .filter { $0.metric.increment(points: plan.points) > 0 }
-                .map { league in (league: league, week: league.week(containing: plan.item.completedAt)) }
-        }
-        for (plan, weeks) in zip(fresh, counted) {
-            for (league, week) in weeks {
-                let key = Candidate.Key(league: league.id, period: week.key, userID: plan.item.userID)
-                let placing = !week.isClosed(at: now, grace: rules.closeGrace)
-                if let index = indexOf[key] {
-                    wanted[index].placing = wanted[index].placing || placing
-                } else {
-                    indexOf[key] = wanted.count
-                    wanted.append(Candidate(key: key, size: league.cohortSize, placing: placing))
+        _ items: [ValidCompletion], rules: GameRules, now: Date, placedAt: Date, on connection: PostgresConnection
+    ) throws -> LeaguePlacements {
+        let wanted = items.flatMap { item in
+            weeks(of: item, points: rules.points.points(difficulty: item.difficulty, correct: item.correct, total: item.total), rules: rules)
+                .map { league, week in
+                    Candidate(
+                        league: league.id, period: week.key, userID: item.userID, size: league.cohortSize,
+                        placing: !week.isClosed(at: now, grace: rules.closeGrace), completionID: item.id, completedAt: item.completedAt)
                 }
-            }
         }
-        guard !wanted.isEmpty else { return fresh }
-        var placements: [Candidate.Key: LeaguePlacement] = [:]
+        guard !wanted.isEmpty else { return LeaguePlacements(cohorts: [:]) }
+        var cohorts: [LeaguePlacements.Key: LeaguePlacement] = [:]
         for row in try connection.query("""
-            SELECT league_id, period, user_id, tier, cohort FROM league_place(
-                \(bind: wanted.map(\.key.league))::text[], \(bind: wanted.map(\.key.period))::text[], \(bind: wanted.map(\.key.userID))::text[],
-                \(bind: wanted.map(\.size))::int[], \(bind: wanted.map(\.placing))::bool[], \(bind: placedAt))
+            WITH x AS (SELECT * FROM \(unnest: wanted, Candidate.columns, as: "x")),
+            w AS (SELECT x.league_id, x.period, x.user_id, max(x.size) AS size,
+                         bool_or(x.may_place AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.id = x.completion_id
+                                                                                        AND c.completed_at = x.completed_at)) AS may_place
+                  FROM x GROUP BY x.league_id, x.period, x.user_id),
+            a AS (SELECT array_agg(league_id ORDER BY league_id, period, user_id) AS leagues,
+                         array_agg(period ORDER BY league_id, period, user_id) AS periods,
+                         array_agg(user_id ORDER BY league_id, period, user_id) AS users,
+                         array_agg(size ORDER BY league_id, period, user_id) AS sizes,
+                         array_agg(may_place ORDER BY league_id, period, user_id) AS may_place FROM w)
+            SELECT r.league_id, r.period, r.user_id, r.tier, r.cohort
+            FROM a, league_place(a.leagues, a.periods, a.users, a.sizes, a.may_place, \(bind: placedAt)) AS r
             """).rows {
-            let key = Candidate.Key(league: try row.string("league_id"), period: try row.string("period"), userID: try row.string("user_id"))
-            placements[key] = LeaguePlacement(tier: try row.int("tier"), cohort: try row.int("cohort"))
+            let key = LeaguePlacements.Key(league: try row.string("league_id"), period: try row.string("period"), userID: try row.string("user_id"))
+            cohorts[key] = LeaguePlacement(tier: try row.int("tier"), cohort: try row.int("cohort"))
         }
-        return zip(fresh, counted).map { plan, weeks in
+        return LeaguePlacements(cohorts: cohorts)
+    }
+
+    /// `fresh` with each completion's cohort week of `placements` added to its periods: open while the week takes
+    /// scores at `now`, else missed.
+    static func apply(_ placements: LeaguePlacements, to fresh: [CompletionPlan], rules: GameRules, now: Date) -> [CompletionPlan] {
+        guard !placements.cohorts.isEmpty else { return fresh }
+        return fresh.map { plan in
             var plan = plan
-            for (league, week) in weeks {
-                guard let placement = placements[Candidate.Key(league: league.id, period: week.key, userID: plan.item.userID)],
+            for (league, week) in weeks(of: plan.item, points: plan.points, rules: rules) {
+                guard let placement = placements.cohorts[.init(league: league.id, period: week.key, userID: plan.item.userID)],
                       league.tiers.indices.contains(placement.tier) else { continue }
                 let board = league.cohortBoard(tier: placement.tier, cohort: placement.cohort)
                 plan = plan.adding(BoardPeriod(board: board, period: week), open: !week.isClosed(at: now, grace: rules.closeGrace))
@@ -56,19 +65,45 @@ enum LeaguePlacing {
         }
     }
 
-    /// A player's entry in a league's week that a batch asks about.
-    struct Candidate {
-        /// The league, week and player.
-        struct Key: Hashable {
-            let league: String
-            let period: String
-            let userID: String
-        }
+    /// The leagues `item`, worth `points`, counts in (by id), each with the week it was played in.
+    private static func weeks(of item: ValidCompletion, points: Int, rules: GameRules) -> [(League, Period)] {
+        rules.boards.contests.leaguesCounting(topic: item.topic, groups: item.groups, completedAt: item.completedAt)
+            .filter { $0.metric.increment(points: points) > 0 }
+            .map { ($0, $0.week(containing: item.completedAt)) }
+    }
 
-        let key: Key
+    /// A completion's player in a league's week, as `place` sends it.
+    private struct Candidate {
+        let league: String
+        let period: String
+        let userID: String
         /// The league's cohort size.
         let size: Int
-        /// Whether the entry may be made (a completion of the batch played in the week while it is open).
-        var placing: Bool
+        /// Whether the completion may place its player (played in the week while it is open).
+        let placing: Bool
+        /// The completion, so one already recorded places no one.
+        let completionID: String
+        let completedAt: Date
+
+        static let columns = PostgresColumns<Candidate>(
+            .column("league_id", "text", { $0.league }), .column("period", "text", { $0.period }), .column("user_id", "text", { $0.userID }),
+            .column("size", "int", { $0.size }), .column("may_place", "bool", { $0.placing }),
+            .column("completion_id", "text", { $0.completionID }), .column("completed_at", "timestamptz", { $0.completedAt }))
     }
+}
+
+/// Where a batch's players play in the league weeks its completions count in.
+struct LeaguePlacements: Sendable {
+    /// A player in a league's week.
+    struct Key: Hashable, Sendable {
+        /// The league.
+        let league: String
+        /// The week.
+        let period: String
+        /// The player.
+        let userID: String
+    }
+
+    /// Each placed player's cohort.
+    let cohorts: [Key: LeaguePlacement]
 }

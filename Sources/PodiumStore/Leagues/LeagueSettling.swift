@@ -17,20 +17,37 @@ enum LeagueSettling {
             cohorts[snapshot.id] = (league, tier, cohort, snapshot.period.key.board, snapshot.period.key.period)
         }
         guard !cohorts.isEmpty else { return }
-        var standings: [Int64: [(userID: String, rank: Int, score: Int64)]] = [:]
+        let ids = cohorts.keys.sorted()
+        var standings: [Int64: [LeagueStanding]] = [:]
         for row in try connection.query("""
-            SELECT snapshot_id, user_id, rank, score FROM snapshot_entries WHERE snapshot_id = ANY(\(bind: cohorts.keys.sorted()))
-            ORDER BY snapshot_id, position
+            SELECT x.id, e.user_id, e.rank, e.score, p.tier AS earned, p.period AS earned_in
+            FROM unnest(\(bind: ids)::bigint[], \(bind: ids.map { cohorts[$0]?.league.id ?? "" })::text[]) AS x(id, league_id)
+            JOIN snapshot_entries e ON e.snapshot_id = x.id
+            LEFT JOIN league_players p ON p.league_id = x.league_id AND p.user_id = e.user_id
+            ORDER BY x.id, e.position
             """).rows {
-            standings[try row.int64("snapshot_id"), default: []].append((try row.string("user_id"), try row.int("rank"), try row.int64("score")))
+            standings[try row.int64("id"), default: []].append(try LeagueStanding(row: row))
         }
+        // Oldest week first: when one close settles two weeks of a player (after an outage), the later week's move
+        // applies to the tier the earlier one gave them, as if they had closed in turn.
+        var held: [PlayerKey: (tier: Int, period: String)] = [:]
         var rows: [SettledRow] = []
-        for (snapshot, entries) in standings.sorted(by: { $0.key < $1.key }) {
+        for (snapshot, stored) in standings.sorted(by: { (cohorts[$0.key]?.period ?? "", $0.key) < (cohorts[$1.key]?.period ?? "", $1.key) }) {
             guard let cohort = cohorts[snapshot] else { continue }
-            for result in results(of: entries, league: cohort.league, tier: cohort.tier, board: cohort.board, period: cohort.period) {
-                rows.append(SettledRow(
-                    league: cohort.league.id, cohort: cohort.cohort, result: result, tier: cohort.tier,
-                    nextTier: cohort.league.tier(after: result.move, from: cohort.tier)))
+            let entries = stored.map { entry in
+                var entry = entry
+                if let earlier = held[PlayerKey(league: cohort.league.id, userID: entry.userID)], earlier.period < cohort.period,
+                   entry.earnedIn.map({ $0 < earlier.period }) ?? true {
+                    (entry.earned, entry.earnedIn) = (earlier.tier, earlier.period)
+                }
+                return entry
+            }
+            let settled = results(of: entries, league: cohort.league, tier: cohort.tier, board: cohort.board, period: cohort.period)
+            for (result, entry) in zip(settled, entries) {
+                let next = cohort.league.tierIndex(named: result.nextTier) ?? cohort.tier
+                let newest = entry.earnedIn.map { $0 < cohort.period } ?? true
+                rows.append(SettledRow(league: cohort.league.id, cohort: cohort.cohort, result: result, tier: cohort.tier, nextTier: next, newest: newest))
+                if newest { held[PlayerKey(league: cohort.league.id, userID: entry.userID)] = (next, cohort.period) }
             }
         }
         guard !rows.isEmpty else { return }
@@ -39,26 +56,32 @@ enum LeagueSettling {
             SELECT x.league_id, x.period, x.user_id, x.tier, x.cohort, x.rank, x.score, x.outcome, x.next_tier, \(bind: now)
             FROM \(unnest: rows, SettledRow.columns, as: "x") ON CONFLICT DO NOTHING
             """)
-        try connection.query("""
-            INSERT INTO league_players (league_id, user_id, tier)
-            SELECT x.league_id, x.user_id, x.next_tier FROM \(unnest: rows, SettledRow.columns, as: "x") ORDER BY x.league_id, x.user_id
-            ON CONFLICT (league_id, user_id) DO UPDATE SET tier = EXCLUDED.tier WHERE league_players.tier <> EXCLUDED.tier
-            """)
+        // The tiers: each player's newest week of this close only, and none of a player whose newer week closed first
+        // (the close of an older week, late).
+        let tiers = rows.filter { row in row.newest && held[PlayerKey(league: row.league, userID: row.result.userId)]?.period == row.result.period }
+        if !tiers.isEmpty {
+            try connection.query("""
+                INSERT INTO league_players (league_id, user_id, tier, period)
+                SELECT x.league_id, x.user_id, x.next_tier, x.period FROM \(unnest: tiers, SettledRow.columns, as: "x") ORDER BY x.league_id, x.user_id
+                ON CONFLICT (league_id, user_id) DO UPDATE SET tier = EXCLUDED.tier, period = EXCLUDED.period
+                WHERE league_players.period < EXCLUDED.period
+                """)
+        }
         try append(rows.filter { $0.result.move == .promoted }, kind: LeaguePromotion.self, at: now, on: connection)
         try append(rows.filter { $0.result.move == .relegated }, kind: LeagueRelegation.self, at: now, on: connection)
         try append(rows.filter { $0.result.move == .stayed }, kind: LeagueStay.self, at: now, on: connection)
     }
 
-    /// The results of a cohort of `league`'s tier `tier` whose final standings are `standings` (player, competition rank,
-    /// score, in listing order): what its close does, or, from the live standings, what it would do.
-    static func results(
-        of standings: [(userID: String, rank: Int, score: Int64)], league: League, tier: Int, board: String, period: String
-    ) -> [LeagueResult] {
-        standings.map { userID, rank, score in
-            let move = league.move(rank: rank, players: standings.count, tier: tier)
+    /// The results of a cohort of `league`'s tier `tier` whose final standings are `standings` (in listing order): what
+    /// its close does, or, from the live standings, what it would do. Each player's move applies to the tier they hold
+    /// (`LeagueStanding.base`).
+    static func results(of standings: [LeagueStanding], league: League, tier: Int, board: String, period: String) -> [LeagueResult] {
+        standings.map { standing in
+            let move = league.move(rank: standing.rank, players: standings.count, tier: tier)
+            let base = standing.base(playedIn: tier, week: period, league: league)
             return LeagueResult(
-                userId: userID, period: period, board: board, tier: league.tiers[tier].name, rank: rank, score: score, move: move,
-                nextTier: league.tiers[league.tier(after: move, from: tier)].name, medals: league.medals)
+                userId: standing.userID, period: period, board: board, tier: league.tiers[tier].name, rank: standing.rank,
+                score: standing.score, move: move, nextTier: league.tiers[league.tier(after: move, from: base)].name, medals: league.medals)
         }
     }
 
@@ -73,6 +96,43 @@ enum LeagueSettling {
     }
 }
 
+/// A player of a cohort's standings (final or live), with the tier they hold (`earned`, set by the close of `earnedIn`).
+struct LeagueStanding {
+    /// The player.
+    let userID: String
+    /// Competition rank in the cohort.
+    let rank: Int
+    /// Score in the cohort.
+    let score: Int64
+    /// The tier `league_players` holds for them (or an older week of the same close gave them); nil for a player no
+    /// close has settled yet.
+    var earned: Int?
+    /// The week whose close set `earned`.
+    var earnedIn: String?
+
+    /// One of a query's rows: `user_id`, `rank`, `score`, `earned` and `earned_in`.
+    init(row: PostgresRow) throws {
+        userID = try row.string("user_id")
+        rank = try row.int("rank")
+        score = try row.int64("score")
+        earned = try row.optionalInt("earned")
+        earnedIn = row["earned_in"]
+    }
+
+    /// The tier a move of week `week` applies to: the one earned at the close of an earlier week (a player who entered
+    /// `week` before that close played in their older tier), else the one played in, `tier`.
+    func base(playedIn tier: Int, week: String, league: League) -> Int {
+        guard let earned, let earnedIn, earnedIn < week, league.tiers.indices.contains(earned) else { return tier }
+        return earned
+    }
+}
+
+/// A player of a league.
+private struct PlayerKey: Hashable {
+    let league: String
+    let userID: String
+}
+
 /// A settled player as `league_results` and `league_players` take it.
 private struct SettledRow {
     let league: String
@@ -80,6 +140,8 @@ private struct SettledRow {
     let result: LeagueResult
     let tier: Int
     let nextTier: Int
+    /// Whether no newer week than this one has settled the player yet (its tier may be written).
+    let newest: Bool
 
     static let columns = PostgresColumns<SettledRow>(
         .column("league_id", "text", { $0.league }), .column("period", "text", { $0.result.period }),

@@ -94,8 +94,7 @@ public struct LeagueStore: Sendable {
         try await postgres.query("""
             SELECT k.tier, k.cohort, k.members, p.closed_at IS NOT NULL AS closed
             FROM league_cohorts k
-            LEFT JOIN board_periods p ON p.board = 'league:' || k.league_id || ':' || (\(bind: league.tiers.map(\.name))::text[])[k.tier + 1]
-                                                   || ':' || k.cohort
+            LEFT JOIN board_periods p ON p.board = \(unescaped: Self.cohortBoard(of: league, tier: "k.tier", cohort: "k.cohort"))
                                      AND p.board_window = 'week' AND p.period = k.period
             WHERE k.league_id = \(bind: league.id) AND k.period = \(bind: period) ORDER BY k.tier, k.cohort
             """).rows.compactMap { row in
@@ -122,8 +121,7 @@ public struct LeagueStore: Sendable {
         let ids = weeks.keys.sorted()
         var placements: [String: LeaguePlacement] = [:]
         for row in try await postgres.query("""
-            SELECT e.league_id, e.period, e.tier, e.cohort, k.members FROM league_entries e
-            JOIN league_cohorts k USING (league_id, period, tier, cohort)
+            SELECT e.league_id, e.tier, e.cohort FROM league_entries e
             JOIN unnest(\(bind: ids)::text[], \(bind: ids.map { weeks[$0] ?? "" })::text[]) AS x(league_id, period) USING (league_id, period)
             WHERE e.user_id = \(bind: userID)
             """).rows {
@@ -140,9 +138,12 @@ public struct LeagueStore: Sendable {
             """).rows.compactMap { try LeagueResult(row: $0, league: league) }
     }
 
-    /// What the close of `league`'s week `period` did to its closed cohorts and would do to its open ones (from their
-    /// live standings), summed by tier, with the players of the first `limit` cohorts (of tier `tier` only, when given).
-    public func weekReport(_ league: League, week: Period, tier: Int?, limit: Int, outcome: PeriodCloseOutcome) async throws -> LeagueWeekReport {
+    /// What the close of `league`'s week `week` did to its closed cohorts and would do to its open ones (from their
+    /// live standings), summed by tier, with the players of the first `limit` cohorts (of tier `tier` only, when given);
+    /// `closesAt` is the week's end plus the close grace.
+    public func weekReport(
+        _ league: League, week: Period, closesAt: Date, tier: Int?, limit: Int, outcome: PeriodCloseOutcome
+    ) async throws -> LeagueWeekReport {
         let period = week.key
         let cohorts = try await cohorts(of: league, period: period)
         var results: [String: [LeagueResult]] = [:]
@@ -153,22 +154,23 @@ public struct LeagueStore: Sendable {
             if let result = try LeagueResult(row: row, league: league) { results[result.board, default: []].append(result) }
         }
         // Open cohorts: each player's place on the live standings, as the close would rank them.
-        var standings: [String: [(userID: String, rank: Int, score: Int64)]] = [:]
+        var standings: [String: [LeagueStanding]] = [:]
         var tiers: [String: Int] = [:]
         if cohorts.contains(where: { !$0.closed }) {
             for row in try await postgres.query("""
-                SELECT s.board, e.tier, s.user_id, s.score,
+                SELECT s.board, e.tier, s.user_id, s.score, p.tier AS earned, p.period AS earned_in,
                        rank() OVER (PARTITION BY s.board ORDER BY s.score DESC, \(unescaped: TieBreak.sqlKey(policy: "'\(league.tieBreak.rawValue)'", row: "s"))) AS rank
                 FROM league_entries e
                 JOIN board_scores s ON s.user_id = e.user_id AND s.board_window = 'week' AND s.period = e.period
-                     AND s.board = 'league:' || e.league_id || ':' || (\(bind: league.tiers.map(\.name))::text[])[e.tier + 1] || ':' || e.cohort
+                     AND s.board = \(unescaped: Self.cohortBoard(of: league, tier: "e.tier", cohort: "e.cohort"))
                 JOIN users u ON u.user_id = e.user_id
+                LEFT JOIN league_players p ON p.league_id = e.league_id AND p.user_id = e.user_id
                 WHERE e.league_id = \(bind: league.id) AND e.period = \(bind: period)
                 ORDER BY s.board, rank, u.handle
                 """).rows {
                 let board = try row.string("board")
                 tiers[board] = try row.int("tier")
-                standings[board, default: []].append((try row.string("user_id"), try row.int("rank"), try row.int64("score")))
+                standings[board, default: []].append(try LeagueStanding(row: row))
             }
         }
         var summaries = league.tiers.map { LeagueTierSummary(tier: $0.name, title: $0.title) }
@@ -185,8 +187,15 @@ public struct LeagueStore: Sendable {
         }
         return LeagueWeekReport(
             league: league.id, period: period, startsAt: week.start.map(RFC3339.format) ?? "", endsAt: week.end.map(RFC3339.format) ?? "",
-            outcome: outcome, cohorts: cohorts.count, closedCohorts: cohorts.filter(\.closed).count,
+            closesAt: RFC3339.format(closesAt), outcome: outcome, cohorts: cohorts.count, closedCohorts: cohorts.filter(\.closed).count,
             players: cohorts.reduce(0) { $0 + $1.players }, tiers: summaries, cohortResults: detailed)
+    }
+
+    /// SQL of the board id of `league`'s cohort whose tier index and number the SQL expressions `tier` and `cohort` hold:
+    /// `BoardScope.league`'s id, `league:<id>:<tier>:<n>` (league ids and tier names are scope names: nothing to quote).
+    static func cohortBoard(of league: League, tier: String, cohort: String) -> String {
+        let names = league.tiers.map { "'\($0.name)'" }.joined(separator: ", ")
+        return "('league:\(league.id):' || (ARRAY[\(names)]::text[])[\(tier) + 1] || ':' || \(cohort))"
     }
 
     /// A stored league; nil for a row this version cannot read.
@@ -292,8 +301,10 @@ public struct LeagueWeekReport: Sendable, Codable, Equatable {
     public var period: String
     /// Its first instant.
     public var startsAt: String
-    /// The first instant after it: the close may come from then on (the scheduler's, at this plus the close grace).
+    /// The first instant after it.
     public var endsAt: String
+    /// Its end plus the close grace: the close may come from then on.
+    public var closesAt: String
     /// `dry-run` (nothing was written) or `closed` (every cohort is closed now).
     public var outcome: PeriodCloseOutcome
     /// The week's cohorts.

@@ -17,12 +17,13 @@ CREATE TABLE leagues (
 );
 CREATE INDEX leagues_revision ON leagues (revision);
 
--- The tier each player earned at the last close they played in (0 is the lowest); a player without a row is new and
--- enters the lowest tier.
+-- The tier each player earned at the last close they played in (0 is the lowest), and that close's week: an older
+-- week's close, late, never overwrites a newer one's. A player without a row is new and enters the lowest tier.
 CREATE TABLE league_players (
     league_id  text NOT NULL REFERENCES leagues (id),
     user_id    text NOT NULL,
     tier       integer NOT NULL,
+    period     text NOT NULL,
     PRIMARY KEY (league_id, user_id)
 );
 CREATE INDEX league_players_user ON league_players (user_id);
@@ -72,9 +73,9 @@ CREATE INDEX league_results_user ON league_results (user_id);
 -- that arrives after its week closed counts nowhere, but is told which cohort it missed).
 --
 -- Exact across replicas: a placement takes the advisory lock of its league, week and tier (class 17) until the
--- transaction ends, in (league, week, tier) order, so concurrent batches fill cohorts in the order they get the lock
--- and never place one player twice or overfill a cohort. Completion batches lock their players before this, so the
--- two lock kinds are always taken in the same order.
+-- transaction ends, in (league, week, tier) order, so concurrent callers fill cohorts in the order they get the lock
+-- and never place one player twice or overfill a cohort. Completion batches call it in a statement of its own, before
+-- their transaction, so the locks are held for this call only and no other lock is ever taken while one is held.
 CREATE FUNCTION league_place(p_leagues text[], p_periods text[], p_users text[], p_sizes integer[], p_may_place boolean[], p_at timestamptz)
 RETURNS TABLE (league_id text, period text, user_id text, tier integer, cohort integer)
 LANGUAGE plpgsql AS $$

@@ -4,9 +4,13 @@ import Postgres
 
 /// A board period checked and ready to close: its key, its end, its board's tie-break and whether it awards medals.
 struct ClosingPeriod: Sendable {
+    /// The period.
     let key: BoardPeriodKey
+    /// Its exclusive end.
     let end: Date
+    /// How its board ranks equal scores.
     let tieBreak: TieBreak
+    /// Whether its window awards medals on its board.
     let awardsMedals: Bool
 
     /// The columns the close's statements read.
@@ -18,10 +22,14 @@ struct ClosingPeriod: Sendable {
 
 /// A final snapshot the close took, with the period it belongs to.
 struct TakenSnapshot: Sendable {
+    /// The snapshot's id.
     let id: Int64
+    /// The period it closed.
     let period: ClosingPeriod
+    /// Players on it.
     let players: Int
 
+    /// The columns the close's statements read.
     static let columns = PostgresColumns<TakenSnapshot>(
         .column("id", "bigint", { $0.id }), .column("board", "text", { $0.period.key.board }),
         .column("board_window", "text", { $0.period.key.window.rawValue }), .column("period", "text", { $0.period.key.period }),
@@ -46,14 +54,16 @@ extension PeriodStore {
     ///
     /// It first takes each period's close lock, in order: completion batches scoring a contest run hold it shared until
     /// they commit, so a run closed while it is under way does not miss a score a batch already counted; and two
-    /// replicas closing the same periods take turns, the second finding them closed. Reports follow `periods`' order.
+    /// replicas closing the same periods take turns, the second finding them closed. A period given twice closes once.
+    /// Reports follow the periods' order (board, window, period).
     func closeNow(_ periods: [ClosingPeriod], now: Date) async throws -> [PeriodCloseReport] {
-        let periods = periods.sorted { ($0.key.board, $0.key.window.rawValue, $0.key.period) < ($1.key.board, $1.key.window.rawValue, $1.key.period) }
+        var seen = Set<BoardPeriodKey>()
+        let periods = periods.filter { seen.insert($0.key).inserted }.sorted { ($0.key.board, $0.key.window.rawValue, $0.key.period) < ($1.key.board, $1.key.window.rawValue, $1.key.period) }
         let registry = rules.boards.contests
         let reports = try await postgres.withTransaction { connection -> [BoardPeriodKey: PeriodCloseReport] in
             try connection.query("""
                 SELECT count(pg_advisory_xact_lock(\(unescaped: String(Self.closeLockClass)), hashtext(k)))
-                FROM (SELECT k FROM unnest(\(bind: periods.map { Self.closeLockKey($0.key) })::text[]) AS k ORDER BY k) keys
+                FROM (SELECT k FROM unnest(\(bind: periods.map { Self.closeLockKey($0.key) })::text[]) AS k ORDER BY k COLLATE "C") keys
                 """)
             try connection.query("""
                 INSERT INTO board_periods (board, board_window, period, ends_at)

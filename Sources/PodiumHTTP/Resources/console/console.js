@@ -682,7 +682,8 @@
   }
 
   // A league's week in `box`: its dry run (moves and medals by tier, then the players of the cohorts shown), a week
-  // and tier to look at, and, once the week has ended, a button that closes every cohort still open.
+  // and tier to look at, and, once the week has ended and its close grace passed, a button that closes every cohort
+  // still open.
   async function showWeek(league, period, box, tier) {
     const report = await api("POST", `/v1/admin/leagues/${seg(league.id)}/close${query({ dry_run: "true", period, tier: tier || undefined, limit: 20 })}`);
     const weekInput = el("input", { name: "period", value: report.period, pattern: "[0-9]{4}-W[0-9]{2}", size: 9, spellcheck: "false" });
@@ -706,7 +707,7 @@
           el("td", {}, r.display_name || r.user_id), el("td", { class: "num" }, String(r.score)),
           el("td", {}, badge(r.move === "promoted" ? "↑ up" : r.move === "relegated" ? "↓ down" : "stays", `move ${r.move}`)),
           el("td", {}, titleOf(r.next_tier)), el("td", {}, r.medal || ""))), "cohort-table")));
-    const ended = new Date() >= new Date(report.ends_at);
+    const ended = new Date() >= new Date(report.closes_at);
     const open = report.cohorts - report.closed_cohorts;
     const close = ended && open > 0 ? button(`Close week ${report.period}: ${plural(open, "cohort")}…`, () => confirmIn(box,
       `Close week ${report.period} of “${league.name}”? ${plural(open, "open cohort")} close now with their medals; ` +

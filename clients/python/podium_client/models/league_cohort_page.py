@@ -19,8 +19,10 @@ class LeagueCohortPage:
             tier (str): The tier's name.
             tier_title (str): The tier's title.
             cohort (int): The cohort's number in its tier's week.
-            promotion (int): How many move up: ranks 1 to this (0 in the top tier).
-            relegation (int): How many move down: ranks below the last this many places (0 in the bottom tier).
+            promotion (int): How many move up now: ranks 1 to this, the tier's `up` for a full cohort and in proportion
+                (rounded up) for one not full; 0 in the top tier.
+            relegation (int): How many move down now: the last this many places, the tier's `down` for a full cohort and in
+                proportion (rounded down) for one not full; 0 in the bottom tier.
     """
 
     league: str

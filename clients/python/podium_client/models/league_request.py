@@ -1,13 +1,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.board_metric import BoardMetric, check_board_metric
 from ..models.tie_break import TieBreak, check_tie_break
+from ..models.time_zone import TimeZone, check_time_zone
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -23,11 +31,15 @@ class LeagueRequest:
 
     Attributes:
         id (str): The id; cohorts' board ids are `league:<id>:<tier>:<n>`.
-        name (str): The name players see.
-        scope (list[str]): Board ids whose completions count: `["global"]`, one `["topic:<name>"]` or distinct
-            `["group:<name>", ...]`.
+        name (str): The name players see: 1-80 Unicode scalars, not only whitespace, without control characters.
+        scope (list[Literal['global']] | list[str]): Which completions count: `["global"]`, one `["topic:<name>"]`, or
+            1-50 distinct `["group:<name>", ...]` (a completion posted for any of them).
         tiers (list[LeagueTierRequest]): The tiers, lowest first.
-        time_zone (str | Unset): The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
+        time_zone (TimeZone | Unset): A time zone of the tz database the server reads (tzdata 2025b listed here): any
+            zone or alias (`Asia/Kolkata` and its old name `Asia/Calcutta`, `US/Eastern`, `UTC`, `Etc/UTC`, `EST5EDT`).
+            Refused: the fixed-offset zones `Etc/GMT+N` and `Etc/GMT-N` (N > 0), whose signs are the reverse of what a
+            reader expects, `Factory`, and names outside the database (`GMT+5`, `UTC+1`). A server on a later tz database
+            also accepts the zones added since.
         cohort_size (int | Unset): The most players in one cohort. Default: 30.
         up (int | Unset): How many of each cohort move up, for tiers that do not say. Default: 7.
         down (int | Unset): How many of each cohort move down, for tiers that do not say. Default: 5.
@@ -44,9 +56,9 @@ class LeagueRequest:
 
     id: str
     name: str
-    scope: list[str]
+    scope: list[Literal["global"]] | list[str]
     tiers: list[LeagueTierRequest]
-    time_zone: str | Unset = UNSET
+    time_zone: TimeZone | Unset = UNSET
     cohort_size: int | Unset = 30
     up: int | Unset = 7
     down: int | Unset = 5
@@ -60,14 +72,21 @@ class LeagueRequest:
 
         name = self.name
 
-        scope = self.scope
+        scope: list[Literal["global"]] | list[str]
+        if isinstance(self.scope, list):
+            scope = self.scope
+
+        else:
+            scope = self.scope
 
         tiers = []
         for tiers_item_data in self.tiers:
             tiers_item = tiers_item_data.to_dict()
             tiers.append(tiers_item)
 
-        time_zone = self.time_zone
+        time_zone: str | Unset = UNSET
+        if not isinstance(self.time_zone, Unset):
+            time_zone = self.time_zone
 
         cohort_size = self.cohort_size
 
@@ -121,7 +140,30 @@ class LeagueRequest:
 
         name = d.pop("name")
 
-        scope = cast(list[str], d.pop("scope"))
+        def _parse_scope(data: object) -> list[Literal["global"]] | list[str]:
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                scope_type_0 = []
+                _scope_type_0 = data
+                for scope_type_0_item_data in _scope_type_0:
+                    scope_type_0_item = cast(Literal["global"], scope_type_0_item_data)
+                    if scope_type_0_item != "global":
+                        raise ValueError(
+                            f"scope_type_0_item must match const 'global', got '{scope_type_0_item}'"
+                        )
+                    scope_type_0.append(scope_type_0_item)
+
+                return scope_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, list):
+                raise TypeError()
+            scope_type_1 = cast(list[str], data)
+
+            return scope_type_1
+
+        scope = _parse_scope(d.pop("scope"))
 
         tiers = []
         _tiers = d.pop("tiers")
@@ -130,7 +172,12 @@ class LeagueRequest:
 
             tiers.append(tiers_item)
 
-        time_zone = d.pop("time_zone", UNSET)
+        _time_zone = d.pop("time_zone", UNSET)
+        time_zone: TimeZone | Unset
+        if isinstance(_time_zone, Unset):
+            time_zone = UNSET
+        else:
+            time_zone = check_time_zone(_time_zone)
 
         cohort_size = d.pop("cohort_size", UNSET)
 

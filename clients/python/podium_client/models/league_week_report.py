@@ -28,8 +28,9 @@ class LeagueWeekReport:
             league (str):
             period (str): The week.
             starts_at (datetime.datetime): The week's first instant.
-            ends_at (datetime.datetime): The first instant after the week: it may close from then on (the scheduler closes
-                it at this plus the close grace).
+            ends_at (datetime.datetime): The first instant after the week.
+            closes_at (datetime.datetime): The week's end plus the close grace: it may close from then on (the scheduler
+                closes it then).
             outcome (LeagueWeekReportOutcome): `closed`: every cohort of the week is closed now; `dry-run`: nothing was
                 written (open cohorts are shown from their live standings).
             cohorts (int):
@@ -43,6 +44,7 @@ class LeagueWeekReport:
     period: str
     starts_at: datetime.datetime
     ends_at: datetime.datetime
+    closes_at: datetime.datetime
     outcome: LeagueWeekReportOutcome
     cohorts: int
     closed_cohorts: int
@@ -58,6 +60,8 @@ class LeagueWeekReport:
         starts_at = self.starts_at.isoformat()
 
         ends_at = self.ends_at.isoformat()
+
+        closes_at = self.closes_at.isoformat()
 
         outcome: str = self.outcome
 
@@ -85,6 +89,7 @@ class LeagueWeekReport:
                 "period": period,
                 "starts_at": starts_at,
                 "ends_at": ends_at,
+                "closes_at": closes_at,
                 "outcome": outcome,
                 "cohorts": cohorts,
                 "closed_cohorts": closed_cohorts,
@@ -109,6 +114,8 @@ class LeagueWeekReport:
         starts_at = datetime.datetime.fromisoformat(d.pop("starts_at"))
 
         ends_at = datetime.datetime.fromisoformat(d.pop("ends_at"))
+
+        closes_at = datetime.datetime.fromisoformat(d.pop("closes_at"))
 
         outcome = check_league_week_report_outcome(d.pop("outcome"))
 
@@ -139,6 +146,7 @@ class LeagueWeekReport:
             period=period,
             starts_at=starts_at,
             ends_at=ends_at,
+            closes_at=closes_at,
             outcome=outcome,
             cohorts=cohorts,
             closed_cohorts=closed_cohorts,

@@ -1,11 +1,12 @@
 from typing import Literal
 
-ListLeaderboardsKind = Literal["contest", "global", "group", "topic"]
+ListLeaderboardsKind = Literal["contest", "global", "group", "league", "topic"]
 
 LIST_LEADERBOARDS_KIND_VALUES: set[ListLeaderboardsKind] = {
     "contest",
     "global",
     "group",
+    "league",
     "topic",
 }
 

@@ -1035,5 +1035,6 @@ export const ListLeaderboardsKindEnum = {
     Topic: 'topic',
     Group: 'group',
     Contest: 'contest',
+    League: 'league',
 } as const;
 export type ListLeaderboardsKindEnum = typeof ListLeaderboardsKindEnum[keyof typeof ListLeaderboardsKindEnum];

@@ -40,11 +40,11 @@ export interface LeagueCohortPage {
      */
     cohort: number;
     /**
-     * How many move up: ranks 1 to this (0 in the top tier).
+     * How many move up now: ranks 1 to this, the tier's `up` for a full cohort and in proportion (rounded up) for one not full; 0 in the top tier.
      */
     promotion: number;
     /**
-     * How many move down: ranks below the last this many places (0 in the bottom tier).
+     * How many move down now: the last this many places, the tier's `down` for a full cohort and in proportion (rounded down) for one not full; 0 in the bottom tier.
      */
     relegation: number;
 }

@@ -13,6 +13,20 @@
  */
 
 import { mapValues } from '../runtime';
+import type { ContestRequestScope } from './ContestRequestScope';
+import {
+    ContestRequestScopeFromJSON,
+    ContestRequestScopeFromJSONTyped,
+    ContestRequestScopeToJSON,
+    ContestRequestScopeToJSONTyped,
+} from './ContestRequestScope';
+import type { TimeZone } from './TimeZone';
+import {
+    TimeZoneFromJSON,
+    TimeZoneFromJSONTyped,
+    TimeZoneToJSON,
+    TimeZoneToJSONTyped,
+} from './TimeZone';
 import type { LeagueTierRequest } from './LeagueTierRequest';
 import {
     LeagueTierRequestFromJSON,
@@ -46,17 +60,17 @@ export interface LeagueRequest {
      */
     id: string;
     /**
-     * The name players see.
+     * The name players see: 1-80 Unicode scalars, not only whitespace, without control characters.
      */
     name: string;
     /**
-     * Board ids whose completions count: `["global"]`, one `["topic:<name>"]` or distinct `["group:<name>", ...]`.
+     * 
      */
-    scope: Array<string>;
+    scope: ContestRequestScope;
     /**
      * The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
      */
-    timeZone?: string;
+    timeZone?: TimeZone;
     /**
      * The tiers, lowest first.
      */
@@ -112,8 +126,8 @@ export function LeagueRequestFromJSONTyped(json: any, ignoreDiscriminator: boole
         
         'id': json['id'],
         'name': json['name'],
-        'scope': json['scope'],
-        'timeZone': json['time_zone'] == null ? undefined : json['time_zone'],
+        'scope': ContestRequestScopeFromJSON(json['scope']),
+        'timeZone': json['time_zone'] == null ? undefined : TimeZoneFromJSON(json['time_zone']),
         'tiers': ((json['tiers'] as Array<any>).map(LeagueTierRequestFromJSON)),
         'cohortSize': json['cohort_size'] == null ? undefined : json['cohort_size'],
         'up': json['up'] == null ? undefined : json['up'],
@@ -137,8 +151,8 @@ export function LeagueRequestToJSONTyped(value?: LeagueRequest | null, ignoreDis
         
         'id': value['id'],
         'name': value['name'],
-        'scope': value['scope'],
-        'time_zone': value['timeZone'],
+        'scope': ContestRequestScopeToJSON(value['scope']),
+        'time_zone': TimeZoneToJSON(value['timeZone']),
         'tiers': ((value['tiers'] as Array<any>).map(LeagueTierRequestToJSON)),
         'cohort_size': value['cohortSize'],
         'up': value['up'],

@@ -47,9 +47,13 @@ export interface LeagueWeekReport {
      */
     startsAt: Date;
     /**
-     * The first instant after the week: it may close from then on (the scheduler closes it at this plus the close grace).
+     * The first instant after the week.
      */
     endsAt: Date;
+    /**
+     * The week's end plus the close grace: it may close from then on (the scheduler closes it then).
+     */
+    closesAt: Date;
     /**
      * `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
      */
@@ -95,6 +99,7 @@ export function instanceOfLeagueWeekReport(value: object): value is LeagueWeekRe
     if (!('period' in value) || value['period'] === undefined) return false;
     if ((!('startsAt' in (value as Record<string, any>)) && !('starts_at' in (value as Record<string, any>))) || ((value as Record<string, any>)['startsAt'] === undefined && (value as Record<string, any>)['starts_at'] === undefined)) return false;
     if ((!('endsAt' in (value as Record<string, any>)) && !('ends_at' in (value as Record<string, any>))) || ((value as Record<string, any>)['endsAt'] === undefined && (value as Record<string, any>)['ends_at'] === undefined)) return false;
+    if ((!('closesAt' in (value as Record<string, any>)) && !('closes_at' in (value as Record<string, any>))) || ((value as Record<string, any>)['closesAt'] === undefined && (value as Record<string, any>)['closes_at'] === undefined)) return false;
     if (!('outcome' in value) || value['outcome'] === undefined) return false;
     if (!('cohorts' in value) || value['cohorts'] === undefined) return false;
     if ((!('closedCohorts' in (value as Record<string, any>)) && !('closed_cohorts' in (value as Record<string, any>))) || ((value as Record<string, any>)['closedCohorts'] === undefined && (value as Record<string, any>)['closed_cohorts'] === undefined)) return false;
@@ -118,6 +123,7 @@ export function LeagueWeekReportFromJSONTyped(json: any, ignoreDiscriminator: bo
         'period': json['period'],
         'startsAt': (json['starts_at'] == null ? json['starts_at'] : parseDateTime(json['starts_at'])),
         'endsAt': (json['ends_at'] == null ? json['ends_at'] : parseDateTime(json['ends_at'])),
+        'closesAt': (json['closes_at'] == null ? json['closes_at'] : parseDateTime(json['closes_at'])),
         'outcome': json['outcome'],
         'cohorts': json['cohorts'],
         'closedCohorts': json['closed_cohorts'],
@@ -142,6 +148,7 @@ export function LeagueWeekReportToJSONTyped(value?: LeagueWeekReport | null, ign
         'period': value['period'],
         'starts_at': value['startsAt'] == null ? value['startsAt'] : serializeDateTime(value['startsAt']),
         'ends_at': value['endsAt'] == null ? value['endsAt'] : serializeDateTime(value['endsAt']),
+        'closes_at': value['closesAt'] == null ? value['closesAt'] : serializeDateTime(value['closesAt']),
         'outcome': value['outcome'],
         'cohorts': value['cohorts'],
         'closed_cohorts': value['closedCohorts'],

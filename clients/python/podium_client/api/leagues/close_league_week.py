@@ -124,8 +124,8 @@ def sync_detailed(
     `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
-    `limit` choose the cohorts whose players are listed. 409 when the week has not ended (a dry run may
-    look at any week). Role: `admin`.
+    `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
+    while completions played in it still count (a dry run may look at any week). Role: `admin`.
 
     Args:
         id (str):
@@ -173,8 +173,8 @@ def sync(
     `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
-    `limit` choose the cohorts whose players are listed. 409 when the week has not ended (a dry run may
-    look at any week). Role: `admin`.
+    `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
+    while completions played in it still count (a dry run may look at any week). Role: `admin`.
 
     Args:
         id (str):
@@ -217,8 +217,8 @@ async def asyncio_detailed(
     `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
-    `limit` choose the cohorts whose players are listed. 409 when the week has not ended (a dry run may
-    look at any week). Role: `admin`.
+    `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
+    while completions played in it still count (a dry run may look at any week). Role: `admin`.
 
     Args:
         id (str):
@@ -264,8 +264,8 @@ async def asyncio(
     `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
-    `limit` choose the cohorts whose players are listed. 409 when the week has not ended (a dry run may
-    look at any week). Role: `admin`.
+    `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
+    while completions played in it still count (a dry run may look at any week). Role: `admin`.
 
     Args:
         id (str):

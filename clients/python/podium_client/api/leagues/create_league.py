@@ -102,9 +102,10 @@ def sync_detailed(
     new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window
     `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot,
     medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier,
-    the last `down` move down (none up from the top tier, none down from the bottom; a tie on a line
-    goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one
-    and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
+    the last `down` move down (in proportion for a cohort not full: up rounded up, down rounded down;
+    none up from the top tier, none down from the bottom; a tie on a line goes the players' way).
+    Players who did not play keep their tier. Leagues cannot be edited; end one and create another.
+    Role: `admin`. Rules: docs/RULES.md, Leagues.
 
     Args:
         body (LeagueRequest): A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00)
@@ -141,9 +142,10 @@ def sync(
     new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window
     `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot,
     medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier,
-    the last `down` move down (none up from the top tier, none down from the bottom; a tie on a line
-    goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one
-    and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
+    the last `down` move down (in proportion for a cohort not full: up rounded up, down rounded down;
+    none up from the top tier, none down from the bottom; a tie on a line goes the players' way).
+    Players who did not play keep their tier. Leagues cannot be edited; end one and create another.
+    Role: `admin`. Rules: docs/RULES.md, Leagues.
 
     Args:
         body (LeagueRequest): A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00)
@@ -175,9 +177,10 @@ async def asyncio_detailed(
     new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window
     `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot,
     medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier,
-    the last `down` move down (none up from the top tier, none down from the bottom; a tie on a line
-    goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one
-    and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
+    the last `down` move down (in proportion for a cohort not full: up rounded up, down rounded down;
+    none up from the top tier, none down from the bottom; a tie on a line goes the players' way).
+    Players who did not play keep their tier. Leagues cannot be edited; end one and create another.
+    Role: `admin`. Rules: docs/RULES.md, Leagues.
 
     Args:
         body (LeagueRequest): A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00)
@@ -212,9 +215,10 @@ async def asyncio(
     new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window
     `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot,
     medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier,
-    the last `down` move down (none up from the top tier, none down from the bottom; a tie on a line
-    goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one
-    and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
+    the last `down` move down (in proportion for a cohort not full: up rounded up, down rounded down;
+    none up from the top tier, none down from the bottom; a tie on a line goes the players' way).
+    Players who did not play keep their tier. Leagues cannot be edited; end one and create another.
+    Role: `admin`. Rules: docs/RULES.md, Leagues.
 
     Args:
         body (LeagueRequest): A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00)

@@ -6597,18 +6597,71 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/id`.
             public var id: Swift.String
-            /// The name players see.
+            /// The name players see: 1-80 Unicode scalars, not only whitespace, without control characters.
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/name`.
             public var name: Swift.String
-            /// Board ids whose completions count: `["global"]`, one `["topic:<name>"]` or distinct `["group:<name>", ...]`.
+            /// Which completions count: `["global"]`, one `["topic:<name>"]`, or 1-50 distinct `["group:<name>", ...]` (a completion posted for any of them).
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope`.
-            public var scope: [Swift.String]
+            @frozen public enum ScopePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope/Case1Payload`.
+                @frozen public enum Case1PayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case global = "global"
+                }
+                /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope/case1`.
+                public typealias Case1Payload = [Components.Schemas.LeagueRequest.ScopePayload.Case1PayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope/case1`.
+                case case1(Components.Schemas.LeagueRequest.ScopePayload.Case1Payload)
+                /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope/case2`.
+                case case2([Swift.String])
+                /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope/case3`.
+                case case3([Swift.String])
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case3(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case3(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// Which completions count: `["global"]`, one `["topic:<name>"]`, or 1-50 distinct `["group:<name>", ...]` (a completion posted for any of them).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueRequest/scope`.
+            public var scope: Components.Schemas.LeagueRequest.ScopePayload
             /// The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/time_zone`.
-            public var timeZone: Swift.String?
+            public var timeZone: Components.Schemas.TimeZone?
             /// The tiers, lowest first.
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/tiers`.
@@ -6637,8 +6690,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id: The id; cohorts' board ids are `league:<id>:<tier>:<n>`.
-            ///   - name: The name players see.
-            ///   - scope: Board ids whose completions count: `["global"]`, one `["topic:<name>"]` or distinct `["group:<name>", ...]`.
+            ///   - name: The name players see: 1-80 Unicode scalars, not only whitespace, without control characters.
+            ///   - scope: Which completions count: `["global"]`, one `["topic:<name>"]`, or 1-50 distinct `["group:<name>", ...]` (a completion posted for any of them).
             ///   - timeZone: The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
             ///   - tiers: The tiers, lowest first.
             ///   - cohortSize: The most players in one cohort.
@@ -6650,8 +6703,8 @@ extension Components {
             public init(
                 id: Swift.String,
                 name: Swift.String,
-                scope: [Swift.String],
-                timeZone: Swift.String? = nil,
+                scope: Components.Schemas.LeagueRequest.ScopePayload,
+                timeZone: Components.Schemas.TimeZone? = nil,
                 tiers: [Components.Schemas.LeagueTierRequest],
                 cohortSize: Swift.Int? = nil,
                 up: Swift.Int? = nil,
@@ -7567,10 +7620,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/starts_at`.
             public var startsAt: Foundation.Date
-            /// The first instant after the week: it may close from then on (the scheduler closes it at this plus the close grace).
+            /// The first instant after the week.
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/ends_at`.
             public var endsAt: Foundation.Date
+            /// The week's end plus the close grace: it may close from then on (the scheduler closes it then).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/closes_at`.
+            public var closesAt: Foundation.Date
             /// `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueWeekReport/outcome`.
@@ -7598,7 +7655,8 @@ extension Components {
             ///   - league:
             ///   - period: The week.
             ///   - startsAt: The week's first instant.
-            ///   - endsAt: The first instant after the week: it may close from then on (the scheduler closes it at this plus the close grace).
+            ///   - endsAt: The first instant after the week.
+            ///   - closesAt: The week's end plus the close grace: it may close from then on (the scheduler closes it then).
             ///   - outcome: `closed`: every cohort of the week is closed now; `dry-run`: nothing was written (open cohorts are shown from their live standings).
             ///   - cohorts:
             ///   - closedCohorts:
@@ -7610,6 +7668,7 @@ extension Components {
                 period: Swift.String,
                 startsAt: Foundation.Date,
                 endsAt: Foundation.Date,
+                closesAt: Foundation.Date,
                 outcome: Components.Schemas.LeagueWeekReport.OutcomePayload,
                 cohorts: Swift.Int,
                 closedCohorts: Swift.Int,
@@ -7621,6 +7680,7 @@ extension Components {
                 self.period = period
                 self.startsAt = startsAt
                 self.endsAt = endsAt
+                self.closesAt = closesAt
                 self.outcome = outcome
                 self.cohorts = cohorts
                 self.closedCohorts = closedCohorts
@@ -7633,6 +7693,7 @@ extension Components {
                 case period
                 case startsAt = "starts_at"
                 case endsAt = "ends_at"
+                case closesAt = "closes_at"
                 case outcome
                 case cohorts
                 case closedCohorts = "closed_cohorts"
@@ -7657,6 +7718,10 @@ extension Components {
                 self.endsAt = try container.decode(
                     Foundation.Date.self,
                     forKey: .endsAt
+                )
+                self.closesAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .closesAt
                 )
                 self.outcome = try container.decode(
                     Components.Schemas.LeagueWeekReport.OutcomePayload.self,
@@ -7687,6 +7752,7 @@ extension Components {
                     "period",
                     "starts_at",
                     "ends_at",
+                    "closes_at",
                     "outcome",
                     "cohorts",
                     "closed_cohorts",
@@ -7720,11 +7786,11 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/cohort`.
             public var cohort: Swift.Int
-            /// How many move up: ranks 1 to this (0 in the top tier).
+            /// How many move up now: ranks 1 to this, the tier's `up` for a full cohort and in proportion (rounded up) for one not full; 0 in the top tier.
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/promotion`.
             public var promotion: Swift.Int
-            /// How many move down: ranks below the last this many places (0 in the bottom tier).
+            /// How many move down now: the last this many places, the tier's `down` for a full cohort and in proportion (rounded down) for one not full; 0 in the bottom tier.
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueCohortPage/relegation`.
             public var relegation: Swift.Int
@@ -7736,8 +7802,8 @@ extension Components {
             ///   - tier: The tier's name.
             ///   - tierTitle: The tier's title.
             ///   - cohort: The cohort's number in its tier's week.
-            ///   - promotion: How many move up: ranks 1 to this (0 in the top tier).
-            ///   - relegation: How many move down: ranks below the last this many places (0 in the bottom tier).
+            ///   - promotion: How many move up now: ranks 1 to this, the tier's `up` for a full cohort and in proportion (rounded up) for one not full; 0 in the top tier.
+            ///   - relegation: How many move down now: the last this many places, the tier's `down` for a full cohort and in proportion (rounded down) for one not full; 0 in the bottom tier.
             public init(
                 league: Swift.String,
                 name: Swift.String,

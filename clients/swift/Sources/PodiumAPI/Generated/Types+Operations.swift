@@ -1738,6 +1738,7 @@ public enum Operations {
                     case topic = "topic"
                     case group = "group"
                     case contest = "contest"
+                    case league = "league"
                 }
                 /// Only boards of this kind.
                 ///
@@ -19238,7 +19239,7 @@ public enum Operations {
     }
     /// Create a league
     ///
-    /// Creates a league: each week (an ISO week in `time_zone`) a player's first scoring completion in scope places them in a cohort of their tier with room (of `cohort_size`, filled in order of arrival; new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot, medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier, the last `down` move down (none up from the top tier, none down from the bottom; a tie on a line goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
+    /// Creates a league: each week (an ISO week in `time_zone`) a player's first scoring completion in scope places them in a cohort of their tier with room (of `cohort_size`, filled in order of arrival; new players enter the lowest tier); each cohort is a board `league:<id>:<tier>:<n>` with window `week`. When the week ends plus grace, `close-periods` closes every cohort once: final snapshot, medals (when `medals`), and each player's move by rank: the first `up` of a cohort move up a tier, the last `down` move down (in proportion for a cohort not full: up rounded up, down rounded down; none up from the top tier, none down from the bottom; a tie on a line goes the players' way). Players who did not play keep their tier. Leagues cannot be edited; end one and create another. Role: `admin`. Rules: docs/RULES.md, Leagues.
     ///
     /// - Remark: HTTP `POST /v1/admin/leagues`.
     /// - Remark: Generated from `#/paths//v1/admin/leagues/post(createLeague)`.
@@ -21148,7 +21149,7 @@ public enum Operations {
     }
     /// Close a league week
     ///
-    /// Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 when the week has not ended (a dry run may look at any week). Role: `admin`.
+    /// Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week's report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace, while completions played in it still count (a dry run may look at any week). Role: `admin`.
     ///
     /// - Remark: HTTP `POST /v1/admin/leagues/{id}/close`.
     /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/close/post(closeLeagueWeek)`.
@@ -21339,7 +21340,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// No such league.
+            /// No such league, week or tier.
             ///
             /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/close/post(closeLeagueWeek)/responses/404`.
             ///
@@ -21390,7 +21391,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The week has not ended.
+            /// The week still takes completions (before its end plus the close grace).
             ///
             /// - Remark: Generated from `#/paths//v1/admin/leagues/{id}/close/post(closeLeagueWeek)/responses/409`.
             ///
