@@ -75,6 +75,17 @@ struct LeagueRouteTests {
             #expect(try await client.send(.get, "/display/league:\(id):bronze:1/week", key: nil).status == .ok)
             let friends = try await client.send(.get, board + "/friends?user=\(ann)", key: harness.readKey)
             #expect(friends.status == .ok)
+            let live = try await client.execute(uri: board + "/live", method: .get, headers: [.authorization: "Bearer \(harness.readKey)"])
+            #expect(live.status == .ok && String(buffer: live.body).contains("event: page"), "a live stream of the cohort")
+            // A snapshot of the cohort, as the snapshot job stores every open period's (the job itself would snapshot
+            // every board of the shared test database); rank history reads it back.
+            let key = BoardPeriodKey(board: "league:\(id):bronze:1", window: .week, period: "2026-W48")
+            let top = try await harness.storage.leaderboards.read(board: key.board, window: .week, period: key.period, slice: .page(offset: 0, limit: 10))
+            #expect(try await harness.storage.snapshots.record(key, takenAt: harness.now, players: top.players, entries: top.entries))
+            let snapshots = try await client.send(.get, board + "/snapshots", key: harness.readKey)
+            #expect((snapshots.json["snapshots"] as? [[String: Any]])?.map { $0["players"] as? Int } == [3])
+            let history = try await client.send(.get, "/v1/users/\(cal)/rank-history?board=league:\(id):bronze:1&window=week", key: harness.readKey)
+            #expect((history.json["points"] as? [[String: Any]])?.map { "\($0["period"] ?? "") \($0["rank"] ?? "")" } == ["2026-W48 3"])
             // A player reads their own league (tier, cohort, rank, zone, time left), also in the profile; not another's.
             let annToken = try await Self.token(ann, now: harness.now)
             let mine = try await client.send(.get, "/v1/users/\(ann)/leagues", key: annToken)

@@ -69,15 +69,17 @@ def test_a_retry_after_an_outage_records_the_completion_once(podium):
         waits.append(seconds)
         proxy.start()  # Podium is back before the next attempt
 
+    # One body, sent again as it was: a body made again a second later would carry another completed_at.
+    body = completion("py-bo-1", "u-py-bo")
     try:
-        answer = sdk.send_completion(client, completion("py-bo-1", "u-py-bo"), sleep=wait)
+        answer = sdk.send_completion(client, body, sleep=wait)
         assert answer.completion.id == "py-bo-1" and waits == [0.5]
         # The answer to a first attempt was lost, say: the retry is answered as the same completion, counted once.
-        again = sdk.send_completion(client, completion("py-bo-1", "u-py-bo"))
+        again = sdk.send_completion(client, body)
         assert again.completion.id == "py-bo-1"
         assert profile(client, "u-py-bo").totals.completions == 1
         with pytest.raises(sdk.CompletionRefused) as refused:
-            sdk.send_completion(client, completion("py-bo-1", "u-py-bo", correct=5))
+            sdk.send_completion(client, dict(body, correct=5))
         assert refused.value.status == 409, "the same id with another body is a conflict, never a second completion"
         with pytest.raises(sdk.CompletionRefused) as invalid:
             sdk.send_completion(client, completion("py-bo-2", "u-py-bo", correct=9))
@@ -93,8 +95,10 @@ def test_an_offline_queue_syncs_through_the_batch_route_without_loss_or_doubles(
     proxy = TcpProxy((host, int(port)))
     client = sdk.connect(proxy.base, podium["admin_key"], timeout=5)
     queue = sdk.OfflineQueue(str(tmp_path / "queue.jsonl"))
-    for index in range(3):
-        queue.add(completion(f"py-cy-{index}", "u-py-cy"))
+    # Kept to be queued again as they were: made again a second later, they would carry another completed_at.
+    first = [completion(f"py-cy-{index}", "u-py-cy") for index in range(3)]
+    for body in first:
+        queue.add(body)
     queue.add(completion("py-cy-bad", "u-py-cy", correct=9))
     report = queue.sync(client)  # offline
     assert (report.recorded, report.left) == ([], 4) and len(queue.pending()) == 4
@@ -104,8 +108,8 @@ def test_an_offline_queue_syncs_through_the_batch_route_without_loss_or_doubles(
         assert report.recorded == ["py-cy-0", "py-cy-1", "py-cy-2"] and report.left == 0 and queue.pending() == []
         assert [(item_id, status) for item_id, status, _ in report.refused] == [("py-cy-bad", 400)]
         # The same completions queued again (a sync whose answer was lost): replays, never doubles.
-        for index in range(3):
-            queue.add(completion(f"py-cy-{index}", "u-py-cy"))
+        for body in first:
+            queue.add(body)
         report = queue.sync(client)
         assert report.replayed == ["py-cy-0", "py-cy-1", "py-cy-2"] and report.recorded == []
         assert profile(client, "u-py-cy").totals.completions == 3
