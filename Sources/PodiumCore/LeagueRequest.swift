@@ -130,9 +130,14 @@ public struct LeagueRequest: Codable, Sendable {
             where value.map({ !Self.fits($0, cohortSize) }) ?? false {
                 errors.append(FieldError(field: "\(field).\(part)", message: "must be 0-\(cohortSize), the cohort size"))
             }
-            // Summed only when both fit, so no sum can overflow.
-            if Self.fits(up, cohortSize) && Self.fits(down, cohortSize) && up + down > cohortSize {
-                errors.append(FieldError(field: field, message: "moves \(up + down) players of a cohort of \(cohortSize): up plus down is at most the cohort size"))
+            // Summed only when both fit, so no sum can overflow; a default (7 up, 5 down) that does not fit is reported
+            // here, as no field of the request holds it.
+            if Self.fits(up, cohortSize) && Self.fits(down, cohortSize) {
+                if up + down > cohortSize {
+                    errors.append(FieldError(field: field, message: "moves \(up + down) players of a cohort of \(cohortSize): up plus down is at most the cohort size"))
+                }
+            } else if (!Self.fits(up, cohortSize) && tier.up == nil && self.up == nil) || (!Self.fits(down, cohortSize) && tier.down == nil && self.down == nil) {
+                errors.append(FieldError(field: field, message: "moves \(up) up and \(down) down by default: more than a cohort of \(cohortSize) holds; set up and down"))
             }
             result.append(LeagueTier(name: name, title: title, up: up, down: down))
         }

@@ -129,8 +129,9 @@ public struct League: Sendable, Hashable {
     public func moves(players: Int, tier: Int) -> (up: Int, down: Int) {
         let rules = tiers[tier]
         let filled = max(0, min(players, cohortSize))
-        let up = tier == tiers.count - 1 ? 0 : (rules.up * filled + cohortSize - 1) / cohortSize
-        let down = tier == 0 ? 0 : rules.down * filled / cohortSize
+        // Counts are held to the cohort size (a request's are checked; a stored one is clamped, so no product overflows).
+        let up = tier == tiers.count - 1 ? 0 : (min(max(rules.up, 0), cohortSize) * filled + cohortSize - 1) / cohortSize
+        let down = tier == 0 ? 0 : min(max(rules.down, 0), cohortSize) * filled / cohortSize
         return (up, down)
     }
 

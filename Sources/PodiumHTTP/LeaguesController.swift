@@ -78,7 +78,8 @@ struct LeaguesController {
     /// Handles `POST /v1/admin/leagues/:id/close?period=&dry_run=&tier=&limit=`: closes every cohort of the week
     /// `period` (the week under way when left out) still open, with their medals and moves, and answers the week's report;
     /// with `dry_run=true` nothing is written and the report shows what the close would do (from the live standings).
-    /// 409 before the week's end plus the close grace (a dry run may look at any week). `tier` and `limit` (1-1000 cohorts, default 100)
+    /// 409 before the week's end plus the close grace (so always for the week under way, the default, unless a dry run),
+    /// and while an older week has a cohort open (weeks close in turn). A dry run may look at any week. `tier` and `limit` (1-1000 cohorts, default 100)
     /// choose the cohorts whose players the report lists; its sums by tier always cover every cohort.
     @Sendable func close(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
@@ -111,6 +112,10 @@ struct LeaguesController {
             guard let closes = week.closesAt(grace: rules.closeGrace), closes <= at else {
                 let when = week.closesAt(grace: rules.closeGrace).map(RFC3339.format) ?? "?"
                 throw APIError.conflict("week \(week.key) of league \(league.id) takes completions until \(when): it cannot close before")
+            }
+            // Weeks close in turn: a week's moves apply to the tiers the week before gave.
+            if let older = try await leagues.oldestOpenWeek(of: league, before: week.key) {
+                throw APIError.conflict("week \(older) of league \(league.id) is not closed yet: close it first")
             }
             let open = try await leagues.cohorts(of: league, period: week.key).filter { !$0.closed }
                 .map { BoardPeriodKey(board: $0.board, window: .week, period: week.key) }

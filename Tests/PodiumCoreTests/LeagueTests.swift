@@ -97,9 +97,10 @@ struct LeagueTests {
             tiers: [.init(name: "low", down: 1), .init(name: "low", down: 9), .init(name: "top", up: 2)], cohortSize: 4, up: 5
         ).validated(now: created)
         guard case .failure(let failure) = bad else { Issue.record("accepted"); return }
-        // The league's up (5 of 4) is reported once, and no sum is checked with a count already wrong.
+        // The league's up (5 of 4) is reported once, and no sum is checked with a count already wrong; the top tier's
+        // default down (5 of 4), which no field holds, is reported on the tier.
         #expect(failure.errors.map(\.field) == [
-            "id", "name", "scope", "time_zone", "up", "tiers[0].down", "tiers[1].name", "tiers[1].down", "tiers[2].up",
+            "id", "name", "scope", "time_zone", "up", "tiers[0].down", "tiers[1].name", "tiers[1].down", "tiers[2].up", "tiers[2]",
         ])
         let none = LeagueRequest(id: "x", name: "X", scope: ["global"], tiers: []).validated(now: created)
         guard case .failure(let empty) = none else { Issue.record("accepted"); return }
@@ -124,5 +125,16 @@ struct LeagueTests {
         ).validated(now: created)
         guard case .failure(let large) = huge else { Issue.record("accepted"); return }
         #expect(large.errors.map(\.field) == ["up", "down", "tiers[2].down"])
+    }
+
+    @Test("the default moves (7 up, 5 down) must fit the cohort size too")
+    func defaultsMustFit() throws {
+        let small = LeagueRequest(id: "x", name: "X", scope: ["global"], tiers: [.init(name: "a"), .init(name: "b")], cohortSize: 5)
+            .validated(now: created)
+        guard case .failure(let failure) = small else { Issue.record("accepted"); return }
+        #expect(failure.errors.map(\.field) == ["tiers[0]"], "the bottom tier's 7 up do not fit; the top tier's 5 down do")
+        let fitted = LeagueRequest(id: "x", name: "X", scope: ["global"], tiers: [.init(name: "a"), .init(name: "b")], cohortSize: 5, up: 2)
+            .validated(now: created)
+        #expect((try? fitted.get())?.tiers.map(\.up) == [2, 0])
     }
 }

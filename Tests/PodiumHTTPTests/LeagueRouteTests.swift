@@ -125,10 +125,13 @@ struct LeagueRouteTests {
             #expect(try await client.send(.delete, "/v1/admin/webhooks/\(hookID)", key: admin).status == .noContent)
         }
 
-        // A week later, on the same stores: the close moves ann up; she reads silver, not placed yet this week.
-        let later = try await HTTPHarness(now: instant("2026-12-01T12:00:00Z"), playerTokens: Self.tokens)
+        // Two weeks later, on the same stores: weeks close in turn; the close moves ann up; she reads silver, not placed
+        // in this week.
+        let later = try await HTTPHarness(now: instant("2026-12-08T12:00:00Z"), playerTokens: Self.tokens)
         try await later.storage.contests.refresh()  // what a replica's ContestRefreshService does at start
         try await later.run { client in
+            let early = try await client.send(.post, "/v1/admin/leagues/\(id)/close?period=2026-W49", key: admin)
+            #expect(early.status == .conflict && early.json["detail"] as? String == "week 2026-W48 of league \(id) is not closed yet: close it first")
             let closed = try await client.send(.post, "/v1/admin/leagues/\(id)/close?period=2026-W48", key: admin)
             #expect(closed.status == .ok && closed.json["outcome"] as? String == "closed" && closed.json["closed_cohorts"] as? Int == 2)
             let again = try await client.send(.post, "/v1/admin/leagues/\(id)/close?period=2026-W48", key: admin)

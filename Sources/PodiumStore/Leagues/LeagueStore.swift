@@ -106,6 +106,16 @@ public struct LeagueStore: Sendable {
         }
     }
 
+    /// The oldest week of `league` before `period` with a cohort still open; nil when every earlier week is closed.
+    public func oldestOpenWeek(of league: League, before period: String) async throws -> String? {
+        try await postgres.query("""
+            SELECT min(k.period) AS period FROM league_cohorts k
+            LEFT JOIN board_periods p ON p.board = \(unescaped: Self.cohortBoard(of: league, tier: "k.tier", cohort: "k.cohort"))
+                                     AND p.board_window = 'week' AND p.period = k.period
+            WHERE k.league_id = \(bind: league.id) AND k.period < \(bind: period) AND p.closed_at IS NULL
+            """).rows.first?["period"]
+    }
+
     /// The tiers `userID` holds in each league they played (their tier for the next week they play), by league id.
     public func tiers(of userID: String) async throws -> [String: Int] {
         var tiers: [String: Int] = [:]

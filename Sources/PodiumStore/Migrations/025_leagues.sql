@@ -84,6 +84,7 @@ DECLARE
     r record;
     placed_tier integer;
     placed_cohort integer;
+    opens boolean;
 BEGIN
     FOR r IN
         SELECT x.l, x.p, x.u, x.s, x.place, COALESCE(lp.tier, 0) AS earned, x.i
@@ -103,15 +104,25 @@ BEGIN
                 SELECT k.cohort INTO placed_cohort FROM league_cohorts k
                 WHERE k.league_id = r.l AND k.period = r.p AND k.tier = r.earned AND k.members < r.s
                 ORDER BY k.cohort LIMIT 1;
-                IF FOUND THEN
-                    UPDATE league_cohorts k SET members = k.members + 1
-                    WHERE k.league_id = r.l AND k.period = r.p AND k.tier = r.earned AND k.cohort = placed_cohort;
-                ELSE
+                opens := NOT FOUND;
+                IF opens THEN
                     SELECT COALESCE(max(k.cohort), 0) + 1 INTO placed_cohort FROM league_cohorts k
                     WHERE k.league_id = r.l AND k.period = r.p AND k.tier = r.earned;
-                    INSERT INTO league_cohorts VALUES (r.l, r.p, r.earned, placed_cohort, 1);
                 END IF;
-                INSERT INTO league_entries VALUES (r.l, r.p, r.u, r.earned, placed_cohort, p_at);
+                -- A caller that read another tier (a close committed between two callers' reads) holds another lock:
+                -- the entry's key decides, and the place is counted only when this call made the entry.
+                INSERT INTO league_entries VALUES (r.l, r.p, r.u, r.earned, placed_cohort, p_at) ON CONFLICT DO NOTHING;
+                IF FOUND THEN
+                    IF opens THEN
+                        INSERT INTO league_cohorts VALUES (r.l, r.p, r.earned, placed_cohort, 1);
+                    ELSE
+                        UPDATE league_cohorts k SET members = k.members + 1
+                        WHERE k.league_id = r.l AND k.period = r.p AND k.tier = r.earned AND k.cohort = placed_cohort;
+                    END IF;
+                ELSE
+                    SELECT e.tier, e.cohort INTO placed_tier, placed_cohort FROM league_entries e
+                    WHERE e.league_id = r.l AND e.period = r.p AND e.user_id = r.u;
+                END IF;
             END IF;
         END IF;
         IF placed_cohort IS NOT NULL THEN

@@ -166,7 +166,7 @@ export class LeaguesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week\'s report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 before the week\'s end plus the close grace, while completions played in it still count (a dry run may look at any week). Role: `admin`.
+     * Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week\'s report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 before the week\'s end plus the close grace, while completions played in it still count (so always for the week under way, the default), and while an older week of the league has a cohort open: weeks close in turn. A dry run may look at any week. Role: `admin`.
      * Close a league week
      */
     async closeLeagueWeekRaw(requestParameters: CloseLeagueWeekRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<LeagueWeekReport>> {
@@ -177,7 +177,7 @@ export class LeaguesApi extends runtime.BaseAPI {
     }
 
     /**
-     * Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week\'s report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 before the week\'s end plus the close grace, while completions played in it still count (a dry run may look at any week). Role: `admin`.
+     * Closes every cohort of week `period` still open, each in its own transaction exactly as `close-periods` would (final snapshot, medals, moves, `period.closed`, `medal.awarded` and `league.promoted`/`league.relegated`/`league.stayed` events), and answers the week\'s report. With `dry_run=true` nothing is written: the report shows what the close would do, from the live standings of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and `limit` choose the cohorts whose players are listed. 409 before the week\'s end plus the close grace, while completions played in it still count (so always for the week under way, the default), and while an older week of the league has a cohort open: weeks close in turn. A dry run may look at any week. Role: `admin`.
      * Close a league week
      */
     async closeLeagueWeek(requestParameters: CloseLeagueWeekRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<LeagueWeekReport> {

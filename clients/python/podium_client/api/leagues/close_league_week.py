@@ -125,7 +125,9 @@ def sync_detailed(
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
     `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
-    while completions played in it still count (a dry run may look at any week). Role: `admin`.
+    while completions played in it still count (so always for the week under way, the default), and
+    while an older week of the league has a cohort open: weeks close in turn. A dry run may look at any
+    week. Role: `admin`.
 
     Args:
         id (str):
@@ -174,7 +176,9 @@ def sync(
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
     `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
-    while completions played in it still count (a dry run may look at any week). Role: `admin`.
+    while completions played in it still count (so always for the week under way, the default), and
+    while an older week of the league has a cohort open: weeks close in turn. A dry run may look at any
+    week. Role: `admin`.
 
     Args:
         id (str):
@@ -218,7 +222,9 @@ async def asyncio_detailed(
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
     `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
-    while completions played in it still count (a dry run may look at any week). Role: `admin`.
+    while completions played in it still count (so always for the week under way, the default), and
+    while an older week of the league has a cohort open: weeks close in turn. A dry run may look at any
+    week. Role: `admin`.
 
     Args:
         id (str):
@@ -265,7 +271,9 @@ async def asyncio(
     `dry_run=true` nothing is written: the report shows what the close would do, from the live standings
     of open cohorts and the results of closed ones. The sums by tier cover every cohort; `tier` and
     `limit` choose the cohorts whose players are listed. 409 before the week's end plus the close grace,
-    while completions played in it still count (a dry run may look at any week). Role: `admin`.
+    while completions played in it still count (so always for the week under way, the default), and
+    while an older week of the league has a cohort open: weeks close in turn. A dry run may look at any
+    week. Role: `admin`.
 
     Args:
         id (str):
