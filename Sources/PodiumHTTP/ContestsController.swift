@@ -189,10 +189,7 @@ struct ContestsController {
 
     /// The path's contest; 404 when there is none.
     private func contest(_ context: PodiumRequestContext) throws -> Contest {
-        let id = HTTPSupport.pathParameter("id", in: context)
-        guard NameRules.isValidScopeName(id) else {
-            throw APIError.validation([FieldError(field: "id", message: "must be a contest id: 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -")])
-        }
+        let id = try HTTPSupport.definitionID("contest", in: context)
         guard let contest = rules.boards.contests.contest(id) else { throw APIError.notFound("no contest \(id)") }
         return contest
     }

@@ -143,6 +143,15 @@ enum HTTPSupport {
         return raw.removingPercentEncoding ?? raw
     }
 
+    /// The `id` path parameter of a contest or league route (`kind`), a scope name; 400 otherwise.
+    static func definitionID(_ kind: String, in context: PodiumRequestContext) throws -> String {
+        let id = pathParameter("id", in: context)
+        guard NameRules.isValidScopeName(id) else {
+            throw APIError.validation([FieldError(field: "id", message: "must be a \(kind) id: 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -")])
+        }
+        return id
+    }
+
     /// A path parameter that must be a valid identifier (user ids) and not only dots (`%2E%2E` decodes
     /// to `..`, and `PUT /v1/users/%2E%2E/preferences` would create a player no plain URL reaches); 400 otherwise.
     static func identifier(_ name: String, in context: PodiumRequestContext) throws -> String {

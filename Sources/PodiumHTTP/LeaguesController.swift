@@ -157,10 +157,7 @@ struct LeaguesController {
 
     /// The path's league; 404 when there is none.
     private func league(_ context: PodiumRequestContext) throws -> League {
-        let id = HTTPSupport.pathParameter("id", in: context)
-        guard NameRules.isValidScopeName(id) else {
-            throw APIError.validation([FieldError(field: "id", message: "must be a league id: 1-\(NameRules.maximumScopeNameLength) of a-z 0-9 . _ -")])
-        }
+        let id = try HTTPSupport.definitionID("league", in: context)
         guard let league = rules.boards.contests.league(id) else { throw APIError.notFound("no league \(id)") }
         return league
     }
