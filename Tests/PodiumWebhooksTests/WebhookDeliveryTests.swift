@@ -13,9 +13,9 @@ import Testing
 
 /// A receiver on loopback that answers each delivery of one event as scripted, and records every request for it.
 final class Receiver: Sendable {
-    /// How the receiver answers one delivery: a status; a 200 after a delay; a 200 whose body stalls for a
-    /// while after its first bytes; a redirect to `/moved` (which answers 200 to anything).
-    enum Answer: Sendable { case status(Int), hang(Duration), stallBody(Duration), redirect }
+    /// How the receiver answers one delivery: a status; a 200 once the test releases it; a 200 whose body stalls
+    /// after its first bytes until the test releases it; a redirect to `/moved` (which answers 200 to anything).
+    enum Answer: Sendable { case status(Int), hang, stallBody, redirect }
     struct Received: Sendable {
         let eventID: String
         let signature: String
@@ -24,6 +24,8 @@ final class Receiver: Sendable {
 
     let eventID: Mutex<String> = Mutex("")
     private let script: Mutex<[Answer]>
+    private let released = Mutex(false)
+    private let stalledAnswersFinished = Mutex(0)
     private let log: Mutex<[Received]> = Mutex([])
 
     init(script: [Answer]) {
@@ -31,6 +33,20 @@ final class Receiver: Sendable {
     }
 
     var received: [Received] { log.withLock { $0 } }
+
+    /// How many `hang` and `stallBody` answers have finished: none before `release()`.
+    var finishedStalls: Int { stalledAnswersFinished.withLock { $0 } }
+
+    /// Lets every `hang` and `stallBody` answer, waiting or still to come, finish.
+    func release() { released.withLock { $0 = true } }
+
+    /// Waits until `release()`, or a minute at most, so that a failing test cannot leave a handler behind for ever.
+    private func waitForRelease() async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !released.withLock({ $0 }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -50,13 +66,15 @@ final class Receiver: Sendable {
             switch answer {
             case .status(let code):
                 return Response(status: HTTPResponse.Status(code: code))
-            case .hang(let duration):
-                try await Task.sleep(for: duration)
+            case .hang:
+                try await self.waitForRelease()
+                self.stalledAnswersFinished.withLock { $0 += 1 }
                 return Response(status: .ok)
-            case .stallBody(let duration):
+            case .stallBody:
                 return Response(status: .ok, body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(string: "{"))
-                    try await Task.sleep(for: duration)
+                    try await self.waitForRelease()
+                    self.stalledAnswersFinished.withLock { $0 += 1 }
                     try await writer.write(ByteBuffer(string: "}"))
                     try await writer.finish(nil)
                 })
@@ -124,7 +142,13 @@ struct WebhookDeliveryTests {
                 try await waitUntilInFeed(event: event, postgres: postgres)
                 let sender = WebhookSender(
                     store: store, http: http, settings: settings, replica: "webhook-tests", now: { clock.now }, logger: Self.logger)
-                try await body(receiver, store, sender, clock, webhook, event)
+                do {
+                    try await body(receiver, store, sender, clock, webhook, event)
+                } catch {
+                    receiver.release()
+                    throw error
+                }
+                receiver.release()
                 #expect(try await store.delete(id: webhook.id))
             }
         } catch {
@@ -195,7 +219,7 @@ struct WebhookDeliveryTests {
 
     @Test("a receiver that fails, then times out, then succeeds gets the event delivered once, signed")
     func failTimeoutSucceed() async throws {
-        try await withReceiver([.status(500), .hang(.seconds(5))], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
+        try await withReceiver([.status(500), .hang], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
             var delivery = try await drive(sender, store, webhook, event, attempts: 1)
             #expect(delivery.status == .pending)
             #expect(delivery.lastStatusCode == 500)
@@ -208,6 +232,8 @@ struct WebhookDeliveryTests {
             #expect(delivery.status == .pending)
             #expect(delivery.lastStatusCode == nil)
             #expect(delivery.history.last?.error?.isEmpty == false, "the timeout is recorded")
+            #expect(receiver.finishedStalls == 0, "the attempt ended by the sender's timeout, not by the receiver's answer")
+            receiver.release()
             clock.advance(3)
             delivery = try await drive(sender, store, webhook, event, attempts: 3)
             #expect(delivery.status == .delivered)
@@ -244,10 +270,9 @@ struct WebhookDeliveryTests {
 
     @Test("a receiver that stalls its answer's body cannot hold the sender")
     func stalledBody() async throws {
-        try await withReceiver([.stallBody(.seconds(12))], maxAttempts: 5) { _, store, sender, _, webhook, event in
-            let started = ContinuousClock.now
+        try await withReceiver([.stallBody], maxAttempts: 5) { receiver, store, sender, _, webhook, event in
             let delivery = try await drive(sender, store, webhook, event, attempts: 1)
-            #expect(ContinuousClock.now - started < .seconds(8), "bounded by the 2 s timeout, not the receiver's 12 s stall")
+            #expect(receiver.finishedStalls == 0, "ended by the sender's 2 s timeout while the receiver still stalls")
             #expect(delivery.status == .delivered, "the 200 came; the rest of the body does not matter")
         }
     }
