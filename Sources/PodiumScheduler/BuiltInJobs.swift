@@ -11,17 +11,19 @@ public struct ClosePeriodsJob: ScheduledJob {
     let pageSize: Int
     /// Pages closed at once.
     let concurrentPages: Int
-    /// A pause after each page: zero, but for the multi-process drills (`serve --test-close-pages`), which kill a
+    /// Run after each page: nothing, but for the multi-process drills (`serve --test-close-pages`), which kill a
     /// replica between two pages of one run.
-    let pagePause: Duration
+    let afterPage: (@Sendable () async throws -> Void)?
 
     /// Creates the job; each transaction closes up to `pageSize` periods, `concurrentPages` of them at once (two keep
     /// both of this machine's cores busy: PostgreSQL writes one page while Podium prepares the next).
-    public init(periods: PeriodStore, pageSize: Int = 500, concurrentPages: Int = 2, pagePause: Duration = .zero) {
+    public init(
+        periods: PeriodStore, pageSize: Int = 500, concurrentPages: Int = 2, afterPage: (@Sendable () async throws -> Void)? = nil
+    ) {
         self.periods = periods
         self.pageSize = pageSize
         self.concurrentPages = concurrentPages
-        self.pagePause = pagePause
+        self.afterPage = afterPage
     }
 
     /// Closes due periods, a page at a time (a league's week ends thousands of cohorts at once), `concurrentPages`
@@ -70,7 +72,7 @@ public struct ClosePeriodsJob: ScheduledJob {
             counts["medals", default: 0] += report.medals.count
         }
         for error in closing.refused { context.logger.warning("period cannot be closed", metadata: ["error": "\(error)"]) }
-        if pagePause > .zero { try await Task.sleep(for: pagePause) }
+        try await afterPage?()
         return counts
     }
 }

@@ -20,15 +20,15 @@ struct Runtime {
     let redis: RedisClient
     /// The standby's pool for reads that may lag (`PODIUM_DATABASE_READ_URL`), if one is named.
     let standby: PostgresPool?
-    /// A job made to sleep before working (`serve --test-job-delay`), if any.
-    let jobDelay: JobDelay?
-    /// Small, slow pages for close-periods (`serve --test-close-pages`), if any.
+    /// A job made to wait at a test's gate before working (`serve --test-job-gate`), if any.
+    let jobGate: JobGate?
+    /// Small pages for close-periods, each followed by a test's gate (`serve --test-close-pages`), if any.
     let closePages: ClosePages?
 
     /// Opens pools and builds the stores (nothing connects until first use).
-    init(settings: Settings, jobDelay: JobDelay? = nil, closePages: ClosePages? = nil) throws {
+    init(settings: Settings, jobGate: JobGate? = nil, closePages: ClosePages? = nil) throws {
         self.settings = settings
-        self.jobDelay = jobDelay
+        self.jobGate = jobGate
         self.closePages = closePages
         logger = settings.logger("podium")
         let rules = try settings.rules()
@@ -46,11 +46,13 @@ struct Runtime {
     /// The scheduler with every built-in job.
     func scheduler() -> Scheduler {
         var jobs = BuiltInJobs.all(storage: storage, runs: runs)
-        if let jobDelay {
-            jobs = jobs.map { $0.name == jobDelay.job ? DelayedJob(job: $0, delay: jobDelay.delay) : $0 }
+        if let jobGate {
+            let gate = TestGate(lock: jobGate.lock, postgres: postgres)
+            jobs = jobs.map { $0.name == jobGate.job ? GatedJob(job: $0, gate: gate) : $0 }
         }
         if let closePages {
-            let job = ClosePeriodsJob(periods: storage.periods, pageSize: closePages.size, pagePause: closePages.pause)
+            let gate = TestGate(lock: closePages.lock, postgres: postgres)
+            let job = ClosePeriodsJob(periods: storage.periods, pageSize: closePages.size, afterPage: { try await gate.pass() })
             jobs = jobs.map { $0.name == job.name ? job : $0 }
         }
         return Scheduler(
@@ -106,50 +108,64 @@ struct Runtime {
     }
 }
 
-/// Fault injection for the multi-process scheduler tests (`serve --test-job-delay <job>=<ms>`, hidden from help):
-/// a job that sleeps before working, so a test can kill its replica mid-run.
-struct JobDelay: ExpressibleByArgument, Sendable {
-    /// The job's name.
-    let job: String
-    /// How long it sleeps first.
-    let delay: Duration
+/// Fault injection for the multi-process drills: a gate a test holds shut, so that it can kill a replica at a known
+/// point of a job's run instead of within a window of time. Passing it takes PostgreSQL advisory lock `lock` shared, in
+/// a transaction of its own, and lets it go at once: it waits while a test holds that lock exclusively
+/// (`pg_advisory_lock(lock)`), and a test sees the waiter in `pg_locks`.
+struct TestGate: Sendable {
+    /// The advisory lock's key.
+    let lock: Int64
+    let postgres: PostgresPool
 
-    /// Reads `<job>=<ms>`.
-    init?(argument: String) {
-        let parts = argument.split(separator: "=")
-        guard parts.count == 2, let milliseconds = Int(parts[1]), milliseconds >= 0 else { return nil }
-        job = String(parts[0])
-        delay = .milliseconds(milliseconds)
+    /// Returns once the gate is open.
+    func pass() async throws {
+        try await postgres.withTransaction { _ = try $0.query("SELECT pg_advisory_xact_lock_shared($1)", [lock]) }
     }
 }
 
-/// Fault injection for the league close drill (`serve --test-close-pages <size>:<ms>`, hidden from help): close-periods
-/// closes `size` periods per transaction (two pages at once, as it ships) and pauses after each, so a test can kill its
-/// replica between pages of one run.
+/// `serve --test-job-gate <job>=<lock>` (hidden from help): that job passes a `TestGate` before it works.
+struct JobGate: ExpressibleByArgument, Sendable {
+    /// The job's name.
+    let job: String
+    /// The gate's advisory lock.
+    let lock: Int64
+
+    /// Reads `<job>=<lock>`.
+    init?(argument: String) {
+        let parts = argument.split(separator: "=")
+        guard parts.count == 2, let lock = Int64(parts[1]) else { return nil }
+        job = String(parts[0])
+        self.lock = lock
+    }
+}
+
+/// `serve --test-close-pages <size>=<lock>` (hidden from help): close-periods closes `size` periods per transaction
+/// (two pages at once, as it ships) and passes a `TestGate` after each page, so a test can kill its replica between
+/// the pages of one run.
 struct ClosePages: ExpressibleByArgument, Sendable {
     /// Periods per page.
     let size: Int
-    /// The pause after each page.
-    let pause: Duration
+    /// The gate's advisory lock.
+    let lock: Int64
 
-    /// Reads `<size>:<ms>`.
+    /// Reads `<size>=<lock>`.
     init?(argument: String) {
-        let parts = argument.split(separator: ":")
-        guard parts.count == 2, let size = Int(parts[0]), size > 0, let milliseconds = Int(parts[1]), milliseconds >= 0 else { return nil }
+        let parts = argument.split(separator: "=")
+        guard parts.count == 2, let size = Int(parts[0]), size > 0, let lock = Int64(parts[1]) else { return nil }
         self.size = size
-        pause = .milliseconds(milliseconds)
+        self.lock = lock
     }
 }
 
-/// A job that sleeps for a while before it works (`JobDelay`).
-struct DelayedJob: ScheduledJob {
+/// A job that passes a `TestGate` before it works (`JobGate`).
+struct GatedJob: ScheduledJob {
     let job: any ScheduledJob
-    let delay: Duration
+    let gate: TestGate
 
     var name: String { job.name }
 
     func run(_ context: JobContext) async throws -> [String: Int] {
-        try await Task.sleep(for: delay)
+        try await gate.pass()
         return try await job.run(context)
     }
 }

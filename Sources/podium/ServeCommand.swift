@@ -16,16 +16,18 @@ import ServiceLifecycle
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
 
-    /// Fault injection for the multi-process scheduler tests, not a setting: `<job>=<ms>` makes that job sleep first.
-    @Option(name: .customLong("test-job-delay"), help: .hidden) var testJobDelay: JobDelay?
-    /// Fault injection for the league close drill, not a setting: `<size>:<ms>` makes close-periods close small pages slowly.
+    /// Fault injection for the multi-process scheduler tests, not a setting: `<job>=<lock>` makes that job wait, before
+    /// it works, while a test holds PostgreSQL advisory lock `<lock>` (`TestGate`).
+    @Option(name: .customLong("test-job-gate"), help: .hidden) var testJobGate: JobGate?
+    /// Fault injection for the league close drill, not a setting: `<size>=<lock>` makes close-periods close pages of
+    /// `<size>` periods and wait after each while a test holds advisory lock `<lock>`.
     @Option(name: .customLong("test-close-pages"), help: .hidden) var testClosePages: ClosePages?
 
     func run() async throws {
         var settings = try Settings.load()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
-        let runtime = try Runtime(settings: settings, jobDelay: testJobDelay, closePages: testClosePages)
+        let runtime = try Runtime(settings: settings, jobGate: testJobGate, closePages: testClosePages)
         let logger = runtime.logger
         logger.info("podium starting", metadata: [
             "version": "\(BuildInfo.version)", "commit": "\(BuildInfo.commit)", "process": "\(ProcessInfo.processInfo.processIdentifier)"])

@@ -19,10 +19,11 @@ struct LeagueCloseDrillTests {
         let database = "podium_lg_\(UUID().uuidString.prefix(8).lowercased())"
         let admin = try await SchedulerTestEnvironment.postgres()
         try await admin.query("CREATE DATABASE \(database)")
-        // Pages of 4 cohorts and a pause of 250 ms after each: the close takes ten pages, long enough to kill it midway.
-        // Its schedule is once a year with missed slots skipped, so only the run asked for below closes the week.
+        // Pages of 4 cohorts, two at once, each followed by the test gate: the close takes ten pages, and stops at the
+        // gate after the first two while the test holds it. Its schedule is once a year with missed slots skipped, so
+        // only the run asked for below closes the week.
         let replicas = try ReplicaGroup(
-            database: database, count: 3, arguments: ["--test-close-pages", "4:250"],
+            database: database, count: 3, arguments: ["--test-close-pages", "4=\(MultiProcessTests.gateLock)"],
             jobs: #"[{"name": "close-periods", "cron": "0 0 1 1 *", "misfire": "skip", "lease_seconds": 6, "backoff_seconds": 1}]"#,
             redis: .leagueDrill)
         defer { replicas.killAll() }
@@ -32,12 +33,22 @@ struct LeagueCloseDrillTests {
         try await Self.seedPastWeek(postgres)
 
         let slot = "2026-01-03T04:05:06.000Z"
-        #expect(try await replicas.post(0, "/v1/admin/jobs/close-periods/run", body: "{\"slot\": \"\(slot)\"}") == 202)
-        let running = try await MultiProcessTests.waitForRun(postgres, job: "close-periods", slot: slot, status: "running")
-        // Killed once a page has committed and before the last: the pages it closed stay closed, the one it was in is undone.
-        let closedBefore = try await waitForClosedCohorts(postgres, atLeast: 4)
-        #expect(closedBefore < Self.cohorts)
-        replicas.kill(try #require(replicas.names.firstIndex(of: running.replica)))
+        // Killed once its first two pages have committed, both waiting at the gate: the pages it closed stay closed.
+        let gate = try await MultiProcessTests.shutGate(replicas.databaseURL)
+        let running: (attempts: Int, replica: String)
+        let closedBefore: Int
+        do {
+            #expect(try await replicas.post(0, "/v1/admin/jobs/close-periods/run", body: "{\"slot\": \"\(slot)\"}") == 202)
+            running = try await MultiProcessTests.waitForRun(postgres, job: "close-periods", slot: slot, status: "running")
+            try await MultiProcessTests.waitAtGate(postgres, count: 2)
+            closedBefore = try await closedCohorts(postgres)
+            replicas.kill(try #require(replicas.names.firstIndex(of: running.replica)))
+        } catch {
+            await gate.close()
+            throw error
+        }
+        await gate.close()
+        #expect(closedBefore == 8, "two pages of four closed before the kill")
         let finished = try await MultiProcessTests.waitForRun(postgres, job: "close-periods", slot: slot, status: "succeeded", timeout: 60)
         #expect(finished.replica != running.replica)
 
@@ -71,16 +82,10 @@ struct LeagueCloseDrillTests {
         await admin.close()
     }
 
-    /// Polls until at least `count` of the drill's cohorts are closed; returns how many are.
-    private func waitForClosedCohorts(_ postgres: PostgresPool, atLeast count: Int) async throws -> Int {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let closed = try await postgres.query(
-                "SELECT count(*) AS n FROM board_periods WHERE board LIKE 'league:drill:%' AND closed_at IS NOT NULL").rows[0].int("n")
-            if closed >= count { return closed }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestTimeout("fewer than \(count) cohorts closed after 30 s")
+    /// How many of the drill's cohorts are closed.
+    private func closedCohorts(_ postgres: PostgresPool) async throws -> Int {
+        try await postgres.query(
+            "SELECT count(*) AS n FROM board_periods WHERE board LIKE 'league:drill:%' AND closed_at IS NOT NULL").rows[0].int("n")
     }
 
     /// League `drill` with week 2020-W10 long over, written in SQL as ops/bench/seed-league.sql writes it: bronze and

@@ -34,12 +34,21 @@ struct MultiProcessTests {
         let pruned = try await Self.waitForRun(postgres, job: "prune", slot: slot, status: "succeeded")
         #expect(pruned.attempts == 1)
 
-        // 2. A slow run (the snapshot job sleeps 4 s first; its lease of 6 s is renewed every 2 s): kill whoever runs it.
+        // 2. A run held at the gate before it works (its lease of 6 s renewed every 2 s meanwhile): kill whoever runs it
+        // while it waits there, then open the gate.
+        let gate = try await Self.shutGate(replicas.databaseURL)
         let slow = "2026-01-02T03:04:06.000Z"
-        #expect(try await replicas.post(1, "/v1/admin/jobs/snapshot-leaderboards/run", body: "{\"slot\": \"\(slow)\"}") == 202)
-        let running = try await Self.waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "running")
-        let victim = try #require(replicas.names.firstIndex(of: running.replica))
-        replicas.kill(victim)
+        let running: (attempts: Int, replica: String)
+        do {
+            #expect(try await replicas.post(1, "/v1/admin/jobs/snapshot-leaderboards/run", body: "{\"slot\": \"\(slow)\"}") == 202)
+            running = try await Self.waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "running")
+            try await Self.waitAtGate(postgres)
+            replicas.kill(try #require(replicas.names.firstIndex(of: running.replica)))
+        } catch {
+            await gate.close()
+            throw error
+        }
+        await gate.close()
         let finished = try await Self.waitForRun(postgres, job: "snapshot-leaderboards", slot: slow, status: "succeeded", timeout: 40)
         #expect(finished.replica != running.replica)
         let attempts = try await postgres.query("""
@@ -60,6 +69,41 @@ struct MultiProcessTests {
         await postgres.close()
         try await admin.query("DROP DATABASE \(database) WITH (FORCE)")
         await admin.close()
+    }
+
+    /// The advisory lock of the replicas' test gate (`serve --test-job-gate`, `--test-close-pages`): a replica's job waits
+    /// at it while a test holds the lock.
+    static let gateLock: Int64 = 7_001
+
+    /// Shuts the replicas' test gate on `databaseURL` (advisory locks belong to one database): a pool of one connection
+    /// holding `gateLock` until the pool is closed, which opens the gate.
+    static func shutGate(_ databaseURL: String) async throws -> PostgresPool {
+        let gate = PostgresPool(
+            configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 1), logger: SchedulerTestEnvironment.logger)
+        do {
+            _ = try await gate.query("SELECT pg_advisory_lock($1)", [gateLock])
+        } catch {
+            await gate.close()
+            throw error
+        }
+        return gate
+    }
+
+    /// Polls `pg_locks` until at least `count` sessions wait at the test gate (ordered by what PostgreSQL shows, not by
+    /// time).
+    static func waitAtGate(_ postgres: PostgresPool, count: Int = 1, timeout: TimeInterval = 30) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let waiting = try await postgres.query("""
+                SELECT count(*) AS n FROM pg_locks
+                WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND ((classid::bigint << 32) | objid::bigint) = $1
+                """, [gateLock]).rows[0].int("n")
+            if waiting >= count { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestTimeout("fewer than \(count) sessions ever waited at the test gate")
     }
 
     /// Polls `job_runs` until the run of `slot` has `status`; returns its attempt count and replica.
@@ -98,7 +142,7 @@ final class ReplicaGroup: @unchecked Sendable {
     /// Starts `count` replicas of `podium serve` with `arguments` on `database`, with `jobs` as the rules file's job
     /// settings, on Redis db `redis`.
     init(
-        database: String, count: Int, arguments: [String] = ["--test-job-delay", "snapshot-leaderboards=4000"],
+        database: String, count: Int, arguments: [String] = ["--test-job-gate", "snapshot-leaderboards=\(MultiProcessTests.gateLock)"],
         jobs: String = #"[{"name": "snapshot-leaderboards", "lease_seconds": 6, "backoff_seconds": 1}]"#,
         redis: TestRedisDatabase = .multiProcess
     ) throws {
@@ -186,7 +230,7 @@ final class ReplicaGroup: @unchecked Sendable {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        request.timeoutInterval = 5
+        request.timeoutInterval = 30
         do {
             let (_, response) = try await URLSession.shared.data(for: request)
             return (response as? HTTPURLResponse)?.statusCode
