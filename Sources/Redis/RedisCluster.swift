@@ -9,7 +9,7 @@ import Synchronization
 /// it names, after `ASKING` on the same connection (a slot being migrated); `TRYAGAIN` (keys of one call split by a
 /// migration) and `CLUSTERDOWN` (a failover under way) are retried after a short, growing pause, the latter with the
 /// map read anew; a node that does not answer makes the map be read anew, and the command goes to the slot's new
-/// primary if a failover named one. At most `maxAttempts` tries in all, and never past a read's deadline.
+/// primary if a failover named one. At most `configuration.clusterAttempts` tries in all, and never past a read's deadline.
 ///
 /// Commands Podium retries this way are safe to repeat: absolute writes (`ZADD … LT`, `HSET`), reads, and scripts
 /// built of them. A rate-limit share taken twice after a lost answer only spends tokens early.
@@ -18,9 +18,6 @@ final class RedisCluster: Sendable {
     let configuration: RedisConfiguration
     private let logger: Logger
     private let state = Mutex(State())
-
-    /// Tries of one command, redirects and retries included.
-    static let maxAttempts = 8
 
     private struct State {
         var map = RedisSlotMap()
@@ -64,7 +61,7 @@ final class RedisCluster: Sendable {
                     return try body(connection)
                 }
             } catch let error as RedisError {
-                guard attempt < Self.maxAttempts, end.map({ ContinuousClock.now < $0 }) ?? true,
+                guard attempt < configuration.clusterAttempts, end.map({ ContinuousClock.now < $0 }) ?? true,
                       let next = try await recover(from: error, slot: slot, node: node, asking: asking, attempt: attempt)
                 else { throw error }
                 (node, asking) = next

@@ -32,6 +32,9 @@ public struct RedisConfiguration: Sendable {
     /// With seeds, `RedisClient` asks them for the cluster's slot map and keeps a pool per primary, each with these
     /// settings and that primary's address (`host` and `port` are then the first seed's).
     public var clusterSeeds: [RedisNode]?
+    /// Most tries of one Redis Cluster command, redirects and retries included (8: about 1.6 s of `TRYAGAIN` pauses).
+    /// A test that holds a slot mid-migration for as long as it takes raises it.
+    public var clusterAttempts = 8
 
     /// Creates a configuration from its parts.
     public init(

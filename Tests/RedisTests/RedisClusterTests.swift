@@ -4,11 +4,14 @@ import PodiumTestSupport
 @testable import Redis
 import Testing
 
-/// Runs `body` with a cluster of its own (`OwnRedisCluster`) and a client of it, and stops both on every path.
-func withOwnCluster<T>(_ body: (OwnRedisCluster, RedisClient) async throws -> T) async throws -> T {
+/// Runs `body` with a cluster of its own (`OwnRedisCluster`) and a client of it (trying each command at most
+/// `attempts` times, when given), and stops both on every path.
+func withOwnCluster<T>(attempts: Int? = nil, _ body: (OwnRedisCluster, RedisClient) async throws -> T) async throws -> T {
     let cluster = OwnRedisCluster()
     try await cluster.start()
-    let client = RedisClient(configuration: try cluster.configuration(), logger: TestRedis.logger)
+    var configuration = try cluster.configuration()
+    if let attempts { configuration.clusterAttempts = attempts }
+    let client = RedisClient(configuration: configuration, logger: TestRedis.logger)
     let result: Result<T, any Error>
     do {
         result = .success(try await body(cluster, client))
@@ -129,7 +132,8 @@ struct RedisClusterTests {
 
     @Test("a slot moved to another primary is followed (MOVED); keys of a slot under migration are found (ASK)")
     func followsMigrations() async throws {
-        try await withOwnCluster { cluster, client in
+        // Tries enough for the split call below to wait out the migration however slowly this machine finishes it.
+        try await withOwnCluster(attempts: 200) { cluster, client in
             let slot = RedisSlot.of("{m}")
             try await client.command(["SET", "{m}stays", "on the source"])
             try await client.command(["SET", "{m}moves", "on the target"])
