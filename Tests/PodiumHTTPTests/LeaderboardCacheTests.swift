@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 @testable import PodiumHTTP
 import PodiumStore
+import Synchronization
 import Testing
 
 @Suite("Leaderboard answer cache", .timeLimit(.minutes(5)))
@@ -55,30 +56,44 @@ struct LeaderboardCacheTests {
     @Test("concurrent misses of one answer share one read; a caller after the board was dropped starts its own")
     func concurrentMissesShareARead() async throws {
         let reads = ReadCounter()
-        @Sendable func read() async throws -> LeaderboardCache.Entry {
-            let number = reads.next()
-            try await Task.sleep(for: .milliseconds(200))
-            return LeaderboardCache.Entry(body: ByteBuffer(string: "read \(number)"), contentType: "text/plain", etag: "\"\(number)\"",
-                                          expires: .now)
+        let gate = ReadGate()
+        /// A read of `text` that waits at the gate: every caller below joins while it is still in flight.
+        @Sendable func read(_ text: String) -> @Sendable () async throws -> LeaderboardCache.Entry {
+            {
+                _ = reads.next()
+                try await gate.wait()
+                return LeaderboardCache.Entry(body: ByteBuffer(string: text), contentType: "text/plain", etag: "\"\(text)\"",
+                                              expires: .now)
+            }
         }
-        let key = Self.period("week")
-        let answers = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<10 { group.addTask { String(buffer: try await self.cache.answer(key: key, request: "top", read: read).body) } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(answers == Array(repeating: "read 1", count: 10))
-        #expect(reads.count == 1)
+        let week = Self.period("week")
+        let joined = (0..<10).map { _ in cache.join(key: week, request: "top", read: read("shared")) }
+        let month = Self.period("month")
+        let early = cache.join(key: month, request: "top", read: read("early"))
+        cache.invalidate(keys: [month])
+        let late = cache.join(key: month, request: "top", read: read("late"))
+        gate.open()
 
-        let (early, late) = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            group.addTask { (0, String(buffer: try await self.cache.answer(key: Self.period("month"), request: "top", read: read).body)) }
-            try await Task.sleep(for: .milliseconds(50))
-            cache.invalidate(keys: [Self.period("month")])
-            group.addTask { (1, String(buffer: try await self.cache.answer(key: Self.period("month"), request: "top", read: read).body)) }
-            let results = Dictionary(uniqueKeysWithValues: try await group.reduce(into: []) { $0.append($1) })
-            return (results[0]!, results[1]!)
-        }
-        #expect(early == "read 2")
-        #expect(late == "read 3", "the read in flight began before the drop: the later caller does not join it")
+        var answers: [String] = []
+        for source in joined { answers.append(String(buffer: try await source.value.body)) }
+        #expect(answers == Array(repeating: "shared", count: 10))
+        #expect(String(buffer: try await early.value.body) == "early")
+        #expect(String(buffer: try await late.value.body) == "late",
+                "the read in flight began before the drop: the later caller does not join it")
+        #expect(reads.count == 3)
+    }
+}
+
+/// Holds reads until the test opens it.
+final class ReadGate: Sendable {
+    private let opened = Mutex(false)
+
+    /// Lets every waiting and later read go on.
+    func open() { opened.withLock { $0 = true } }
+
+    /// Returns once the gate is open (the suite's time limit ends a test that never opens it).
+    func wait() async throws {
+        while !opened.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
     }
 }
 

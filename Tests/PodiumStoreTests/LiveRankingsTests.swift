@@ -20,7 +20,7 @@ struct LiveRankingsTests {
         storage.live.onChange { hooked.record($0) }
         let service = Task { try await storage.live.run() }
         defer { service.cancel() }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while !storage.live.isLive && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(storage.live.isLive)
 
@@ -39,7 +39,7 @@ struct LiveRankingsTests {
         #expect(hooked.keys.contains(mine), "the hook hears the notice with the board periods it names")
 
         server.stop()
-        #expect(await signals.wait(for: 3, seconds: 10) == [.live(true), .changed, .live(false)])
+        #expect(await signals.wait(for: 3, seconds: 30) == [.live(true), .changed, .live(false)])
         try await server.start()
         // Notices may have been missed while Redis was down: listeners are told to read again.
         #expect(await signals.wait(for: 5, seconds: 20) == [.live(true), .changed, .live(false), .live(true), .changed])
@@ -156,7 +156,7 @@ final class SignalLog: @unchecked Sendable {
     var signals: [LiveSignal] { lock.withLock { heard } }
 
     /// The signals once there are `count` of them, or all there are after `seconds`.
-    func wait(for count: Int, seconds: Double = 5) async -> [LiveSignal] {
+    func wait(for count: Int, seconds: Double = 30) async -> [LiveSignal] {
         let deadline = Date().addingTimeInterval(seconds)
         while signals.count < count && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         return signals

@@ -114,16 +114,17 @@ struct WebhookDeliveryTests {
     static let logger = Logger(label: "podium-webhook-tests")
     static let secret = "whsec_test_secret_0123456789"
 
-    /// Runs `body` with a live receiver, a store, a sender and a fresh event the receiver scripts its answers for.
+    /// Runs `body` with a live receiver, a store, a sender and a fresh event the receiver scripts its answers for. The
+    /// sender gives up on an answer after `timeout` seconds: long, but for the tests of the timeout itself.
     func withReceiver(
-        _ script: [Receiver.Answer], maxAttempts: Int,
+        _ script: [Receiver.Answer], maxAttempts: Int, timeout: TimeInterval = 30,
         _ body: @Sendable (Receiver, WebhookStore, WebhookSender, ManualClock, Webhook, Int64) async throws -> Void
     ) async throws {
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: Self.databaseURL, poolSize: 4), logger: Self.logger)
         try await Migrator(pool: postgres, logger: Self.logger).migrate(try Migration.bundled())
         let store = WebhookStore(postgres: postgres)
         let clock = ManualClock()
-        let settings = WebhookSettings(maxAttempts: maxAttempts, timeout: 2, backoff: 1, batchSize: 100)
+        let settings = WebhookSettings(maxAttempts: maxAttempts, timeout: timeout, backoff: 1, batchSize: 100)
         let http = WebhookSender.makeHTTPClient(settings: settings)
         let receiver = Receiver(script: script)
         let app = Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -219,7 +220,7 @@ struct WebhookDeliveryTests {
 
     @Test("a receiver that fails, then times out, then succeeds gets the event delivered once, signed")
     func failTimeoutSucceed() async throws {
-        try await withReceiver([.status(500), .hang], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
+        try await withReceiver([.status(500), .hang], maxAttempts: 5, timeout: 2) { receiver, store, sender, clock, webhook, event in
             var delivery = try await drive(sender, store, webhook, event, attempts: 1)
             #expect(delivery.status == .pending)
             #expect(delivery.lastStatusCode == 500)
@@ -270,7 +271,7 @@ struct WebhookDeliveryTests {
 
     @Test("a receiver that stalls its answer's body cannot hold the sender")
     func stalledBody() async throws {
-        try await withReceiver([.stallBody], maxAttempts: 5) { receiver, store, sender, _, webhook, event in
+        try await withReceiver([.stallBody], maxAttempts: 5, timeout: 2) { receiver, store, sender, _, webhook, event in
             let delivery = try await drive(sender, store, webhook, event, attempts: 1)
             #expect(receiver.finishedStalls == 0, "ended by the sender's 2 s timeout while the receiver still stalls")
             #expect(delivery.status == .delivered, "the 200 came; the rest of the body does not matter")
@@ -291,7 +292,7 @@ struct WebhookDeliveryTests {
         try await withReceiver([], maxAttempts: 5) { receiver, store, sender, clock, webhook, event in
             let others = ["replica-b", "replica-c"].map { name in
                 WebhookSender(
-                    store: store, http: sender.http, settings: WebhookSettings(maxAttempts: 5, timeout: 2, backoff: 1, batchSize: 100),
+                    store: store, http: sender.http, settings: sender.settings,
                     replica: name, now: { clock.now }, logger: Self.logger)
             }
             for _ in 0..<5 {

@@ -54,7 +54,7 @@ struct ErrorTests {
 
     @Test("statement_timeout cancels a slow statement as .timeout")
     func statementTimeout() async throws {
-        try await TestDatabase.withPool(statementTimeout: .milliseconds(100)) { pool in
+        try await TestDatabase.withPool(statementTimeout: .milliseconds(500)) { pool in
             let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT pg_sleep(2)") }
             #expect(error?.kind == .timeout)
             #expect(error?.sqlState == "57014")

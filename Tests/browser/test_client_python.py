@@ -62,7 +62,7 @@ def test_a_backend_signs_a_player_token_and_the_player_posts_and_reads_its_board
 def test_a_retry_after_an_outage_records_the_completion_once(podium):
     host, port = podium["base"].removeprefix("http://").split(":")
     proxy = TcpProxy((host, int(port)))  # not started: Podium cannot be reached
-    client = sdk.connect(proxy.base, podium["admin_key"], timeout=5)
+    client = sdk.connect(proxy.base, podium["admin_key"], timeout=30)
     waits = []
 
     def wait(seconds):
@@ -93,7 +93,7 @@ def test_a_retry_after_an_outage_records_the_completion_once(podium):
 def test_an_offline_queue_syncs_through_the_batch_route_without_loss_or_doubles(podium, tmp_path):
     host, port = podium["base"].removeprefix("http://").split(":")
     proxy = TcpProxy((host, int(port)))
-    client = sdk.connect(proxy.base, podium["admin_key"], timeout=5)
+    client = sdk.connect(proxy.base, podium["admin_key"], timeout=30)
     queue = sdk.OfflineQueue(str(tmp_path / "queue.jsonl"))
     # Kept to be queued again as they were: made again a second later, they would carry another completed_at.
     first = [completion(f"py-cy-{index}", "u-py-cy") for index in range(3)]

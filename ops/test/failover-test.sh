@@ -164,9 +164,7 @@ doubled="$(psql_new "SELECT count(*) FROM users u WHERE u.completions <> (SELECT
 # and as the promoted standby stores it.
 boards_differ=0
 for worker in $(seq 0 7); do
-    served="$(curl -fs -H "Authorization: Bearer $PODIUM_ADMIN_KEY" \
-        "http://127.0.0.1:$http_port/v1/leaderboards/group:class-$worker/all?limit=100" \
-        | python3 -c 'import json, sys; page = json.load(sys.stdin); assert page["live"], "served from PostgreSQL, not Redis"; print("\n".join(sorted("%s %s" % (e["user_id"], e["score"]) for e in page["entries"])))')"
+    served="$(live_board "group:class-$worker")"
     stored="$(psql_new "SELECT user_id || ' ' || all_score FROM board_current_scores WHERE board = 'group:class-$worker' ORDER BY 1")"
     [ -n "$served" ] && [ "$served" = "$stored" ] || { boards_differ=$((boards_differ + 1)); echo "group:class-$worker differs" >&2; }
 done

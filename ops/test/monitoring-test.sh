@@ -490,7 +490,8 @@ until [ "$(query 'podium_build_info' 2>/dev/null | json 'len(d["data"]["result"]
     sleep 0.5
 done
 ok "prometheus ($(prometheus --version 2>&1 | head -n 1 | awk '{print $3}')) on $prom: podium_build_info = $(query 'podium_build_info' | json 'd["data"]["result"][0]["metric"]')"
-[ "$(query 'up{job="podium"}' | json 'd["data"]["result"][0]["value"][1]')" = 1 ] || fail 'up{job="podium"} is not 1'
+# Over the last minute rather than at one instant: one scrape slowed past its 1 s timeout by a loaded machine is a 0.
+[ "$(query 'max_over_time(up{job="podium"}[1m])' | json 'd["data"]["result"][0]["value"][1]')" = 1 ] || fail 'up{job="podium"} was never 1'
 ok 'up{job="podium"} = 1'
 
 deadline=$((SECONDS + 30))
@@ -582,12 +583,24 @@ for _ in $(seq 50); do
 done
 status="$(curl -s -o /dev/null -w '%{http_code}' "$lb/v1/leaderboards/global/week?limit=10" "${auth[@]}")"
 [ "$status" = 200 ] || fail "GET /v1/leaderboards/global/week through nginx answered $status, not 200"
+# The stream read until its first event (30 s at most), its content type written where the checks below look.
 set +e
-curl -sN --max-time 5 "$lb/v1/leaderboards/global/week/live?limit=10" "${auth[@]}" -o "$work/live.txt" -D "$work/live-headers.txt"
+"$python" - "$lb/v1/leaderboards/global/week/live?limit=10" "$key" "$work/live-headers.txt" "$work/live.txt" <<'PY'
+import sys, urllib.request
+url, key, headers_path, body_path = sys.argv[1:]
+request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key}"})
+with urllib.request.urlopen(request, timeout=30) as response, open(body_path, "wb") as body:
+    with open(headers_path, "w") as headers:
+        headers.write(f"content-type: {response.headers.get('Content-Type')}\n")
+    for line in response:
+        body.write(line)
+        if line.startswith(b"data:"):
+            break
+PY
 set -e
 grep -qi '^content-type: text/event-stream' "$work/live-headers.txt" || { cat "$work/live-headers.txt" >&2; fail "the live stream through nginx is not text/event-stream"; }
-grep -q '^data:' "$work/live.txt" || { head -c 500 "$work/live.txt" >&2; fail "no event of the live stream came through nginx within 5 s"; }
-ok "nginx ($mon/nginx.conf) in front: a read 200, a live stream's first event within 5 s"
+grep -q '^data:' "$work/live.txt" || { head -c 500 "$work/live.txt" >&2; fail "no event of the live stream came through nginx within 30 s"; }
+ok "nginx ($mon/nginx.conf) in front: a read 200, a live stream's first event"
 
 # The completion's event reaches the webhook receiver.
 deadline=$((SECONDS + 30))
