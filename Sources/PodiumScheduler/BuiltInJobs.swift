@@ -16,7 +16,8 @@ public struct ClosePeriodsJob: ScheduledJob {
     let afterPage: (@Sendable () async throws -> Void)?
 
     /// Creates the job; each transaction closes up to `pageSize` periods, `concurrentPages` of them at once (two keep
-    /// both of this machine's cores busy: PostgreSQL writes one page while Podium prepares the next).
+    /// both of this machine's cores busy: PostgreSQL writes one page while Podium prepares the next). `afterPage`, if
+    /// given, runs after each page has committed (the drills' gate).
     public init(
         periods: PeriodStore, pageSize: Int = 500, concurrentPages: Int = 2, afterPage: (@Sendable () async throws -> Void)? = nil
     ) {

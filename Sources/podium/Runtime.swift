@@ -115,11 +115,16 @@ struct Runtime {
 struct TestGate: Sendable {
     /// The advisory lock's key.
     let lock: Int64
+    /// The pool whose database the test locks in (advisory locks belong to one database).
     let postgres: PostgresPool
 
-    /// Returns once the gate is open.
+    /// Returns once the gate is open; fails after four minutes shut (the pool's 30 s statement timeout would end the
+    /// wait while a slow machine's test still holds the gate on purpose).
     func pass() async throws {
-        try await postgres.withTransaction { _ = try $0.query("SELECT pg_advisory_xact_lock_shared($1)", [lock]) }
+        try await postgres.withTransaction { connection in
+            _ = try connection.query("SET LOCAL statement_timeout = '4min'")
+            _ = try connection.query("SELECT pg_advisory_xact_lock_shared($1)", [lock])
+        }
     }
 }
 
@@ -159,11 +164,15 @@ struct ClosePages: ExpressibleByArgument, Sendable {
 
 /// A job that passes a `TestGate` before it works (`JobGate`).
 struct GatedJob: ScheduledJob {
+    /// The job that works once the gate is passed.
     let job: any ScheduledJob
+    /// The gate passed first.
     let gate: TestGate
 
+    /// The gated job's name.
     var name: String { job.name }
 
+    /// Passes the gate, then runs the job.
     func run(_ context: JobContext) async throws -> [String: Int] {
         try await gate.pass()
         return try await job.run(context)

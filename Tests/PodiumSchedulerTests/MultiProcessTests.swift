@@ -108,7 +108,7 @@ struct MultiProcessTests {
 
     /// Polls `job_runs` until the run of `slot` has `status`; returns its attempt count and replica.
     static func waitForRun(
-        _ postgres: PostgresPool, job: String, slot: String, status: String, timeout: TimeInterval = 20
+        _ postgres: PostgresPool, job: String, slot: String, status: String, timeout: TimeInterval = 30
     ) async throws -> (attempts: Int, replica: String) {
         let deadline = Date().addingTimeInterval(timeout)
         var last = "none"

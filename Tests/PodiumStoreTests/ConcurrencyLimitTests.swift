@@ -12,17 +12,17 @@ struct ConcurrencyLimitTests {
     }
 
     /// Runs `count` operations through `limit` at once; returns the values they returned and the peak. Until `overlap`
-    /// operations have run at once, each waits for them (30 s at most) instead of trusting its start to come in time;
-    /// then each lasts 150 ms more, a chance for a limit that lets too many in to show it.
+    /// operations have run at once, each waits for them (30 s at most in all) instead of trusting its start to come in
+    /// time; then each lasts 150 ms more, a chance for a limit that lets too many in to show it.
     func runMany(_ count: Int, overlap: Int = 2, through limit: ConcurrencyLimit) async throws -> (values: [Int], peak: Int) {
         let gauge = Gauge()
+        let deadline = ContinuousClock.now + .seconds(30)
         let values = try await withThrowingTaskGroup(of: Int.self) { group in
             for value in 0..<count {
                 group.addTask {
                     try await limit.run {
                         let now = gauge.running.withLock { $0 += 1; return $0 }
                         gauge.peak.withLock { $0 = max($0, now) }
-                        let deadline = ContinuousClock.now + .seconds(30)
                         while gauge.peak.withLock({ $0 }) < overlap && ContinuousClock.now < deadline {
                             try await Task.sleep(for: .milliseconds(5))
                         }

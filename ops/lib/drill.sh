@@ -8,8 +8,8 @@
 #                               client ($client_pid) ended first.
 #   live_board BOARD            prints BOARD's all-time ranking as Podium on PODIUM_PORT serves it from Redis ("user
 #                               score" lines, sorted), asking again while an answer comes from PostgreSQL (a read
-#                               that missed its 250 ms deadline on a loaded machine) for up to 30 s; prints nothing
-#                               when no answer was live by then.
+#                               that missed its deadline on a loaded machine) for up to 30 s; prints nothing when no
+#                               answer was live by then.
 
 start_podium() {
     "$1" serve >"$2" 2>&1 &

@@ -18,8 +18,9 @@
 #      its rows (doubled: 0), no answer other than 201/200 (or 503 with Retry-After); once the ranking sync has
 #      caught up, the global and every group board Podium serves live from Redis equal PostgreSQL's.
 #      Prints the seconds from the first completion answered without live ranks to the first live one after;
-#   4. drill "resharding": the same load and reader while `redis-cli --cluster reshard` moves every slot of the
-#      primary serving the global board (keys and all) to another primary. Checks: every completion ranked live
+#   4. drill "resharding": the same load and reader, on a Podium started again with a read deadline of 5 s, while
+#      `redis-cli --cluster reshard` moves every slot of the primary serving the global board (keys and all) to
+#      another primary. Checks: every completion ranked live
 #      (no `rankings_live: false`, none left unranked), every read a live 200, lost 0, doubled 0, boards equal.
 # A trap stops everything it started (by pid) however it ends.
 set -euo pipefail
