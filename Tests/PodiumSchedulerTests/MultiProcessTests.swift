@@ -92,18 +92,9 @@ struct MultiProcessTests {
     /// Polls `pg_locks` until at least `count` sessions wait at the test gate (ordered by what PostgreSQL shows, not by
     /// time).
     static func waitAtGate(_ postgres: PostgresPool, count: Int = 1, timeout: TimeInterval = 30) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let waiting = try await postgres.query("""
-                SELECT count(*) AS n FROM pg_locks
-                WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
-                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                  AND ((classid::bigint << 32) | objid::bigint) = $1
-                """, [gateLock]).rows[0].int("n")
-            if waiting >= count { return }
-            try await Task.sleep(for: .milliseconds(50))
+        guard try await AdvisoryLock.key(gateLock).waitForWaiters(count, on: postgres, timeout: timeout) else {
+            throw TestTimeout("fewer than \(count) sessions ever waited at the test gate")
         }
-        throw TestTimeout("fewer than \(count) sessions ever waited at the test gate")
     }
 
     /// Polls `job_runs` until the run of `slot` has `status`; returns its attempt count and replica.

@@ -3,7 +3,6 @@ import Synchronization
 import PodiumCore
 @testable import PodiumStore
 import PodiumTestSupport
-import Postgres
 import Testing
 
 /// Contests across replicas, on a database and a Redis server of the test's own (its players would otherwise collide
@@ -113,48 +112,20 @@ struct ContestStoreTests {
             let cup = try contest("hold-\(topic)", topic: topic)
             #expect(try await storage.contests.create(cup, now: now))
             let key = BoardPeriodKey(board: cup.board.id, window: .contest, period: "20261125T1100Z")
-            let (waited, closedWhileHeld, report) = try await storage.postgres.withSession { session in
-                // A transaction holding the run open as a completion batch does, until the close is seen waiting.
-                try await session.run { connection in
-                    _ = try connection.query("BEGIN")
-                    _ = try connection.query(ContestScoring.holdOpen([PeriodStore.closeLockKey(key)]))
-                }
-                let finished = Mutex(false)
-                let closing = Task {
+            let finished = Mutex(false)
+            // A transaction holding the run open as a completion batch does, until the close is seen waiting.
+            let (waited, closedWhileHeld, report) = try await whileContended(
+                on: storage.postgres, hold: { _ = try $0.query(ContestScoring.holdOpen([PeriodStore.closeLockKey(key)])) },
+                lock: .pair(lockClass: PeriodStore.closeLockClass, text: PeriodStore.closeLockKey(key)),
+                contender: {
                     defer { finished.withLock { $0 = true } }
                     return try await storage.periods.close(key, now: now, dryRun: false, early: true)
-                }
-                var waited = false
-                var closedWhileHeld = true
-                do {
-                    // Ordered by what PostgreSQL shows, not by time.
-                    let deadline = ContinuousClock.now + .seconds(60)
-                    while !waited && ContinuousClock.now < deadline {
-                        waited = try await Self.closeWaits(for: key, storage.postgres)
-                        if !waited { try await Task.sleep(for: .milliseconds(20)) }
-                    }
-                    closedWhileHeld = finished.withLock { $0 }
-                } catch {
-                    _ = try? await session.run { try $0.query("ROLLBACK") }
-                    _ = try? await closing.value
-                    throw error
-                }
-                _ = try await session.run { try $0.query("COMMIT") }
-                return (waited, closedWhileHeld, try await closing.value)
-            }
+                },
+                whileHeld: { finished.withLock { $0 } })
             #expect(waited, "the close waited for the run's lock")
             #expect(!closedWhileHeld, "the close did not finish while the holder kept the run open")
             #expect(report.outcome == .closed)
         }
-    }
-
-    /// Whether a session waits for the close lock of `key`, seen in `pg_locks`.
-    static func closeWaits(for key: BoardPeriodKey, _ postgres: PostgresPool) async throws -> Bool {
-        try await postgres.query("""
-            SELECT count(*) AS waiting FROM pg_locks
-            WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2 AND classid::bigint = $1
-              AND objid::bigint = (hashtext($2)::bigint & 4294967295)
-            """, [Int(PeriodStore.closeLockClass), PeriodStore.closeLockKey(key)]).rows[0].int("waiting") > 0
     }
 
     @Test("concurrent joins never pass max_players")
