@@ -131,7 +131,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumWebhooksTests", dependencies: [
-            "PodiumWebhooks", "PodiumStore", "PodiumCore", "Postgres",
+            "PodiumWebhooks", "PodiumStore", "PodiumCore", "Postgres", "PodiumTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 @testable import PodiumHTTP
 import PodiumStore
-import Synchronization
+import PodiumTestSupport
 import Testing
 
 @Suite("Leaderboard answer cache", .timeLimit(.minutes(5)))
@@ -56,7 +56,7 @@ struct LeaderboardCacheTests {
     @Test("concurrent misses of one answer share one read; a caller after the board was dropped starts its own")
     func concurrentMissesShareARead() async throws {
         let reads = ReadCounter()
-        let gate = ReadGate()
+        let gate = Latch()
         /// A read of `text` that waits at the gate: every caller below joins while it is still in flight.
         @Sendable func read(_ text: String) -> @Sendable () async throws -> LeaderboardCache.Entry {
             {
@@ -81,19 +81,6 @@ struct LeaderboardCacheTests {
         #expect(String(buffer: try await late.value.body) == "late",
                 "the read in flight began before the drop: the later caller does not join it")
         #expect(reads.count == 3)
-    }
-}
-
-/// Holds reads until the test opens it.
-final class ReadGate: Sendable {
-    private let opened = Mutex(false)
-
-    /// Lets every waiting and later read go on.
-    func open() { opened.withLock { $0 = true } }
-
-    /// Returns once the gate is open (the suite's time limit ends a test that never opens it).
-    func wait() async throws {
-        while !opened.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
     }
 }
 

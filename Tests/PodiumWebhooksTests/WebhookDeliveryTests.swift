@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import PodiumCore
 import PodiumStore
+import PodiumTestSupport
 @testable import PodiumWebhooks
 import Postgres
 import Synchronization
@@ -24,7 +25,7 @@ final class Receiver: Sendable {
 
     let eventID: Mutex<String> = Mutex("")
     private let script: Mutex<[Answer]>
-    private let released = Mutex(false)
+    private let released = Latch()
     private let stalledAnswersFinished = Mutex(0)
     private let log: Mutex<[Received]> = Mutex([])
 
@@ -38,15 +39,7 @@ final class Receiver: Sendable {
     var finishedStalls: Int { stalledAnswersFinished.withLock { $0 } }
 
     /// Lets every `hang` and `stallBody` answer, waiting or still to come, finish.
-    func release() { released.withLock { $0 = true } }
-
-    /// Waits until `release()`, or a minute at most, so that a failing test cannot leave a handler behind for ever.
-    private func waitForRelease() async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !released.withLock({ $0 }) && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
+    func release() { released.open() }
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -67,13 +60,13 @@ final class Receiver: Sendable {
             case .status(let code):
                 return Response(status: HTTPResponse.Status(code: code))
             case .hang:
-                try await self.waitForRelease()
+                try await self.released.wait()
                 self.stalledAnswersFinished.withLock { $0 += 1 }
                 return Response(status: .ok)
             case .stallBody:
                 return Response(status: .ok, body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(string: "{"))
-                    try await self.waitForRelease()
+                    try await self.released.wait()
                     self.stalledAnswersFinished.withLock { $0 += 1 }
                     try await writer.write(ByteBuffer(string: "}"))
                     try await writer.finish(nil)
