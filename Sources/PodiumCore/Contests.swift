@@ -233,7 +233,7 @@ public final class ContestRegistry: Sendable {
 
     /// Replaces the contests with `contests` and the leagues with `leagues`, read at `revision`; an older read than the
     /// one held is ignored.
-    public func replace(with contests: [Contest], leagues: [League] = [], revision: Int64) {
+    public func replace(with contests: [Contest], leagues: [League], revision: Int64) {
         let boards = contests.sorted { $0.id < $1.id }.map(\.board)
         let leagues = leagues.sorted { $0.id < $1.id }
         state.withLock { state in

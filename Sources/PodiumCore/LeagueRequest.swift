@@ -123,8 +123,8 @@ public struct LeagueRequest: Codable, Sendable {
             if bottom, let down = tier.down, down != 0 {
                 errors.append(FieldError(field: "\(field).down", message: "must be 0: no tier is below the bottom one"))
             }
-            let up = top ? 0 : tier.up ?? self.up ?? 7
-            let down = bottom ? 0 : tier.down ?? self.down ?? 5
+            let up = top ? 0 : tier.up ?? self.up ?? League.defaultUp
+            let down = bottom ? 0 : tier.down ?? self.down ?? League.defaultDown
             // A value the tier took from the league was checked there; one the top or bottom may not have, just above.
             for (part, value) in [("up", top ? nil : tier.up), ("down", bottom ? nil : tier.down)]
             where value.map({ !Self.fits($0, cohortSize) }) ?? false {

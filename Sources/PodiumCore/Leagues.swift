@@ -92,6 +92,10 @@ public struct League: Sendable, Hashable {
 
     /// Cohorts hold 30 players unless the league says otherwise.
     public static let defaultCohortSize = 30
+    /// How many of a cohort move up from a tier when neither the tier nor the league says.
+    public static let defaultUp = 7
+    /// How many of a cohort move down from a tier when neither the tier nor the league says.
+    public static let defaultDown = 5
     /// The most cohorts a tier's week may have (a board id naming a higher one names no board).
     public static let maximumCohorts = 10_000_000
 

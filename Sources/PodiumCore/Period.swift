@@ -126,7 +126,12 @@ public struct Period: Sendable, Hashable {
     /// whether or not it names a real period: a well-shaped name a window does not have is a period that does not
     /// exist (404), anything else a malformed name (400).
     public static func isPeriodShaped(_ name: String) -> Bool {
-        name.wholeMatch(of: /all|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}|[0-9]{4}-[0-9]{2}/) != nil || isContestRunShaped(name)
+        name.wholeMatch(of: /all|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{2}/) != nil || isWeekShaped(name) || isContestRunShaped(name)
+    }
+
+    /// Whether `name` has the shape of a week's name (`2026-W48`), whether or not it names a real week.
+    public static func isWeekShaped(_ name: String) -> Bool {
+        name.wholeMatch(of: /[0-9]{4}-W[0-9]{2}/) != nil
     }
 
     /// Whether `name` has the shape of a contest run's name (`20261127T1400Z`), whether or not it names a real instant.

@@ -123,6 +123,18 @@ enum HTTPSupport {
         return report
     }
 
+    /// `report` with the display names of the players it lists.
+    static func named(_ report: LeagueWeekReport, users: UserStore) async -> LeagueWeekReport {
+        var report = report
+        let names = (try? await users.displayNames(of: report.cohortResults.flatMap { $0.results.map(\.userId) })) ?? [:]
+        for cohort in report.cohortResults.indices {
+            for index in report.cohortResults[cohort].results.indices {
+                report.cohortResults[cohort].results[index].displayName = names[report.cohortResults[cohort].results[index].userId]
+            }
+        }
+        return report
+    }
+
     /// An integer query parameter of `query` (a request's `uri.queryParameters`, parsed once) within `range`, `fallback`
     /// when absent; a field error otherwise.
     static func integer(

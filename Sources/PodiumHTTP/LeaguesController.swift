@@ -90,7 +90,7 @@ struct LeaguesController {
         let league = try league(context)
         let at = now()
         let period = query.get("period").map { String($0) }
-        if let period, period.wholeMatch(of: /[0-9]{4}-W[0-9]{2}/) == nil {
+        if let period, !Period.isWeekShaped(period) {
             errors.append(FieldError(field: "period", message: "must be a week name such as 2026-W48"))
         }
         let tierName = query.get("tier").map { String($0) }
@@ -107,10 +107,11 @@ struct LeaguesController {
             guard let index = league.tierIndex(named: name) else { throw APIError.notFound("league \(league.id) has no tier \(name)") }
             return index
         }
+        let closesAt = week.closesAt(grace: rules.closeGrace)
         if !dryRun {
             // After the grace, as the scheduler: completions played in the week still count until then.
-            guard let closes = week.closesAt(grace: rules.closeGrace), closes <= at else {
-                let when = week.closesAt(grace: rules.closeGrace).map(RFC3339.format) ?? "?"
+            guard let closesAt, closesAt <= at else {
+                let when = closesAt.map(RFC3339.format) ?? "?"
                 throw APIError.conflict("week \(week.key) of league \(league.id) takes completions until \(when): it cannot close before")
             }
             // Weeks close in turn: a week's moves apply to the tiers the week before gave.
@@ -119,22 +120,17 @@ struct LeaguesController {
             }
             let open = try await leagues.cohorts(of: league, period: week.key).filter { !$0.closed }
                 .map { BoardPeriodKey(board: $0.board, window: .week, period: week.key) }
-            // In pages of 500, each one transaction, as close-periods closes them.
-            for first in stride(from: 0, to: open.count, by: 500) {
-                let page = Array(open[first..<min(first + 500, open.count)])
+            // In pages, each one transaction, as close-periods closes them.
+            let size = PeriodStore.closePageSize
+            for first in stride(from: 0, to: open.count, by: size) {
+                let page = Array(open[first..<min(first + size, open.count)])
                 _ = try await periods.close(page, now: at)
                 cache.invalidate(keys: page)
             }
         }
-        var report = try await leagues.weekReport(
-            league, week: week, closesAt: week.closesAt(grace: rules.closeGrace) ?? at, tier: tier, limit: limit, outcome: dryRun ? .dryRun : .closed)
-        let names = (try? await users.displayNames(of: report.cohortResults.flatMap { $0.results.map(\.userId) })) ?? [:]
-        for cohort in report.cohortResults.indices {
-            for index in report.cohortResults[cohort].results.indices {
-                report.cohortResults[cohort].results[index].displayName = names[report.cohortResults[cohort].results[index].userId]
-            }
-        }
-        return try HTTPSupport.json(report)
+        let report = try await leagues.weekReport(
+            league, week: week, closesAt: closesAt ?? at, tier: tier, limit: limit, outcome: dryRun ? .dryRun : .closed)
+        return try HTTPSupport.json(await HTTPSupport.named(report, users: users))
     }
 
     /// Handles `GET /v1/users/:id/leagues`: where the player stands in every league they played (tier, this week's
@@ -143,8 +139,7 @@ struct LeaguesController {
         try context.requirePlayerReader()
         let id = try HTTPSupport.identifier("id", in: context)
         try await context.requirePlayerRead(id) { patterns in try await users.appears(userID: id, onAny: patterns) }
-        let shown = try await standings.of(id).filter { context.maySeeLeague($0.league, in: rules) }
-        return try HTTPSupport.json(PlayerLeagueList(leagues: shown))
+        return try HTTPSupport.json(PlayerLeagueList(leagues: try await standings.of(id, shownTo: context)))
     }
 
     /// A pause, resume or end of the path's league by `change`, answered with the league as it is after it.
@@ -170,11 +165,11 @@ struct LeagueStandings {
     let rules: GameRules
     let now: @Sendable () -> Date
 
-    /// `userID`'s standing in every league they hold a tier in or play in this week, by league id; an ended league only
-    /// while its last week, if they play in it, runs.
-    func of(_ userID: String) async throws -> [PlayerLeague] {
+    /// `userID`'s standing in every league they hold a tier in or play in this week that `context` may see (it may show
+    /// a board of the league's scope), by league id; an ended league only while its last week, if they play in it, runs.
+    func of(_ userID: String, shownTo context: PodiumRequestContext) async throws -> [PlayerLeague] {
         let at = now()
-        let all = rules.boards.contests.leagues
+        let all = rules.boards.contests.leagues.filter { league in league.scope.boards.contains { context.mayShowBoard($0.id) } }
         guard !all.isEmpty else { return [] }
         let weeks = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.week(containing: at)) })
         let placements = try await leagues.placements(of: userID, weeks: weeks.mapValues(\.key))
@@ -196,13 +191,6 @@ struct LeagueStandings {
                 score: entry?.score))
         }
         return standings
-    }
-}
-
-extension PodiumRequestContext {
-    /// Whether the caller may see league `id` of `rules`: it may show one of the boards of the league's scope.
-    func maySeeLeague(_ id: String, in rules: GameRules) -> Bool {
-        rules.boards.contests.league(id)?.scope.boards.contains { mayShowBoard($0.id) } ?? false
     }
 }
 

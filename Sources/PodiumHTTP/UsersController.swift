@@ -41,7 +41,7 @@ struct UsersController {
         guard var profile = try await users.profile(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
         profile.ranks = profile.ranks.filter { context.mayShowBoard($0.board) }
         profile.medals = profile.medals.filter { context.mayShowBoard($0.board) }
-        profile.leagues = try await leagues.of(id).filter { context.maySeeLeague($0.league, in: leagues.rules) }
+        profile.leagues = try await leagues.of(id, shownTo: context)
         if let scopes = context.keyGrant?.scopes, !scopes.isEmpty {
             // A scoped key sees the friends it could read on their own: those on its boards.
             let visible = try await users.appearing(among: profile.friends.map(\.userId), onAny: scopes)

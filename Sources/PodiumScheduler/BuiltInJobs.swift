@@ -9,21 +9,20 @@ public struct ClosePeriodsJob: ScheduledJob {
     let periods: PeriodStore
     /// Due periods closed per transaction.
     let pageSize: Int
-    /// Pages closed at once.
-    let concurrentPages: Int
+    /// Pages closed at once: two keep both of this machine's cores busy (PostgreSQL writes one page while Podium
+    /// prepares the next).
+    private static let concurrentPages = 2
     /// Run after each page: nothing, but for the multi-process drills (`serve --test-close-pages`), which kill a
     /// replica between two pages of one run.
     let afterPage: (@Sendable () async throws -> Void)?
 
-    /// Creates the job; each transaction closes up to `pageSize` periods, `concurrentPages` of them at once (two keep
-    /// both of this machine's cores busy: PostgreSQL writes one page while Podium prepares the next). `afterPage`, if
-    /// given, runs after each page has committed (the drills' gate).
+    /// Creates the job; each transaction closes up to `pageSize` periods, `concurrentPages` of them at once. `afterPage`,
+    /// if given, runs after each page has committed (the drills' gate).
     public init(
-        periods: PeriodStore, pageSize: Int = 500, concurrentPages: Int = 2, afterPage: (@Sendable () async throws -> Void)? = nil
+        periods: PeriodStore, pageSize: Int = PeriodStore.closePageSize, afterPage: (@Sendable () async throws -> Void)? = nil
     ) {
         self.periods = periods
         self.pageSize = pageSize
-        self.concurrentPages = concurrentPages
         self.afterPage = afterPage
     }
 
@@ -50,7 +49,7 @@ public struct ClosePeriodsJob: ScheduledJob {
                 // outage, several may be due; one page holding both settles them in order, LeagueSettling).
                 let end = first.endsAt == last.endsAt ? first.endsAt : nil
                 let overlaps = end != nil && end == sharedEnd
-                let waitFor = overlaps ? max(0, inFlight - concurrentPages + 1) : inFlight
+                let waitFor = overlaps ? max(0, inFlight - Self.concurrentPages + 1) : inFlight
                 for _ in 0..<waitFor {
                     if let done = try await group.next() { counts.merge(done, uniquingKeysWith: +) }
                     inFlight -= 1

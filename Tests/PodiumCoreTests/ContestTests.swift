@@ -102,9 +102,9 @@ struct ContestTests {
         let cancelled = Contest(
             id: "gone", title: "Gone", scope: .global, schedule: friday.schedule, timeZone: friday.timeZone,
             cancelledAt: try instant("2026-11-20T00:00:00Z"))
-        registry.replace(with: [friday, cancelled], revision: 3)
+        registry.replace(with: [friday, cancelled], leagues: [], revision: 3)
         #expect(registry.revision == 3)
-        registry.replace(with: [], revision: 2)
+        registry.replace(with: [], leagues: [], revision: 2)
         #expect(registry.all.map(\.id) == ["friday-quiz", "gone"], "an older read is ignored")
 
         let played = try instant("2026-11-27T14:20:00Z")

@@ -124,7 +124,7 @@ public struct CompletionStore: Sendable {
         for _ in 0..<4 {
             do {
                 let placements = try await session.run { connection in
-                    try LeaguePlacing.place(items, rules: rules, now: now, placedAt: RFC3339.truncated(now), on: connection)
+                    try LeaguePlacing.place(items, rules: rules, now: now, on: connection)
                 }
                 return try await session.runInTransaction { connection in
                     try Self.writeScores(items, placements: placements, now: now, rules: rules, on: connection)

@@ -32,10 +32,7 @@ struct ContestScoring {
     /// Takes the close lock of each of `runs` (`PeriodStore.closeLockKey`s) shared, until the transaction ends, in byte
     /// order, as a close takes them (`PeriodStore.closeNow`): a batch and a close of several runs cannot deadlock.
     static func holdOpen(_ runs: [String]) -> PostgresQuery {
-        """
-        SELECT count(pg_advisory_xact_lock_shared(\(unescaped: String(PeriodStore.closeLockClass)), hashtext(k)))
-        FROM (SELECT k FROM unnest(\(bind: runs)::text[]) AS k ORDER BY k COLLATE "C") keys
-        """
+        PeriodStore.closeLocks(runs, shared: true)
     }
 
     /// Each group's total in each contest run it played in, added to; a run already closed takes no more.

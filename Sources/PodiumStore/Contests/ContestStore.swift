@@ -69,6 +69,20 @@ public struct ContestStore: Sendable {
     /// they were drawn, so a replica that has read revision N has seen every change up to N.
     static let changeLock = "LOCK TABLE contests IN SHARE ROW EXCLUSIVE MODE"
 
+    /// Runs `body`, a change to the contests or leagues, in a transaction under `changeLock`; when it says it changed
+    /// something, every replica is told (`ChangeTopic.contests`) as it commits. This replica's registry is refreshed
+    /// after it. Returns what `body` returned.
+    func change<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> (T, changed: Bool)) async throws -> T {
+        let result = try await postgres.withTransaction { connection in
+            try connection.execute(Self.changeLock)
+            let (result, changed) = try body(connection)
+            if changed { try connection.query(ChangeNotices.notify(.contests)) }
+            return result
+        }
+        try await refresh()
+        return result
+    }
+
     /// Stores a new contest; false when the id is taken (nothing changed). The registry is refreshed once it committed,
     /// and every other replica's is told to (`ChangeTopic.contests`).
     public func create(_ contest: Contest, now: Date) async throws -> Bool {
@@ -86,33 +100,25 @@ public struct ContestStore: Sendable {
             contest.id, contest.title, contest.scope.boards.map(\.id), start, end, cron, duration, contest.timeZone.configuredName,
             contest.entry.rawValue, contest.maxPlayers, contest.metric.rawValue, contest.tieBreak.rawValue, contest.medals, now,
         ]
-        let inserted = try await postgres.withTransaction { connection in
-            try connection.execute(Self.changeLock)
+        return try await change { connection in
             let inserted = try connection.query("""
                 INSERT INTO contests (id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry, max_players,
                                       metric, tie_break, medals, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING
                 """, parameters).affectedRows == 1
-            if inserted { try connection.query(ChangeNotices.notify(.contests)) }
-            return inserted
+            return (inserted, inserted)
         }
-        try await refresh()
-        return inserted
     }
 
     /// Marks contest `id` cancelled at `now` (nothing counts from then on and no run awards medals); false when it was
     /// already. The registry is refreshed once it committed, and every other replica's is told to.
     public func cancel(id: String, now: Date) async throws -> Bool {
-        let changed = try await postgres.withTransaction { connection in
-            try connection.execute(Self.changeLock)
+        try await change { connection in
             let changed = try connection.query("""
                 UPDATE contests SET cancelled_at = $2, revision = nextval('contests_revision_seq') WHERE id = $1 AND cancelled_at IS NULL
                 """, [id, now]).affectedRows == 1
-            if changed { try connection.query(ChangeNotices.notify(.contests)) }
-            return changed
+            return (changed, changed)
         }
-        try await refresh()
-        return changed
     }
 
     /// How many players joined each of `ids`.

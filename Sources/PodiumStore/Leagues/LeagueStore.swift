@@ -42,17 +42,13 @@ public struct LeagueStore: Sendable {
             league.id, league.name, league.scope.boards.map(\.id), league.timeZone.configuredName, tiers, league.cohortSize,
             league.metric.rawValue, league.tieBreak.rawValue, league.medals, league.createdAt,
         ]
-        let inserted = try await postgres.withTransaction { connection in
-            try connection.execute(ContestStore.changeLock)
+        return try await contests.change { connection in
             let inserted = try connection.query("""
                 INSERT INTO leagues (id, name, scope, time_zone, tiers, cohort_size, metric, tie_break, medals, created_at)
                 VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING
                 """, parameters).affectedRows == 1
-            if inserted { try connection.query(ChangeNotices.notify(.contests)) }
-            return inserted
+            return (inserted, inserted)
         }
-        try await contests.refresh()
-        return inserted
     }
 
     /// Pauses league `id` at `now` (no completion counts until it is resumed; its weeks still close).
@@ -70,23 +66,19 @@ public struct LeagueStore: Sendable {
         try await change(id: id, set: "ended_at = $2, paused_at = NULL", where: "ended_at IS NULL", now: now)
     }
 
-    /// One change to a league's row (`assignment` where `condition`, both SQL in which `$2` is `now` when given), under the change
-    /// lock, with a new revision; the registry refreshed after it.
+    /// One change to a league's row (`assignment` where `condition`, both SQL in which `$2` is `now` when given), with a
+    /// new revision (`ContestStore.change`).
     private func change(id: String, set assignment: String, where condition: String, now: Date?) async throws -> LeagueChange {
         let update = """
             UPDATE leagues SET \(assignment), revision = nextval('contests_revision_seq') WHERE id = $1 AND \(condition)
             """
-        let outcome = try await postgres.withTransaction { connection -> LeagueChange in
-            try connection.execute(ContestStore.changeLock)
+        return try await contests.change { connection -> (LeagueChange, changed: Bool) in
             guard try connection.query(update, now.map { [id, $0] } ?? [id]).affectedRows == 1 else {
                 let exists = try !connection.query("SELECT 1 FROM leagues WHERE id = \(bind: id)").rows.isEmpty
-                return exists ? .unchanged : .missing
+                return (exists ? .unchanged : .missing, false)
             }
-            try connection.query(ChangeNotices.notify(.contests))
-            return .changed
+            return (.changed, true)
         }
-        try await contests.refresh()
-        return outcome
     }
 
     /// The cohorts of `league`'s week `period`, by tier then number, with their players and whether each is closed.
@@ -165,10 +157,9 @@ public struct LeagueStore: Sendable {
         }
         // Open cohorts: each player's place on the live standings, as the close would rank them.
         var standings: [String: [LeagueStanding]] = [:]
-        var tiers: [String: Int] = [:]
         if cohorts.contains(where: { !$0.closed }) {
             for row in try await postgres.query("""
-                SELECT s.board, e.tier, s.user_id, s.score, p.tier AS earned, p.period AS earned_in,
+                SELECT s.board, s.user_id, s.score, p.tier AS earned, p.period AS earned_in,
                        rank() OVER (PARTITION BY s.board ORDER BY s.score DESC, \(unescaped: TieBreak.sqlKey(policy: "'\(league.tieBreak.rawValue)'", row: "s"))) AS rank
                 FROM league_entries e
                 JOIN board_scores s ON s.user_id = e.user_id AND s.board_window = 'week' AND s.period = e.period
@@ -178,9 +169,7 @@ public struct LeagueStore: Sendable {
                 WHERE e.league_id = \(bind: league.id) AND e.period = \(bind: period)
                 ORDER BY s.board, rank, u.handle
                 """).rows {
-                let board = try row.string("board")
-                tiers[board] = try row.int("tier")
-                standings[board, default: []].append(try LeagueStanding(row: row))
+                standings[try row.string("board"), default: []].append(try LeagueStanding(row: row))
             }
         }
         var summaries = league.tiers.map { LeagueTierSummary(tier: $0.name, title: $0.title) }
@@ -188,7 +177,7 @@ public struct LeagueStore: Sendable {
         for cohort in cohorts {
             guard let index = league.tierIndex(named: cohort.tier) else { continue }
             let moves = cohort.closed ? results[cohort.board] ?? [] : standings[cohort.board].map {
-                LeagueSettling.results(of: $0, league: league, tier: tiers[cohort.board] ?? index, board: cohort.board, period: period)
+                LeagueSettling.results(of: $0, league: league, tier: index, board: cohort.board, period: period)
             } ?? []
             summaries[index].add(cohort, moves: moves)
             if (tier.map { $0 == index } ?? true) && detailed.count < limit {

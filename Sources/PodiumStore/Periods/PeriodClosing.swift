@@ -61,10 +61,7 @@ extension PeriodStore {
         let periods = periods.filter { seen.insert($0.key).inserted }.sorted { ($0.key.board, $0.key.window.rawValue, $0.key.period) < ($1.key.board, $1.key.window.rawValue, $1.key.period) }
         let registry = rules.boards.contests
         let reports = try await postgres.withTransaction { connection -> [BoardPeriodKey: PeriodCloseReport] in
-            try connection.query("""
-                SELECT count(pg_advisory_xact_lock(\(unescaped: String(Self.closeLockClass)), hashtext(k)))
-                FROM (SELECT k FROM unnest(\(bind: periods.map { Self.closeLockKey($0.key) })::text[]) AS k ORDER BY k COLLATE "C") keys
-                """)
+            try connection.query(Self.closeLocks(periods.map { Self.closeLockKey($0.key) }, shared: false))
             try connection.query("""
                 INSERT INTO board_periods (board, board_window, period, ends_at)
                 SELECT x.board, x.board_window, x.period, x.ends_at FROM \(unnest: periods, ClosingPeriod.columns, as: "x")
@@ -91,7 +88,7 @@ extension PeriodStore {
             }, occurredAt: now))
             let awarded = snapshots.flatMap { medals[$0.id] ?? [] }
             if !awarded.isEmpty { try connection.query(try EventStore.append(awarded.map(MedalAwardedEvent.init), occurredAt: now)) }
-            try LeagueSettling.settle(snapshots.filter { BoardScope(id: $0.period.key.board)?.isLeague ?? false }, now: now, registry: registry, on: connection)
+            try LeagueSettling.settle(snapshots, now: now, registry: registry, on: connection)
             // The webhook senders of every replica are told when the close commits.
             try connection.query(ChangeNotices.notify(.outbox))
             for snapshot in snapshots {
@@ -155,13 +152,5 @@ extension PeriodStore {
             WHERE e.snapshot_id = x.snapshot_id AND e.position = x.position
             """)
         return Dictionary(grouping: awarded, by: \.snapshot).mapValues { $0.map(\.award) }
-    }
-}
-
-extension BoardScope {
-    /// Whether this is a league cohort's board.
-    var isLeague: Bool {
-        if case .league = self { return true }
-        return false
     }
 }

@@ -156,6 +156,20 @@ public struct PeriodStore: Sendable {
         "\(key.board)|\(key.window.rawValue)|\(key.period)"
     }
 
+    /// Takes the close lock of each of `keys` (`closeLockKey`s) until the transaction ends: exclusive for a close,
+    /// `shared` for a completion batch scoring the periods. Always in byte order, so that a batch and a close of
+    /// several periods cannot deadlock.
+    static func closeLocks(_ keys: [String], shared: Bool) -> PostgresQuery {
+        let take = shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock"
+        return """
+            SELECT count(\(unescaped: take)(\(unescaped: String(closeLockClass)), hashtext(k)))
+            FROM (SELECT k FROM unnest(\(bind: keys)::text[]) AS k ORDER BY k COLLATE "C") keys
+            """
+    }
+
+    /// Due periods closed per transaction, by close-periods and by an admin's close of a league week.
+    public static let closePageSize = 500
+
     /// The newest `limit` periods of one board window, newest first, with their state, players and medals.
     ///
     /// Periods exist once a score lands in them (or a close was asked for); the current period is listed even before that,
@@ -313,8 +327,8 @@ public struct PeriodStore: Sendable {
     }
 
     /// Every player of board period ($1, $2, $3) in listing order with position and competition rank under the
-    /// board's tie-break ($5): the final snapshot's rows, and the dry run's medal candidates. Pages ranked by Redis
-    /// use the same order, so the medals agree with what the board showed.
+    /// board's tie-break ($5): the dry run's medal candidates, in the order the close's final snapshot takes
+    /// (`PeriodClosing`). Pages ranked by Redis use the same order, so the medals agree with what the board showed.
     private static let finalStandings = """
         SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
         FROM (SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.handle

@@ -15,6 +15,7 @@
     "league.promoted", "league.relegated", "league.stayed"];
   const WINDOWS = ["all", "day", "week", "month", "contest"];
   const ROLES = ["read", "ingest", "admin", "display"];
+  const TIE_BREAKS = [["shared", "shared"], ["earliest", "earliest"], ["fastest", "fastest"]];
   const $ = (id) => document.getElementById(id);
   let key = null;
 
@@ -484,12 +485,15 @@
       el("div", { class: "row" }, confirm, button("Go back", () => box.replaceChildren(), "quiet confirm-no"))));
   }
 
+  // --- definition forms (contests, leagues) ----------------------------------------------------------------------
+
+  const input = (name, props) => el("input", Object.assign({ name, spellcheck: "false" }, props));
+  const choice = (name, values) => el("select", { name }, values.map(([value, text]) => el("option", { value }, text)));
+
   // --- contests -----------------------------------------------------------------------------------------------
 
   function renderContests(container) {
     const list = el("div", { id: "contest-list" });
-    const input = (name, props) => el("input", Object.assign({ name, spellcheck: "false" }, props));
-    const choice = (name, values) => el("select", { name }, values.map(([value, text]) => el("option", { value }, text)));
     const f = {
       id: input("id", { required: true, maxLength: 64, placeholder: "friday-quiz" }),
       title: input("title", { required: true, maxLength: 80, placeholder: "Friday quiz hour" }),
@@ -502,7 +506,7 @@
       zone: input("time_zone", { value: "UTC" }),
       entry: choice("entry", [["open", "open to all in scope"], ["join", "players join"]]),
       max: input("max_players", { type: "number", min: 1 }),
-      tie: choice("tie_break", [["shared", "shared"], ["earliest", "earliest"], ["fastest", "fastest"]]),
+      tie: choice("tie_break", TIE_BREAKS),
       medals: input("medals", { type: "checkbox", checked: true }),
     };
     const recurringOnly = [field("Cron", f.cron, "when runs start, in the zone"), field("Minutes per run", f.duration)];
@@ -598,7 +602,6 @@
 
   function renderLeagues(container) {
     const list = el("div", { id: "league-list" });
-    const input = (name, props) => el("input", Object.assign({ name, spellcheck: "false" }, props));
     const f = {
       id: input("id", { required: true, maxLength: 64, placeholder: "weekly" }),
       name: input("name", { required: true, maxLength: 80, placeholder: "Weekly league" }),
@@ -608,8 +611,7 @@
       size: input("cohort_size", { type: "number", min: 2, max: 1000, value: 30 }),
       up: input("up", { type: "number", min: 0, value: 7 }),
       down: input("down", { type: "number", min: 0, value: 5 }),
-      tie: el("select", { name: "tie_break" }, [["shared", "shared"], ["earliest", "earliest"], ["fastest", "fastest"]]
-        .map(([value, text]) => el("option", { value }, text))),
+      tie: choice("tie_break", TIE_BREAKS),
       medals: input("medals", { type: "checkbox", checked: true }),
     };
     // "Bronze, Silver, Gold": each title, lowest first, named in board ids by its lower-case letters and digits.
