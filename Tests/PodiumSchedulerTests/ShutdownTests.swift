@@ -106,6 +106,15 @@ struct ShutdownTests {
                                     + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\": ")
                 return connection
             }
+            // SIGTERM only once the request is being served (counted in flight beside the /metrics request reading it):
+            // then the drain must wait for it, and the connection was handed to the server before its listener closes
+            // (swift-nio#2813: a connection accepted in the instant the listener closes makes the process trap).
+            var inFlight = 0
+            for _ in 0..<300 where inFlight < 2 {
+                inFlight = try await server.requestsInFlight(port: port)
+                if inFlight < 2 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(inFlight >= 2, "the stalled request was in flight before SIGTERM")
             server.terminate()
             // Generous next to the 2 s grace, and short of the 50 s the shutdown used to allow.
             let status = try await server.waitForExit(seconds: 30)
@@ -198,6 +207,16 @@ final class ServeProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         throw TestTimeout("podium serve on port \(port) was not ready within 60 s:\n\(log())")
+    }
+
+    /// `podium_http_requests_in_flight` as `/metrics` on `port` reports it (the `/metrics` request itself included).
+    func requestsInFlight(port: Int) async throws -> Int {
+        let answer = try await onThread {
+            try RawHTTPConnection(port: port, timeout: .seconds(30)).exchange("GET /metrics HTTP/1.1\r\nHost: podium\r\nConnection: close\r\n\r\n")
+        }
+        let line = String(decoding: answer.body, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("podium_http_requests_in_flight ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
     }
 
     /// Sends SIGTERM.
