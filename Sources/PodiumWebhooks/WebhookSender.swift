@@ -126,7 +126,7 @@ public final class WebhookSender: Sendable {
             // a receiver that drips or stalls its body cannot hold the sender.
             await Self.within(.milliseconds(Int64(settings.timeout * 1000))) { _ = try await response.body.collect(upTo: 64 * 1024) }
         } catch {
-            failure = "\(error)"
+            failure = DeliveryFailure.describe(error, timeout: settings.timeout)
         }
         let elapsed = ContinuousClock.now - clock
         return (statusCode, failure, Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))

@@ -225,7 +225,7 @@ struct WebhookDeliveryTests {
             delivery = try await drive(sender, store, webhook, event, attempts: 2)
             #expect(delivery.status == .pending)
             #expect(delivery.lastStatusCode == nil)
-            #expect(delivery.history.last?.error?.isEmpty == false, "the timeout is recorded")
+            #expect(delivery.history.last?.error == "no answer within 2 s", "the timeout is recorded, in plain words")
             #expect(receiver.finishedStalls == 0, "the attempt ended by the sender's timeout, not by the receiver's answer")
             receiver.release()
             clock.advance(3)
@@ -297,6 +297,22 @@ struct WebhookDeliveryTests {
             #expect(receiver.received.count == 1)
             #expect(try await ours(store, webhook, event: event)?.status == .delivered)
             #expect(try await ours(store, webhook, event: event)?.attempts == 1)
+        }
+    }
+
+    @Test("a receiver that refuses the connection reads \"connection refused\" in a delivery's record and a test event's answer")
+    func refusedConnectionIsNamedPlainly() async throws {
+        // The client tries to connect again until the timeout, then reports the last refusal.
+        try await withReceiver([], maxAttempts: 5, timeout: 2) { _, store, sender, clock, _, event in
+            // Nothing listens on port 1 of loopback: every connection is refused.
+            let refusing = try await store.create(
+                url: "http://127.0.0.1:1/hook", eventTypes: ["period.closed"], secret: Self.secret, now: clock.now)
+            let tested = try #require(try await sender.test(webhookID: refusing.id))
+            #expect(!tested.delivered && tested.statusCode == nil && tested.error == "connection refused")
+            let delivery = try await drive(sender, store, refusing, event, attempts: 1)
+            #expect(delivery.status == .pending && delivery.lastStatusCode == nil && delivery.lastError == "connection refused")
+            #expect(delivery.history.map(\.error) == ["connection refused"])
+            #expect(try await store.delete(id: refusing.id))
         }
     }
 
