@@ -219,8 +219,10 @@ class Console:
         self.dialogs.append(dialog.message)
         dialog.dismiss()
 
-    def open(self, screen="boards"):
-        response = self.page.goto(f"{self.podium['base']}/console#key={self.podium['admin_key']}&{screen}")
+    def open(self, screen="boards", item=None):
+        """Opens `screen`, or one item of it at its own address (#<screen>/<id>), with the key in the fragment."""
+        address = f"{screen}/{urllib.parse.quote(item, safe='')}" if item else screen
+        response = self.page.goto(f"{self.podium['base']}/console#key={self.podium['admin_key']}&{address}")
         assert response.status == 200
         self.page.locator(f"#screen-{screen}").wait_for(state="attached")
         return self
@@ -764,7 +766,7 @@ def test_a_dead_delivery_is_resent(console, podium, seeded):
     console.assert_clean()
 
 
-def test_an_api_error_shows_its_problem_detail_until_the_next_action_and_notices_go_by_themselves(console, podium):
+def test_an_api_error_shows_its_problem_detail_until_the_next_action_and_notices_stay_until_dismissed(console, podium):
     status, problem = admin(podium, "POST", "/v1/admin/api-keys", {"name": "bad scope", "role": "read", "scopes": ["planet:mars"]})
     assert status == 400
     console.page.clock.install()
@@ -777,7 +779,7 @@ def test_an_api_error_shows_its_problem_detail_until_the_next_action_and_notices
     assert console.message() == problem["detail"]
     page.clock.fast_forward("00:30")
     assert page.locator("#message.error").is_visible(), "an error stays until the next action"
-    # The next action takes it away; a success notice goes by itself.
+    # The next action takes it away; a success notice stays until it is dismissed.
     page.fill('#key-form input[name="scopes"]', "")
     page.click('#key-form button[type="submit"]')
     page.locator("#new-secret").wait_for(state="visible")
@@ -788,7 +790,10 @@ def test_an_api_error_shows_its_problem_detail_until_the_next_action_and_notices
     row.locator("button.confirm-yes").click()
     page.locator("#message.notice").wait_for(state="visible")
     assert console.message() == f"Key “bad scope” ({made}…) is revoked."
-    page.clock.fast_forward("00:09")
+    page.clock.fast_forward("10:00")
+    assert page.locator("#message.notice").is_visible(), "a notice stays until it is read"
+    assert console.message() == f"Key “bad scope” ({made}…) is revoked."
+    page.click("#message-close")
     page.locator("#message").wait_for(state="hidden")
     console.problems.clear()  # the 400 above was asked for
 
@@ -1077,6 +1082,7 @@ def test_a_league_is_created_its_week_dry_run_shown_and_a_past_week_closed(conso
     page.fill('#league-form input[name="cohort_size"]', "3")
     page.fill('#league-form input[name="up"]', "1")
     page.fill('#league-form input[name="down"]', "1")
+    page.fill('#league-view input[name="q"]', league)
     page.click('#league-form button[type="submit"]')
     row = page.locator(f'#league-list tr[data-league="{league}"]')
     row.wait_for(state="visible")
@@ -1101,11 +1107,7 @@ def test_a_league_is_created_its_week_dry_run_shown_and_a_past_week_closed(conso
     assert view.locator("button.close-week").count() == 0, "the week under way cannot close"
     console.shot("league-week")
 
-    # Pause and resume, then end after a confirmation.
-    row.locator("button.pause-league").click()
-    expect(page.locator(f'#league-list tr[data-league="{league}"]')).to_have_attribute("data-status", "paused")
-    page.locator(f'#league-list tr[data-league="{league}"] button.resume-league').click()
-    expect(page.locator(f'#league-list tr[data-league="{league}"]')).to_have_attribute("data-status", "active")
+    # Ended after a confirmation (pausing and resuming ask too: test_pausing_resuming_and_ending_a_league_ask_first).
     page.locator(f'#league-list tr[data-league="{league}"] button.end-league').click()
     page.locator(f'#league-list tr[data-league="{league}"] + tr .confirm-yes').click()
     expect(page.locator(f'#league-list tr[data-league="{league}"]')).to_have_attribute("data-status", "ended")
@@ -1117,6 +1119,7 @@ def test_a_league_is_created_its_week_dry_run_shown_and_a_past_week_closed(conso
     wait_for(lambda: admin(podium, "GET", f"/v1/leagues/{past}")[0] == 200, "the server to read the new league")
     console.go("boards")
     console.go("leagues")
+    page.fill('#league-view input[name="q"]', past)
     past_row = page.locator(f'#league-list tr[data-league="{past}"]')
     past_row.locator("button.week").click()
     view = page.locator(f'#league-list tr[data-league="{past}"] + tr .week-view')
@@ -1136,3 +1139,255 @@ def test_a_league_is_created_its_week_dry_run_shown_and_a_past_week_closed(conso
     assert status == 200 and mine["leagues"][0]["tier"] == "silver", "p0 led bronze cohort 1 and moved up"
     console.shot("league-closed")
     console.assert_clean()
+
+
+# --- the console's leagues, messages and addresses (issue 34, 14-17) ---------------------------------------------------
+
+def create_league(podium, league, name, scope):
+    status, made = admin(podium, "POST", "/v1/admin/leagues", {
+        "id": league, "name": name, "scope": [scope], "time_zone": "UTC", "cohort_size": 10, "up": 2, "down": 2,
+        "tiers": [{"name": "bronze", "title": "Bronze"}, {"name": "silver", "title": "Silver"}]})
+    assert status == 201, made
+    return made
+
+
+def test_pausing_resuming_and_ending_a_league_ask_first(console, podium):
+    run = secrets.token_hex(3)
+    # "0-…" sorts first among the leagues still counting, so its row is on the list's first page.
+    league = f"0-ask-{run}"
+    create_league(podium, league, f"Asking {run}", f"group:ask-{run}")
+    page = console.open("leagues").page
+    row = page.locator(f'#league-list tr[data-league="{league}"]')
+    ask = page.locator(f'#league-list tr[data-league="{league}"] + tr .confirm-panel')
+    row.locator("button.pause-league").click()
+    expect(ask.locator("p")).to_have_text(
+        f"Pause the league “Asking {run}”? No completion counts until it is resumed; its weeks still close at their end.")
+    assert ask.locator("button").all_text_contents() == ["Pause the league", "Go back"]
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "active", "asking first changes nothing"
+    console.shot("league-pause-confirm")
+    ask.locator("button.confirm-no").click()
+    expect(ask).to_have_count(0)
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "active", "going back changes nothing"
+
+    row.locator("button.pause-league").click()
+    ask.locator("button.confirm-yes").click()
+    expect(row).to_have_attribute("data-status", "paused")
+    expect(page.locator("#message-text")).to_have_text(f"League “Asking {run}” is paused: no completion counts until it is resumed.")
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "paused"
+
+    row.locator("button.resume-league").click()
+    expect(ask.locator("p")).to_have_text(f"Resume the league “Asking {run}”? Completions count again from now on.")
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "paused", "asking first changes nothing"
+    ask.locator("button.confirm-yes").click()
+    expect(row).to_have_attribute("data-status", "active")
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "active"
+
+    row.locator("button.end-league").click()
+    expect(ask.locator("p")).to_contain_text(f"End the league “Asking {run}”?")
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "active", "asking first changes nothing"
+    ask.locator("button.confirm-yes").click()
+    expect(page.locator("#message-text")).to_have_text(f"League “Asking {run}” has ended.")
+    assert admin(podium, "GET", f"/v1/leagues/{league}")[1]["status"] == "ended"
+    console.assert_clean()
+
+
+def test_leagues_are_searched_filtered_and_paged_with_ended_ones_last(console, podium):
+    run = secrets.token_hex(3)
+    ids = [f"paging-{run}-{index:03d}" for index in range(243)]
+    for index, league in enumerate(ids):
+        create_league(podium, league, f"Paging {run} {index:03d}", f"group:paging-{run}")
+    for league in ids[:10]:
+        assert admin(podium, "POST", f"/v1/admin/leagues/{league}/end")[0] == 200
+    for league in ids[10:15]:
+        assert admin(podium, "POST", f"/v1/admin/leagues/{league}/pause")[0] == 200
+    # Those still counting (active or paused) by id, then the ended ones.
+    expected = ids[10:] + ids[:10]
+    page = console.open("leagues").page
+    page.fill('#league-view input[name="q"]', f"paging {run}")
+    status_text = page.locator("#screen-leagues .pager-status")
+    shown = page.locator("#league-list tr[data-league]")
+    expect(status_text).to_have_text("1–25 of 243")
+    assert [row.get_attribute("data-league") for row in shown.all()] == expected[:25]
+    console.shot("leagues-paged")
+    page.click("#screen-leagues button.pager-next")
+    expect(status_text).to_have_text("26–50 of 243")
+    assert [row.get_attribute("data-league") for row in shown.all()] == expected[25:50]
+    page.click("#screen-leagues button.pager-previous")
+    expect(status_text).to_have_text("1–25 of 243")
+    page.select_option('#league-view select[name="status"]', "ended")
+    expect(status_text).to_have_text("1–10 of 10")
+    assert [row.get_attribute("data-league") for row in shown.all()] == ids[:10]
+    assert page.locator("#screen-leagues button.pager-next").is_disabled()
+    page.select_option('#league-view select[name="status"]', "paused")
+    expect(status_text).to_have_text("1–5 of 5")
+    assert [row.get_attribute("data-status") for row in shown.all()] == ["paused"] * 5
+    page.select_option('#league-view select[name="status"]', "active")
+    page.fill('#league-view input[name="q"]', f"paging {run} 24")  # names 240, 241 and 242
+    expect(status_text).to_have_text("1–3 of 3")
+    assert [row.get_attribute("data-league") for row in shown.all()] == ids[240:]
+    console.assert_clean()
+
+
+def in_view(page, selector):
+    """Whether the element lies wholly inside the window (the part of the page the reader sees)."""
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_messages_show_in_view_wherever_the_page_is_scrolled_and_stay_until_dismissed(browser, podium, seeded):
+    run = secrets.token_hex(3)
+    made = []
+    for index in range(22):
+        status, answer = admin(podium, "POST", "/v1/admin/api-keys", {"name": f"notice {run} {index:02d}", "role": "read"})
+        assert status == 201, answer
+        made.append(answer["key"])
+    console = Console(browser, podium, size=(1280, 500))
+    try:
+        page = console.page
+        page.clock.install()
+        console.open("keys")
+        page.fill('#key-view input[name="q"]', f"notice {run}")
+        rows = page.locator("#key-list tr[data-key]")
+        expect(rows).to_have_count(20)
+        # The page's last row, far below the top; its key is revoked behind the console's back, so revoking it fails.
+        last = rows.nth(19)
+        gone = next(k for k in made if k["id"] == last.get_attribute("data-key"))
+        assert admin(podium, "DELETE", f"/v1/admin/api-keys/{gone['id']}")[0] == 204
+        last.locator("button", has_text="Revoke…").click()
+        last.locator("button.confirm-yes").click()
+        page.locator("#message.error").wait_for(state="visible")
+        assert console.message() == f"no valid key {gone['id']}"
+        assert page.evaluate("window.scrollY") > 500, "the page is scrolled far down"
+        assert in_view(page, "#message"), page.locator("#message").bounding_box()
+        page.screenshot(path=str(OUT / "console-error-in-view.png"))
+        page.clock.fast_forward("10:00")
+        assert page.locator("#message.error").is_visible() and in_view(page, "#message")
+
+        # A notice, after an action far down the page: in view, and there until dismissed.
+        other = rows.nth(18)
+        kept = next(k for k in made if k["id"] == other.get_attribute("data-key"))
+        other.locator("button", has_text="Revoke…").click()
+        other.locator("button.confirm-yes").click()
+        page.locator("#message.notice").wait_for(state="visible")
+        assert console.message() == f"Key “{kept['name']}” ({kept['prefix']}…) is revoked."
+        assert in_view(page, "#message"), page.locator("#message").bounding_box()
+        page.screenshot(path=str(OUT / "console-notice-in-view.png"))
+        page.clock.fast_forward("10:00")
+        assert page.locator("#message.notice").is_visible() and in_view(page, "#message")
+        page.click("#message-close")
+        page.locator("#message").wait_for(state="hidden")
+        console.problems = [p for p in console.problems if "404" not in p]  # the refused revoke, asked for
+        console.assert_clean()
+    finally:
+        console.close()
+
+
+def fragment(page):
+    return urllib.parse.urlsplit(page.url).fragment
+
+
+def test_every_item_has_an_address_that_opens_it_and_back_and_forward_move_between_them(console, podium, browser):
+    run = secrets.token_hex(3)
+    now = int(time.time()) // 60 * 60
+    contest = f"link-{run}"
+    status, made = admin(podium, "POST", "/v1/admin/contests", {
+        "id": contest, "title": f"Linked {run}", "scope": [BOARD],
+        "starts_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(now - 600)),
+        "ends_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(now + 3000))})
+    assert status == 201, made
+    league = f"link-{run}"
+    create_league(podium, league, f"Linked {run}", f"group:link-{run}")
+    status, key = admin(podium, "POST", "/v1/admin/api-keys", {"name": f"link {run}", "role": "read"})
+    assert status == 201, key
+    key_id = key["key"]["id"]
+    user = f"u-link-{run}"
+    post_completion(podium, completion(f"c-link-{run}", user, "easy", display_name=f"Linked {run}"))
+
+    # From each list, the item's link; the address then names the item, and the screen shows it alone.
+    page = console.open("contests").page
+    page.fill('#contest-filters input[name="q"]', contest)
+    page.click('#contest-filters button[type="submit"]')
+    page.locator(f'#contest-list tr[data-contest="{contest}"] a.item-link').click()
+    expect(page.locator("#contest-filters")).to_have_count(0)
+    assert fragment(page) == f"contests/{contest}"
+    expect(page.locator("#contest-list tr[data-contest]")).to_have_count(1)
+    assert page.title() == f"{contest} · Contests · Podium console"
+    console.shot("contest-item")
+    page.go_back()
+    expect(page.locator("#contest-filters")).to_be_visible()
+    assert fragment(page) == "contests"
+    page.go_forward()
+    expect(page.locator("#contest-filters")).to_have_count(0)
+    expect(page.locator(f'#contest-list tr[data-contest="{contest}"]')).to_be_visible()
+
+    console.go("leagues")
+    page.fill('#league-view input[name="q"]', league)
+    page.locator(f'#league-list tr[data-league="{league}"] a.item-link').click()
+    expect(page.locator("#league-view")).to_have_count(0)
+    assert fragment(page) == f"leagues/{league}"
+    expect(page.locator("#league-list tr[data-league]")).to_have_count(1)
+
+    console.go("keys")
+    page.fill('#key-view input[name="q"]', f"link {run}")
+    page.locator(f'#key-list tr[data-key="{key_id}"] a.item-link').click()
+    expect(page.locator("#key-view")).to_have_count(0)
+    assert fragment(page) == f"keys/{key_id}"
+    expect(page.locator("#key-list tr[data-key]")).to_have_count(1)
+
+    console.go("jobs")
+    page.locator('.job[data-job="prune"] a.item-link').click()
+    expect(page.locator(".job")).to_have_count(1)
+    assert fragment(page) == "jobs/prune"
+    page.locator('.job[data-job="prune"] .runs-table, .job[data-job="prune"] .runs .empty').first.wait_for(state="visible")
+
+    console.go("players")
+    page.fill('#player-form input[name="user"]', user)
+    page.click('#player-form button[type="submit"]')
+    expect(page.locator("#player .user-id")).to_have_text(user)
+    assert fragment(page) == f"players/{user}"
+
+    # Back through them all, then forward again.
+    page.go_back()
+    expect(page.locator("#screen-players")).to_be_visible()
+    expect(page.locator("#player .profile")).to_have_count(0)
+    page.go_back()
+    expect(page.locator(".job")).to_have_count(1)
+    page.go_back()
+    expect(page.locator(".job")).to_have_count(len(admin(podium, "GET", "/v1/admin/jobs")[1]["jobs"]))
+    page.go_back()
+    expect(page.locator("#key-list tr[data-key]")).to_have_count(1)
+    page.go_back()
+    page.go_back()
+    expect(page.locator("#league-list tr[data-league]")).to_have_count(1)
+    page.go_forward()
+    page.go_forward()
+    expect(page.locator("#key-list tr[data-key]")).to_have_count(1)
+    assert fragment(page) == f"keys/{key_id}"
+    console.assert_clean()
+
+    # A link sent to another operator: their tab has no key yet; once signed in, it shows the item.
+    for screen, item, shown in [("leagues", league, f'#league-list tr[data-league="{league}"]'),
+                                ("contests", contest, f'#contest-list tr[data-contest="{contest}"]'),
+                                ("keys", key_id, f'#key-list tr[data-key="{key_id}"]'),
+                                ("jobs", "prune", '.job[data-job="prune"] .runs'),
+                                ("players", user, "#player .profile")]:
+        other = Console(browser, podium)
+        try:
+            other.page.goto(f"{podium['base']}/console#{screen}/{item}")
+            other.page.fill("#key-input", podium["admin_key"])
+            other.page.click("#login-form button[type=submit]")
+            other.page.locator(shown).wait_for(state="visible")
+            assert fragment(other.page) == f"{screen}/{item}"
+            other.assert_clean()
+        finally:
+            other.close()
+    # With the key in the address too.
+    other = Console(browser, podium).open("players", user)
+    try:
+        expect(other.page.locator("#player .user-id")).to_have_text(user)
+        assert fragment(other.page) == f"players/{user}"
+        other.shot("player-item")
+        other.assert_clean()
+    finally:
+        other.close()

@@ -155,19 +155,17 @@
 
   // --- messages -----------------------------------------------------------------------------------------------
 
-  // One banner: a new message replaces the last. A notice goes by itself after 8 s; an error stays until dismissed,
-  // replaced, or the next action starts.
-  let messageTimer = null;
+  // One banner, under the header that stays at the top of the window, so it is in view however far the page is
+  // scrolled: a new message replaces the last. A notice stays until dismissed, replaced or the screen changes; an
+  // error also goes when the next action starts.
   function showMessage(text, kind) {
-    clearTimeout(messageTimer);
     $("message-text").textContent = text;
     $("message").className = `message ${kind}`;
     $("message").hidden = false;
-    if (kind === "notice") messageTimer = setTimeout(clearMessage, 8000);
   }
   const showError = (text) => showMessage(text, "error");
   const showNotice = (text) => showMessage(text, "notice");
-  function clearMessage() { clearTimeout(messageTimer); $("message").hidden = true; $("message-text").textContent = ""; }
+  function clearMessage() { $("message").hidden = true; $("message-text").textContent = ""; }
 
   // --- the API ------------------------------------------------------------------------------------------------
 
@@ -283,12 +281,12 @@
 
   // --- key, sign-in, navigation -------------------------------------------------------------------------------
 
+  // "#key=<key>&leagues/weekly": the key goes; the screen and item (or screen=<screen>) stay as written.
   function takeKeyFromAddress() {
     if (!location.hash.includes("key=")) return;
-    const params = new URLSearchParams(location.hash.slice(1));
-    const fromAddress = params.get("key");
-    params.delete("key");
-    const rest = params.get("screen") || [...params.keys()][0] || "";
+    const parts = location.hash.slice(1).split("&");
+    const fromAddress = new URLSearchParams(parts.find((part) => part.startsWith("key=")) || "").get("key");
+    const rest = (parts.find((part) => part && !part.startsWith("key=")) || "").replace(/^screen=/, "");
     // Out of the address bar and the history at once; the screen stays in the fragment.
     history.replaceState(null, "", `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`);
     if (fromAddress && fromAddress.trim()) sessionStorage.setItem(KEY_STORE, fromAddress.trim());
@@ -326,14 +324,50 @@
     start();
   }
 
-  function currentScreen() {
-    const name = location.hash.slice(1).split("/")[0];
-    return SCREENS.includes(name) ? name : "boards";
+  // Where the address points: "#leagues" is a screen, "#leagues/<id>" one item of it (a contest, league, player, key
+  // or job), its own address for an operator to send; back and forward move between them.
+  function currentRoute() {
+    const [name, ...rest] = location.hash.slice(1).split("/");
+    if (!SCREENS.includes(name)) return { screen: "boards", item: null };
+    const raw = rest.join("/");
+    try {
+      return { screen: name, item: raw ? decodeURIComponent(raw) : null };
+    } catch {
+      return { screen: name, item: raw };
+    }
+  }
+  const itemAddress = (screen, id) => `#${screen}/${encodeURIComponent(id)}`;
+  // A link to one item's own address, showing `children` (its id when none).
+  function itemLink(screen, id, ...children) {
+    return el("a", { href: itemAddress(screen, id), class: "item-link" }, children.length ? children : id);
+  }
+  // Shows one item: at its address, so the address bar holds its link (drawn again when the address is that already).
+  function openItem(screen, id) {
+    const address = itemAddress(screen, id);
+    if (location.hash === address) route(); else location.hash = address;
+  }
+  // Above one item: the way back to its screen's list.
+  function backTo(screen, text) {
+    return el("p", { class: "back" }, el("a", { href: `#${screen}`, class: "back-link" }, `← ${text}`));
+  }
+
+  // One item at its own address, read from `path` and drawn by `draw(item, reload)` in the list `listId`, under a link
+  // back to the whole list of `screen`.
+  function renderOne(container, { heading, screen, back, listId, path, draw }) {
+    const list = el("div", { id: listId });
+    container.append(el("h1", {}, heading), backTo(screen, back), section(null, list));
+    const ticket = tickets();
+    async function load() {
+      const isNewest = ticket();
+      const found = await get(path);
+      if (isNewest()) list.replaceChildren(draw(found, load));
+    }
+    attempt(load);
   }
 
   function route() {
     if (!key) return;
-    const screen = currentScreen();
+    const { screen, item } = currentRoute();
     for (const link of document.querySelectorAll("#nav a")) {
       if (link.dataset.screen === screen) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
@@ -341,8 +375,8 @@
     clearMessage();
     const container = el("div", { class: `screen screen-${screen}`, id: `screen-${screen}` });
     $("view").replaceChildren(container);
-    document.title = `${screen.charAt(0).toUpperCase()}${screen.slice(1)} · Podium console`;
-    RENDER[screen](container);
+    document.title = `${item ? `${item} · ` : ""}${screen.charAt(0).toUpperCase()}${screen.slice(1)} · Podium console`;
+    RENDER[screen](container, item);
   }
 
   function start() {
@@ -492,7 +526,12 @@
 
   // --- contests -----------------------------------------------------------------------------------------------
 
-  function renderContests(container) {
+  function renderContests(container, item) {
+    if (item) {
+      renderOne(container, { heading: "Contests", screen: "contests", back: "All contests", listId: "contest-list",
+        path: `/v1/contests/${seg(item)}`, draw: (contest, reload) => contestsTable([contest], reload) });
+      return;
+    }
     const list = el("div", { id: "contest-list" });
     const f = {
       id: input("id", { required: true, maxLength: 64, placeholder: "friday-quiz" }),
@@ -554,53 +593,63 @@
       if (!isNewest()) return;
       pages.show(answer.total ? `${offset + 1}–${offset + answer.contests.length} of ${answer.total}` : "", offset > 0,
         Boolean(answer.next_cursor));
-      const rows = answer.contests.map((contest) => {
-        const zone = contest.time_zone;
-        const actions = el("td", { class: "actions" });
-        const detail = el("div", { class: "close-box" });
-        const run = contest.current_run;
-        const started = run && new Date(run.starts_at) <= new Date();
-        if (contest.status !== "cancelled" && started && !run.closed_at) {
-          // The run under way (or the latest), closed early: dry run first.
-          actions.append(button("Close run…", () => attempt(() => previewThenClose({
-            path: `/v1/admin/contests/${seg(contest.id)}/close`, box: detail, reload: load, pin: true,
-            row: () => document.querySelector(`#contest-list tr[data-contest="${CSS.escape(contest.id)}"]`),
-          })), "small close"));
-        }
-        if (contest.status !== "cancelled") {
-          actions.append(button("Cancel contest…", () => confirmIn(detail,
-            `Cancel the contest “${contest.title}”? Nothing counts from now on, the run under way closes without medals, and no run awards any.`,
-            "Cancel the contest", async () => {
-              await api("POST", `/v1/admin/contests/${seg(contest.id)}/cancel`);
-              showNotice(`Contest “${contest.title}” is cancelled.`);
-              await load();
-            }), "quiet small cancel-contest"));
-        }
-        const times = (start, end) => `${when(start, zone)} – ${when(end, zone)}`;
-        const schedule = contest.schedule === "once" ? times(contest.starts_at, contest.ends_at)
-          : `${contest.schedule_words || contest.cron}, ${plural(contest.duration_minutes, "minute")} each`;
-        return [
-          el("tr", { dataset: { contest: contest.id, status: contest.status } },
-            el("th", { scope: "row" }, contest.title, el("div", { class: "muted mono" }, contest.board)),
-            el("td", {}, contest.scope.join(", ")),
-            el("td", {}, schedule),
-            el("td", {}, badge(contest.status, `status ${contest.status}`)),
-            el("td", {}, run ? [el("span", { class: "mono" }, run.period), " ", times(run.starts_at, run.ends_at),
-              run.closed_at ? [" ", badge(`closed ${when(run.closed_at, zone)}`, "status closed")] : null] : "—"),
-            el("td", {}, contest.entry === "join" ? `${contest.players_joined} joined${contest.max_players ? ` of ${contest.max_players}` : ""}` : "open"),
-            actions),
-          el("tr", { class: "close-row" }, el("td", { colspan: 7 }, detail)),
-        ];
-      });
-      list.replaceChildren(rows.length ? table(["Contest", "Scope", "Schedule", "Status", "Current run", "Entry", ""], rows, "contests-table stack")
+      list.replaceChildren(answer.contests.length ? contestsTable(answer.contests, load)
         : empty(search.value.trim() || offset ? "No contest matches." : "No contests."));
     }
     attempt(load);
   }
 
+  // Contests with their actions; `reload` draws them again after one.
+  function contestsTable(contests, reload) {
+    const rows = contests.map((contest) => {
+      const zone = contest.time_zone;
+      const actions = el("td", { class: "actions" });
+      const detail = el("div", { class: "close-box" });
+      const run = contest.current_run;
+      const started = run && new Date(run.starts_at) <= new Date();
+      if (contest.status !== "cancelled" && started && !run.closed_at) {
+        // The run under way (or the latest), closed early: dry run first.
+        actions.append(button("Close run…", () => attempt(() => previewThenClose({
+          path: `/v1/admin/contests/${seg(contest.id)}/close`, box: detail, reload, pin: true,
+          row: () => document.querySelector(`#contest-list tr[data-contest="${CSS.escape(contest.id)}"]`),
+        })), "small close"));
+      }
+      if (contest.status !== "cancelled") {
+        actions.append(button("Cancel contest…", () => confirmIn(detail,
+          `Cancel the contest “${contest.title}”? Nothing counts from now on, the run under way closes without medals, and no run awards any.`,
+          "Cancel the contest", async () => {
+            await api("POST", `/v1/admin/contests/${seg(contest.id)}/cancel`);
+            showNotice(`Contest “${contest.title}” is cancelled.`);
+            await reload();
+          }), "quiet small cancel-contest"));
+      }
+      const times = (start, end) => `${when(start, zone)} – ${when(end, zone)}`;
+      const schedule = contest.schedule === "once" ? times(contest.starts_at, contest.ends_at)
+        : `${contest.schedule_words || contest.cron}, ${plural(contest.duration_minutes, "minute")} each`;
+      return [
+        el("tr", { dataset: { contest: contest.id, status: contest.status } },
+          el("th", { scope: "row" }, itemLink("contests", contest.id, contest.title), el("div", { class: "muted mono" }, contest.board)),
+          el("td", {}, contest.scope.join(", ")),
+          el("td", {}, schedule),
+          el("td", {}, badge(contest.status, `status ${contest.status}`)),
+          el("td", {}, run ? [el("span", { class: "mono" }, run.period), " ", times(run.starts_at, run.ends_at),
+            run.closed_at ? [" ", badge(`closed ${when(run.closed_at, zone)}`, "status closed")] : null] : "—"),
+          el("td", {}, contest.entry === "join" ? `${contest.players_joined} joined${contest.max_players ? ` of ${contest.max_players}` : ""}` : "open"),
+          actions),
+        el("tr", { class: "close-row" }, el("td", { colspan: 7 }, detail)),
+      ];
+    });
+    return table(["Contest", "Scope", "Schedule", "Status", "Current run", "Entry", ""], rows, "contests-table stack");
+  }
+
   // --- leagues ------------------------------------------------------------------------------------------------
 
-  function renderLeagues(container) {
+  function renderLeagues(container, item) {
+    if (item) {
+      renderOne(container, { heading: "Leagues", screen: "leagues", back: "All leagues", listId: "league-list",
+        path: `/v1/leagues/${seg(item)}`, draw: (league, reload) => leaguesTable([league], reload) });
+      return;
+    }
     const list = el("div", { id: "league-list" });
     const f = {
       id: input("id", { required: true, maxLength: 64, placeholder: "weekly" }),
@@ -632,6 +681,13 @@
     field("Time zone", f.zone, "its weeks are ISO weeks here"), field("Tiers", f.tiers, "lowest first, comma-separated"),
     field("Cohort size", f.size), field("Move up", f.up, "per cohort"), field("Move down", f.down, "per cohort"),
     field("Ties", f.tie), field("Medals", f.medals), el("button", { type: "submit" }, "Create league"));
+    // Leagues that still count (active or paused) first, then ended ones, each by id; searched, filtered and paged here.
+    const leagues = listView({ id: "league-view", placeholder: "id or name", pageSize: 25, emptyText: "No leagues.",
+      match: (league, text) => [league.id, league.name].some((v) => v.toLowerCase().includes(text)),
+      filters: [{ name: "status", label: "Status", options: [["", "every league"], ["active", "active"], ["paused", "paused"], ["ended", "ended"]],
+        test: (league, value) => !value || league.status === value }],
+      draw: (page) => leaguesTable(page, load) });
+    list.append(leagues.node);
     const ticket = tickets();
     container.append(el("h1", {}, "Leagues"), section("Create a league", form), section("Leagues", list));
 
@@ -639,48 +695,57 @@
       const isNewest = ticket();
       const answer = await get("/v1/leagues");
       if (!isNewest()) return;
-      const rows = answer.leagues.map((league) => {
-        const detail = el("div", { class: "close-box" });
-        const actions = el("td", { class: "actions" },
-          button("Week…", () => attempt(() => showWeek(league, league.week.period, detail)), "small week"));
-        if (league.status === "active") {
-          actions.append(button("Pause", () => attempt(async () => {
-            await api("POST", `/v1/admin/leagues/${seg(league.id)}/pause`);
-            showNotice(`League “${league.name}” is paused: no completion counts until it is resumed.`);
-            await load();
-          }), "quiet small pause-league"));
-        } else if (league.status === "paused") {
-          actions.append(button("Resume", () => attempt(async () => {
-            await api("POST", `/v1/admin/leagues/${seg(league.id)}/resume`);
-            showNotice(`League “${league.name}” counts completions again.`);
-            await load();
-          }), "quiet small resume-league"));
-        }
-        if (league.status !== "ended") {
-          actions.append(button("End league…", () => confirmIn(detail,
-            `End the league “${league.name}”? Nothing played from now on counts; week ${league.week.period} still closes at its end.`,
-            "End the league", async () => {
-              await api("POST", `/v1/admin/leagues/${seg(league.id)}/end`);
-              showNotice(`League “${league.name}” has ended.`);
-              await load();
-            }), "quiet small end-league"));
-        }
-        const tierText = league.tiers.map((tier) => `${tier.title}${tier.up ? ` ↑${tier.up}` : ""}${tier.down ? ` ↓${tier.down}` : ""}`).join(" · ");
-        return [
-          el("tr", { dataset: { league: league.id, status: league.status } },
-            el("th", { scope: "row" }, league.name, el("div", { class: "muted mono" }, league.id)),
-            el("td", {}, league.scope.join(", ")),
-            el("td", {}, tierText, el("div", { class: "muted" }, `cohorts of ${league.cohort_size}, ties ${league.tie_break}`)),
-            el("td", {}, badge(league.status, `status ${league.status}`)),
-            el("td", {}, el("span", { class: "mono" }, league.week.period), " ", dateRange(league.week.starts_at, league.week.ends_at, league.time_zone)),
-            actions),
-          el("tr", { class: "close-row" }, el("td", { colspan: 6 }, detail)),
-        ];
-      });
-      list.replaceChildren(rows.length ? table(["League", "Scope", "Tiers", "Status", "This week", ""], rows, "leagues-table stack")
-        : empty("No leagues."));
+      const ended = (league) => (league.status === "ended" ? 1 : 0);
+      leagues.set(answer.leagues.slice().sort((a, b) => ended(a) - ended(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
     }
     attempt(load);
+  }
+
+  // Leagues with their actions, each asking first; `reload` draws them again after one.
+  function leaguesTable(leagues, reload) {
+    const rows = leagues.map((league) => {
+      const detail = el("div", { class: "close-box" });
+      const actions = el("td", { class: "actions" },
+        button("Week…", () => attempt(() => showWeek(league, league.week.period, detail)), "small week"));
+      if (league.status === "active") {
+        actions.append(button("Pause…", () => confirmIn(detail,
+          `Pause the league “${league.name}”? No completion counts until it is resumed; its weeks still close at their end.`,
+          "Pause the league", async () => {
+            await api("POST", `/v1/admin/leagues/${seg(league.id)}/pause`);
+            showNotice(`League “${league.name}” is paused: no completion counts until it is resumed.`);
+            await reload();
+          }, "primary"), "quiet small pause-league"));
+      } else if (league.status === "paused") {
+        actions.append(button("Resume…", () => confirmIn(detail,
+          `Resume the league “${league.name}”? Completions count again from now on.`,
+          "Resume the league", async () => {
+            await api("POST", `/v1/admin/leagues/${seg(league.id)}/resume`);
+            showNotice(`League “${league.name}” counts completions again.`);
+            await reload();
+          }, "primary"), "quiet small resume-league"));
+      }
+      if (league.status !== "ended") {
+        actions.append(button("End league…", () => confirmIn(detail,
+          `End the league “${league.name}”? Nothing played from now on counts; week ${league.week.period} still closes at its end.`,
+          "End the league", async () => {
+            await api("POST", `/v1/admin/leagues/${seg(league.id)}/end`);
+            showNotice(`League “${league.name}” has ended.`);
+            await reload();
+          }), "quiet small end-league"));
+      }
+      const tierText = league.tiers.map((tier) => `${tier.title}${tier.up ? ` ↑${tier.up}` : ""}${tier.down ? ` ↓${tier.down}` : ""}`).join(" · ");
+      return [
+        el("tr", { dataset: { league: league.id, status: league.status } },
+          el("th", { scope: "row" }, itemLink("leagues", league.id, league.name), el("div", { class: "muted mono" }, league.id)),
+          el("td", {}, league.scope.join(", ")),
+          el("td", {}, tierText, el("div", { class: "muted" }, `cohorts of ${league.cohort_size}, ties ${league.tie_break}`)),
+          el("td", {}, badge(league.status, `status ${league.status}`)),
+          el("td", {}, el("span", { class: "mono" }, league.week.period), " ", dateRange(league.week.starts_at, league.week.ends_at, league.time_zone)),
+          actions),
+        el("tr", { class: "close-row" }, el("td", { colspan: 6 }, detail)),
+      ];
+    });
+    return table(["League", "Scope", "Tiers", "Status", "This week", ""], rows, "leagues-table stack");
   }
 
   // A league's week in `box`: its dry run (moves and medals by tier, then the players of the cohorts shown), a week
@@ -837,14 +902,20 @@
 
   // --- c. jobs ------------------------------------------------------------------------------------------------
 
-  function renderJobs(container) {
+  // Every job, or one at its own address (#jobs/<name>) with its runs shown.
+  function renderJobs(container, item) {
     const list = el("div", { class: "jobs", id: "job-list" });
     const replica = el("p", { class: "meta" });
-    container.append(el("h1", {}, "Jobs"), replica, list);
+    container.append(el("h1", {}, "Jobs"), item ? backTo("jobs", "All jobs") : null, replica, list);
     attempt(async () => {
       const answer = await get("/v1/admin/jobs");
       replica.textContent = `Answered by replica ${answer.replica}. Times are in each job's zone.`;
-      list.replaceChildren(...answer.jobs.map(jobCard));
+      if (!item) { list.replaceChildren(...answer.jobs.map(jobCard)); return; }
+      const job = answer.jobs.find((j) => j.name === item);
+      if (!job) { list.replaceChildren(empty(`No job is named ${item}.`)); return; }
+      const card = jobCard(job);
+      list.replaceChildren(card);
+      await loadRuns(job, card.querySelector(".runs"), card.querySelector(".last-run"));
     });
   }
 
@@ -881,7 +952,7 @@
       }, "primary"), "run-now");
     const history = button("History", () => attempt(() => loadRuns(job, runs, last)), "quiet");
     card.append(
-      el("header", { class: "card-head" }, el("h2", {}, job.name), state),
+      el("header", { class: "card-head" }, el("h2", {}, itemLink("jobs", job.name)), state),
       el("dl", { class: "facts" },
         el("dt", {}, "Schedule"), el("dd", {}, el("span", { class: "words" }, words === job.cron ? "" : `${words} `),
           el("code", {}, job.cron), ` (${zone})`),
@@ -992,7 +1063,7 @@
 
   // --- e. keys ------------------------------------------------------------------------------------------------
 
-  function renderKeys(container) {
+  function renderKeys(container, item) {
     const list = el("div", { id: "key-list" });
     const secretBox = el("div", { id: "secret-box" });
     const name = el("input", { name: "name", required: true, maxLength: 100, placeholder: "quiz backend" });
@@ -1017,12 +1088,21 @@
           test: (k, value) => !value || (value === "revoked") === Boolean(k.revoked_at) },
         { name: "role", label: "Role", options: [["", "any role"], ...ROLES.map((r) => [r, r])], test: (k, value) => !value || k.role === value },
       ],
-      draw: (page) => table(["Name", "Role", "Scopes", "Prefix", "Created", "State", ""], page.map(keyRow), "keys-table stack") });
-    list.append(keys.node);
-    container.append(el("h1", {}, "API keys"), section("Create a key", form, secretBox), section("Keys", list));
+      draw: (page) => keysTable(page) });
+    const keysTable = (page) => table(["Name", "Role", "Scopes", "Prefix", "Created", "State", ""], page.map(keyRow), "keys-table stack");
+    // One key at its own address (#keys/<id>), valid or revoked; otherwise the list.
+    if (item) {
+      container.append(el("h1", {}, "API keys"), backTo("keys", "All keys"), section(null, list));
+    } else {
+      list.append(keys.node);
+      container.append(el("h1", {}, "API keys"), section("Create a key", form, secretBox), section("Keys", list));
+    }
 
     async function load() {
-      keys.set((await get("/v1/admin/api-keys")).keys);
+      const all = (await get("/v1/admin/api-keys")).keys;
+      if (!item) { keys.set(all); return; }
+      const found = all.filter((k) => k.id === item);
+      list.replaceChildren(found.length ? keysTable(found) : empty(`No key has the id ${item}.`));
     }
     function keyRow(k) {
       const actions = el("td", { class: "actions" });
@@ -1035,7 +1115,7 @@
           }), "quiet small"));
       }
       return el("tr", { dataset: { key: k.id }, class: k.revoked_at ? "revoked" : "" },
-        el("th", { scope: "row" }, k.name),
+        el("th", { scope: "row" }, itemLink("keys", k.id, k.name)),
         el("td", {}, k.role),
         el("td", {}, k.scopes.length ? k.scopes.join(", ") : el("span", { class: "muted" }, "every board")),
         el("td", { class: "mono" }, `${k.prefix}…`),
@@ -1195,13 +1275,13 @@
 
   // --- g. players ---------------------------------------------------------------------------------------------
 
-  // Players found by the start of their id or part of their name; one of them shown whole.
-  function renderPlayers(container) {
+  // Players found by the start of their id or part of their name; one of them shown whole, at its own address
+  // (#players/<id>, `item`).
+  function renderPlayers(container, item) {
     const user = el("input", { name: "user", required: true, spellcheck: "false", placeholder: "u-42, or Amara" });
     const matches = el("div", { id: "player-matches" });
     const result = el("div", { id: "player" });
     const ticket = tickets();
-    const show = (id) => { matches.replaceChildren(); result.replaceChildren(); attempt(() => loadPlayer(id, result, ticket())); };
     const form = el("form", { class: "toolbar", id: "player-form", onsubmit: (event) => {
       event.preventDefault();
       result.replaceChildren();
@@ -1212,18 +1292,22 @@
         if (!isNewest()) return;
         // The one player found, or the one whose id is exactly the text, is shown at once.
         const exact = found.find((p) => p.user_id === text) || (found.length === 1 ? found[0] : null);
-        if (exact) { show(exact.user_id); return; }
+        if (exact) { openItem("players", exact.user_id); return; }
         matches.replaceChildren(found.length ? table(["Player", "Name", num("Points"), "First seen", ""], found.map((p) =>
           el("tr", { dataset: { user: p.user_id } },
-            el("th", { scope: "row", class: "mono" }, p.user_id),
+            el("th", { scope: "row", class: "mono" }, itemLink("players", p.user_id)),
             el("td", {}, p.display_name || el("span", { class: "muted" }, "no display name")),
             el("td", { class: "num" }, String(p.points)),
             el("td", {}, when(p.created_at)),
-            el("td", { class: "actions" }, button("Show", () => show(p.user_id), "small show-player")))), "matches-table stack")
+            el("td", { class: "actions" }, button("Show", () => openItem("players", p.user_id), "small show-player")))), "matches-table stack")
           : empty(`No player's id starts with “${text}”, and no display name holds it.`));
       });
     } }, field("Player id or name", user, "the start of an id, or part of a display name"), el("button", { type: "submit" }, "Find"));
     container.append(el("h1", {}, "Players"), form, matches, result);
+    if (item) {
+      user.value = item;
+      attempt(() => loadPlayer(item, result, ticket()));
+    }
   }
 
   async function loadPlayer(id, box, isNewest) {
