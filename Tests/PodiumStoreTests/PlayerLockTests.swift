@@ -19,8 +19,8 @@ struct PlayerLockTests {
         }
         // A batch of the player between its first round trip and its commit holds exactly this lock.
         let (waited, duringWait, erased) = try await whileContended(
-            on: storage.postgres, hold: { _ = try $0.query(BatchStanding.lockPlayer(user)) },
-            lock: .hashed(BatchStanding.playerLockPrefix + user),
+            on: storage.postgres, hold: { _ = try $0.query(PlayerLocks.lock(user)) },
+            lock: .hashed(PlayerLocks.prefix + user),
             contender: { try await storage.users.erase(userID: user, now: now) }, whileHeld: players)
         #expect(waited, "the erasure waited for the player's lock")
         #expect(duringWait == 1, "nothing of the player was erased while the batch held the lock")

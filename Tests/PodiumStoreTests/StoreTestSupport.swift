@@ -141,6 +141,9 @@ final class SharedCount: Sendable {
     /// Adds one.
     func increment() { value.withLock { $0 += 1 } }
 
+    /// Takes one away.
+    func decrement() { value.withLock { $0 -= 1 } }
+
     /// The count now.
     var current: Int { value.withLock { $0 } }
 }

@@ -29,7 +29,7 @@ struct BatchStanding {
             (.locks, """
                 SELECT count(pg_advisory_xact_lock(k)) AS locked
                 FROM (SELECT DISTINCT hashtextextended(k, 0) AS k
-                      FROM (SELECT unnest(\(bind: ids)::text[]) UNION ALL SELECT \(bind: playerLockPrefix) || unnest(\(bind: players)::text[])) AS keys(k)
+                      FROM (SELECT unnest(\(bind: ids)::text[]) UNION ALL SELECT \(bind: PlayerLocks.prefix) || unnest(\(bind: players)::text[])) AS keys(k)
                       ORDER BY 1) locks
                 """),
             (.recorded, RecordedLookup.select(
@@ -77,16 +77,6 @@ struct BatchStanding {
             ContestEntryKey(contestID: try $0.string("contest_id"), userID: try $0.string("user_id"))
         })
         return standing
-    }
-
-    /// What a player's transaction lock key (`hashtextextended(prefix || user_id, 0)`) starts with; whoever changes a
-    /// player's days or achievements outside a batch takes the same lock first (`UserStore.setPreferences`,
-    /// `UserStore.erase`).
-    static let playerLockPrefix = "player "
-
-    /// Takes `userID`'s player lock until the transaction ends, as a batch of the player does in its first round trip.
-    static func lockPlayer(_ userID: String) -> PostgresQuery {
-        "SELECT pg_advisory_xact_lock(hashtextextended(\(bind: playerLockPrefix) || \(bind: userID), 0))"
     }
 
     /// The statements of `read`'s round trip, which name their results.

@@ -178,7 +178,7 @@ public struct UserStore: Sendable {
         let member = try await postgres.withTransaction { connection -> String in
             // The player's lock and row first, as completion batches take them, so the two cannot deadlock and a batch
             // never counts days in the zone this replaces.
-            try connection.query(BatchStanding.lockPlayer(userID))
+            try connection.query(PlayerLocks.lock(userID))
             let previous = try connection.query("SELECT time_zone, handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let member = try connection.query("""
                 INSERT INTO users (user_id, handle, display_name, time_zone, reminders, next_reminder_at, created_at, updated_at)
@@ -231,7 +231,7 @@ public struct UserStore: Sendable {
     /// the name, and the rate limit bucket of the player's token, which is all a player who only made requests leaves).
     ///
     /// Returns false if nothing of the player was left: true when any row or key of these was found and removed.
-    /// The player's lock (`BatchStanding.playerLockPrefix`) and row are taken first, as a completion batch takes them,
+    /// The player's lock (`PlayerLocks`) and row are taken first, as a completion batch takes them,
     /// so a batch of the player finishes before (and its board keys are found) or starts after, reading no erased
     /// days or achievements.
     /// A player already erased is searched again: a period close or snapshot racing the first erasure
@@ -242,7 +242,7 @@ public struct UserStore: Sendable {
     /// was followed, joined a contest or holds a league tier) has no Redis part to queue.
     public func erase(userID: String, now: Date) async throws -> Bool {
         let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
-            try connection.query(BatchStanding.lockPlayer(userID))
+            try connection.query(PlayerLocks.lock(userID))
             let handle = try connection.query("SELECT handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
             let members = try handle.map { [try $0.member()] } ?? []
             let rows = try connection.query(BoardScoreTables.erase(userID: userID)).rows

@@ -31,8 +31,8 @@ public struct ReconcileReport: Sendable, Equatable {
 ///
 /// PostgreSQL is read a page at a time by user id and Redis answers with `ZMSCORE` for the players'
 /// members, so memory stays bounded on large boards. A difference is confirmed against a fresh
-/// PostgreSQL read before it is repaired, so a completion committed during the comparison is not
-/// undone. The players' hash fields, which every read translates members with, are compared too,
+/// PostgreSQL read under the players' locks before it is repaired (`repair`), so neither a completion
+/// committed during the comparison nor one whose batch wrote Redis and has yet to commit is undone. The players' hash fields, which every read translates members with, are compared too,
 /// once per player and run (a player is on a dozen periods), and repaired before the scores, under
 /// a share lock on the players' rows: a name change, an erasure or a completion of the same player
 /// then writes Redis after the repair, never before it, so a repair cannot bring back a stale name
@@ -66,7 +66,7 @@ public struct RankingReconciler: Sendable {
 
     private func reconcile(_ period: BoardPeriodKey, checked: inout HandleSet, into report: inout ReconcileReport) async throws {
         let key = RankingKeys.board(period.board, period.window, period.period)
-        var suspects: [String] = []
+        var suspects: [Suspect] = []
         var playerSuspects: [String] = []
         var after = ""
         var matched = 0
@@ -83,7 +83,11 @@ public struct RankingReconciler: Sendable {
             let stored = try await redis.command(["ZMSCORE", key] + players.map(\.member)).array ?? []
             for (index, row) in rows.enumerated() {
                 let held = stored[safe: index]?.string
-                if try row.place(tieBreak: tieBreak).isStored(as: held) { matched += 1 } else { suspects.append(players[index].member) }
+                if try row.place(tieBreak: tieBreak).isStored(as: held) {
+                    matched += 1
+                } else {
+                    suspects.append(Suspect(member: players[index].member, userID: players[index].userID))
+                }
             }
             let unchecked = try rows.indices.filter { checked.insert(try rows[$0].int64("handle")) }.map { players[$0] }
             playerSuspects += try await mismatched(unchecked).map(\.userID)
@@ -91,7 +95,7 @@ public struct RankingReconciler: Sendable {
         }
         // Fields first: an entry added before its player's fields would make pages showing it fall back.
         try await repairPlayers(playerSuspects, into: &report)
-        try await repair(key: key, period: period, members: suspects, into: &report)
+        try await repair(suspects, key: key, period: period, into: &report)
         let cardinality = Int(try await redis.command(["ZCARD", key]).integer ?? 0)
         if cardinality > matched + suspects.count {
             try await removeExtras(key: key, period: period, into: &report)
@@ -133,23 +137,44 @@ public struct RankingReconciler: Sendable {
         }
     }
 
-    /// Sets each suspect's Redis place to the PostgreSQL place read now.
-    private func repair(key: String, period: BoardPeriodKey, members: [String], into report: inout ReconcileReport) async throws {
-        for chunk in stride(from: 0, to: members.count, by: 5000).map({ Array(members[$0..<min($0 + 5000, members.count)]) }) {
-            let fresh = try await scores(period, members: chunk)
-            let stored = try await redis.command(["ZMSCORE", key] + chunk).array ?? []
-            var commands: [[String]] = []
-            for (index, member) in chunk.enumerated() {
-                let held = stored[safe: index]?.string
-                guard let truth = fresh[member], !truth.isStored(as: held) else { continue }
-                commands.append(["ZADD", key, truth.storedValue, member])
-                if held == nil { report.added += 1 } else { report.corrected += 1 }
+    /// Repairs `suspects`' entries on `key` to their PostgreSQL places, a chunk at a time, each read fresh under the
+    /// players' locks (`PlayerLocks`) held until Redis is written: a batch writes Redis before its COMMIT, holding the
+    /// same locks, so under them the read sees every batch that wrote these entries, and no batch writes them again
+    /// until the repair is in Redis. A member with no PostgreSQL place then is removed.
+    private func repair(_ suspects: [Suspect], key: String, period: BoardPeriodKey, into report: inout ReconcileReport) async throws {
+        for start in stride(from: 0, to: suspects.count, by: Self.lockedChunk) {
+            let chunk = Array(suspects[start..<min(start + Self.lockedChunk, suspects.count)])
+            let repaired = try await postgres.withSession { session in
+                let fresh = try await session.run { connection in
+                    try connection.execute("BEGIN")
+                    _ = try connection.query(PlayerLocks.lock(chunk.compactMap(\.userID)))
+                    return try self.places(period, members: chunk.map(\.member), on: connection)
+                }
+                let stored = try await redis.command(["ZMSCORE", key] + chunk.map(\.member)).array ?? []
+                var repaired = ReconcileReport()
+                var commands: [[String]] = []
+                for (index, suspect) in chunk.enumerated() {
+                    let held = stored[safe: index]?.string
+                    if let truth = fresh[suspect.member] {
+                        guard !truth.isStored(as: held) else { continue }
+                        commands.append(["ZADD", key, truth.storedValue, suspect.member])
+                        if held == nil { repaired.added += 1 } else { repaired.corrected += 1 }
+                    } else if held != nil {
+                        commands.append(["ZREM", key, suspect.member])
+                        repaired.removed += 1
+                    }
+                }
+                try await send(commands)
+                try await session.run { try $0.execute("COMMIT") }
+                return repaired
             }
-            try await send(commands)
+            report.added += repaired.added
+            report.corrected += repaired.corrected
+            report.removed += repaired.removed
         }
     }
 
-    /// Removes Redis members that have no PostgreSQL row (confirmed by a fresh read).
+    /// Removes Redis members that have no PostgreSQL row, each confirmed by `repair`.
     private func removeExtras(key: String, period: BoardPeriodKey, into report: inout ReconcileReport) async throws {
         var cursor = "0"
         repeat {
@@ -159,27 +184,44 @@ public struct RankingReconciler: Sendable {
             let flat = parts[1].array ?? []
             let members = stride(from: 0, to: flat.count, by: 2).compactMap { flat[$0].string }
             guard !members.isEmpty else { continue }
-            let present = try await scores(period, members: members)
+            let present = try await postgres.withConnection { connection in try self.places(period, members: members, on: connection) }
             let extras = members.filter { present[$0] == nil }
-            if !extras.isEmpty {
-                try await send([["ZREM", key] + extras])
-                report.removed += extras.count
-            }
+            guard !extras.isEmpty else { continue }
+            try await repair(try await owners(of: extras), key: key, period: period, into: &report)
         } while cursor != "0"
     }
 
-    /// The PostgreSQL places of `members` on `period`, by member; a member that is no handle's (not one
-    /// Podium writes) is simply absent.
-    private func scores(_ period: BoardPeriodKey, members: [String]) async throws -> [String: RankingPlace] {
+    /// `members` with the user ids their player fields in Redis name (written with every entry a batch writes), so
+    /// that their players' locks can be taken; nil for a member with no fields, which no batch is writing.
+    private func owners(of members: [String]) async throws -> [Suspect] {
+        let replies = try await redis.pipeline(members.map { ["HGET", layout.playersHash(ofMember: $0), $0] })
+        try replies.throwFirstError(operation: "reconcile rankings")
+        return members.indices.map { index in
+            Suspect(member: members[index], userID: replies[index].string.map { RankingKeys.player(fromValue: $0).userID })
+        }
+    }
+
+    /// The PostgreSQL places of `members` on `period`, by member, read on `connection`; a member that is no handle's
+    /// (not one Podium writes) is simply absent.
+    private func places(_ period: BoardPeriodKey, members: [String], on connection: PostgresConnection) throws -> [String: RankingPlace] {
         var result: [String: RankingPlace] = [:]
         let tieBreak = rules.tieBreak(ofBoard: period.board)
-        for row in try await postgres.query("""
+        for row in try connection.query("""
             SELECT u.handle, \(RankingPlaces.columns("s")) FROM board_scores s JOIN users u USING (user_id)
             WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND u.handle = ANY($4)
             """, [period.board, period.window.rawValue, period.period, members.compactMap(RankingMember.decode)]).rows {
             result[try row.member()] = try row.place(tieBreak: tieBreak)
         }
         return result
+    }
+
+    /// How many entries one repair transaction confirms: each takes a player lock, from PostgreSQL's shared lock table.
+    private static let lockedChunk = 500
+
+    /// An entry to repair: its member, and the user id whose lock orders its writers (nil when none is known).
+    private struct Suspect {
+        let member: String
+        let userID: String?
     }
 
     private func send(_ commands: [[String]]) async throws {
