@@ -124,11 +124,11 @@ extension CompletionRequest {
             fail("duration_ms", "must be between 0 and \(CompletionLimits.maximumDurationMS)")
         }
 
-        var completedAt = RFC3339.truncated(now)
+        var completedAt = RFC3339.wholeMilliseconds(now)
         var tooOld: FieldError?
         if let text = self.completedAt {
             if let date = RFC3339.parse(text) {
-                completedAt = RFC3339.truncated(date)
+                completedAt = RFC3339.wholeMilliseconds(date)
                 if date > now.addingTimeInterval(rules.futureSkew) { fail("completed_at", "is in the future") }
                 if date < now.addingTimeInterval(-rules.maximumAge) {
                     fail("completed_at", "is older than \(Int(rules.maximumAge / 86_400)) days")

@@ -63,7 +63,7 @@ public struct League: Sendable, Hashable {
     public let tieBreak: TieBreak
     /// Whether each cohort awards medals when its week closes.
     public let medals: Bool
-    /// When it was created: completions played before count nowhere.
+    /// When it was created, to the millisecond: completions played before count nowhere, from this instant on they count.
     public let createdAt: Date
     /// When it was paused: while set, no completion counts (the weeks still close).
     public let pausedAt: Date?
@@ -85,9 +85,11 @@ public struct League: Sendable, Hashable {
         self.metric = metric
         self.tieBreak = tieBreak
         self.medals = medals
-        self.createdAt = createdAt
-        self.pausedAt = pausedAt
-        self.endedAt = endedAt
+        // At the millisecond the API shows and PostgreSQL stores, so a completion played at the instant an answer reports
+        // counts as that answer says, on every replica.
+        self.createdAt = RFC3339.wholeMilliseconds(createdAt)
+        self.pausedAt = pausedAt.map(RFC3339.wholeMilliseconds)
+        self.endedAt = endedAt.map(RFC3339.wholeMilliseconds)
     }
 
     /// Cohorts hold 30 players unless the league says otherwise.

@@ -3,14 +3,21 @@ import Foundation
 /// RFC 3339 times as the API reads and writes them: UTC, millisecond precision, `Z`.
 public enum RFC3339 {
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// Whole seconds, `2026-11-21T10:00:00Z`: exact for every representable instant (a whole number of seconds is an
+    /// exact `Double`), unlike the fraction Foundation prints, which truncates `.919` held as `.91899…` to `.918`.
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
 
     /// The instants the API takes: 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z. PostgreSQL has no year 0,
     /// and before 1582 Foundation's calendar is Julian where PostgreSQL's is Gregorian, so those would differ.
     private static let representable = Date(timeIntervalSince1970: -2_208_988_800)...Date(timeIntervalSince1970: 253_402_300_799.999)
 
-    /// Formats `date` as `2026-11-21T10:00:00.000Z`.
+    /// Formats `date` as `2026-11-21T10:00:00.000Z`, at the nearest millisecond: the instant PostgreSQL stores for it
+    /// (the Postgres target binds dates the same way), so a time Podium answers with reads back as itself.
     public static func format(_ date: Date) -> String {
-        withFraction.format(date)
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        let seconds = (millis / 1000).rounded(.down)
+        let text = wholeSeconds.format(Date(timeIntervalSince1970: seconds))
+        return text.dropLast() + "." + String(Int(millis - seconds * 1000) + 1000).dropFirst() + "Z"
     }
 
     /// Parses an RFC 3339 time (`2026-11-21T10:00:00Z`, `2026-11-21T11:00:00.5+01:00`); nil if malformed or
@@ -26,9 +33,9 @@ public enum RFC3339 {
         return date
     }
 
-    /// `date` truncated to whole milliseconds, as PostgreSQL stores it.
-    public static func truncated(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    /// `date` at the nearest whole millisecond, as PostgreSQL stores it and `format` writes it.
+    public static func wholeMilliseconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 
     /// Days in `month` of `year` (Gregorian).

@@ -134,11 +134,13 @@ struct LeaguesController {
     }
 
     /// Handles `GET /v1/users/:id/leagues`: where the player stands in every league they played (tier, this week's
-    /// cohort, rank and zone, time left). A player token reads its own.
+    /// cohort, rank and zone, time left). A player token reads its own; 404 for a player Podium does not know.
     @Sendable func player(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.requirePlayerReader()
         let id = try HTTPSupport.identifier("id", in: context)
         try await context.requirePlayerRead(id) { patterns in try await users.appears(userID: id, onAny: patterns) }
+        // As every `/v1/users/{id}/…` read: a player Podium does not know (never seen, or erased) is 404, not no leagues.
+        guard try await users.exists(userID: id) else { throw APIError.notFound("no user \(id)") }
         return try HTTPSupport.json(PlayerLeagueList(leagues: try await standings.of(id, shownTo: context)))
     }
 

@@ -135,7 +135,7 @@ public final class Scheduler: Sendable {
         let attempts = (settings(of: name)?.retryLimit ?? 0) + 1
         guard text == "now" else {
             guard let parsed = RFC3339.parse(text) else { throw RunRequestError.badSlot(text) }
-            return try await store.requestRun(job: name, slot: RFC3339.truncated(parsed), attemptLimit: attempts, now: at)
+            return try await store.requestRun(job: name, slot: RFC3339.wholeMilliseconds(parsed), attemptLimit: attempts, now: at)
         }
         return try await store.requestRunAtFirstFreeSecond(
             job: name, from: Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down)), attemptLimit: attempts, now: at)

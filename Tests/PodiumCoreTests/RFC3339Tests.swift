@@ -39,4 +39,23 @@ struct RFC3339Tests {
         #expect(RFC3339.format(date) == "2026-11-21T10:00:00.250Z")
         #expect(RFC3339.parse(RFC3339.format(date)) == date)
     }
+
+    @Test("every millisecond formats as itself (Foundation's fraction prints .919 held as .91899… as .918), and parses back to the same instant")
+    func everyMillisecondIsExact() throws {
+        var wrong: [String] = []
+        // 20,000 milliseconds spread over a year, and the start of one second.
+        for step in 0..<20_000 {
+            let millis = Int64(1_796_000_000_000) + Int64(step) * 1_579
+            let date = Date(timeIntervalSince1970: Double(millis) / 1000)
+            let text = RFC3339.format(date)
+            let parsed = try #require(RFC3339.parse(text))
+            if !text.hasSuffix(String(format: ".%03dZ", Int(millis % 1000)))
+                || RFC3339.wholeMilliseconds(parsed) != date || RFC3339.format(parsed) != text {
+                wrong.append(text)
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong, e.g. \(wrong.prefix(3))")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_255_200.9996)) == "2026-11-21T10:00:01.000Z", "the nearest millisecond")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.500Z")
+    }
 }

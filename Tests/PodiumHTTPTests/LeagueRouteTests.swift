@@ -21,6 +21,83 @@ struct LeagueRouteTests {
         return try await signPlayerToken(keys, kid: "k1", subject: user, now: now, issuedAt: now)
     }
 
+    /// A league `id` of `topic`'s completions: tiers bronze and silver, cohorts of 5, one up and one down.
+    static func twoTierLeague(id: String, topic: String) -> [String: any Sendable] {
+        [
+            "id": id, "name": "League \(topic)", "scope": ["topic:\(topic)"], "cohort_size": 5, "up": 1, "down": 1,
+            "tiers": [["name": "bronze"], ["name": "silver"]] as [[String: any Sendable]],
+        ]
+    }
+
+    @Test("a replay places no one over HTTP: a completion dated ahead, posted before its league was created or while it was paused, then posted again")
+    func replaysPlaceNoOne() async throws {
+        let harness = try await HTTPHarness(now: instant("2026-11-25T12:00:00Z").addingTimeInterval(0.4567))
+        let topic = "lgr-\(UUID().uuidString.prefix(8).lowercased())"
+        let id = "league-\(topic)"
+        let definition = Self.twoTierLeague(id: id, topic: topic)
+        let ahead = RFC3339.format(harness.now.addingTimeInterval(120.321))
+        let early = completionBody(id: "\(topic)-early", user: "\(topic)-a", topic: topic, completedAt: ahead)
+        let paused = completionBody(id: "\(topic)-paused", user: "\(topic)-b", topic: topic, completedAt: ahead)
+        try await harness.run { client in
+            let first = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: early)
+            #expect(first.status == .created)
+            #expect(try await client.send(.post, "/v1/admin/leagues", key: HTTPHarness.adminKey, json: definition).status == .created)
+            let again = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: early)
+            #expect(again.status == .ok && again.body == first.body)
+            #expect(try await client.send(.post, "/v1/admin/leagues/\(id)/pause", key: HTTPHarness.adminKey).status == .ok)
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: paused).status == .created)
+            #expect(try await client.send(.post, "/v1/admin/leagues/\(id)/resume", key: HTTPHarness.adminKey).status == .ok)
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: paused).status == .ok)
+            for user in ["\(topic)-a", "\(topic)-b"] {
+                let leagues = try await client.send(.get, "/v1/users/\(user)/leagues", key: harness.readKey)
+                #expect((leagues.json["leagues"] as? [[String: Any]])?.isEmpty == true, "\(user) holds no place")
+            }
+            let dry = try await client.send(.post, "/v1/admin/leagues/\(id)/close?dry_run=true", key: HTTPHarness.adminKey)
+            #expect(dry.json["cohorts"] as? Int == 0)
+        }
+    }
+
+    @Test("a league's created_at is one instant, to the millisecond, in every answer, and a completion played at it counts; an unknown or erased player's leagues are 404")
+    func createdAtIsOneInstant() async throws {
+        // A clock between two milliseconds, nearer the later one: the instant is stored, shown and compared as .919.
+        let harness = try await HTTPHarness(now: instant("2026-11-25T12:00:00Z").addingTimeInterval(0.9187))
+        let topic = "lgt-\(UUID().uuidString.prefix(8).lowercased())"
+        let id = "league-\(topic)"
+        let definition = Self.twoTierLeague(id: id, topic: topic)
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/admin/leagues", key: HTTPHarness.adminKey, json: definition)
+            #expect(created.status == .created)
+            let createdAt = try #require(created.json["created_at"] as? String)
+            #expect(createdAt == "2026-11-25T12:00:00.919Z")
+            let shown = try await client.send(.get, "/v1/leagues/\(id)", key: HTTPHarness.adminKey)
+            #expect(shown.json["created_at"] as? String == createdAt)
+            let listed = try await client.send(.get, "/v1/leagues", key: HTTPHarness.adminKey)
+            let entry = (listed.json["leagues"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+            #expect(entry?["created_at"] as? String == createdAt)
+            let stored = try await harness.storage.postgres.query("""
+                SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t FROM leagues WHERE id = $1
+                """, [id]).rows.first?.string("t")
+            #expect(stored == createdAt, "PostgreSQL holds the instant the answers show")
+
+            // Played the millisecond before: counts nowhere; played at the reported instant: counts.
+            let before = completionBody(id: "\(topic)-before", user: "\(topic)-a", topic: topic, completedAt: "2026-11-25T12:00:00.918Z")
+            let at = completionBody(id: "\(topic)-at", user: "\(topic)-b", topic: topic, completedAt: createdAt)
+            func leagueBoards(_ answer: TestResponse) -> [String] {
+                (answer.json["ranks"] as? [[String: Any]] ?? []).compactMap { $0["board"] as? String }.filter { $0.hasPrefix("league:") }
+            }
+            let early = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: before)
+            #expect(early.status == .created && leagueBoards(early).isEmpty)
+            let onTime = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: at)
+            #expect(onTime.status == .created && leagueBoards(onTime) == ["league:\(id):bronze:1"])
+
+            // As every /v1/users/{id}/… read: a player Podium never saw, or erased, is 404 (not an empty list).
+            #expect(try await client.send(.get, "/v1/users/\(topic)-nobody/leagues", key: harness.readKey).status == .notFound)
+            #expect(try await client.send(.get, "/v1/users/\(topic)-b/leagues", key: harness.readKey).status == .ok)
+            #expect(try await client.send(.delete, "/v1/users/\(topic)-b", key: HTTPHarness.adminKey).status == .noContent)
+            #expect(try await client.send(.get, "/v1/users/\(topic)-b/leagues", key: harness.readKey).status == .notFound)
+        }
+    }
+
     @Test("an admin defines a league; players enter, read their tier, rank and zone; the cohort is a board; the dry run and the close move them")
     func lifecycle() async throws {
         let harness = try await HTTPHarness(playerTokens: Self.tokens)

@@ -246,6 +246,30 @@ struct LeagueStoreTests {
         #expect(try await storage.leagues.pause(id: "no-such-league", now: now) == .missing)
     }
 
+    @Test("a replay places no one: neither a completion recorded before its league existed, nor one recorded while it was paused")
+    func replaysPlaceNoOne() async throws {
+        let storage = try await StoreTestEnvironment.storage(now: now)
+        let topic = StoreTestEnvironment.unique("replayplace")
+        let league = try league(topic, size: 5)
+        // Before the league exists: counted nowhere, then replayed once it does.
+        let early = try completion(id: "\(topic)-early", user: "\(topic)-a", topic: topic, now: now)
+        guard case .created(let first) = try await storage.writer.record(early) else { throw TestFailure("not created") }
+        #expect(leagueBoards(first).isEmpty)
+        #expect(try await storage.leagues.create(league))
+        guard case .replayed(let again) = try await storage.writer.record(early) else { throw TestFailure("not a replay") }
+        #expect(again == first)
+        // While the league is paused: counted nowhere, then replayed once it is resumed (an offline app syncing).
+        #expect(try await storage.leagues.pause(id: league.id, now: now) == .changed)
+        let paused = try completion(id: "\(topic)-paused", user: "\(topic)-b", topic: topic, now: now)
+        guard case .created(let during) = try await storage.writer.record(paused) else { throw TestFailure("not created") }
+        #expect(leagueBoards(during).isEmpty)
+        #expect(try await storage.leagues.resume(id: league.id) == .changed)
+        guard case .replayed = try await storage.writer.record(paused) else { throw TestFailure("not a replay") }
+
+        #expect(try await placements(storage, league: league.id).isEmpty)
+        #expect(try await storage.leagues.cohorts(of: league, period: "2026-W48").isEmpty)
+    }
+
     @Test("weeks are cut in the league's zone: the week that leaves summer time in Paris ends at 23:00 UTC on Sunday, 169 hours after it began")
     func daylightSavingWeekInTheLeaguesZone() async throws {
         let topic = StoreTestEnvironment.unique("dst")

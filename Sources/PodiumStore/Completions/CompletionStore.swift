@@ -265,7 +265,7 @@ extension CompletionStore {
             try connection.execute("COMMIT")
             return batch
         }
-        let recordedAt = RFC3339.truncated(now)
+        let recordedAt = RFC3339.wholeMilliseconds(now)
         // The league cohorts the new completions score in (placed before the transaction).
         let fresh = LeaguePlacing.apply(placements, to: plan.fresh, rules: rules, now: now)
         // Round trip 2: every upsert, one statement per table for the whole batch.

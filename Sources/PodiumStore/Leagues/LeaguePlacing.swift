@@ -15,7 +15,7 @@ import Postgres
 enum LeaguePlacing {
     /// The placements of `items`' players in the league weeks their completions count in, placing those new to a week
     /// still open, in one statement on `connection` (none when no completion counts in a league); new places are stamped
-    /// `now`, to the second.
+    /// `now`, to the millisecond.
     static func place(
         _ items: [ValidCompletion], rules: GameRules, now: Date, on connection: PostgresConnection
     ) throws -> LeaguePlacements {
@@ -41,7 +41,7 @@ enum LeaguePlacing {
                          array_agg(size ORDER BY league_id, period, user_id) AS sizes,
                          array_agg(may_place ORDER BY league_id, period, user_id) AS may_place FROM w)
             SELECT r.league_id, r.period, r.user_id, r.tier, r.cohort
-            FROM a, league_place(a.leagues, a.periods, a.users, a.sizes, a.may_place, \(bind: RFC3339.truncated(now))) AS r
+            FROM a, league_place(a.leagues, a.periods, a.users, a.sizes, a.may_place, \(bind: RFC3339.wholeMilliseconds(now))) AS r
             """).rows {
             let key = LeaguePlacements.Key(league: try row.string("league_id"), period: try row.string("period"), userID: try row.string("user_id"))
             cohorts[key] = LeaguePlacement(tier: try row.int("tier"), cohort: try row.int("cohort"))
