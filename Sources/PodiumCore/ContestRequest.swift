@@ -164,7 +164,8 @@ public struct ContestView: Codable, Sendable, Equatable {
     public var tieBreak: TieBreak
     /// Whether runs award medals.
     public var medals: Bool
-    /// `scheduled` (no run has started), `running`, `between-runs`, `ended` (no run to come) or `cancelled`.
+    /// `scheduled` (no run has started), `running`, `between-runs`, `ended` (no run to come) or `cancelled`. A run
+    /// closed early is over: its contest is `between-runs` or `ended` from the close, not `running` until its planned end.
     public var status: String
     /// Every value `status` takes.
     public static let statuses: Set<String> = ["scheduled", "running", "between-runs", "ended", "cancelled"]
@@ -209,7 +210,7 @@ public struct ContestView: Codable, Sendable, Equatable {
         nextRuns = upcoming.map { ContestRun($0, grace: grace) }
         if contest.cancelledAt != nil {
             status = "cancelled"
-        } else if let current, current.contains(now) {
+        } else if let current, current.contains(now), runClosedAt == nil {
             status = "running"
         } else if let current, let start = current.start, start > now {
             status = "scheduled"

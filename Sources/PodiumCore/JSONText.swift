@@ -67,6 +67,10 @@ extension LeaderboardPage {
         var json = JSONText(capacity: 256 + entries.count * 96)
         json.raw("{\"board\":")
         json.string(board)
+        if let cancelledAt {
+            json.raw(",\"cancelled_at\":")
+            json.string(cancelledAt)
+        }
         if let closesAt {
             json.raw(",\"closes_at\":")
             json.string(closesAt)
@@ -115,6 +119,10 @@ extension LeaderboardPage {
         }
         json.raw(",\"live\":")
         json.boolean(live)
+        if let nextStartsAt {
+            json.raw(",\"next_starts_at\":")
+            json.string(nextStartsAt)
+        }
         json.raw(",\"offset\":")
         json.integer(offset)
         json.raw(",\"period\":")

@@ -241,15 +241,21 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     public var title: String?
     /// On a league cohort's board: its league and tier, and how many move up and down at the close.
     public var league: LeagueCohortPage?
+    /// On a cancelled contest's board: when it was cancelled (its runs then take no score: `status` is `closed`).
+    public var cancelledAt: String?
+    /// On a contest's board: when the run after this one starts; absent when none is to come.
+    public var nextStartsAt: String?
 
     /// Creates a page.
     public init(
         board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
         status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry], title: String? = nil,
-        league: LeagueCohortPage? = nil
+        league: LeagueCohortPage? = nil, cancelledAt: String? = nil, nextStartsAt: String? = nil
     ) {
         self.title = title
         self.league = league
+        self.cancelledAt = cancelledAt
+        self.nextStartsAt = nextStartsAt
         self.board = board
         self.window = window
         self.period = period

@@ -57,7 +57,7 @@ enum DisplayPage {
             <h1>This leaderboard link does not work</h1>
             <ul>\(items)</ul>
             <p>A display address looks like <code>/display/global/week</code>, <code>/display/topic:math/month</code> or
-            <code>/display/group:class-4b/week?period=2026-W48&amp;limit=10</code>, with the read key after a
+            <code>/display/group:class-4b/week?period=2026-W48&amp;limit=10</code>, with the display key after a
             <code>#key=</code> at the end. Ask whoever gave you the link for a new one.</p>
             </body></html>
             """)

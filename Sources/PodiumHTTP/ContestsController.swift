@@ -61,15 +61,17 @@ struct ContestsController {
         if let search, search.count > 100 { errors.append(FieldError(field: "q", message: "must be at most 100 characters")) }
         guard errors.isEmpty else { throw APIError.validation(errors) }
         let at = now()
-        let matching = rules.boards.contests.all.filter { contest in
+        let found = rules.boards.contests.all.filter { contest in
             (visible.map { sees in sees(contest.board.scope) || contest.scope.boards.contains(where: sees) } ?? true)
                 && (search.map { contest.id.lowercased().contains($0) || contest.title.lowercased().contains($0) } ?? true)
-        }.map { ($0, ContestView($0, joined: nil, grace: rules.closeGrace, now: at)) }
+        }
+        // Read before the status filter: a run closed early is over (`ContestView.status`).
+        let closings = try await contests.currentRunClosings(found, now: at)
+        let matching = found.map { ($0, ContestView($0, joined: nil, runClosedAt: closings[$0.id], grace: rules.closeGrace, now: at)) }
             .filter { statuses?.contains($0.1.status) ?? true }
             .sorted { Self.moreRelevant($0.1, than: $1.1) }
         let page = matching.dropFirst(offset).prefix(limit).map(\.0)
         let counts = try await contests.entrantCounts(page.filter { $0.entry == .join }.map(\.id))
-        let closings = try await contests.currentRunClosings(Array(page), now: at)
         let next = offset + page.count < matching.count ? String(offset + page.count) : nil
         return try HTTPSupport.json(ContestList(contests: page.map {
             ContestView($0, joined: counts[$0.id], runClosedAt: closings[$0.id], grace: rules.closeGrace, now: at)
@@ -135,6 +137,10 @@ struct ContestsController {
         let contest = try contest(context)
         let at = now()
         _ = try await contests.cancel(id: contest.id, now: at)
+        // The run its board shows says so at once (`cancelled_at`), on this replica; others within the cache's lifetime.
+        if let shown = contest.currentRun(at: at) {
+            cache.invalidate(keys: [BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: shown.key)])
+        }
         if let run = contest.run(containing: at) {
             let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
             _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false, early: true)

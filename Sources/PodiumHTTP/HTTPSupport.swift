@@ -84,7 +84,7 @@ enum HTTPSupport {
     /// The board scope `id` names; a field error on `field` (and nil) when it names none.
     static func boardScope(_ id: String, field: String = "board", errors: inout [FieldError]) -> BoardScope? {
         guard let scope = BoardScope(id: id) else {
-            errors.append(FieldError(field: field, message: "must be global, topic:<name>, group:<name> or contest:<id>"))
+            errors.append(FieldError(field: field, message: "must be global, topic:<name>, group:<name>, contest:<id> or league:<id>:<tier>:<cohort>"))
             return nil
         }
         return scope

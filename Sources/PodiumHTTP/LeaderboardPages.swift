@@ -69,14 +69,18 @@ final class LeaderboardPages: Sendable {
         return LeaderboardCache.Entry(body: body, contentType: contentType, etag: LeaderboardCache.etag(for: body), expires: .now)
     }
 
-    /// The page; `closed` when the period was closed early, before its end plus grace.
+    /// The page; `closed` when the period was closed early, before its end plus grace, and for every run of a
+    /// cancelled contest (none takes a score any more).
     func makePage(_ target: LeaderboardsController.Target, _ entries: RankedEntries, closed: Bool) -> LeaderboardPage {
         let period = target.period
+        let contest = target.board.contest
+        let next = period.start.flatMap { start in contest?.runs(after: start, limit: 1).first?.start }
         return LeaderboardPage(
             board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
             endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: closeGrace).map(RFC3339.format),
-            status: closed || period.isClosed(at: now(), grace: closeGrace) ? .closed : .open, players: entries.players,
-            live: entries.live, offset: entries.offset, entries: entries.entries, title: target.board.title,
-            league: target.board.cohort?.page(players: entries.players))
+            status: closed || contest?.cancelledAt != nil || period.isClosed(at: now(), grace: closeGrace) ? .closed : .open,
+            players: entries.players, live: entries.live, offset: entries.offset, entries: entries.entries, title: target.board.title,
+            league: target.board.cohort?.page(players: entries.players), cancelledAt: contest?.cancelledAt.map(RFC3339.format),
+            nextStartsAt: next.map(RFC3339.format))
     }
 }

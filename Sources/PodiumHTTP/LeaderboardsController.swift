@@ -166,8 +166,9 @@ struct LeaderboardsController {
     /// Handles `GET /display/:board/:window`: an HTML page that shows the board and polls it.
     ///
     /// Served without a key: the page holds no data and nothing from the request (its script reads
-    /// the board from its own address). Its API requests carry the read key given in the address's
-    /// fragment (`#key=…`, never sent to a server), or none when leaderboards are public.
+    /// the board from its own address). Its API requests carry the display key given in the address's
+    /// fragment (`#key=…`, never sent to a server), or none when leaderboards are public. A board that does not exist
+    /// (a contest, league cohort or group board: `groupBoardExists`) is 404, so a mistyped link says so.
     ///
     /// A bad address is answered with the problem: as a short HTML page that explains it when a browser asks
     /// (`Accept` names `text/html`), else as problem+json.
@@ -186,7 +187,12 @@ struct LeaderboardsController {
             if let title = request.uri.queryParameters.get("title"), title.count > 100 {
                 errors.append(FieldError(field: "title", message: "must be at most 100 characters"))
             }
-            guard errors.isEmpty, target != nil else { throw APIError.validation(errors) }
+            guard errors.isEmpty, let target else { throw APIError.validation(errors) }
+            // A mistyped group would otherwise show a real-looking empty board.
+            if case .group(let name) = target.board.scope, !(try await groupBoardExists(target.board.scope)) {
+                throw APIError.notFound(
+                    "no board group:\(name): no completion was ever recorded for group \(name), and no rule, contest or league names it")
+            }
             return DisplayPage.response(status: .ok, body: try DisplayPage.body())
         } catch let problem as APIError where request.headers[.accept]?.contains("text/html") == true {
             return DisplayPage.response(status: problem.status, body: DisplayPage.explanation(of: problem))
@@ -393,6 +399,9 @@ struct LeaderboardsController {
         guard let scope, let window else { return nil }
         let board = rules.boards.definition(for: scope)
         if case .contest(let id) = scope, board.contest == nil { throw APIError.notFound("no contest \(id)") }
+        if case .league(let id, let tier, let cohort) = scope, board.cohort == nil {
+            throw APIError.notFound(Self.missingCohort(league: rules.boards.contests.league(id), id: id, tier: tier, cohort: cohort))
+        }
         guard board.windows.contains(window) else { throw APIError.notFound("board \(boardID) has no \(windowName) window") }
         if let name = periodName {
             guard Period.isPeriodShaped(name) else {
@@ -407,6 +416,28 @@ struct LeaderboardsController {
         }
         guard let period = board.currentPeriod(of: window, at: now()) else { throw APIError.notFound("board \(boardID) has no run") }
         return Target(board: board, period: period)
+    }
+
+    /// Why league cohort `id:tier:cohort` does not exist: no such league, no such tier (its tiers are named), or a
+    /// cohort number past the most a league may have.
+    private static func missingCohort(league: League?, id: String, tier: String, cohort: Int) -> String {
+        guard let league else { return "no league \(id)" }
+        guard league.tierIndex(named: tier) != nil else {
+            return "league \(id) has no tier \(tier): its tiers are \(league.tiers.map(\.name).joined(separator: ", "))"
+        }
+        return "league \(id) has no cohort \(cohort)"
+    }
+
+    /// Whether the board of `group` exists: a completion recorded for the group ever counted on it, or a board rule,
+    /// a contest or a league names it (docs/RULES.md, "Which boards exist"). Boards of every other kind always exist
+    /// (global, any topic) or are checked by `target` (contests, league cohorts).
+    private func groupBoardExists(_ group: BoardScope) async throws -> Bool {
+        let catalog = rules.boards
+        let named = catalog.rules.contains { $0.scope == group.id }
+            || catalog.contests.all.contains { $0.scope.boards.contains(group) }
+            || catalog.contests.leagues.contains { $0.scope.boards.contains(group) }
+        if named { return true }
+        return try await boards.hasScored(group.id)
     }
 
     /// The boards whose readers may also read `scope`: a contest's or a league's scope (whoever may read one of its

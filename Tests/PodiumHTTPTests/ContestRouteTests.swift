@@ -224,4 +224,57 @@ struct ContestRouteTests {
             }
         }
     }
+
+    @Test("a run closed early is over, a cancelled contest's page says so, a recurring one names its next run, and a missing league is named")
+    func contestStatesAsDisplaysReadThem() async throws {
+        try await HTTPHarness.withOwnStores(redisDatabase: .contestRoutes) { harness in
+            try await harness.run { client in
+                let admin = HTTPHarness.adminKey
+                // A one-run contest closed early (at 12:00, an hour before its end) is ended from the close.
+                let term: [String: any Sendable] = ["id": "term", "title": "Term", "scope": ["global"],
+                                                    "starts_at": "2026-11-25T11:00:00Z", "ends_at": "2026-11-25T13:00:00Z"]
+                #expect(try await client.send(.post, "/v1/admin/contests", key: admin, json: term).status == .created)
+                #expect(try await client.send(.get, "/v1/contests/term", key: harness.readKey).json["status"] as? String == "running")
+                #expect(try await client.send(.post, "/v1/admin/contests/term/close", key: admin).json["outcome"] as? String == "closed")
+                #expect(try await client.send(.get, "/v1/contests/term", key: harness.readKey).json["status"] as? String == "ended")
+                let ids = { (query: String) async throws -> [String] in
+                    let answer = try await client.send(.get, "/v1/contests?\(query)", key: harness.readKey)
+                    return (answer.json["contests"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+                }
+                #expect(try await ids("status=ended") == ["term"])
+                #expect(try await ids("status=running").isEmpty)
+
+                // A contest cancelled before its run: its page is closed and says when it was cancelled.
+                let later: [String: any Sendable] = ["id": "later", "title": "Later", "scope": ["global"],
+                                                     "starts_at": "2026-11-27T14:00:00Z", "ends_at": "2026-11-27T15:00:00Z"]
+                #expect(try await client.send(.post, "/v1/admin/contests", key: admin, json: later).status == .created)
+                let before = try await client.send(.get, "/v1/leaderboards/contest:later/contest", key: harness.readKey)
+                #expect(before.json["status"] as? String == "open" && before.json["cancelled_at"] == nil)
+                #expect(try await client.send(.post, "/v1/admin/contests/later/cancel", key: admin).status == .ok)
+                let cancelled = try await client.send(.get, "/v1/leaderboards/contest:later/contest", key: harness.readKey)
+                #expect(cancelled.json["status"] as? String == "closed")
+                #expect(cancelled.json["cancelled_at"] as? String == "2026-11-25T12:00:00.000Z")
+                #expect(cancelled.json["next_starts_at"] == nil, "a one-run contest has no next run")
+
+                // Mondays at 9: on a Wednesday the board shows Monday's run, and when the next one starts.
+                let weekly: [String: any Sendable] = ["id": "weekly", "title": "Weekly", "scope": ["global"], "cron": "0 9 * * 1",
+                                                      "duration_minutes": 60]
+                #expect(try await client.send(.post, "/v1/admin/contests", key: admin, json: weekly).status == .created)
+                let between = try await client.send(.get, "/v1/leaderboards/contest:weekly/contest", key: harness.readKey)
+                #expect(between.json["period"] as? String == "20261123T0900Z")
+                #expect(between.json["next_starts_at"] as? String == "2026-11-30T09:00:00.000Z")
+                let earlier = try await client.send(.get, "/v1/leaderboards/contest:weekly/contest?period=20261116T0900Z", key: harness.readKey)
+                #expect(earlier.json["next_starts_at"] as? String == "2026-11-23T09:00:00.000Z")
+
+                // A mistyped league or tier in a cohort's board is named as such, not as a missing window.
+                let missing = try await client.send(.get, "/v1/leaderboards/league:nope:silver:1/week", key: harness.readKey)
+                #expect(missing.status == .notFound && missing.json["detail"] as? String == "no league nope")
+                let league: [String: any Sendable] = ["id": "ladder", "name": "Ladder", "scope": ["global"], "cohort_size": 10, "up": 2,
+                                                      "down": 2, "tiers": [["name": "bronze", "title": "Bronze"], ["name": "silver", "title": "Silver"]]]
+                #expect(try await client.send(.post, "/v1/admin/leagues", key: admin, json: league).status == .created)
+                let tier = try await client.send(.get, "/display/league:ladder:gold:1/week", key: nil)
+                #expect(tier.status == .notFound && tier.json["detail"] as? String == "league ladder has no tier gold: its tiers are bronze, silver")
+            }
+        }
+    }
 }

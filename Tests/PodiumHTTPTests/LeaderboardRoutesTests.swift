@@ -263,10 +263,31 @@ struct LeaderboardRoutesTests {
             #expect(explained.headers[.contentSecurityPolicy] == DisplayPage.contentSecurityPolicy)
             let text = String(buffer: explained.body)
             #expect(text.contains("<h1>This leaderboard link does not work</h1>"))
-            #expect(text.contains("<li>board must be global, topic:&lt;name&gt;, group:&lt;name&gt; or contest:&lt;id&gt;</li>"), "messages are escaped")
+            #expect(text.contains(
+                "<li>board must be global, topic:&lt;name&gt;, group:&lt;name&gt;, contest:&lt;id&gt; or league:&lt;id&gt;:&lt;tier&gt;:&lt;cohort&gt;</li>"),
+                "messages are escaped")
             #expect(text.contains("<li>window "))
             let missing = try await client.send(.get, "/display/group:class-1/week", key: nil, headers: [.accept: "text/html"])
             #expect(missing.status == .notFound && String(buffer: missing.body).contains("This leaderboard link does not work"))
+        }
+    }
+
+    @Test("a display link of a group board nobody played in and no rule, contest or league names is 404, saying so")
+    func displayLinkOfAMissingGroupSaysSo() async throws {
+        let (played, named, typo) = (unique("played"), unique("named"), unique("typo"))
+        var rules = GameRules()
+        rules.boards = BoardCatalog(rules: BoardRule.defaults + [BoardRule(scope: "group:\(named)")])
+        let harness = try await HTTPHarness(rules: rules)
+        try await harness.run { client in
+            let body = completionBody(id: "\(played)-1", user: "u-\(played)", topic: "math", groups: [played])
+            #expect(try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: body).status == .created)
+            #expect(try await client.send(.get, "/display/group:\(played)/week", key: nil).status == .ok)
+            #expect(try await client.send(.get, "/display/group:\(named)/week", key: nil).status == .ok, "a rule names it: real, if empty")
+            let missing = try await client.send(.get, "/display/group:\(typo)/week", key: nil)
+            #expect(missing.status == .notFound && missing.json["detail"] as? String
+                == "no board group:\(typo): no completion was ever recorded for group \(typo), and no rule, contest or league names it")
+            let page = try await client.send(.get, "/v1/leaderboards/group:\(typo)/week", key: harness.readKey)
+            #expect(page.status == .ok && page.json["players"] as? Int == 0, "the API still reads any group's board, empty")
         }
     }
 

@@ -182,7 +182,8 @@ private enum Samples {
     static let page = LeaderboardPage(
         board: "global", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
         closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 1, live: true, offset: 0, entries: [entry], title: "Friday quiz",
-        league: LeagueCohortPage(league: "weekly", name: "Weekly league", tier: "gold", tierTitle: "Gold", cohort: 3, promotion: 7, relegation: 5))
+        league: LeagueCohortPage(league: "weekly", name: "Weekly league", tier: "gold", tierTitle: "Gold", cohort: 3, promotion: 7, relegation: 5),
+        cancelledAt: "2026-11-20T09:00:00.000Z", nextStartsAt: "2026-11-27T14:00:00.000Z")
     /// A recurring `join` contest with every optional field set (a cancelled one, so `cancelled_at` is written too).
     static let contest: ContestView = {
         let request = ContestRequest(

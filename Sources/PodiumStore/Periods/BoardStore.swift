@@ -10,6 +10,11 @@ public struct BoardStore: Sendable {
         self.postgres = postgres
     }
 
+    /// Whether board `id` ever took a score (a completion counted on it).
+    public func hasScored(_ id: String) async throws -> Bool {
+        try await !postgres.query("SELECT 1 FROM boards WHERE board = \(bind: id)").rows.isEmpty
+    }
+
     /// The board ids that took a score, sorted: those after `after` (all when nil) that start with `prefix`.
     public func scoredBoards(after: String? = nil, prefix: String = "") async throws -> [String] {
         try await postgres.query("""
