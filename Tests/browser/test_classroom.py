@@ -260,17 +260,18 @@ def test_a_bad_key_is_explained_in_a_teachers_words(browser, podium):
     assert status == 204
     base = key["display_url"].split("#")[0]
     cases = {
-        "revoked": (key["display_url"], "This display link's key was revoked or mistyped; ask for a new link."),
-        "mistyped": (f"{base}#key={key['secret'][:-1]}x", "This display link's key was revoked or mistyped; ask for a new link."),
+        "revoked": (key["display_url"], "This display link's key was revoked or mistyped; ask for a new display link."),
+        "mistyped": (f"{base}#key={key['secret'][:-1]}x", "This display link's key was revoked or mistyped; ask for a new display link."),
         "missing": (base, "This display link has no key; ask for a display link from the Podium console."),
         "another board": (f"{base}#key={other['secret']}",
-                          "This display link's key may not show this board; ask for a link made for this board."),
+                          "This display link's key may not show this board; ask for a display link made for this board."),
     }
     for name, (url, words) in cases.items():
-        page = open_display(browser, url)
+        page, _ = paused_page(browser)  # the wait below counts down with the page's clock: it stands still
+        page.goto(url)
         try:
             expect(page.locator("#status")).not_to_be_empty()
-            assert page.text_content("#status") == words, name
+            assert page.text_content("#status") == f"{words} Trying again in 5 s.", name
             page.screenshot(path=str(OUT / f"classroom-key-{name.replace(' ', '-')}.png"))
         finally:
             page.close()
@@ -320,5 +321,235 @@ def test_a_league_cohort_shows_its_league_tier_and_zone_lines_in_words_too(brows
         assert page.eval_on_selector("#entries tr.zone-up-end", "(tr) => getComputedStyle(tr).borderBottomStyle") == "solid"
         assert page.eval_on_selector("#entries tr.zone-down-start", "(tr) => getComputedStyle(tr).borderTopStyle") == "dashed"
         page.screenshot(path=str(OUT / "classroom-league.png"))
+    finally:
+        page.close()
+
+
+def paused_page(browser):
+    """A TV page whose clock stands still (its timers run only when the test moves it), and the list of the URLs it
+    sends to /v1/, which grows as it sends them."""
+    page = browser.new_page(viewport=TV)
+    page.set_default_timeout(TIMEOUT_MS)
+    start = time.time()
+    page.clock.install(time=start)
+    page.clock.pause_at(start + 1)
+    sent = []
+    page.on("request", lambda request: sent.append(request.url) if "/v1/" in request.url else None)
+    return page, sent
+
+
+def test_a_refused_key_backs_off_says_when_and_tries_a_new_key_at_once(browser, podium):
+    group = f"back-{secrets.token_hex(3)}"
+    post_class(podium, group, ["Ana", "Ben"])
+    good = display_key(podium, f"group:{group}")
+    revoked = display_key(podium, f"group:{group}")
+    status, _ = http_json("DELETE", f"{podium['base']}/v1/admin/api-keys/{revoked['key']['id']}", podium["admin_key"])
+    assert status == 204
+    page, sent = paused_page(browser)
+    words = "This display link's key was revoked or mistyped; ask for a new display link."
+
+    def waiting(seconds):
+        return f"{words} Trying again in {seconds} s." if seconds < 60 else \
+            f"{words} Trying again in {seconds // 60} min{f' {seconds % 60} s' if seconds % 60 else ''}."
+
+    try:
+        page.goto(revoked["display_url"])
+        expect(page.locator("#status")).to_have_text(waiting(5))
+        assert len(sent) == 1, f"one refused request, no polling behind it: {sent}"
+        # Each refusal doubles the wait, up to 5 minutes: the clock moves to a second before each retry, then past it.
+        for asked, (wait, then) in enumerate(((5, 10), (10, 20), (20, 40), (40, 80), (80, 160), (160, 300), (300, 300)), start=1):
+            page.clock.run_for((wait - 1) * 1000)
+            expect(page.locator("#status")).to_have_text(waiting(1))
+            assert len(sent) == asked, f"nothing sent while waiting: {sent}"
+            page.clock.run_for(1000)
+            expect(page.locator("#status")).to_have_text(waiting(then))
+            assert len(sent) == asked + 1
+        assert len(sent) == 8, "eight requests in ten minutes and 15 s, where it sent 600"
+        page.screenshot(path=str(OUT / "classroom-refused-backoff.png"))
+        # A new key in the link is tried at once, without waiting out the 5 minutes.
+        page.evaluate(f"location.hash = '#key={good['secret']}'")
+        expect(page.locator("#entries tr")).to_have_count(2)
+        expect(page.locator("#status")).to_be_empty()
+        assert len(sent) == 9, f"one request with the new key: {sent}"
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("reason", ["revoked", "expired"])
+def test_a_stream_ended_by_its_key_says_why_and_waits_before_asking_again(browser, podium, reason):
+    # A stand-in for the server's stream (issue 34 item 4): `event: ended` and the end of the stream, then 401s.
+    group = f"ended-{secrets.token_hex(3)}"
+    post_class(podium, group, ["Ana"])
+    key = display_key(podium, f"group:{group}")
+    page, sent = paused_page(browser)
+    streams = []
+
+    def stream(route):
+        streams.append(route.request.url)
+        if len(streams) == 1:
+            route.fulfill(status=200, headers={"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"},
+                          body=f'event: ended\ndata: {{"reason":"{reason}"}}\n\n')
+        else:
+            route.fulfill(status=401, headers={"Content-Type": "application/problem+json"},
+                          body='{"type":"about:blank","title":"Unauthorized","status":401,"code":"unauthorized"}')
+
+    page.route("**/live?*", stream)
+    words = {"revoked": "This display key was revoked; ask for a new display link.",
+             "expired": "This display key has expired; ask for a new display link."}[reason]
+    try:
+        page.goto(key["display_url"])
+        expect(page.locator("#status")).to_have_text(f"{words} Trying again in 5 s.")
+        page.screenshot(path=str(OUT / f"classroom-stream-ended-{reason}.png"))
+        page.clock.run_for(4000)
+        assert len(sent) == 1, f"nothing asked while waiting: {sent}"
+        page.clock.run_for(1000)
+        expect(page.locator("#status")).to_have_text(f"{words} Trying again in 10 s.")
+        assert len(sent) == 2 and len(streams) == 2, "one reconnection, refused: the words stay and the wait doubles"
+    finally:
+        page.close()
+
+
+def test_a_cancelled_contest_says_so_and_far_starts_are_dates(browser, podium):
+    run = secrets.token_hex(3)
+    now = int(time.time()) // 60 * 60
+    start = now + 15 * 86400  # 15 days away
+    contests = {}
+    for name in ("far", "called-off"):
+        contest = f"{name}-{run}"
+        status, body = http_json("POST", f"{podium['base']}/v1/admin/contests", podium["admin_key"], {
+            "id": contest, "title": name.capitalize(), "scope": [f"group:g-{run}"],
+            "starts_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(start)),
+            "ends_at": time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(start + 3600))})
+        assert status == 201, body
+        contests[name] = contest
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/contests/{contests['called-off']}/cancel", podium["admin_key"])
+    assert status == 200 and body["status"] == "cancelled", body
+    cancelled_at = time.gmtime(time.mktime(time.strptime(body["cancelled_at"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone)
+    day = lambda moment: time.strftime("%a %-d %b, %H:%M", moment)
+    key = display_key(podium, f"group:g-{run}")
+    page = open_display(browser, f"{podium['base']}/display/contest:{contests['far']}/contest#key={key['secret']}", timezone_id="UTC")
+    try:
+        expect(page.locator("#countdown")).to_have_text(f"Starts {day(time.gmtime(start))}")
+        expect(page.locator("#notice")).to_have_text("Nobody has scored on this board yet.")
+        page.screenshot(path=str(OUT / "classroom-contest-far.png"))
+    finally:
+        page.close()
+    page = open_display(browser, f"{podium['base']}/display/contest:{contests['called-off']}/contest#key={key['secret']}",
+                        timezone_id="UTC")
+    try:
+        expect(page.locator("#countdown")).to_have_text("Cancelled")
+        expect(page.locator("#notice")).to_have_text(
+            f"This contest was cancelled on {day(cancelled_at)}; nothing counts in it any more.")
+        assert "final" not in page.text_content("#period")
+        page.screenshot(path=str(OUT / "classroom-contest-cancelled.png"))
+    finally:
+        page.close()
+
+
+def test_a_recurring_contest_between_runs_says_when_the_next_starts(browser, podium):
+    run = secrets.token_hex(3)
+    contest = f"weekly-{run}"
+    # Weekly at 09:00 UTC on the weekday three days from today: the last run ended four days ago, the next is 2-3 days away.
+    weekday = (int(time.strftime("%w", time.gmtime())) + 3) % 7
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/contests", podium["admin_key"], {
+        "id": contest, "title": "Weekly quiz", "scope": [f"group:m-{run}"], "cron": f"0 9 * * {weekday}", "duration_minutes": 60,
+        "time_zone": "UTC"})
+    assert status == 201, body
+    key = display_key(podium, f"contest:{contest}")
+    status, board = http_json("GET", f"{podium['base']}/v1/leaderboards/contest:{contest}/contest", key["secret"])
+    assert status == 200 and board["next_starts_at"] == body["next_runs"][0]["starts_at"], board
+    last_end = time.mktime(time.strptime(board["ends_at"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+    next_start = time.mktime(time.strptime(board["next_starts_at"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+    assert last_end < time.time() and next_start - time.time() > 86400
+    page = open_display(browser, key["display_url"], fixed_time=next_start - 754, timezone_id="UTC")
+    try:
+        expect(page.locator("#countdown")).to_have_text("Next run starts in 12:34")
+        expect(page.locator("#period")).to_have_text(
+            f"Last run: {time.strftime('%a %-d %b', time.gmtime(last_end))}, 09:00–10:00 · final · 0 players")
+        page.screenshot(path=str(OUT / "classroom-contest-next-run.png"))
+    finally:
+        page.close()
+    page = open_display(browser, key["display_url"], timezone_id="UTC")  # now: more than a day before it
+    try:
+        expect(page.locator("#countdown")).to_have_text(f"Next run starts {time.strftime('%a %-d %b, %H:%M', time.gmtime(next_start))}")
+    finally:
+        page.close()
+
+
+def test_a_mistyped_board_says_it_does_not_exist_and_an_empty_one_that_nobody_scored(browser, podium):
+    run = secrets.token_hex(3)
+    status, body = http_json("POST", f"{podium['base']}/v1/admin/contests", podium["admin_key"], {
+        "id": f"named-{run}", "title": "Named", "scope": [f"group:empty-{run}"], "starts_at": "2030-01-07T09:00:00Z",
+        "ends_at": "2030-01-07T10:00:00Z"})
+    assert status == 201, body
+    key = display_key(podium, f"group:empty-{run}")
+    page = open_display(browser, f"{podium['base']}/display/group:empty-{run}/week#key={key['secret']}")
+    try:
+        expect(page.locator("#notice")).to_have_text("Nobody has scored on this board yet.")
+        assert page.locator("#entries tr").count() == 0
+        page.screenshot(path=str(OUT / "classroom-empty-group.png"))
+    finally:
+        page.close()
+    for board, reason in ((f"group:emtpy-{run}", f"no board group:emtpy-{run}: no completion was ever recorded for group "
+                           f"emtpy-{run}, and no rule, contest or league names it"),
+                          (f"league:nope-{run}:silver:1", f"no league nope-{run}")):
+        page = open_display(browser, f"{podium['base']}/display/{board}/week#key={key['secret']}")
+        try:
+            expect(page.locator("h1")).to_have_text("This leaderboard link does not work")
+            assert page.locator("li").all_text_contents() == [reason]
+            assert "display key" in page.text_content("body") and "read key" not in page.text_content("body")
+            page.screenshot(path=str(OUT / f"classroom-missing-{board.split(':')[0]}.png"))
+        finally:
+            page.close()
+
+
+def test_league_zone_words_count_a_tie_and_a_single_place(browser, podium):
+    run = secrets.token_hex(3)
+    key = None
+    shown = {}
+    for up in (2, 1):
+        group = f"zw{up}-{run}"
+        league = f"zone-words-{up}-{run}"
+        status, body = http_json("POST", f"{podium['base']}/v1/admin/leagues", podium["admin_key"], {
+            "id": league, "name": "Words", "scope": [f"group:{group}"], "cohort_size": 4, "up": up, "down": 1,
+            "tiers": [{"name": "bronze", "title": "Bronze"}, {"name": "silver", "title": "Silver"}]})
+        assert status == 201, body
+        # Ana 10, Ben 5, Cy 5, Dee 2: Ben and Cy share second place.
+        plays = {"ana": ["hard", "hard"], "ben": ["hard"], "cy": ["hard"], "dee": ["easy"]}
+        items = [{"id": f"{group}-{user}-{n}", "user_id": f"{group}-{user}", "quiz_id": f"q-{n}", "topic": "math", "difficulty": level,
+                  "correct": 8, "total": 10, "duration_ms": 600000, "groups": [group], "display_name": user.capitalize()}
+                 for user, levels in plays.items() for n, level in enumerate(levels)]
+        status, body = http_json("POST", f"{podium['base']}/v1/completions/batch", podium["admin_key"], {"completions": items})
+        assert status == 200 and body["created"] == len(items), body
+        key = display_key(podium, f"group:{group}")
+        page = open_display(browser, f"{podium['base']}/display/league:{league}:bronze:1/week#key={key['secret']}")
+        try:
+            expect(page.locator("#entries tr")).to_have_count(4)
+            shown[up] = page.text_content("#zones")
+            page.screenshot(path=str(OUT / f"classroom-league-words-{up}.png"))
+        finally:
+            page.close()
+    assert shown == {2: "Top 3 move up to the next tier (a tie)", 1: "The leader moves up to the next tier"}
+
+
+@pytest.mark.parametrize("players, viewport, per_page", [(52, TV, 26), (90, TV, 45)])
+def test_pages_share_the_rows_out_evenly(browser, podium, players, viewport, per_page):
+    group = f"even-{secrets.token_hex(3)}"
+    names = [f"Player {index:02d}" for index in range(players)]
+    post_class(podium, group, names)
+    key = display_key(podium, f"group:{group}")
+    page = open_display(browser, key["display_url"].replace("/week#", f"/week?limit={players}&page_seconds=3#"), viewport=viewport)
+    try:
+        expect(page.locator("#entries tr")).to_have_count(players)
+        expect(page.locator("#pager")).to_have_text(re.compile("^Page 1 of 2"))
+        first = visible_rows(page)
+        assert rows_on_screen(page)
+        page.screenshot(path=str(OUT / f"classroom-even-{players}-page1.png"))
+        expect(page.locator("#pager")).to_have_text(re.compile("^Page 2 of 2"))
+        second = visible_rows(page)
+        assert rows_on_screen(page)
+        assert (len(first), len(second)) == (per_page, per_page)
+        assert [row[1] for row in first + second] == names
+        page.screenshot(path=str(OUT / f"classroom-even-{players}-page2.png"))
     finally:
         page.close()
