@@ -24,6 +24,37 @@ struct RateLimiterTests {
         #expect(allowedPerMinute[1...].allSatisfy { (590...660).contains($0) }, "\(allowedPerMinute)")
     }
 
+    @Test("eight concurrent clients on one replica are admitted the whole bucket before the first refusal: one share in flight, spent by all",
+          arguments: [0.0, 0.001])
+    func concurrentClientsOnOneReplicaGetTheFullBucket(step: Double) async throws {
+        let limiter = RateLimiter(redis: try StoreTestEnvironment.redis(), logger: StoreTestEnvironment.logger)
+        let limit = RateLimit(name: "display", requests: 1_200)  // shares of up to 12
+        // Five fresh buckets in turn: how requests interleave differs from one to the next.
+        for round in 0..<5 {
+            let bucket = StoreTestEnvironment.unique("one-replica")
+            // The clock moves `step` per request asked: still (nothing refills, no share expires: exactly 1,200 can be
+            // admitted), or a millisecond a request (shares expire after 100 requests, and some refill).
+            let asked = SharedCount()
+            let start = instant("2026-11-24T10:00:00Z")
+            let refusals = SharedCount()
+            let admitted = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        var admitted = 0
+                        while refusals.current == 0 {
+                            let now = start.addingTimeInterval(Double(asked.incremented()) * step)
+                            if await limiter.take(bucket, limit: limit, now: now).allowed { admitted += 1 } else { refusals.increment() }
+                        }
+                        return admitted
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            let refill = Int(Double(asked.current) * step * 20)  // 1,200 a minute: 20 a second
+            #expect((1_200...1_200 + refill).contains(admitted), "round \(round): admitted before the first 429, of 1,200 and \(refill) refilled")
+        }
+    }
+
     @Test("a share starts at one request and doubles when spent out; one that expires gives back what it did not spend")
     func sharesGrowAndGiveBack() async throws {
         let first = RateLimiter(redis: try StoreTestEnvironment.redis(), logger: StoreTestEnvironment.logger)

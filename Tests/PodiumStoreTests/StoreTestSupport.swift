@@ -141,6 +141,9 @@ final class SharedCount: Sendable {
     /// Adds one.
     func increment() { value.withLock { $0 += 1 } }
 
+    /// Adds one and returns the new count.
+    func incremented() -> Int { value.withLock { $0 += 1; return $0 } }
+
     /// Takes one away.
     func decrement() { value.withLock { $0 -= 1 } }
 

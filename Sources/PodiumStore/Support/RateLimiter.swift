@@ -47,9 +47,12 @@ public struct RateDecision: Sendable, Equatable {
 /// for at most `leaseLifetime`; what is left then goes back to the bucket with the replica's next take from it. A
 /// share starts at one request, doubles each time the replica spends it out within its lifetime and halves each time
 /// it expires, up to `maxLeaseSize(of:)` (1% of the limit, at most 1,000): a busy key settles with Redis a few times
-/// in 100 ms, a quiet one takes one request at a time. Replicas together never pass a limit; a bucket can look
-/// emptier than it is, by the shares other replicas hold, for at most `leaseLifetime`. Limits under 200 a minute
-/// always take one request at a time, exactly as one shared bucket.
+/// in 100 ms, a quiet one takes one request at a time. A replica holds one share per bucket and takes one at a time:
+/// requests that find the share spent while a take is in flight wait for it and spend from what it brings (or share
+/// its refusal), so concurrent requests on one replica never each take a share, and one replica alone is admitted
+/// the whole bucket. Replicas together never pass a limit; a bucket can look emptier than it is, by the shares other
+/// replicas hold, for at most `leaseLifetime`. Limits under 200 a minute always take one request at a time, exactly
+/// as one shared bucket.
 ///
 /// Time is the caller's clock, passed to the script, so buckets refill (and shares expire) by the same clock as
 /// everything else; a bucket's key expires once it would be full again.
@@ -59,7 +62,7 @@ public final class RateLimiter: Sendable {
 
     private let redis: RedisClient
     private let batcher: RedisReadBatcher
-    private let leases = Mutex<[String: Lease]>([:])
+    private let shares = Mutex(Shares())
     private let local = Mutex<[String: (tokens: Double, at: Date)]>([:])
     private let fallbackWarning: ThrottledLog
 
@@ -76,34 +79,74 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes one request from `bucket` under `limit` at `now`: from this replica's share when it holds one, else
-    /// from Redis (taking a new share).
+    /// from Redis (taking a new share), or, while another request of this replica takes one, from what that take brings.
     public func take(_ bucket: String, limit: RateLimit, now: Date) async -> RateDecision {
-        let (unspent, size): (Int, Int)
-        switch leases.withLock({ Self.spend(from: &$0, bucket, limit: limit, now: now) }) {
-        case .spent(let decision): return decision
-        case .none(let returned, let nextSize): (unspent, size) = (returned, nextSize)
+        while true {
+            let next: Next = shares.withLock { shares in
+                if let taking = shares.taking[bucket] { return .wait(taking) }
+                switch Self.spend(from: &shares.leases, bucket, limit: limit, now: now) {
+                case .spent(let decision):
+                    return .done(decision)
+                case .none(let returned, let size):
+                    let taking = Task { await self.takeShare(bucket, limit: limit, now: now, size: size, returning: returned) }
+                    shares.taking[bucket] = taking
+                    return .took(taking)
+                }
+            }
+            switch next {
+            case .done(let decision):
+                return decision
+            case .took(let taking):
+                return await taking.value
+            case .wait(let taking):
+                // Its refusal answers this request too (the bucket was empty while it waited); else spend from its share.
+                let decision = await taking.value
+                if !decision.allowed { return decision }
+            }
         }
+    }
+
+    /// What a request does next: answer, wait for this replica's take in flight, or await the take it started.
+    private enum Next {
+        case done(RateDecision)
+        case wait(Task<RateDecision, Never>)
+        case took(Task<RateDecision, Never>)
+    }
+
+    /// This replica's shares, and the take in flight per bucket.
+    private struct Shares {
+        /// The share of each bucket this replica holds.
+        var leases: [String: Lease] = [:]
+        /// The take from Redis in flight for each bucket (at most one): it answers the request that started it.
+        var taking: [String: Task<RateDecision, Never>] = [:]
+    }
+
+    /// Takes `size` requests of `bucket` from Redis, giving back `returned` of an expired share, spends one for the
+    /// request that started the take and keeps the rest as this replica's share; the local fallback when Redis fails.
+    private func takeShare(_ bucket: String, limit: RateLimit, now: Date, size: Int, returning returned: Int) async -> RateDecision {
+        let reply: [Int64]
         do {
-            let reply = try await batcher.evaluate(
+            let answer = try await batcher.evaluate(
                 Self.script, keys: [Self.key(bucket)],
                 arguments: [String(limit.requests), String(limit.windowSeconds * 1000), String(Int64(now.timeIntervalSince1970 * 1000)),
-                            String(size), String(unspent)])
-            guard let parts = reply.array?.compactMap(\.integer), parts.count == 4 else {
+                            String(size), String(returned)])
+            guard let parts = answer.array?.compactMap(\.integer), parts.count == 4 else {
                 throw RedisError(kind: .protocolError, message: "unexpected rate limit reply", operation: "rate limit")
             }
-            let (granted, left) = (Int(parts[0]), Int(parts[1]))
-            leases.withLock { leases in
-                // A flood of distinct buckets (made-up player ids) empties the table instead of growing it.
-                if leases.count >= 100_000 { leases.removeAll(keepingCapacity: true) }
-                // What a concurrent take left in a share still live joins the new one.
-                let leftover = leases[bucket].flatMap { $0.isLive(at: now) ? $0.tokens : nil } ?? 0
-                leases[bucket] = Lease(tokens: leftover + max(0, granted - 1), bucketTokens: left, takenAt: now, size: size)
-            }
-            return RateDecision(allowed: granted > 0, remaining: left + max(0, granted - 1), retryAfter: Int(parts[2]), reset: Int(parts[3]))
+            reply = parts
         } catch {
+            shares.withLock { _ = $0.taking.removeValue(forKey: bucket) }
             fallbackWarning.log("rate limits fall back to this replica's own buckets: Redis failed", metadata: ["error": "\(error)"])
             return takeLocally(bucket, limit: limit, now: now)
         }
+        let (granted, left) = (Int(reply[0]), Int(reply[1]))
+        shares.withLock { shares in
+            shares.taking[bucket] = nil
+            // A flood of distinct buckets (made-up player ids) empties the table instead of growing it.
+            if shares.leases.count >= 100_000 { shares.leases.removeAll(keepingCapacity: true) }
+            shares.leases[bucket] = Lease(tokens: max(0, granted - 1), bucketTokens: left, takenAt: now, size: size)
+        }
+        return RateDecision(allowed: granted > 0, remaining: left + max(0, granted - 1), retryAfter: Int(reply[2]), reset: Int(reply[3]))
     }
 
     /// A share of a bucket this replica took from Redis and has not spent yet.
@@ -160,7 +203,7 @@ public final class RateLimiter: Sendable {
     /// (within its window, a minute for every Podium limit); the failure is logged, not thrown.
     public func forget(_ bucket: String) async -> Bool {
         local.withLock { _ = $0.removeValue(forKey: bucket) }
-        leases.withLock { _ = $0.removeValue(forKey: bucket) }
+        shares.withLock { _ = $0.leases.removeValue(forKey: bucket) }
         do {
             return try await redis.command(["DEL", Self.key(bucket)]).integer == 1
         } catch {
