@@ -32,7 +32,8 @@ class LeaderboardPage:
             the contest's runs.
         period (str): Period name: `all`, `2026-11-21`, `2026-W47`, `2026-11`, or a contest run's start in UTC
             (`20261127T1400Z`).
-        status (LeaderboardPageStatus): Whether the period still accepts completions.
+        status (LeaderboardPageStatus): Whether the period still accepts completions (every run of a cancelled contest
+            is `closed`).
         players (int): Players on the board period.
         live (bool): False when Redis failed and the page was served from PostgreSQL instead (degraded: it may trail the
             latest completions for a moment); true otherwise. A closed period read from its final snapshot is final, so it
@@ -48,6 +49,10 @@ class LeaderboardPage:
             Cohort <n>`); absent on calendar boards.
         league (LeagueCohortPage | Unset): On a league cohort's board: its league and tier, and how many of it move up
             and down at the close (the display draws a line under the promotion zone and above the relegation zone).
+        cancelled_at (datetime.datetime | Unset): On a cancelled contest's board: when it was cancelled. Its runs then
+            take no score, so `status` is `closed`.
+        next_starts_at (datetime.datetime | Unset): On a contest's board: when the run after this one starts; absent
+            when no run is to come.
     """
 
     board: str
@@ -63,6 +68,8 @@ class LeaderboardPage:
     closes_at: datetime.datetime | Unset = UNSET
     title: str | Unset = UNSET
     league: LeagueCohortPage | Unset = UNSET
+    cancelled_at: datetime.datetime | Unset = UNSET
+    next_starts_at: datetime.datetime | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board
@@ -102,6 +109,14 @@ class LeaderboardPage:
         if not isinstance(self.league, Unset):
             league = self.league.to_dict()
 
+        cancelled_at: str | Unset = UNSET
+        if not isinstance(self.cancelled_at, Unset):
+            cancelled_at = self.cancelled_at.isoformat()
+
+        next_starts_at: str | Unset = UNSET
+        if not isinstance(self.next_starts_at, Unset):
+            next_starts_at = self.next_starts_at.isoformat()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -126,6 +141,10 @@ class LeaderboardPage:
             field_dict["title"] = title
         if league is not UNSET:
             field_dict["league"] = league
+        if cancelled_at is not UNSET:
+            field_dict["cancelled_at"] = cancelled_at
+        if next_starts_at is not UNSET:
+            field_dict["next_starts_at"] = next_starts_at
 
         return field_dict
 
@@ -186,6 +205,20 @@ class LeaderboardPage:
         else:
             league = LeagueCohortPage.from_dict(_league)
 
+        _cancelled_at = d.pop("cancelled_at", UNSET)
+        cancelled_at: datetime.datetime | Unset
+        if isinstance(_cancelled_at, Unset):
+            cancelled_at = UNSET
+        else:
+            cancelled_at = datetime.datetime.fromisoformat(_cancelled_at)
+
+        _next_starts_at = d.pop("next_starts_at", UNSET)
+        next_starts_at: datetime.datetime | Unset
+        if isinstance(_next_starts_at, Unset):
+            next_starts_at = UNSET
+        else:
+            next_starts_at = datetime.datetime.fromisoformat(_next_starts_at)
+
         leaderboard_page = cls(
             board=board,
             window=window,
@@ -200,6 +233,8 @@ class LeaderboardPage:
             closes_at=closes_at,
             title=title,
             league=league,
+            cancelled_at=cancelled_at,
+            next_starts_at=next_starts_at,
         )
 
         return leaderboard_page

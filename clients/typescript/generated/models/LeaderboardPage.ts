@@ -66,7 +66,7 @@ export interface LeaderboardPage {
      */
     closesAt?: Date;
     /**
-     * Whether the period still accepts completions.
+     * Whether the period still accepts completions (every run of a cancelled contest is `closed`).
      */
     status: LeaderboardPageStatusEnum;
     /**
@@ -93,6 +93,14 @@ export interface LeaderboardPage {
      * 
      */
     league?: LeagueCohortPage;
+    /**
+     * On a cancelled contest's board: when it was cancelled. Its runs then take no score, so `status` is `closed`.
+     */
+    cancelledAt?: Date;
+    /**
+     * On a contest's board: when the run after this one starts; absent when no run is to come.
+     */
+    nextStartsAt?: Date;
 }
 
 
@@ -144,6 +152,8 @@ export function LeaderboardPageFromJSONTyped(json: any, ignoreDiscriminator: boo
         'entries': ((json['entries'] as Array<any>).map(LeaderboardEntryFromJSON)),
         'title': json['title'] == null ? undefined : json['title'],
         'league': json['league'] == null ? undefined : LeagueCohortPageFromJSON(json['league']),
+        'cancelledAt': json['cancelled_at'] == null ? undefined : (parseDateTime(json['cancelled_at'])),
+        'nextStartsAt': json['next_starts_at'] == null ? undefined : (parseDateTime(json['next_starts_at'])),
     };
 }
 
@@ -171,6 +181,8 @@ export function LeaderboardPageToJSONTyped(value?: LeaderboardPage | null, ignor
         'entries': ((value['entries'] as Array<any>).map(LeaderboardEntryToJSON)),
         'title': value['title'],
         'league': LeagueCohortPageToJSON(value['league']),
+        'cancelled_at': value['cancelledAt'] == null ? value['cancelledAt'] : serializeDateTime(value['cancelledAt']),
+        'next_starts_at': value['nextStartsAt'] == null ? value['nextStartsAt'] : serializeDateTime(value['nextStartsAt']),
     };
 }
 

@@ -1528,14 +1528,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/closes_at`.
             public var closesAt: Foundation.Date?
-            /// Whether the period still accepts completions.
+            /// Whether the period still accepts completions (every run of a cancelled contest is `closed`).
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/status`.
             @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case open = "open"
                 case closed = "closed"
             }
-            /// Whether the period still accepts completions.
+            /// Whether the period still accepts completions (every run of a cancelled contest is `closed`).
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/status`.
             public var status: Components.Schemas.LeaderboardPage.StatusPayload
@@ -1561,6 +1561,14 @@ extension Components {
             public var title: Swift.String?
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/league`.
             public var league: Components.Schemas.LeagueCohortPage?
+            /// On a cancelled contest's board: when it was cancelled. Its runs then take no score, so `status` is `closed`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeaderboardPage/cancelled_at`.
+            public var cancelledAt: Foundation.Date?
+            /// On a contest's board: when the run after this one starts; absent when no run is to come.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeaderboardPage/next_starts_at`.
+            public var nextStartsAt: Foundation.Date?
             /// Creates a new `LeaderboardPage`.
             ///
             /// - Parameters:
@@ -1570,13 +1578,15 @@ extension Components {
             ///   - startsAt: Start of the period; absent for `all`.
             ///   - endsAt: End of the period, exclusive; absent for `all`.
             ///   - closesAt: When the period closes (end plus grace); absent for `all`.
-            ///   - status: Whether the period still accepts completions.
+            ///   - status: Whether the period still accepts completions (every run of a cancelled contest is `closed`).
             ///   - players: Players on the board period.
             ///   - live: False when Redis failed and the page was served from PostgreSQL instead (degraded: it may trail the latest completions for a moment); true otherwise. A closed period read from its final snapshot is final, so it is true as well.
             ///   - offset: Position of the first entry, 0-based.
             ///   - entries: Entries, best first; ties in the order the players first came to Podium (earliest first), except on boards closed before Podium numbered its players, which keep the user-id order they closed with.
             ///   - title: The title on a contest's board (its title) or a league cohort's (`<league> · <tier> · Cohort <n>`); absent on calendar boards.
             ///   - league:
+            ///   - cancelledAt: On a cancelled contest's board: when it was cancelled. Its runs then take no score, so `status` is `closed`.
+            ///   - nextStartsAt: On a contest's board: when the run after this one starts; absent when no run is to come.
             public init(
                 board: Swift.String,
                 window: Components.Schemas.LeaderboardWindow,
@@ -1590,7 +1600,9 @@ extension Components {
                 offset: Swift.Int,
                 entries: [Components.Schemas.LeaderboardEntry],
                 title: Swift.String? = nil,
-                league: Components.Schemas.LeagueCohortPage? = nil
+                league: Components.Schemas.LeagueCohortPage? = nil,
+                cancelledAt: Foundation.Date? = nil,
+                nextStartsAt: Foundation.Date? = nil
             ) {
                 self.board = board
                 self.window = window
@@ -1605,6 +1617,8 @@ extension Components {
                 self.entries = entries
                 self.title = title
                 self.league = league
+                self.cancelledAt = cancelledAt
+                self.nextStartsAt = nextStartsAt
             }
             public enum CodingKeys: String, CodingKey {
                 case board
@@ -1620,6 +1634,8 @@ extension Components {
                 case entries
                 case title
                 case league
+                case cancelledAt = "cancelled_at"
+                case nextStartsAt = "next_starts_at"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1675,6 +1691,14 @@ extension Components {
                     Components.Schemas.LeagueCohortPage.self,
                     forKey: .league
                 )
+                self.cancelledAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .cancelledAt
+                )
+                self.nextStartsAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .nextStartsAt
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "board",
                     "window",
@@ -1688,7 +1712,9 @@ extension Components {
                     "offset",
                     "entries",
                     "title",
-                    "league"
+                    "league",
+                    "cancelled_at",
+                    "next_starts_at"
                 ])
             }
         }
