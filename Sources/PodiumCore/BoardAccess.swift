@@ -73,11 +73,14 @@ public struct PlayerClaims: Sendable, Equatable {
     public var userID: String
     /// Groups the backend vouches for (the token's `groups`); a player posts and reads only these.
     public var groups: Set<String>
+    /// When the token expires (its `exp`): a live stream it opened ends then.
+    public var expiresAt: Date?
 
     /// Creates claims.
-    public init(userID: String, groups: Set<String>) {
+    public init(userID: String, groups: Set<String>, expiresAt: Date? = nil) {
         self.userID = userID
         self.groups = groups
+        self.expiresAt = expiresAt
     }
 
     /// Boards a player may read: global, every topic, and its own groups (never another class's board). A contest's

@@ -90,13 +90,20 @@ struct AdminController {
         if let role, errors.isEmpty, let problem = ApiKeyStore.scopeProblem(role: role, scopes: scopes) {
             errors.append(FieldError(field: "scopes", message: problem))
         }
+        let at = now()
+        let expiresAt = body.expiresAt.flatMap(RFC3339.parse).map(RFC3339.wholeMilliseconds)
+        if body.expiresAt != nil, expiresAt.map({ $0 > at }) != true {
+            errors.append(FieldError(field: "expires_at", message: "must be an RFC 3339 time in the future, e.g. 2027-03-31T23:59:59Z"))
+        }
         guard errors.isEmpty, let role else { throw APIError.validation(errors) }
-        let created = try await storage.apiKeys.create(name: name, role: role, scopes: scopes, now: now())
+        let created = try await storage.apiKeys.create(name: name, role: role, scopes: scopes, expiresAt: expiresAt, now: at)
         keyDirectory.invalidate()
         let base = publicURL ?? "http://\(request.head.authority ?? "localhost")"
         let link = role == .display
             ? DisplayLink.url(base: base, scopes: scopes, secret: created.secret) { storage.rules.boards.definition(for: $0).windows } : nil
-        return try HTTPSupport.json(CreatedKeyAnswer(key: created.key, secret: created.secret, displayUrl: link), status: .created)
+        var response = try HTTPSupport.json(CreatedKeyAnswer(key: created.key, secret: created.secret, displayUrl: link), status: .created)
+        response.headers[AuditMiddleware.detail] = "\(role.rawValue) key \(created.key.id)" + (created.key.expiresAt.map { ", expires \($0)" } ?? "")
+        return response
     }
 
     /// Handles `DELETE /v1/admin/api-keys/:id`.
@@ -161,6 +168,8 @@ struct CreateKeyRequest: Codable, Sendable {
     var role: String?
     /// Board patterns a read key is limited to, or a display key shows (required for display keys).
     var scopes: [String]?
+    /// When the key stops working (RFC 3339, in the future); absent: it works until revoked.
+    var expiresAt: String?
 }
 
 /// The answer to `POST /v1/admin/api-keys`: the only time the secret is shown.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import PodiumStore
@@ -24,9 +25,15 @@ struct AuditMiddleware: RouterMiddleware {
     /// The erasure route, the one audited action outside `/v1/admin/`.
     static let erasure = "/v1/users/{id}"
 
+    /// The response header in which a route says what its action changed, when its path does not (a new key's id, role
+    /// and expiry): recorded as the entry's `detail`, and taken off the response.
+    static let detail = HTTPField.Name("X-Podium-Audit-Detail")!
+
     /// Answers the request, then records it when it was an admin change.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let response = try await next(request, context)
+        var response = try await next(request, context)
+        let detail = response.headers[Self.detail]
+        response.headers[Self.detail] = nil
         guard [.post, .put, .delete].contains(request.method), (200..<300).contains(response.status.code),
               case .key(let grant) = context.caller, let template = context.endpointPath,
               template.hasPrefix("/v1/admin/") || (request.method == .delete && template == Self.erasure),
@@ -34,7 +41,8 @@ struct AuditMiddleware: RouterMiddleware {
         else { return response }
         let record = AuditRecord(
             at: now(), actor: grant.id, action: "\(request.method.rawValue) \(template)",
-            target: Self.target(of: request, template: template), status: response.status.code, requestID: RequestID.current ?? "")
+            target: Self.target(of: request, template: template), status: response.status.code, requestID: RequestID.current ?? "",
+            detail: detail)
         do {
             try await audit.record(record)
         } catch {

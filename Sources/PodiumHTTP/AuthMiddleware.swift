@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PodiumCore
 import PodiumStore
 import Synchronization
 
@@ -71,11 +72,14 @@ struct AuthMiddleware: RouterMiddleware {
         // Hashed once, and only when a key could match: the bootstrap key, or a well-formed API key.
         let hash = bootstrapAdminHash != nil || wellFormedKey ? ApiKeyStore.hash(credential) : nil
         if let bootstrapAdminHash, hash == bootstrapAdminHash {
-            return .key(KeyGrant(id: "bootstrap", role: .admin, scopes: []))
+            return .key(KeyGrant(id: KeyGrant.bootstrapID, role: .admin, scopes: []))
         }
         if wellFormedKey, let hash {
             guard let grant = try await directory.grant(forHash: hash) else {
                 throw APIError.unauthorized("the API key is unknown or revoked")
+            }
+            if let expiresAt = grant.expiresAt, grant.hasExpired(at: now()) {
+                throw APIError.unauthorized("the API key expired at \(RFC3339.format(expiresAt))")
             }
             return .key(grant)
         }
@@ -97,8 +101,12 @@ struct AuthMiddleware: RouterMiddleware {
 /// boards through a database outage; past that, lookups fail with 503. Failed reads are retried at most once
 /// a second.
 final class KeyDirectory: Sendable {
-    private struct State {
-        var grants: [String: KeyGrant] = [:]
+    private struct State: Sendable {
+        var grants: [String: KeyGrant] = [:] {
+            didSet { ids = Set(grants.values.map(\.id)) }
+        }
+        /// The ids of `grants`' keys.
+        var ids: Set<String> = []
         var loadedAt: ContinuousClock.Instant?
         var refreshing: Task<Void, Never>?
         /// When the last read failed; nil after a success.
@@ -131,35 +139,50 @@ final class KeyDirectory: Sendable {
 
     /// The grant of the key whose secret hashes to `hash`, nil if no valid key has it.
     func grant(forHash hash: String) async throws -> KeyGrant? {
-        enum Next { case answer(KeyGrant?), wait(Task<Void, Never>?) }
-        let next = state.withLock { state -> Next in
+        try await lookup { $0.grants[hash] }
+    }
+
+    /// Whether the key with id `id` is still unrevoked, by the same copy (and its freshness) as every lookup: what an
+    /// open live stream asks to learn that its key was revoked.
+    func isUnrevoked(id: String) async throws -> Bool {
+        try await lookup { $0.ids.contains(id) }
+    }
+
+    /// Whether a valid key's scopes name board `id` itself (not through a pattern such as `group:*`).
+    func namesBoard(_ id: String) async throws -> Bool {
+        try await lookup { state in state.grants.values.contains { grant in grant.scopes.contains { $0.text == id } } }
+    }
+
+    /// `read` of a copy fresh enough (read again first when it is not), or of the last one while reads fail.
+    private func lookup<T: Sendable>(_ read: @escaping @Sendable (State) -> T) async throws -> T {
+        let next = state.withLock { state -> LookupStep<T> in
             let now = clock()
-            if let loadedAt = state.loadedAt, !state.expired, now - loadedAt < freshness { return .answer(state.grants[hash]) }
+            if let loadedAt = state.loadedAt, !state.expired, now - loadedAt < freshness { return .answer(read(state)) }
             // The last read failed: answer from the copy while it is young enough, retrying at most once a second.
             if let failedAt = state.failedAt, now - failedAt < .seconds(1) {
-                if let loadedAt = state.loadedAt, now - loadedAt < staleLimit { return .answer(state.grants[hash]) }
+                if let loadedAt = state.loadedAt, now - loadedAt < staleLimit { return .answer(read(state)) }
                 return .wait(nil)
             }
             if state.refreshing == nil {
                 let generation = state.generation
                 state.refreshing = Task { await self.refresh(generation: generation) }
             }
-            if state.failedAt != nil, let loadedAt = state.loadedAt, now - loadedAt < staleLimit { return .answer(state.grants[hash]) }
+            if state.failedAt != nil, let loadedAt = state.loadedAt, now - loadedAt < staleLimit { return .answer(read(state)) }
             return .wait(state.refreshing)
         }
         switch next {
-        case .answer(let grant):
-            return grant
+        case .answer(let answer):
+            return answer
         case .wait(let refresh):
             await refresh?.value
         }
         // A key created or revoked (here, or elsewhere and heard of) while it waited: read again.
-        if state.withLock({ ($0.loadedAt == nil || $0.expired) && $0.failedAt == nil }) { return try await grant(forHash: hash) }
+        if state.withLock({ ($0.loadedAt == nil || $0.expired) && $0.failedAt == nil }) { return try await lookup(read) }
         return try state.withLock { state in
             guard let loadedAt = state.loadedAt, clock() - loadedAt < (state.failedAt == nil ? freshness : staleLimit) else {
                 throw APIError.unavailable("API keys cannot be checked: the database is unavailable; retry shortly")
             }
-            return state.grants[hash]
+            return read(state)
         }
     }
 
@@ -205,4 +228,10 @@ final class KeyDirectory: Sendable {
             }
         }
     }
+}
+
+/// What a `KeyDirectory` lookup does: answer from the copy, or wait for a read (nil: none may start yet).
+private enum LookupStep<T> {
+    case answer(T)
+    case wait(Task<Void, Never>?)
 }

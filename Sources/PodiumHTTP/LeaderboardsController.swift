@@ -18,6 +18,8 @@ struct LeaderboardsController {
     let contests: ContestStore
     /// How long one live stream stays open.
     let liveStreamLifetime: Duration
+    /// Ends live streams whose key is revoked or expires, or whose player token expires.
+    let credentials: CredentialWatch
     let rules: GameRules
     let now: @Sendable () -> Date
 
@@ -152,7 +154,8 @@ struct LeaderboardsController {
         let listener = liveRankings.listen(
             to: query.target.periodKey, refreshingEvery: LiveStream.refreshInterval, endingAfter: liveStreamLifetime)
         let stream = LiveStream(
-            lastSent: request.headers[LiveStream.lastEventID], read: { [pages] in try await pages.join(query).value })
+            lastSent: request.headers[LiveStream.lastEventID], read: { [pages] in try await pages.join(query).value },
+            ended: credentials.check(context.caller))
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-cache"
@@ -429,14 +432,16 @@ struct LeaderboardsController {
     }
 
     /// Whether the board of `group` exists: a completion recorded for the group ever counted on it, or a board rule,
-    /// a contest or a league names it (docs/RULES.md, "Which boards exist"). Boards of every other kind always exist
-    /// (global, any topic) or are checked by `target` (contests, league cohorts).
+    /// a contest, a league or a valid API key's scopes name it (a display key made for a class before any pupil played;
+    /// docs/RULES.md, "Which boards exist"). Boards of every other kind always exist (global, any topic) or are checked
+    /// by `target` (contests, league cohorts).
     private func groupBoardExists(_ group: BoardScope) async throws -> Bool {
         let catalog = rules.boards
         let named = catalog.rules.contains { $0.scope == group.id }
             || catalog.contests.all.contains { $0.scope.boards.contains(group) }
             || catalog.contests.leagues.contains { $0.scope.boards.contains(group) }
         if named { return true }
+        if try await credentials.directory.namesBoard(group.id) { return true }
         return try await boards.hasScored(group.id)
     }
 

@@ -136,7 +136,7 @@ public final class PlayerTokens: Sendable {
         guard groups.count <= 20, groups.allSatisfy(NameRules.isValidScopeName) else {
             throw APIError.unauthorized("the player token's groups are not valid group names")
         }
-        return PlayerClaims(userID: payload.sub.value, groups: Set(groups))
+        return PlayerClaims(userID: payload.sub.value, groups: Set(groups), expiresAt: payload.exp.value)
     }
 }
 

@@ -94,7 +94,8 @@ public enum PodiumApplication {
             pages: LeaderboardPages(
                 leaderboards: storage.leaderboards, periods: storage.periods, cache: cache, closeGrace: storage.rules.closeGrace, now: now),
             contests: storage.contests,
-            liveStreamLifetime: settings.liveStreamLifetime, rules: storage.rules, now: now)
+            liveStreamLifetime: settings.liveStreamLifetime, credentials: CredentialWatch(directory: directory, now: now), rules: storage.rules,
+            now: now)
         HealthController(
             storage: storage, registry: registry, gauges: ScrapeGauges(storage: storage, now: now), readiness: ReadinessLog(logger: logger)
         ).addRoutes(to: router)

@@ -42,26 +42,29 @@ struct HTTPHarness: @unchecked Sendable {
         now: Date = instant("2026-11-25T12:00:00Z"), rules: GameRules = GameRules(), publicLeaderboards: Bool = false,
         redisURL: String = Self.redisURL, databaseURL: String = Self.databaseURL,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
-        rateLimits: RateLimits = Self.unlimited, liveStreamLifetime: Duration = .milliseconds(300)
+        rateLimits: RateLimits = Self.unlimited, liveStreamLifetime: Duration = .milliseconds(300),
+        clock: (@Sendable () -> Date)? = nil
     ) async throws {
+        // The fixed `now`, unless a test moves the clock itself (it starts at `now`).
+        let clock = clock ?? { now }
         let logger = Logger(label: "podium-http-tests")
         let postgres = PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL, poolSize: 8), logger: logger)
         try await Migrator(pool: postgres, logger: logger).migrate(try Migration.bundled())
         let redis = RedisClient(configuration: try RedisConfiguration(url: redisURL), logger: logger)
         // Every test writes both stores, so the shared test Redis holds complete rankings (another URL is a dead one).
         if redisURL == Self.redisURL { try await markRankingsReady(redis) }
-        storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: { now })
+        storage = PodiumStorage(postgres: postgres, redis: redis, rules: rules, logger: logger, now: clock)
         let runs = JobRunStore(postgres: postgres)
         scheduler = Scheduler(
             store: runs, settings: rules.scheduler, jobs: BuiltInJobs.all(storage: storage, runs: runs), replica: "http-tests",
-            now: { now }, logger: logger)
+            now: clock, logger: logger)
         router = try await PodiumApplication.router(
             storage: storage, scheduler: scheduler, runs: runs,
             settings: HTTPSettings(bootstrapAdminKey: Self.adminKey, publicLeaderboards: publicLeaderboards,
                                    leaderboardCacheLifetime: .seconds(60), liveStreamLifetime: liveStreamLifetime,
                                    playerTokens: playerTokens, cors: cors,
                                    rateLimits: rateLimits),
-            registry: Self.registry, logger: logger, now: { now })
+            registry: Self.registry, logger: logger, now: clock)
         contract = try OpenAPIContract(document: try OpenAPIDocument.data())
         ingestKey = try await storage.apiKeys.create(name: "tests ingest", role: .ingest, now: now).secret
         readKey = try await storage.apiKeys.create(name: "tests read", role: .read, now: now).secret

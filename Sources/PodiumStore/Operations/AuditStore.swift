@@ -20,6 +20,8 @@ public struct AuditEntry: Sendable, Codable, Equatable {
     public var status: Int
     /// The request's id (`X-Request-Id`), to find its log lines.
     public var requestId: String
+    /// What the action changed when its path does not say (`display key <id>, expires <time>`); absent otherwise.
+    public var detail: String?
 }
 
 /// What the trail records of one action, before it has an id.
@@ -36,9 +38,12 @@ public struct AuditRecord: Sendable, Equatable {
     public var status: Int
     /// The request id.
     public var requestID: String
+    /// What the action changed, when its path does not say.
+    public var detail: String?
 
     /// Creates a record.
-    public init(at: Date, actor: String, action: String, target: String, status: Int, requestID: String) {
+    public init(at: Date, actor: String, action: String, target: String, status: Int, requestID: String, detail: String? = nil) {
+        self.detail = detail
         self.at = at
         self.actor = actor
         self.action = action
@@ -60,8 +65,8 @@ public struct AuditStore: Sendable {
     /// Appends `record`.
     public func record(_ record: AuditRecord) async throws {
         try await postgres.query("""
-            INSERT INTO admin_audit (at, actor, action, target, status, request_id) VALUES ($1, $2, $3, $4, $5, $6)
-            """, [record.at, record.actor, record.action, record.target, record.status, record.requestID])
+            INSERT INTO admin_audit (at, actor, action, target, status, request_id, detail) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            """, [record.at, record.actor, record.action, record.target, record.status, record.requestID, record.detail])
     }
 
     /// Entries newest first, before entry `before` when given; only `actor`'s when given, only those whose action or
@@ -69,16 +74,16 @@ public struct AuditStore: Sendable {
     public func entries(before: Int64?, actor: String?, search: String?, limit: Int) async throws -> [AuditEntry] {
         let pattern = search.map { "%" + SQLText.escapedLike($0) + "%" }
         return try await postgres.query("""
-            SELECT a.id, a.at, a.actor, k.name AS actor_name, a.action, a.target, a.status, a.request_id
+            SELECT a.id, a.at, a.actor, k.name AS actor_name, a.action, a.target, a.status, a.request_id, a.detail
             FROM admin_audit a LEFT JOIN api_keys k ON k.id = a.actor
             WHERE ($1::bigint IS NULL OR a.id < $1) AND ($2::text IS NULL OR a.actor = $2)
-              AND ($3::text IS NULL OR a.action ILIKE $3 OR a.target ILIKE $3)
+              AND ($3::text IS NULL OR a.action ILIKE $3 OR a.target ILIKE $3 OR a.detail ILIKE $3)
             ORDER BY a.id DESC LIMIT $4
             """, [before, actor, pattern, limit]).rows.map { row in
             AuditEntry(
                 id: try row.int64("id"), at: RFC3339.format(try row.date("at")), actor: try row.string("actor"),
                 actorName: row.optionalString("actor_name"), action: try row.string("action"), target: try row.string("target"),
-                status: try row.int("status"), requestId: try row.string("request_id"))
+                status: try row.int("status"), requestId: try row.string("request_id"), detail: row.optionalString("detail"))
         }
     }
 

@@ -23,18 +23,29 @@ public enum Role: String, Sendable, Codable, CaseIterable {
 
 /// What a valid key grants: its role and, for read and display keys, the boards it is limited to.
 public struct KeyGrant: Sendable, Equatable {
+    /// The id of the bootstrap admin key's grant (from the environment, in no table).
+    public static let bootstrapID = "bootstrap"
+
     /// Key id (`bootstrap` for the bootstrap admin key), for logs and rate limits.
     public var id: String
     /// Its role.
     public var role: Role
     /// Board patterns the key is limited to; empty means every board.
     public var scopes: [BoardPattern]
+    /// When the key stops working, if it expires.
+    public var expiresAt: Date?
 
     /// Creates a grant.
-    public init(id: String, role: Role, scopes: [BoardPattern]) {
+    public init(id: String, role: Role, scopes: [BoardPattern], expiresAt: Date? = nil) {
         self.id = id
         self.role = role
         self.scopes = scopes
+        self.expiresAt = expiresAt
+    }
+
+    /// Whether the key has expired at `now`.
+    public func hasExpired(at now: Date) -> Bool {
+        expiresAt.map { $0 <= now } ?? false
     }
 
     /// Whether the key may read `board` (an unscoped key reads every board).
@@ -59,6 +70,8 @@ public struct ApiKeyInfo: Sendable, Codable, Equatable {
     public var createdAt: String
     /// RFC 3339 revocation time, nil while valid.
     public var revokedAt: String?
+    /// RFC 3339 time the key stops working; nil when it does not expire.
+    public var expiresAt: String?
 }
 
 /// A newly created key: the only time its secret is shown.
@@ -112,30 +125,35 @@ public struct ApiKeyStore: Sendable {
         return nil
     }
 
-    /// Creates a key with `role`, limited to `scopes` (empty: every board); every replica is told when it commits.
-    public func create(name: String, role: Role, scopes: [BoardPattern] = [], now: Date) async throws -> CreatedApiKey {
+    /// Creates a key with `role`, limited to `scopes` (empty: every board), working until `expiresAt` when given; every
+    /// replica is told when it commits.
+    public func create(name: String, role: Role, scopes: [BoardPattern] = [], expiresAt: Date? = nil, now: Date) async throws -> CreatedApiKey {
         let secret = Self.newSecret()
         let id = UUID().uuidString.lowercased()
-        let insert = PostgresQuery(
-            sql: "INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at, scopes) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            parameters: [id, name, role.rawValue, Self.hash(secret), String(secret.prefix(8)), now, scopes.map(\.text)])
+        let insert: PostgresQuery = """
+            INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at, scopes, expires_at)
+            VALUES (\(bind: id), \(bind: name), \(bind: role.rawValue), \(bind: Self.hash(secret)), \(bind: String(secret.prefix(8))),
+                    \(bind: now), \(bind: scopes.map(\.text)), \(bind: expiresAt))
+            """
         // One round trip and one transaction: the other replicas hear of the key when it commits.
         _ = try await postgres.withConnection { try $0.pipeline([insert, ChangeNotices.notify(.keys)]) }
         let info = ApiKeyInfo(
-            id: id, name: name, role: role, scopes: scopes, prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil)
+            id: id, name: name, role: role, scopes: scopes, prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil,
+            expiresAt: expiresAt.map(RFC3339.format))
         return CreatedApiKey(key: info, secret: secret)
     }
 
     /// Every key, newest first.
     public func list() async throws -> [ApiKeyInfo] {
         try await postgres.query("""
-            SELECT id, name, role, array_to_string(scopes, ' ') AS scopes, prefix, created_at, revoked_at
+            SELECT id, name, role, array_to_string(scopes, ' ') AS scopes, prefix, created_at, revoked_at, expires_at
             FROM api_keys ORDER BY created_at DESC, id
             """).rows.map {
             ApiKeyInfo(
                 id: try $0.string("id"), name: try $0.string("name"), role: Role(rawValue: try $0.string("role")) ?? .read,
                 scopes: Self.patterns(try $0.string("scopes")), prefix: try $0.string("prefix"),
-                createdAt: RFC3339.format(try $0.date("created_at")), revokedAt: try $0.optionalDate("revoked_at").map(RFC3339.format))
+                createdAt: RFC3339.format(try $0.date("created_at")), revokedAt: try $0.optionalDate("revoked_at").map(RFC3339.format),
+                expiresAt: try $0.optionalDate("expires_at").map(RFC3339.format))
         }
     }
 
@@ -145,18 +163,20 @@ public struct ApiKeyStore: Sendable {
         return try await postgres.withConnection { try $0.pipeline([update, ChangeNotices.notify(.keys)]) }[0].affectedRows == 1
     }
 
-    /// Every valid key's grant by the hash of its secret: one read that lets a replica answer every
-    /// lookup, unknown keys included, without asking PostgreSQL per request.
+    /// Every unrevoked key's grant by the hash of its secret: one read that lets a replica answer every
+    /// lookup, unknown keys included, without asking PostgreSQL per request. Keys that expire are among them, with
+    /// their expiry, which each request checks against the replica's clock (`KeyGrant.hasExpired`).
     public func validGrants() async throws -> [String: KeyGrant] {
         var grants: [String: KeyGrant] = [:]
         for row in try await postgres.query("""
-            SELECT id, role, key_hash, array_to_string(scopes, ' ') AS scopes FROM api_keys WHERE revoked_at IS NULL
+            SELECT id, role, key_hash, array_to_string(scopes, ' ') AS scopes, expires_at FROM api_keys WHERE revoked_at IS NULL
             """).rows {
             let texts = try row.string("scopes").split(separator: " ")
             let scopes = Self.patterns(try row.string("scopes"))
             // Fail closed: a role or a scope this version cannot read would otherwise grant more, not less.
             guard let role = Role(rawValue: try row.string("role")), scopes.count == texts.count else { continue }
-            grants[try row.string("key_hash")] = KeyGrant(id: try row.string("id"), role: role, scopes: scopes)
+            grants[try row.string("key_hash")] = KeyGrant(
+                id: try row.string("id"), role: role, scopes: scopes, expiresAt: try row.optionalDate("expires_at"))
         }
         return grants
     }
