@@ -26,6 +26,8 @@ class ApiKeyInfo:
         prefix (str): The first 8 characters of the secret, to recognise it.
         created_at (datetime.datetime): When it was created.
         revoked_at (datetime.datetime | Unset): When it was revoked; absent while valid.
+        expires_at (datetime.datetime | Unset): When the key stops working (every request with it is then 401, and its
+            open live streams end); absent when it works until revoked.
     """
 
     id: str
@@ -35,6 +37,7 @@ class ApiKeyInfo:
     prefix: str
     created_at: datetime.datetime
     revoked_at: datetime.datetime | Unset = UNSET
+    expires_at: datetime.datetime | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -53,6 +56,10 @@ class ApiKeyInfo:
         if not isinstance(self.revoked_at, Unset):
             revoked_at = self.revoked_at.isoformat()
 
+        expires_at: str | Unset = UNSET
+        if not isinstance(self.expires_at, Unset):
+            expires_at = self.expires_at.isoformat()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -67,6 +74,8 @@ class ApiKeyInfo:
         )
         if revoked_at is not UNSET:
             field_dict["revoked_at"] = revoked_at
+        if expires_at is not UNSET:
+            field_dict["expires_at"] = expires_at
 
         return field_dict
 
@@ -92,6 +101,13 @@ class ApiKeyInfo:
         else:
             revoked_at = datetime.datetime.fromisoformat(_revoked_at)
 
+        _expires_at = d.pop("expires_at", UNSET)
+        expires_at: datetime.datetime | Unset
+        if isinstance(_expires_at, Unset):
+            expires_at = UNSET
+        else:
+            expires_at = datetime.datetime.fromisoformat(_expires_at)
+
         api_key_info = cls(
             id=id,
             name=name,
@@ -100,6 +116,7 @@ class ApiKeyInfo:
             prefix=prefix,
             created_at=created_at,
             revoked_at=revoked_at,
+            expires_at=expires_at,
         )
 
         return api_key_info

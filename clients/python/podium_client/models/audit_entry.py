@@ -24,6 +24,8 @@ class AuditEntry:
         status (int): The HTTP status it was answered with.
         request_id (str): The request's id (`X-Request-Id`), to find its log lines.
         actor_name (str | Unset): The key's name (absent for the bootstrap key).
+        detail (str | Unset): What the action changed when its path does not say, e.g. `display key 3f2a…, expires
+            2027-03-31T23:59:59.000Z` for a key's creation; absent otherwise.
     """
 
     id: int
@@ -34,6 +36,7 @@ class AuditEntry:
     status: int
     request_id: str
     actor_name: str | Unset = UNSET
+    detail: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -52,6 +55,8 @@ class AuditEntry:
 
         actor_name = self.actor_name
 
+        detail = self.detail
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -67,6 +72,8 @@ class AuditEntry:
         )
         if actor_name is not UNSET:
             field_dict["actor_name"] = actor_name
+        if detail is not UNSET:
+            field_dict["detail"] = detail
 
         return field_dict
 
@@ -89,6 +96,8 @@ class AuditEntry:
 
         actor_name = d.pop("actor_name", UNSET)
 
+        detail = d.pop("detail", UNSET)
+
         audit_entry = cls(
             id=id,
             at=at,
@@ -98,6 +107,7 @@ class AuditEntry:
             status=status,
             request_id=request_id,
             actor_name=actor_name,
+            detail=detail,
         )
 
         return audit_entry

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
@@ -24,11 +25,15 @@ class CreateKeyRequest:
                 its scoped boards only (safe in a classroom display's URL).
             scopes (list[str] | None | Unset): Boards the key is limited to: a `display` key needs 1 to 20, a `read` key may
                 have up to 20 (a teacher's key: their classes), `ingest` and `admin` keys take none.
+            expires_at (datetime.datetime | None | Unset): When the key stops working: an RFC 3339 time in the future (else
+                400), kept to the millisecond. Absent: it works until revoked. A display link given for one term can expire with
+                the term.
     """
 
     name: str
     role: Role
     scopes: list[str] | None | Unset = UNSET
+    expires_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,6 +50,14 @@ class CreateKeyRequest:
         else:
             scopes = self.scopes
 
+        expires_at: None | str | Unset
+        if isinstance(self.expires_at, Unset):
+            expires_at = UNSET
+        elif isinstance(self.expires_at, datetime.datetime):
+            expires_at = self.expires_at.isoformat()
+        else:
+            expires_at = self.expires_at
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -55,6 +68,8 @@ class CreateKeyRequest:
         )
         if scopes is not UNSET:
             field_dict["scopes"] = scopes
+        if expires_at is not UNSET:
+            field_dict["expires_at"] = expires_at
 
         return field_dict
 
@@ -82,10 +97,28 @@ class CreateKeyRequest:
 
         scopes = _parse_scopes(d.pop("scopes", UNSET))
 
+        def _parse_expires_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        expires_at = _parse_expires_at(d.pop("expires_at", UNSET))
+
         create_key_request = cls(
             name=name,
             role=role,
             scopes=scopes,
+            expires_at=expires_at,
         )
 
         create_key_request.additional_properties = d

@@ -55,6 +55,10 @@ export interface ApiKeyInfo {
      * When it was revoked; absent while valid.
      */
     revokedAt?: Date;
+    /**
+     * When the key stops working (every request with it is then 401, and its open live streams end); absent when it works until revoked.
+     */
+    expiresAt?: Date;
 }
 
 
@@ -89,6 +93,7 @@ export function ApiKeyInfoFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'prefix': json['prefix'],
         'createdAt': (json['created_at'] == null ? json['created_at'] : parseDateTime(json['created_at'])),
         'revokedAt': json['revoked_at'] == null ? undefined : (parseDateTime(json['revoked_at'])),
+        'expiresAt': json['expires_at'] == null ? undefined : (parseDateTime(json['expires_at'])),
     };
 }
 
@@ -110,6 +115,7 @@ export function ApiKeyInfoToJSONTyped(value?: ApiKeyInfo | null, ignoreDiscrimin
         'prefix': value['prefix'],
         'created_at': value['createdAt'] == null ? value['createdAt'] : serializeDateTime(value['createdAt']),
         'revoked_at': value['revokedAt'] == null ? value['revokedAt'] : serializeDateTime(value['revokedAt']),
+        'expires_at': value['expiresAt'] == null ? value['expiresAt'] : serializeDateTime(value['expiresAt']),
     };
 }
 

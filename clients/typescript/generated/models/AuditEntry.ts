@@ -51,6 +51,10 @@ export interface AuditEntry {
      * The request's id (`X-Request-Id`), to find its log lines.
      */
     requestId: string;
+    /**
+     * What the action changed when its path does not say, e.g. `display key 3f2a…, expires 2027-03-31T23:59:59.000Z` for a key's creation; absent otherwise.
+     */
+    detail?: string;
 }
 
 /**
@@ -85,6 +89,7 @@ export function AuditEntryFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'target': json['target'],
         'status': json['status'],
         'requestId': json['request_id'],
+        'detail': json['detail'] == null ? undefined : json['detail'],
     };
 }
 
@@ -107,6 +112,7 @@ export function AuditEntryToJSONTyped(value?: AuditEntry | null, ignoreDiscrimin
         'target': value['target'],
         'status': value['status'],
         'request_id': value['requestId'],
+        'detail': value['detail'],
     };
 }
 

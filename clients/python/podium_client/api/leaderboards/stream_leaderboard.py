@@ -134,8 +134,12 @@ def sync_detailed(
     changes, read at most about four times a second on change notices from any replica and every 5 s
     regardless; `status` (data: `{"live": false}` while change notices do not arrive, e.g. Redis is
     down, so the client should fall back to polling; `{"live": true}` once they do again); comments as
-    heartbeats. A client reconnecting with `Last-Event-ID` set to the last page's id gets no page until
-    it changes. Role: `read` (no key needed when leaderboards are configured public).
+    heartbeats; `ended` (data: `{"reason": "revoked"}` or `{"reason": "expired"}`), sent last when the
+    stream's key is revoked on any replica or passes its `expires_at`, or its player token passes its
+    `exp`, within 5 s of the replica learning of it (at most 10 s after a revocation on another
+    replica), after which the stream closes and reconnecting with that credential is 401. A client
+    reconnecting with `Last-Event-ID` set to the last page's id gets no page until it changes. Role:
+    `read` (no key needed when leaderboards are configured public).
 
     Args:
         board (str):
@@ -195,8 +199,12 @@ def sync(
     changes, read at most about four times a second on change notices from any replica and every 5 s
     regardless; `status` (data: `{"live": false}` while change notices do not arrive, e.g. Redis is
     down, so the client should fall back to polling; `{"live": true}` once they do again); comments as
-    heartbeats. A client reconnecting with `Last-Event-ID` set to the last page's id gets no page until
-    it changes. Role: `read` (no key needed when leaderboards are configured public).
+    heartbeats; `ended` (data: `{"reason": "revoked"}` or `{"reason": "expired"}`), sent last when the
+    stream's key is revoked on any replica or passes its `expires_at`, or its player token passes its
+    `exp`, within 5 s of the replica learning of it (at most 10 s after a revocation on another
+    replica), after which the stream closes and reconnecting with that credential is 401. A client
+    reconnecting with `Last-Event-ID` set to the last page's id gets no page until it changes. Role:
+    `read` (no key needed when leaderboards are configured public).
 
     Args:
         board (str):
@@ -251,8 +259,12 @@ async def asyncio_detailed(
     changes, read at most about four times a second on change notices from any replica and every 5 s
     regardless; `status` (data: `{"live": false}` while change notices do not arrive, e.g. Redis is
     down, so the client should fall back to polling; `{"live": true}` once they do again); comments as
-    heartbeats. A client reconnecting with `Last-Event-ID` set to the last page's id gets no page until
-    it changes. Role: `read` (no key needed when leaderboards are configured public).
+    heartbeats; `ended` (data: `{"reason": "revoked"}` or `{"reason": "expired"}`), sent last when the
+    stream's key is revoked on any replica or passes its `expires_at`, or its player token passes its
+    `exp`, within 5 s of the replica learning of it (at most 10 s after a revocation on another
+    replica), after which the stream closes and reconnecting with that credential is 401. A client
+    reconnecting with `Last-Event-ID` set to the last page's id gets no page until it changes. Role:
+    `read` (no key needed when leaderboards are configured public).
 
     Args:
         board (str):
@@ -310,8 +322,12 @@ async def asyncio(
     changes, read at most about four times a second on change notices from any replica and every 5 s
     regardless; `status` (data: `{"live": false}` while change notices do not arrive, e.g. Redis is
     down, so the client should fall back to polling; `{"live": true}` once they do again); comments as
-    heartbeats. A client reconnecting with `Last-Event-ID` set to the last page's id gets no page until
-    it changes. Role: `read` (no key needed when leaderboards are configured public).
+    heartbeats; `ended` (data: `{"reason": "revoked"}` or `{"reason": "expired"}`), sent last when the
+    stream's key is revoked on any replica or passes its `expires_at`, or its player token passes its
+    `exp`, within 5 s of the replica learning of it (at most 10 s after a revocation on another
+    replica), after which the stream closes and reconnecting with that credential is 401. A client
+    reconnecting with `Last-Event-ID` set to the last page's id gets no page until it changes. Role:
+    `read` (no key needed when leaderboards are configured public).
 
     Args:
         board (str):

@@ -2359,6 +2359,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ApiKeyInfo/revoked_at`.
             public var revokedAt: Foundation.Date?
+            /// When the key stops working (every request with it is then 401, and its open live streams end); absent when it works until revoked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ApiKeyInfo/expires_at`.
+            public var expiresAt: Foundation.Date?
             /// Creates a new `ApiKeyInfo`.
             ///
             /// - Parameters:
@@ -2369,6 +2373,7 @@ extension Components {
             ///   - prefix: The first 8 characters of the secret, to recognise it.
             ///   - createdAt: When it was created.
             ///   - revokedAt: When it was revoked; absent while valid.
+            ///   - expiresAt: When the key stops working (every request with it is then 401, and its open live streams end); absent when it works until revoked.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -2376,7 +2381,8 @@ extension Components {
                 scopes: [Components.Schemas.BoardPattern],
                 prefix: Swift.String,
                 createdAt: Foundation.Date,
-                revokedAt: Foundation.Date? = nil
+                revokedAt: Foundation.Date? = nil,
+                expiresAt: Foundation.Date? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -2385,6 +2391,7 @@ extension Components {
                 self.prefix = prefix
                 self.createdAt = createdAt
                 self.revokedAt = revokedAt
+                self.expiresAt = expiresAt
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2394,6 +2401,7 @@ extension Components {
                 case prefix
                 case createdAt = "created_at"
                 case revokedAt = "revoked_at"
+                case expiresAt = "expires_at"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2425,6 +2433,10 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .revokedAt
                 )
+                self.expiresAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .expiresAt
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "name",
@@ -2432,7 +2444,8 @@ extension Components {
                     "scopes",
                     "prefix",
                     "created_at",
-                    "revoked_at"
+                    "revoked_at",
+                    "expires_at"
                 ])
             }
         }
@@ -6175,6 +6188,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AuditEntry/request_id`.
             public var requestId: Swift.String
+            /// What the action changed when its path does not say, e.g. `display key 3f2a…, expires 2027-03-31T23:59:59.000Z` for a key's creation; absent otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/detail`.
+            public var detail: Swift.String?
             /// Creates a new `AuditEntry`.
             ///
             /// - Parameters:
@@ -6186,6 +6203,7 @@ extension Components {
             ///   - target: The path (and query) it was sent to; an erased player's id as `sha256:` and 16 hex digits.
             ///   - status: The HTTP status it was answered with.
             ///   - requestId: The request's id (`X-Request-Id`), to find its log lines.
+            ///   - detail: What the action changed when its path does not say, e.g. `display key 3f2a…, expires 2027-03-31T23:59:59.000Z` for a key's creation; absent otherwise.
             public init(
                 id: Swift.Int64,
                 at: Foundation.Date,
@@ -6194,7 +6212,8 @@ extension Components {
                 action: Swift.String,
                 target: Swift.String,
                 status: Swift.Int,
-                requestId: Swift.String
+                requestId: Swift.String,
+                detail: Swift.String? = nil
             ) {
                 self.id = id
                 self.at = at
@@ -6204,6 +6223,7 @@ extension Components {
                 self.target = target
                 self.status = status
                 self.requestId = requestId
+                self.detail = detail
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -6214,6 +6234,7 @@ extension Components {
                 case target
                 case status
                 case requestId = "request_id"
+                case detail
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -6249,6 +6270,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .requestId
                 )
+                self.detail = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .detail
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "at",
@@ -6257,7 +6282,8 @@ extension Components {
                     "action",
                     "target",
                     "status",
-                    "request_id"
+                    "request_id",
+                    "detail"
                 ])
             }
         }
