@@ -3,7 +3,7 @@
 What a browser adds to the Swift suites: that console.js, under the pages' strict content security policy, renders
 every screen from the real API without a console error or a failed request; that its flows do what they say (a
 dry run then the close of a due period, with exactly the medals the API then holds; a manual job run; a key's
-secret shown once; erasing a player only after the id was typed); that text from the API stays text (a display
+secret shown once; a key's last day ending in the operator's zone; erasing a player only after the id was typed); that text from the API stays text (a display
 name holding markup); and that the key from the address's fragment leaves the address bar. Screenshots of every
 screen, at 1280 px and at phone width, go to .local/browser/console-*.png.
 
@@ -28,6 +28,7 @@ import subprocess
 import threading
 import time
 import urllib.parse
+import zoneinfo
 
 import pytest
 import zxingcpp
@@ -198,9 +199,9 @@ class Console:
     """A console page, recording what must not happen: console errors, page errors, failed requests, HTTP
     errors, dialogs and content-security-policy violations."""
 
-    def __init__(self, browser, podium, size=(1280, 900), color_scheme="light"):
+    def __init__(self, browser, podium, size=(1280, 900), color_scheme="light", **options):
         self.podium = podium
-        self.page = browser.new_page(viewport={"width": size[0], "height": size[1]}, color_scheme=color_scheme)
+        self.page = browser.new_page(viewport={"width": size[0], "height": size[1]}, color_scheme=color_scheme, **options)
         self.page.set_default_timeout(TIMEOUT_MS)
         self.page.add_init_script(RECORD_VIOLATIONS)
         self.problems = []
@@ -703,6 +704,129 @@ def test_a_display_keys_answer_offers_its_link_to_copy_and_as_a_qr_code(console,
         assert shown.text_content("#status") == ""
     finally:
         shown.close()
+    console.assert_clean()
+
+
+# The operator's zone in the expiry tests: the last day the console sends ends at 23:59:59 there.
+OPERATOR_ZONE = "Europe/Paris"
+
+
+def end_of_day(day, zone=OPERATOR_ZONE):
+    """23:59:59 of `day` (a date) in `zone`, as the UTC instant the API reads back."""
+    local = datetime.datetime.combine(day, datetime.time(23, 59, 59), tzinfo=zoneinfo.ZoneInfo(zone))
+    return local.astimezone(datetime.timezone.utc)
+
+
+def instant(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def open_keys(console):
+    page = console.open("keys").page
+    page.locator("#key-list table, #key-list .empty").first.wait_for(state="visible")
+    return page
+
+
+def test_a_key_made_with_a_last_day_expires_at_its_end_in_the_operators_zone_and_the_list_and_trail_say_so(browser, podium, seeded):
+    console = Console(browser, podium, timezone_id=OPERATOR_ZONE)
+    try:
+        page = open_keys(console)
+        assert page.text_content("#key-expiry-hint") == "No expiry: works until revoked."
+        # The 31st of March next year, after the clocks go forward in Paris: 23:59:59 CEST is 21:59:59 UTC.
+        day = datetime.date(datetime.date.today().year + 1, 3, 31)
+        expires = end_of_day(day)
+        assert expires.hour == 21
+        run = secrets.token_hex(3)
+        page.fill('#key-form input[name="name"]', f"term key {run}")
+        page.select_option('#key-form select[name="role"]', "display")
+        page.fill('#key-form input[name="scopes"]', BOARD)
+        page.fill('#key-form input[name="expires"]', day.isoformat())
+        assert page.text_content("#key-expiry-hint") == f"Stops working after {day:%a, %-d %b %Y}, 23:59 CEST."
+        console.shot("keys-expiry-chosen")
+        page.click('#key-form button[type="submit"]')
+        page.locator("#new-secret").wait_for(state="visible")
+        assert page.text_content("#secret-expiry") == f"It stops working after {day:%a, %-d %b %Y}, 23:59 CEST."
+        assert page.input_value('#key-form input[name="expires"]') == "", "the form is empty again, with no expiry"
+        assert page.text_content("#key-expiry-hint") == "No expiry: works until revoked."
+        status, keys = admin(podium, "GET", "/v1/admin/api-keys")
+        assert status == 200
+        made = next(k for k in keys["keys"] if k["name"] == f"term key {run}")
+        assert instant(made["expires_at"]) == expires, made
+        # The list, and the key's own address its name links to, show the day and time it stops, in the operator's zone.
+        row = page.locator(f'#key-list tr[data-key="{made["id"]}"]')
+        for alone in (False, True):
+            row.wait_for(state="visible")
+            assert row.locator("td.expires").text_content() == f"{day:%-d %b %Y}, 23:59 CEST"
+            assert row.locator("td.state").text_content() == "valid"
+            assert page.locator("#key-list thead th").all_text_contents() == ["Name", "Role", "Scopes", "Prefix", "Created", "Expires", "State", ""]
+            console.shot(f"keys-expiry-{'alone' if alone else 'listed'}")
+            if not alone:
+                row.locator("th a").click()
+                page.wait_for_function("(id) => location.hash === `#keys/${id}`", arg=made["id"])
+                expect(page.locator("#key-list tr[data-key]")).to_have_count(1)
+        # The audit trail says which key was made, and when it expires.
+        status, trail = admin(podium, "GET", "/v1/admin/audit?q=api-keys&limit=5")
+        assert status == 200
+        entry = next(e for e in trail["entries"] if made["id"] in (e.get("detail") or ""))
+        assert entry["detail"] == f"display key {made['id']}, expires {expires:%Y-%m-%dT%H:%M:%S}.000Z", entry
+        console.go("audit")
+        page.fill('#audit-form input[name="q"]', "api-keys")
+        page.click('#audit-form button[type="submit"]')
+        row = page.locator(f'#audit-list tr[data-entry="{entry["id"]}"]')
+        row.wait_for(state="visible")
+        assert row.locator(".audit-detail").text_content() == entry["detail"]
+        assert row.locator("td.target").text_content() == f"{entry['target']}{entry['detail']}"
+        console.shot("audit-detail")
+        console.assert_clean()
+    finally:
+        console.close()
+
+
+def test_a_last_day_already_past_shows_the_servers_words(browser, podium, seeded):
+    console = Console(browser, podium, timezone_id=OPERATOR_ZONE)
+    try:
+        page = open_keys(console)
+        yesterday = datetime.datetime.now(zoneinfo.ZoneInfo(OPERATOR_ZONE)).date() - datetime.timedelta(days=1)
+        sent = f"{end_of_day(yesterday):%Y-%m-%dT%H:%M:%S}.000Z"
+        status, problem = admin(podium, "POST", "/v1/admin/api-keys", {"name": "too late", "role": "read", "expires_at": sent})
+        assert status == 400 and [error["field"] for error in problem["errors"]] == ["expires_at"], problem
+        page.fill('#key-form input[name="name"]', "too late")
+        page.fill('#key-form input[name="expires"]', yesterday.isoformat())
+        page.click('#key-form button[type="submit"]')
+        page.locator("#message.error").wait_for(state="visible")
+        assert console.message() == problem["detail"]
+        assert page.locator("#new-secret").count() == 0
+        assert not [k for k in admin(podium, "GET", "/v1/admin/api-keys")[1]["keys"] if k["name"] == "too late"]
+        console.shot("keys-expiry-past")
+        assert f"HTTP 400: {podium['base']}/v1/admin/api-keys" in console.problems
+        console.problems.clear()  # the 400 was asked for
+        console.assert_clean()
+    finally:
+        console.close()
+
+
+def test_an_expired_key_is_shown_as_expired_and_only_when_asked_for(console, podium):
+    run = secrets.token_hex(3)
+    tomorrow = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
+    status, made = admin(podium, "POST", "/v1/admin/api-keys", {"name": f"old term {run}", "role": "read",
+                                                                "expires_at": f"{tomorrow:%Y-%m-%dT%H:%M:%S}Z"})
+    assert status == 201 and made["key"]["expires_at"], made
+    # The console reads its own clock: two days on, that key has expired (as it has for the server by then).
+    console.page.clock.set_fixed_time(time.time() + 2 * 86400)
+    page = open_keys(console)
+    row = page.locator(f'#key-list tr[data-key="{made["key"]["id"]}"]')
+    page.fill('#key-view input[name="q"]', run)
+    expect(page.locator("#key-view .list-body")).to_have_text("Nothing matches.")
+    page.select_option('#key-view select[name="state"]', "expired")
+    row.wait_for(state="visible")
+    assert row.get_attribute("class") == "expired"
+    assert row.locator("td.state").text_content() == "expired"
+    assert row.locator("td.state .badge.bad").count() == 1
+    page.select_option('#key-view select[name="state"]', "revoked")
+    expect(page.locator("#key-view .list-body")).to_have_text("Nothing matches.")
+    page.select_option('#key-view select[name="state"]', "")
+    row.wait_for(state="visible")
+    console.shot("keys-expired")
     console.assert_clean()
 
 

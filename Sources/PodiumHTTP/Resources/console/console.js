@@ -71,9 +71,10 @@
   const num = (text) => [text, "num"];
   function empty(text) { return el("p", { class: "empty" }, text); }
   function badge(text, kind) { return el("span", { class: `badge ${kind || ""}`.trim() }, text); }
+  // `hint`: words under the control, or an element (a hint the screen changes).
   function field(label, control, hint) {
     return el("label", { class: "field" }, el("span", { class: "label" }, label), control,
-      hint ? el("span", { class: "hint" }, hint) : null);
+      hint instanceof Node ? hint : hint ? el("span", { class: "hint" }, hint) : null);
   }
   function button(text, onclick, className) {
     return el("button", { type: "button", class: className || "", onclick }, text);
@@ -240,6 +241,7 @@
   const DATE_TIME = { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
   const DATE_TIME_SECONDS = Object.assign({}, DATE_TIME, { second: "2-digit" });
   const DATE_ONLY = { weekday: "short", day: "numeric", month: "short", year: "numeric" };
+  const EXPIRY = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
   const RUN_TIME = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit" };
   // "Tue 25 Nov 2025, 00:15 CET" in `zone` (the browser's own when absent).
   function when(iso, zone, options) {
@@ -1069,28 +1071,39 @@
     const name = el("input", { name: "name", required: true, maxLength: 100, placeholder: "quiz backend" });
     const role = el("select", { name: "role" }, ROLES.map((r) => el("option", { value: r }, r)));
     const scopes = el("input", { name: "scopes", spellcheck: "false", placeholder: "group:class-4b, topic:*" });
+    // The last day the key works, in the operator's zone; empty for a key that never expires.
+    const expiry = el("input", { name: "expires", type: "date" });
+    const expiryHint = el("span", { class: "hint", id: "key-expiry-hint" });
+    const showExpiry = () => {
+      const at = endOfDay(expiry.value);
+      expiryHint.textContent = at ? `Stops working after ${when(at)}.` : "No expiry: works until revoked.";
+    };
+    expiry.addEventListener("input", showExpiry);
+    showExpiry();
     const form = el("form", { class: "toolbar", id: "key-form", onsubmit: (event) => {
       event.preventDefault();
       attempt(async () => {
         const scopeList = scopes.value.split(/[\s,]+/).filter(Boolean);
-        const created = await api("POST", "/v1/admin/api-keys", { name: name.value, role: role.value, scopes: scopeList.length ? scopeList : null });
-        name.value = ""; scopes.value = "";
+        const created = await api("POST", "/v1/admin/api-keys", { name: name.value, role: role.value, scopes: scopeList.length ? scopeList : null,
+          expires_at: endOfDay(expiry.value) || undefined });
+        name.value = ""; scopes.value = ""; expiry.value = ""; showExpiry();
         showSecret(secretBox, created);
         await load();
       });
     } }, field("Name", name), field("Role", role), field("Scopes", scopes, "display: 1 to 20; read: up to 20; ingest and admin: none"),
+    field("Last day (optional)", expiry, expiryHint),
     el("button", { type: "submit" }, "Create key"));
-    // Newest first; revoked keys only when asked for.
+    // Newest first; revoked and expired keys only when asked for.
     const keys = listView({ id: "key-view", placeholder: "name, prefix or scope", emptyText: "No keys (the bootstrap key is not listed).",
       match: (k, text) => [k.name, k.prefix, k.id, ...k.scopes].some((v) => v.toLowerCase().includes(text)),
       filters: [
-        { name: "state", label: "State", options: [["valid", "valid"], ["revoked", "revoked"], ["", "valid and revoked"]],
-          test: (k, value) => !value || (value === "revoked") === Boolean(k.revoked_at) },
+        { name: "state", label: "State", options: [["valid", "valid"], ["expired", "expired"], ["revoked", "revoked"], ["", "every state"]],
+          test: (k, value) => !value || keyState(k) === value },
         { name: "role", label: "Role", options: [["", "any role"], ...ROLES.map((r) => [r, r])], test: (k, value) => !value || k.role === value },
       ],
       draw: (page) => keysTable(page) });
-    const keysTable = (page) => table(["Name", "Role", "Scopes", "Prefix", "Created", "State", ""], page.map(keyRow), "keys-table stack");
-    // One key at its own address (#keys/<id>), valid or revoked; otherwise the list.
+    const keysTable = (page) => table(["Name", "Role", "Scopes", "Prefix", "Created", "Expires", "State", ""], page.map(keyRow), "keys-table stack");
+    // One key at its own address (#keys/<id>), whatever its state; otherwise the list.
     if (item) {
       container.append(el("h1", {}, "API keys"), backTo("keys", "All keys"), section(null, list));
     } else {
@@ -1114,16 +1127,30 @@
             await load();
           }), "quiet small"));
       }
-      return el("tr", { dataset: { key: k.id }, class: k.revoked_at ? "revoked" : "" },
+      const state = keyState(k);
+      return el("tr", { dataset: { key: k.id }, class: state === "valid" ? "" : state },
         el("th", { scope: "row" }, itemLink("keys", k.id, k.name)),
         el("td", {}, k.role),
         el("td", {}, k.scopes.length ? k.scopes.join(", ") : el("span", { class: "muted" }, "every board")),
         el("td", { class: "mono" }, `${k.prefix}…`),
         el("td", {}, when(k.created_at)),
-        el("td", {}, k.revoked_at ? badge(`revoked ${when(k.revoked_at)}`, "bad") : badge("valid", "ok")),
+        el("td", { class: "expires" }, k.expires_at ? when(k.expires_at, undefined, EXPIRY) : el("span", { class: "muted" }, "never")),
+        el("td", { class: "state" }, state === "revoked" ? badge(`revoked ${when(k.revoked_at)}`, "bad")
+          : state === "expired" ? badge("expired", "bad") : badge("valid", "ok")),
         actions);
     }
     attempt(load);
+  }
+
+  // "revoked" (whether or not it has expired too), "expired" (its expires_at has passed, by this browser's clock) or "valid".
+  function keyState(k) {
+    if (k.revoked_at) return "revoked";
+    return k.expires_at && new Date(k.expires_at).getTime() <= Date.now() ? "expired" : "valid";
+  }
+  // The end (23:59:59) of the day "2027-03-31" in the browser's zone, as RFC 3339; null for no day.
+  function endOfDay(day) {
+    const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day || "");
+    return parts ? new Date(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]), 23, 59, 59).toISOString() : null;
   }
 
   // A button that copies `code`'s text, or selects it when the clipboard is not available (plain http).
@@ -1154,6 +1181,7 @@
     box.replaceChildren(el("div", { class: "secret-panel" },
       el("p", {}, el("strong", {}, `Secret of “${created.key.name}” (${created.key.role})`),
         ": copy it now. It is shown only this once and cannot be read again."),
+      created.key.expires_at && el("p", { id: "secret-expiry" }, `It stops working after ${when(created.key.expires_at)}.`),
       el("div", { class: "row" }, code, copyButton(code, "Copy")),
       link && el("p", {}, el("strong", {}, "Display link"),
         ": open it on the classroom screen, or scan the code with the screen's camera. It holds the key, so share it only with that screen."),
@@ -1386,7 +1414,7 @@
         el("td", {}, entry.actor_name || (entry.actor === "bootstrap" ? "bootstrap key" : el("span", { class: "muted" }, "deleted key")),
           el("div", { class: "muted mono" }, entry.actor)),
         el("td", { class: "mono" }, entry.action),
-        el("td", { class: "mono target" }, entry.target),
+        el("td", { class: "mono target" }, entry.target, entry.detail ? el("div", { class: "audit-detail" }, entry.detail) : null),
         el("td", { class: "num" }, String(entry.status)),
         el("td", { class: "mono" }, entry.request_id)));
       list.replaceChildren(rows.length ? table(["When", "Key", "Action", "Target", num("Status"), "Request"], rows, "audit-table stack")
@@ -1398,7 +1426,7 @@
     // The key list names the keys to choose from (revoked ones too: their actions stay in the trail).
     attempt(async () => {
       for (const k of (await get("/v1/admin/api-keys")).keys.filter((k) => k.role === "admin")) {
-        actor.append(el("option", { value: k.id }, `${k.name} (${k.prefix}…)${k.revoked_at ? ", revoked" : ""}`));
+        actor.append(el("option", { value: k.id }, `${k.name} (${k.prefix}…)${keyState(k) === "valid" ? "" : `, ${keyState(k)}`}`));
       }
       await load();
     });
