@@ -5,11 +5,12 @@ One session: a fresh PostgreSQL database (dropped at the end) on the test server
 origins, only the first listed in PODIUM_CORS_ORIGINS, and one `podium serve` (fixture `podium`: its base URL,
 the bootstrap admin key PODIUM_ADMIN_KEY, both origins and a player-token maker), with webhook deliveries dead
 after one failed attempt. Fixture `browser` is Debian's Chromium launched by Playwright. Helpers (http_json,
-free_port, psql, start_podium, TcpProxy, ...) are imported with `from conftest import ...`. Screenshots go to
-.local/browser/.
+free_port, psql, server_time, start_podium, TcpProxy, ...) are imported with `from conftest import ...`. Screenshots
+go to .local/browser/.
 """
 
 import base64
+import email.utils
 import functools
 import glob
 import hashlib
@@ -60,6 +61,12 @@ def http_json(method, url, credential=None, body=None):
         return status, json.loads(raw) if raw else None
     except ValueError:
         return status, None
+
+
+def server_time(base):
+    """The clock of the Podium at `base`, to the second, from its Date header (its clock decides when keys expire)."""
+    with _opener.open(f"{base}/healthz", timeout=10) as response:
+        return email.utils.parsedate_to_datetime(response.headers["Date"])
 
 
 def b64url(data):

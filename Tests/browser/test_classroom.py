@@ -6,6 +6,7 @@ wrong. Each test makes its own groups and keys on the session's Podium (conftest
 players. Screenshots go to .local/browser/classroom-*.png.
 """
 
+import datetime
 import secrets
 import time
 
@@ -16,7 +17,7 @@ from playwright.sync_api import expect
 
 import subprocess
 
-from conftest import OUT, TIMEOUT_MS, http_json, psql_binary
+from conftest import OUT, TIMEOUT_MS, http_json, psql_binary, server_time
 
 expect.set_options(timeout=TIMEOUT_MS)
 TV = {"width": 1920, "height": 1080}
@@ -405,6 +406,126 @@ def test_a_stream_ended_by_its_key_says_why_and_waits_before_asking_again(browse
         page.clock.run_for(1000)
         expect(page.locator("#status")).to_have_text(f"{words} Trying again in 10 s.")
         assert len(sent) == 2 and len(streams) == 2, "one reconnection, refused: the words stay and the wait doubles"
+    finally:
+        page.close()
+
+
+def watched_streams(page):
+    """The live streams `page` opens, in order, each a dict with its answer's `status` once it came and `finished` once its
+    body ended (the server closed it)."""
+    streams = []
+
+    def opened(request):
+        if "/live?" in request.url:
+            streams.append({"request": request, "status": None, "finished": False})
+
+    def mark(request, **fields):
+        for stream in streams:
+            if stream["request"] is request:
+                stream.update(fields)
+
+    page.on("request", opened)
+    page.on("response", lambda response: mark(response.request, status=response.status))
+    page.on("requestfinished", lambda request: mark(request, finished=True))
+    page.on("requestfailed", lambda request: mark(request, finished=True))
+    return streams
+
+
+def wait_for_page(page, check, what, timeout_ms=TIMEOUT_MS):
+    """Waits until `check()` is true, letting the page's events arrive meanwhile."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        page.wait_for_timeout(50)
+
+
+def assert_backs_off(page, sent, words):
+    """With the display showing `words` after its stream ended (and the stream closed), the page's clock runs ten
+    minutes: it asks again after 5 s, 10, 20, … up to 5 minutes, each answered 401, and sends nothing in between."""
+    def waiting(seconds):
+        return f"{words} Trying again in {seconds} s." if seconds < 60 else \
+            f"{words} Trying again in {seconds // 60} min{f' {seconds % 60} s' if seconds % 60 else ''}."
+
+    expect(page.locator("#status")).to_have_text(waiting(5))
+    asked = len(sent)
+    for wait, then in ((5, 10), (10, 20), (20, 40), (40, 80), (80, 160), (160, 300), (300, 300)):
+        page.clock.run_for((wait - 1) * 1000)
+        expect(page.locator("#status")).to_have_text(waiting(1))
+        assert len(sent) == asked, f"nothing sent while waiting: {sent}"
+        page.clock.run_for(1000)
+        expect(page.locator("#status")).to_have_text(waiting(then))
+        asked += 1
+        assert len(sent) == asked, f"one request after the wait: {sent}"
+    return asked
+
+
+def test_a_display_whose_key_is_revoked_while_it_shows_says_so_and_stops_asking(browser, podium):
+    # Issue 34 item 4, end to end: the real server ends the live stream of a key revoked through the API.
+    group = f"revoke-{secrets.token_hex(3)}"
+    users = post_class(podium, group, ["Ana", "Ben"])
+    key = display_key(podium, f"group:{group}")
+    page, sent = paused_page(browser)
+    streams = watched_streams(page)
+    try:
+        page.goto(key["display_url"])
+        expect(page.locator("#entries tr")).to_have_count(2)
+        wait_for_page(page, lambda: streams and streams[0]["status"] == 200, "the live stream")
+        assert len(sent) == 1, f"the stream alone, nothing polled: {sent}"
+        status, _ = http_json("DELETE", f"{podium['base']}/v1/admin/api-keys/{key['key']['id']}", podium["admin_key"])
+        assert status == 204
+        words = "This display key was revoked; ask for a new display link."
+        expect(page.locator("#status")).to_have_text(f"{words} Trying again in 5 s.")
+        wait_for_page(page, lambda: streams[0]["finished"], "the server to close the ended stream")
+        page.screenshot(path=str(OUT / "classroom-revoked-live.png"))
+        # Ben passes Ana now, but nothing reaches the screen with the revoked key.
+        status, body = http_json("POST", f"{podium['base']}/v1/completions", podium["admin_key"], {
+            "id": f"{users[1]}-after", "user_id": users[1], "quiz_id": "q-after", "topic": "math", "difficulty": "hard",
+            "correct": 10, "total": 10, "duration_ms": 600000, "groups": [group]})
+        assert status == 201, body
+        asked = assert_backs_off(page, sent, words)
+        assert asked == 8, "the stream and seven refused attempts in ten minutes"
+        assert [stream["status"] for stream in streams] == [200] + [401] * 7
+        assert [row[1] for row in visible_rows(page)] == ["Ana", "Ben"]
+        page.screenshot(path=str(OUT / "classroom-revoked-live-backoff.png"))
+    finally:
+        page.close()
+
+
+def test_a_display_whose_key_expires_while_it_shows_says_so(browser, podium):
+    # Issue 34 item 5, end to end: a key made to expire a few seconds ahead of the server's clock. The stream must open
+    # before that instant: when the page was too slow to open it (the stream's first answer is 401), the test makes
+    # a new key with twice the time and tries again, so a slow machine takes longer but never fails.
+    group = f"expire-{secrets.token_hex(3)}"
+    post_class(podium, group, ["Ana", "Ben"])
+    ahead = 4
+    while True:
+        expires = server_time(podium["base"]) + datetime.timedelta(seconds=ahead)
+        status, key = http_json("POST", f"{podium['base']}/v1/admin/api-keys", podium["admin_key"], {
+            "name": f"TV {secrets.token_hex(2)}", "role": "display", "scopes": [f"group:{group}"],
+            "expires_at": f"{expires:%Y-%m-%dT%H:%M:%S}Z"})
+        assert status == 201, key
+        page, sent = paused_page(browser)
+        streams = watched_streams(page)
+        page.goto(key["display_url"])
+        wait_for_page(page, lambda: streams and streams[0]["status"] is not None, "the live stream's answer")
+        if streams[0]["status"] == 200:
+            break
+        assert streams[0]["status"] == 401, streams[0]
+        page.close()
+        ahead *= 2
+        assert ahead <= 64, "the stream never opened within a minute of making its key"
+    try:
+        expect(page.locator("#entries tr")).to_have_count(2)
+        words = "This display key has expired; ask for a new display link."
+        # Ended within 5 s of the key's expiry.
+        expect(page.locator("#status")).to_have_text(f"{words} Trying again in 5 s.", timeout=(ahead + 5) * 1000 + TIMEOUT_MS)
+        assert server_time(podium["base"]) >= expires
+        wait_for_page(page, lambda: streams[0]["finished"], "the server to close the ended stream")
+        page.screenshot(path=str(OUT / "classroom-expired-live.png"))
+        page.clock.run_for(5000)
+        expect(page.locator("#status")).to_have_text(f"{words} Trying again in 10 s.")
+        assert [stream["status"] for stream in streams] == [200, 401] and len(sent) == 2
     finally:
         page.close()
 
