@@ -1,7 +1,8 @@
 """Schemathesis hooks for Podium: keep generated times inside the server's window.
 
 A completion's `completed_at` must lie within the server's age and future limits,
-which are relative to the server's clock; a run's `slot` is any RFC 3339 time; and a
+which are relative to the server's clock; a run's `slot` is any RFC 3339 time; a key's `expires_at` must
+be in the future; and a
 completion's `correct` may not exceed its `total`, which ties two fields; and a player
 cannot follow themselves, which ties two path parameters; a contest's schedule and a league's
 moves tie their fields, and a comparison takes exactly one of two query parameters. The server refuses a
@@ -42,6 +43,11 @@ def _is_integer_in(value, low, high):
 
 def _recent():
     return (datetime.now(timezone.utc) - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def _ahead():
+    """A time a month from now: a key's `expires_at` must be in the future."""
+    return (datetime.now(timezone.utc) + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 def _within_window(item):
@@ -135,6 +141,11 @@ def map_case(context, case):
             case.query["mode"] = "all"
     elif path == "/v1/admin/jobs/{name}/run" and isinstance(body, dict) and _is_rfc3339(body.get("slot")):
         body["slot"] = _recent()
+    elif path == "/v1/admin/api-keys" and isinstance(body, dict) and not _negative(case, "body"):
+        # A key's expiry must be a real time in the future, which a schema cannot say.
+        expiry = body.get("expires_at")
+        if isinstance(expiry, str) and RFC3339.match(expiry):
+            body["expires_at"] = _ahead()
     elif path == "/v1/admin/contests" and isinstance(body, dict) and not _negative(case, "body"):
         _valid_contest(body)
     elif path == "/v1/admin/leagues" and isinstance(body, dict) and not _negative(case, "body"):
