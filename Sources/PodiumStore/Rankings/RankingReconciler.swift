@@ -30,9 +30,11 @@ public struct ReconcileReport: Sendable, Equatable {
 /// Compares Redis sorted sets with `board_scores` and repairs every difference (drift).
 ///
 /// PostgreSQL is read a page at a time by user id and Redis answers with `ZMSCORE` for the players'
-/// members, so memory stays bounded on large boards. A difference is confirmed against a fresh
-/// PostgreSQL read under the players' locks before it is repaired (`repair`), so neither a completion
-/// committed during the comparison nor one whose batch wrote Redis and has yet to commit is undone. The players' hash fields, which every read translates members with, are compared too,
+/// members, so memory stays bounded on large boards. An entry Redis misses or ranks lower is raised to
+/// its committed place with `ZADD … LT` (`raise`), which cannot lower anything a batch wrote meanwhile;
+/// one Redis ranks higher, or holds with no row, is confirmed against a fresh PostgreSQL read under the
+/// players' locks before it is repaired (`repair`), so neither a completion committed during the
+/// comparison nor one whose batch wrote Redis and has yet to commit is undone. The players' hash fields, which every read translates members with, are compared too,
 /// once per player and run (a player is on a dozen periods), and repaired before the scores, under
 /// a share lock on the players' rows: a name change, an erasure or a completion of the same player
 /// then writes Redis after the repair, never before it, so a repair cannot bring back a stale name
@@ -66,10 +68,11 @@ public struct RankingReconciler: Sendable {
 
     private func reconcile(_ period: BoardPeriodKey, checked: inout HandleSet, into report: inout ReconcileReport) async throws {
         let key = RankingKeys.board(period.board, period.window, period.period)
-        var suspects: [Suspect] = []
+        var behind: [(member: String, place: RankingPlace, added: Bool)] = []
+        var ahead: [Suspect] = []
         var playerSuspects: [String] = []
         var after = ""
-        var matched = 0
+        var rowsSeen = 0
         let tieBreak = rules.tieBreak(ofBoard: period.board)
         while true {
             let rows = try await postgres.query("""
@@ -83,22 +86,42 @@ public struct RankingReconciler: Sendable {
             let stored = try await redis.command(["ZMSCORE", key] + players.map(\.member)).array ?? []
             for (index, row) in rows.enumerated() {
                 let held = stored[safe: index]?.string
-                if try row.place(tieBreak: tieBreak).isStored(as: held) {
-                    matched += 1
+                let truth = try row.place(tieBreak: tieBreak)
+                if truth.isStored(as: held) { continue }
+                if let held, let value = Double(held), let own = Double(truth.storedValue), value < own {
+                    // Redis ranks the player higher than PostgreSQL does: a batch that wrote Redis and has not
+                    // committed yet, or one that rolled back. Only a read under the player's lock can tell.
+                    ahead.append(Suspect(member: players[index].member, userID: players[index].userID))
                 } else {
-                    suspects.append(Suspect(member: players[index].member, userID: players[index].userID))
+                    behind.append((players[index].member, truth, held == nil))
                 }
             }
             let unchecked = try rows.indices.filter { checked.insert(try rows[$0].int64("handle")) }.map { players[$0] }
             playerSuspects += try await mismatched(unchecked).map(\.userID)
-            report.entries += rows.count
+            rowsSeen += rows.count
         }
+        report.entries += rowsSeen
         // Fields first: an entry added before its player's fields would make pages showing it fall back.
         try await repairPlayers(playerSuspects, into: &report)
-        try await repair(suspects, key: key, period: period, into: &report)
+        try await raise(behind, key: key, into: &report)
+        try await repair(ahead, key: key, period: period, into: &report)
         let cardinality = Int(try await redis.command(["ZCARD", key]).integer ?? 0)
-        if cardinality > matched + suspects.count {
+        if cardinality > rowsSeen {
             try await removeExtras(key: key, period: period, into: &report)
+        }
+    }
+
+    /// Brings entries Redis misses, or ranks lower than PostgreSQL's committed places, up to those places with
+    /// `ZADD … LT`, as the ranking sync writes: a committed place is never above what a later batch writes, and `LT`
+    /// keeps whatever better place a batch wrote meanwhile, so this needs no lock. (A player erased meanwhile is
+    /// removed again by the erasure's repetition, as after a sync's write.)
+    private func raise(_ entries: [(member: String, place: RankingPlace, added: Bool)], key: String, into report: inout ReconcileReport) async throws {
+        for start in stride(from: 0, to: entries.count, by: 5000) {
+            let chunk = entries[start..<min(start + 5000, entries.count)]
+            try await send(chunk.map { ["ZADD", key, "LT", $0.place.storedValue, $0.member] })
+            for entry in chunk {
+                if entry.added { report.added += 1 } else { report.corrected += 1 }
+            }
         }
     }
 
@@ -137,8 +160,8 @@ public struct RankingReconciler: Sendable {
         }
     }
 
-    /// Repairs `suspects`' entries on `key` to their PostgreSQL places, a chunk at a time, each read fresh under the
-    /// players' locks (`PlayerLocks`) held until Redis is written: a batch writes Redis before its COMMIT, holding the
+    /// Repairs `suspects`' entries on `key` (ranked higher in Redis than in PostgreSQL, or in Redis only) to their
+    /// PostgreSQL places, a chunk at a time, each read fresh under the players' locks (`PlayerLocks`) held until Redis is written: a batch writes Redis before its COMMIT, holding the
     /// same locks, so under them the read sees every batch that wrote these entries, and no batch writes them again
     /// until the repair is in Redis. A member with no PostgreSQL place then is removed.
     private func repair(_ suspects: [Suspect], key: String, period: BoardPeriodKey, into report: inout ReconcileReport) async throws {
