@@ -487,6 +487,9 @@ def test_a_display_whose_key_is_revoked_while_it_shows_says_so_and_stops_asking(
         assert asked == 8, "the stream and seven refused attempts in ten minutes"
         assert [stream["status"] for stream in streams] == [200] + [401] * 7
         assert [row[1] for row in visible_rows(page)] == ["Ana", "Ben"]
+        # The footer says the board is old, and leaves the retrying to the message above it, which says when.
+        updated = page.text_content("#updated")
+        assert updated.startswith("Stale: no update from Podium since ") and "retrying" not in updated, updated
         page.screenshot(path=str(OUT / "classroom-revoked-live-backoff.png"))
     finally:
         page.close()
