@@ -83,6 +83,11 @@ public struct PlayerClaims: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
+    /// Whether the token has expired at `now` (its `exp` reached).
+    public func hasExpired(at now: Date) -> Bool {
+        expiresAt.map { $0 <= now } ?? false
+    }
+
     /// Boards a player may read: global, every topic, and its own groups (never another class's board). A contest's
     /// board and a league cohort's are not among these; the caller checks the contest's or league's scope instead.
     public func maySee(_ board: BoardScope) -> Bool {

@@ -106,7 +106,7 @@ struct CredentialWatch: Sendable {
                 return unrevoked ? nil : .revoked
             }
         case .player(let claims):
-            return { [now] in claims.expiresAt.map { $0 <= now() } == true ? .expired : nil }
+            return { [now] in claims.hasExpired(at: now()) ? .expired : nil }
         }
     }
 }

@@ -68,7 +68,7 @@ public struct RankingReconciler: Sendable {
 
     private func reconcile(_ period: BoardPeriodKey, checked: inout HandleSet, into report: inout ReconcileReport) async throws {
         let key = RankingKeys.board(period.board, period.window, period.period)
-        var behind: [(member: String, place: RankingPlace, added: Bool)] = []
+        var behind: [Raise] = []
         var ahead: [Suspect] = []
         var playerSuspects: [String] = []
         var after = ""
@@ -93,7 +93,7 @@ public struct RankingReconciler: Sendable {
                     // committed yet, or one that rolled back. Only a read under the player's lock can tell.
                     ahead.append(Suspect(member: players[index].member, userID: players[index].userID))
                 } else {
-                    behind.append((players[index].member, truth, held == nil))
+                    behind.append(Raise(member: players[index].member, place: truth, added: held == nil))
                 }
             }
             let unchecked = try rows.indices.filter { checked.insert(try rows[$0].int64("handle")) }.map { players[$0] }
@@ -115,7 +115,7 @@ public struct RankingReconciler: Sendable {
     /// `ZADD … LT`, as the ranking sync writes: a committed place is never above what a later batch writes, and `LT`
     /// keeps whatever better place a batch wrote meanwhile, so this needs no lock. (A player erased meanwhile is
     /// removed again by the erasure's repetition, as after a sync's write.)
-    private func raise(_ entries: [(member: String, place: RankingPlace, added: Bool)], key: String, into report: inout ReconcileReport) async throws {
+    private func raise(_ entries: [Raise], key: String, into report: inout ReconcileReport) async throws {
         for start in stride(from: 0, to: entries.count, by: 5000) {
             let chunk = entries[start..<min(start + 5000, entries.count)]
             try await send(chunk.map { ["ZADD", key, "LT", $0.place.storedValue, $0.member] })
@@ -240,6 +240,13 @@ public struct RankingReconciler: Sendable {
 
     /// How many entries one repair transaction confirms: each takes a player lock, from PostgreSQL's shared lock table.
     private static let lockedChunk = 500
+
+    /// An entry to raise to its committed place: its member, the place, and whether Redis had no entry at all.
+    private struct Raise {
+        let member: String
+        let place: RankingPlace
+        let added: Bool
+    }
 
     /// An entry to repair: its member, and the user id whose lock orders its writers (nil when none is known).
     private struct Suspect {
