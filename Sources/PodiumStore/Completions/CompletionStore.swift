@@ -118,10 +118,11 @@ public struct CompletionStore: Sendable {
 
     /// `writeScores` in `session`, after the players' league places (`LeaguePlacing`, a statement of its own); when the
     /// contests or leagues changed since the registry read them, the registry reads them again outside the transaction
-    /// and the batch starts again (they change by rare admin actions: after a few passes that each found a newer
-    /// revision, the batch fails and its caller may retry).
+    /// and the batch starts again (they change by rare admin actions: after 8 passes that each found a newer revision,
+    /// the batch fails with 503 and its caller may retry; 4 were too few where definitions are made many times a
+    /// second, as in the test suite, whose suites share one database).
     private static func writeScores(_ items: [ValidCompletion], now: Date, rules: GameRules, in session: PostgresSession) async throws -> WrittenBatch {
-        for _ in 0..<4 {
+        for _ in 0..<8 {
             do {
                 let placements = try await session.run { connection in
                     try LeaguePlacing.place(items, rules: rules, now: now, on: connection)
