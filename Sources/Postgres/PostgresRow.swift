@@ -114,7 +114,7 @@ public struct PostgresRow: Sendable {
     }
 
     /// Parses integer text, also accepting NUMERIC output with an all-zero fraction ("42.000").
-    private static func integer(_ text: String) -> Int64? {
+    static func integer(_ text: String) -> Int64? {
         if let value = Int64(text) { return value }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[1].allSatisfy({ $0 == "0" }) else { return nil }

@@ -25,8 +25,7 @@ public struct FollowStore: Sendable {
 
     /// The players `userID` follows, sorted.
     public func following(userID: String) async throws -> [String] {
-        try await postgres.query("SELECT followed_id FROM follows WHERE user_id = \(bind: userID) ORDER BY followed_id")
-            .rows.map { try $0.string("followed_id") }
+        try await postgres.run(Followed(userID: userID)).map(\.followedID)
     }
 
     /// Makes `userID` follow `other` (not themselves: the caller checks), unless the list is full.
@@ -35,22 +34,18 @@ public struct FollowStore: Sendable {
     /// requests cannot take a list past the maximum.
     public func follow(userID: String, other: String, now: Date) async throws -> FollowOutcome {
         try await postgres.withTransaction { connection in
-            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: "follows " + userID), 0))")
-            let state = try connection.query("""
-                SELECT count(*) AS n, bool_or(followed_id = \(bind: other)) AS present FROM follows WHERE user_id = \(bind: userID)
-                """).rows[0]
-            if state["present"] == "t" { return .alreadyFollowing }
-            guard try state.int("n") < FollowRules.maximumFollowing else { return .full }
-            try connection.query("""
-                INSERT INTO follows (user_id, followed_id, created_at) VALUES (\(bind: userID), \(bind: other), \(bind: now))
-                """)
+            try connection.run(FollowListLock(userID: userID))
+            let state = try connection.run(FollowListState(userID: userID, other: other))[0]
+            if state.present == true { return .alreadyFollowing }
+            guard state.n < FollowRules.maximumFollowing else { return .full }
+            try connection.run(AddFollow(userID: userID, followedID: other, createdAt: now))
             return .added
         }
     }
 
     /// Makes `userID` stop following `other`; false when they did not follow them.
     public func unfollow(userID: String, other: String) async throws -> Bool {
-        try await postgres.query("DELETE FROM follows WHERE user_id = \(bind: userID) AND followed_id = \(bind: other)").affectedRows == 1
+        try await postgres.runCounting(RemoveFollow(userID: userID, followedID: other)) == 1
     }
 
     /// The latest progress of everyone `userID` follows: level, points, and the score on the global board's
@@ -58,20 +53,85 @@ public struct FollowStore: Sendable {
     public func friendsProgress(userID: String, now: Date) async throws -> [FriendProgress] {
         let global = rules.boards.definition(for: .global)
         let week = Period.containing(now, window: .week, timeZone: global.timeZone)
-        return try await postgres.query("""
-            SELECT f.followed_id, u.display_name, COALESCE(u.points, 0) AS points, u.updated_at, COALESCE(s.score, 0) AS week
-            FROM follows f
-            LEFT JOIN users u ON u.user_id = f.followed_id
-            LEFT JOIN board_scores s ON s.user_id = f.followed_id AND s.board = \(bind: global.id)
-                                    AND s.board_window = \(bind: LeaderboardWindow.week.rawValue) AND s.period = \(bind: week.key)
-            WHERE f.user_id = \(bind: userID)
-            ORDER BY week DESC, points DESC, f.followed_id
-            """).rows.map { row in
-            let points = try row.int64("points")
-            return FriendProgress(
-                userId: try row.string("followed_id"), displayName: row["display_name"],
-                level: rules.levels.progress(points: Int(points)).level, points: points, pointsThisWeek: try row.int64("week"),
-                lastActiveAt: try row.optionalDate("updated_at").map(RFC3339.format))
+        let statement = FriendsThisWeek(userID: userID, board: global.id, window: LeaderboardWindow.week.rawValue, period: week.key)
+        return try await postgres.run(statement).map { row in
+            FriendProgress(
+                userId: row.followedID, displayName: row.displayName,
+                level: rules.levels.progress(points: Int(row.points)).level, points: row.points, pointsThisWeek: row.week,
+                lastActiveAt: row.updatedAt.map(RFC3339.format))
         }
     }
+}
+
+/// The players one player follows.
+private struct Followed: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT followed_id FROM follows WHERE user_id = \(\.userID) ORDER BY followed_id"
+    struct Row: Decodable, Sendable { let followedID: String }
+    let userID: String
+}
+
+/// Takes the transaction lock on one player's follow list. A statement of its own: the next statement's
+/// snapshot, taken after the lock is granted, sees what the transaction that held it committed.
+private struct FollowListLock: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT pg_advisory_xact_lock(hashtextextended('follows ' || \(\.userID), 0))"
+    typealias Row = NoRows
+    let userID: String
+}
+
+/// How many players one player follows, and whether `other` is one of them.
+private struct FollowListState: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT count(*) AS n, bool_or(followed_id = \(\.other)) AS present FROM follows WHERE user_id = \(\.userID)
+        """
+    struct Row: Decodable, Sendable {
+        /// How many players the list holds.
+        let n: Int
+        /// Whether it holds `other`; NULL for an empty list.
+        let present: Bool?
+    }
+    let userID: String
+    let other: String
+}
+
+/// Adds one player to another's follow list.
+private struct AddFollow: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO follows (user_id, followed_id, created_at) VALUES (\(\.userID), \(\.followedID), \(\.createdAt))
+        """
+    typealias Row = NoRows
+    let userID: String
+    let followedID: String
+    let createdAt: Date
+}
+
+/// Takes one player off another's follow list.
+private struct RemoveFollow: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "DELETE FROM follows WHERE user_id = \(\.userID) AND followed_id = \(\.followedID)"
+    typealias Row = NoRows
+    let userID: String
+    let followedID: String
+}
+
+/// The followed players' names, points and score on one board period.
+private struct FriendsThisWeek: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT f.followed_id, u.display_name, COALESCE(u.points, 0) AS points, u.updated_at, COALESCE(s.score, 0) AS week
+        FROM follows f
+        LEFT JOIN users u ON u.user_id = f.followed_id
+        LEFT JOIN board_scores s ON s.user_id = f.followed_id AND s.board = \(\.board)
+                                AND s.board_window = \(\.window) AND s.period = \(\.period)
+        WHERE f.user_id = \(\.userID)
+        ORDER BY week DESC, points DESC, f.followed_id
+        """
+    struct Row: Decodable, Sendable {
+        let followedID: String
+        let displayName: String?
+        let points: Int64
+        let updatedAt: Date?
+        let week: Int64
+    }
+    let userID: String
+    let board: String
+    let window: String
+    let period: String
 }

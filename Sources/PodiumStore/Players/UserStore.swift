@@ -344,15 +344,6 @@ public struct HistoryCursor: Sendable, Equatable {
     }
 }
 
-/// Reads PostgreSQL's text form of a text[] whose elements need no quoting (board ids).
-enum PostgresArrayText {
-    /// `{a,b}` to `["a", "b"]`.
-    static func strings(_ text: String) -> [String] {
-        let inner = text.dropFirst().dropLast()
-        return inner.isEmpty ? [] : inner.split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-    }
-}
-
 /// A player an admin's search found.
 public struct PlayerMatch: Sendable, Codable, Equatable {
     /// The player's id.

@@ -1,0 +1,165 @@
+/// A SQL statement as a type: its text, the fields it binds and the row it reads, in one place.
+///
+/// The shape follows postgres-nio's `PostgresPreparedStatement`. A statement is a struct whose stored
+/// properties are its inputs; its text names them by key path, so no `$n` is written by hand and a value
+/// sits next to the column it fills:
+///
+/// ```swift
+/// struct PlayerPoints: PostgresStatement {
+///     static let sql: PostgresSQL<Self> = "SELECT points FROM users WHERE user_id = \(\.userID)"
+///     struct Row: Decodable, Sendable { let points: Int64 }
+///     let userID: String
+/// }
+/// let rows = try connection.run(PlayerPoints(userID: id))   // [PlayerPoints.Row]
+/// ```
+///
+/// A `Decodable` row is read by column name (each property's name in snake case, `userID` reads `user_id`),
+/// so a column is named once, in the statement's own type. A statement that reads no rows uses ``NoRows``.
+public protocol PostgresStatement: Sendable {
+    /// What one result row becomes.
+    associatedtype Row: Sendable
+
+    /// The statement's text, written once for the type.
+    static var sql: PostgresSQL<Self> { get }
+
+    /// The text this statement runs: ``sql`` unless a statement chooses between a few fixed variants.
+    var text: PostgresSQL<Self> { get }
+
+    /// Reads one result row.
+    static func decodeRow(_ row: PostgresRow) throws -> Row
+}
+
+extension PostgresStatement {
+    /// The type's one text.
+    public var text: PostgresSQL<Self> { Self.sql }
+
+    /// The text and bound values, ready to send (what ``PostgresConnection/pipeline(_:)`` takes).
+    public var query: PostgresQuery {
+        let text = self.text
+        return PostgresQuery(sql: text.sql, parameters: text.values(of: self))
+    }
+
+    /// The rows of `result` (one statement's outcome) decoded as this statement's rows.
+    public static func rows(of result: PostgresResult) throws -> [Row] {
+        try result.rows.map(decodeRow)
+    }
+}
+
+extension PostgresStatement where Row: Decodable {
+    /// Reads a row by its columns' names (see ``PostgresRowDecoder``).
+    public static func decodeRow(_ row: PostgresRow) throws -> Row {
+        try Row(from: PostgresRowDecoder(row: row))
+    }
+}
+
+/// The row of a statement that returns none (INSERT, UPDATE, DELETE without RETURNING).
+public struct NoRows: Sendable, Decodable {}
+
+/// A statement's SQL text whose parameters are fields of the statement, named by key path.
+///
+/// `\(\.field)` binds the field and writes its placeholder; the same field written twice is bound once.
+/// `\(unnest: \.rows, Row.columns, as: "x")` binds an array of rows one array per column (see
+/// ``PostgresColumns``). `\(unescaped:)` splices trusted constant text. The text depends only on the type,
+/// so it is built once (a `static let`) and prepared once per connection.
+public struct PostgresSQL<Statement>: Sendable, ExpressibleByStringInterpolation {
+    /// The text with its `$n` placeholders.
+    public let sql: String
+    /// How each placeholder's value is read from a statement, in placeholder order.
+    let binds: [@Sendable (Statement) -> (any PostgresBindable)?]
+
+    /// Text without parameters.
+    public init(stringLiteral value: String) {
+        (sql, binds) = (value, [])
+    }
+
+    /// Text with its fields bound where they appear.
+    public init(stringInterpolation: StringInterpolation) {
+        (sql, binds) = (stringInterpolation.sql, stringInterpolation.binds)
+    }
+
+    /// The values bound for `statement`, in placeholder order.
+    func values(of statement: Statement) -> [(any PostgresBindable)?] {
+        binds.map { $0(statement) }
+    }
+
+    /// Builds the text and the list of binds.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        fileprivate var sql = ""
+        fileprivate var binds: [@Sendable (Statement) -> (any PostgresBindable)?] = []
+        private var placeholders: [AnyKeyPath: Int] = [:]
+
+        /// Starts empty.
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            sql.reserveCapacity(literalCapacity + 4 * interpolationCount)
+        }
+
+        /// SQL text as written.
+        public mutating func appendLiteral(_ literal: String) {
+            sql += literal
+        }
+
+        /// Binds the statement's `field` (nil binds NULL) and writes its placeholder.
+        public mutating func appendInterpolation<Value: PostgresBindable>(_ field: KeyPath<Statement, Value> & Sendable) {
+            if let number = placeholders[field] {
+                sql += "$\(number)"
+                return
+            }
+            bind { $0[keyPath: field] }
+            placeholders[field] = binds.count
+        }
+
+        /// Binds the array of rows at `field` one array per column of `columns` and writes
+        /// `unnest(…) AS alias(column names)`; with `ordinality`, also each row's position from 1 under that name.
+        public mutating func appendInterpolation<Row>(
+            unnest field: KeyPath<Statement, [Row]> & Sendable, _ columns: PostgresColumns<Row>, as alias: String,
+            ordinality: String? = nil
+        ) {
+            appendLiteral("unnest(")
+            for (index, column) in columns.columns.enumerated() {
+                if index > 0 { appendLiteral(", ") }
+                bind { columns.literal(column, of: $0[keyPath: field]) }
+                appendLiteral("::\(column.type)[]")
+            }
+            let names = columns.columns.map(\.name) + (ordinality.map { [$0] } ?? [])
+            appendLiteral(ordinality == nil ? ")" : ") WITH ORDINALITY")
+            appendLiteral(" AS \(alias)(\(names.joined(separator: ", ")))")
+        }
+
+        /// Trusted constant SQL text spliced as it is (never a value from outside).
+        public mutating func appendInterpolation(unescaped text: String) {
+            sql += text
+        }
+
+        /// Adds a placeholder whose value `value` reads from the statement.
+        private mutating func bind(_ value: @escaping @Sendable (Statement) -> (any PostgresBindable)?) {
+            binds.append(value)
+            sql += "$\(binds.count)"
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs `statement` and returns its rows.
+    @discardableResult
+    public func run<Statement: PostgresStatement>(_ statement: Statement) throws -> [Statement.Row] {
+        try Statement.rows(of: query(statement.query))
+    }
+
+    /// Runs `statement` and returns how many rows it inserted, updated or deleted.
+    public func runCounting<Statement: PostgresStatement>(_ statement: Statement) throws -> Int {
+        try query(statement.query).affectedRows
+    }
+}
+
+extension PostgresPool {
+    /// Runs `statement` on a pooled connection and returns its rows.
+    @discardableResult
+    public func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await withConnection { try $0.run(statement) }
+    }
+
+    /// Runs `statement` on a pooled connection and returns how many rows it inserted, updated or deleted.
+    public func runCounting<Statement: PostgresStatement>(_ statement: Statement) async throws -> Int {
+        try await withConnection { try $0.runCounting(statement) }
+    }
+}
