@@ -94,6 +94,11 @@ public struct EventCursor: Sendable, Comparable {
         self.init(transaction: transaction, id: id)
     }
 
+    /// The cursor of event `id` written by transaction `transactionText` (an xid8 as text; 0 when it is not one).
+    init(transactionText: String, id: Int64) {
+        self.init(transaction: UInt64(transactionText) ?? 0, id: id)
+    }
+
     /// The cursor as text.
     public var text: String { "\(transaction)-\(id)" }
 
@@ -115,19 +120,12 @@ public struct EventStore: Sendable {
         self.replica = replica ?? .primaryOnly(postgres)
     }
 
-    /// The statement appending `events` (one type), in order, inside the caller's transaction.
-    ///
-    /// Payloads travel as one text (`JSONTexts`), each parsed into its own jsonb; an event without a subject player
-    /// gets a NULL `user_id`.
+    /// The statement appending `events` (one type), in order, inside the caller's transaction (``AppendEvents``).
     public static func append<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> PostgresQuery {
-        let payloads = JSONTexts.joined(try events.map { try $0.jsonString() })
-        return """
-            INSERT INTO events (type, user_id, occurred_at, payload)
-            SELECT \(bind: Payload.type.rawValue), NULLIF(x.u, ''), \(bind: occurredAt), e.p::jsonb
-            FROM unnest(\(bind: events.map { $0.subject ?? "" })::text[]) WITH ORDINALITY AS x(u, i)
-            JOIN string_to_table(\(bind: payloads), \(bind: JSONTexts.separator)) WITH ORDINALITY AS e(p, i) USING (i)
-            ORDER BY x.i
-            """
+        AppendEvents(
+            type: Payload.type.rawValue, subjects: events.map { $0.subject ?? "" }, occurredAt: occurredAt,
+            payloads: JSONTexts.joined(try events.map { try $0.jsonString() })
+        ).query
     }
 
     /// Up to `limit` events after `cursor` (from the start when nil), optionally of one type.
@@ -146,51 +144,22 @@ public struct EventStore: Sendable {
     /// Up to `limit` events after `cursor` in feed order, and the horizon they were read below, read on `connection`.
     static func page(after cursor: EventCursor?, limit: Int, type: String?, on connection: PostgresConnection) throws
         -> (events: [OutboxEvent], horizon: EventCursor) {
-        let rows = try connection.query(
-            feedQuery(columns: "id, tx::text AS tx_text, type, occurred_at, payload::text AS payload"),
-            feedParameters(after: cursor, limit: limit, type: type)).rows
+        let rows = try connection.run(FeedEvents(bounds: FeedBounds(after: cursor, limit: limit, type: type)))
         let decoder = JSONDecoder()
-        let events = try rows.filter { $0["id"] != nil }.map { row in
-            let cursor = try position(of: row)
+        let events = try rows.compactMap(\.event).map { event in
+            let cursor = EventCursor(transactionText: event.txText, id: event.id)
             return OutboxEvent(
-                id: "evt_\(cursor.id)", type: try row.string("type"), occurredAt: RFC3339.format(try row.date("occurred_at")),
-                data: try decoder.decode(JSONValue.self, from: Data(try row.string("payload").utf8)), cursor: cursor.text)
+                id: "evt_\(cursor.id)", type: event.type, occurredAt: RFC3339.format(event.occurredAt),
+                data: try decoder.decode(JSONValue.self, from: Data(event.payload.utf8)), cursor: cursor.text)
         }
-        return (events, EventCursor(transaction: UInt64(try rows[0].string("horizon_text")) ?? 0, id: 0))
+        return (events, EventCursor(transactionText: rows[0].horizonText, id: 0))
     }
 
     /// The positions of up to `limit` events after `cursor` in feed order (webhook dispatch: no payloads).
     static func positions(after cursor: EventCursor?, limit: Int, on connection: PostgresConnection) throws -> [EventCursor] {
-        try connection.query(
-            feedQuery(columns: "id, tx::text AS tx_text"), feedParameters(after: cursor, limit: limit, type: nil)
-        ).rows.filter { $0["id"] != nil }.map(position(of:))
-    }
-
-    /// The feed's one query: what is visible and in which order, selecting `columns`, and on every row
-    /// (one row with NULL columns when no event is visible) the horizon, `horizon_text`.
-    ///
-    /// Only transactions older than every one still running are shown (`pg_snapshot_xmin`, computed once:
-    /// the CTE is materialized, so the rows and the horizon handed out are the same value), so nothing
-    /// can later appear behind a cursor. The order is by the `xid8` column itself: the transaction id is
-    /// selected as text under another name, because ordering by text would put 1000 before 999.
-    private static func feedQuery(columns: String) -> String {
-        """
-        WITH visible AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
-        SELECT v.horizon::text AS horizon_text, e.* FROM visible v LEFT JOIN LATERAL (
-            SELECT tx, \(columns) FROM events
-            WHERE (tx, id) > ($1::xid8, $2::bigint) AND tx < v.horizon AND ($3::text IS NULL OR type = $3)
-            ORDER BY events.tx, events.id LIMIT $4) e ON true
-        ORDER BY e.tx, e.id
-        """
-    }
-
-    private static func feedParameters(after cursor: EventCursor?, limit: Int, type: String?) -> [(any PostgresBindable)?] {
-        [String(cursor?.transaction ?? 0), cursor?.id ?? 0, type, limit]
-    }
-
-    /// The cursor of a row with `tx_text` (the transaction id as text) and `id`.
-    static func position(of row: PostgresRow) throws -> EventCursor {
-        EventCursor(transaction: UInt64(try row.string("tx_text")) ?? 0, id: try row.int64("id"))
+        try connection.run(FeedPositions(bounds: FeedBounds(after: cursor, limit: limit, type: nil))).compactMap(\.event).map {
+            EventCursor(transactionText: $0.txText, id: $0.id)
+        }
     }
 
     /// Drops the events of every month that ended by `cutoff`, a whole partition at a time, and the deliveries of those
@@ -199,15 +168,9 @@ public struct EventStore: Sendable {
     /// Events are therefore kept at least until `cutoff` and at most a month longer: the partition of a month goes once
     /// all of it is past the cutoff, with no row-by-row delete and nothing left for vacuum.
     public func prune(before cutoff: Date) async throws -> Int {
-        try await MonthlyPartitions.events.prune(before: cutoff, on: postgres, leftovers: """
-            WITH gone AS (DELETE FROM events_default WHERE occurred_at < \(bind: cutoff) RETURNING id),
-            deliveries AS (DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM gone))
-            SELECT count(*) AS n FROM gone
-            """) { name, connection in
-            try connection.query("""
-                WITH deliveries AS (DELETE FROM webhook_deliveries d USING \(name) e WHERE d.event_id = e.id)
-                SELECT count(*) AS n FROM \(name)
-                """).rows.first?.int("n") ?? 0
+        try await MonthlyPartitions.events.prune(before: cutoff, on: postgres, leftovers: PruneDefaultEvents(cutoff: cutoff)) {
+            name, connection in
+            try connection.run(ClearMonthDeliveries(partition: name)).first?.n ?? 0
         }
     }
 
@@ -217,4 +180,144 @@ public struct EventStore: Sendable {
     public func prepareMonths(now: Date) async throws -> Int {
         try await MonthlyPartitions.events.prepare(now: now, on: postgres)
     }
+}
+
+/// Appends events of one type, in order: the subjects (player ids, '' for none: NULL) as one array, the payloads as
+/// one text (`JSONTexts`), each parsed into its own jsonb.
+private struct AppendEvents: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO events (type, user_id, occurred_at, payload)
+        SELECT \(\.type), NULLIF(x.u, ''), \(\.occurredAt), e.p::jsonb
+        FROM unnest(\(\.subjects)::text[]) WITH ORDINALITY AS x(u, i)
+        JOIN string_to_table(\(\.payloads), \(\.separator)) WITH ORDINALITY AS e(p, i) USING (i)
+        ORDER BY x.i
+        """
+    typealias Row = NoRows
+    /// An `EventType` raw value.
+    let type: String
+    /// Each event's subject player, '' for none.
+    let subjects: [String]
+    let occurredAt: Date
+    /// The payloads' JSON texts, joined by `separator`.
+    let payloads: String
+    let separator = JSONTexts.separator
+}
+
+/// Which events a feed statement reads: those after a cursor, optionally of one type, at most `limit`.
+private struct FeedBounds: Sendable {
+    /// The cursor's transaction id, as text (read as `xid8`); "0" from the start.
+    let transaction: String
+    /// The cursor's event id; 0 from the start.
+    let id: Int64
+    /// The one event type to read, or nil for all.
+    let type: String?
+    let limit: Int
+
+    /// The events after `cursor` (from the start when nil).
+    init(after cursor: EventCursor?, limit: Int, type: String?) {
+        (transaction, id, self.type, self.limit) = (String(cursor?.transaction ?? 0), cursor?.id ?? 0, type, limit)
+    }
+}
+
+/// The feed's one query (``FeedEvents``, ``FeedPositions``): what is visible and in which order, each statement
+/// selecting its own columns, and on every row (one row with NULL columns when no event is visible) the horizon.
+///
+/// Only transactions older than every one still running are shown (`pg_snapshot_xmin`, computed once:
+/// the CTE is materialized, so the rows and the horizon handed out are the same value), so nothing
+/// can later appear behind a cursor. The order is by the `xid8` column itself: the transaction id is
+/// selected as text under another name, because ordering by text would put 1000 before 999.
+private protocol FeedStatement: PostgresStatement {
+    /// Which events.
+    var bounds: FeedBounds { get }
+}
+
+extension FeedStatement {
+    /// The feed's text selecting `columns` (constant text) of each event.
+    static func feed(columns: String) -> PostgresSQL<Self> {
+        """
+        WITH visible AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
+        SELECT v.horizon::text AS horizon_text, e.* FROM visible v LEFT JOIN LATERAL (
+            SELECT tx, \(unescaped: columns) FROM events
+            WHERE (tx, id) > (\(\.bounds.transaction)::xid8, \(\.bounds.id)::bigint) AND tx < v.horizon
+              AND (\(\.bounds.type)::text IS NULL OR type = \(\.bounds.type))
+            ORDER BY events.tx, events.id LIMIT \(\.bounds.limit)) e ON true
+        ORDER BY e.tx, e.id
+        """
+    }
+}
+
+/// A row of the feed: the horizon, and the event unless none is visible.
+private struct FeedRow<Event: Decodable & Sendable>: Decodable, Sendable {
+    /// The horizon the events were read below (an xid8, as text).
+    let horizonText: String
+    /// The event's columns; nil on the one row of a feed with no visible event.
+    let event: Event?
+
+    private enum CodingKeys: CodingKey { case horizonText, id }
+
+    /// Reads the horizon, and the event when the row has one (its id is not NULL).
+    init(from decoder: any Decoder) throws {
+        let columns = try decoder.container(keyedBy: CodingKeys.self)
+        horizonText = try columns.decode(String.self, forKey: .horizonText)
+        event = try columns.decodeNil(forKey: .id) ? nil : try Event(from: decoder)
+    }
+}
+
+/// Events of the feed with their payloads, for a page.
+private struct FeedEvents: FeedStatement {
+    static let sql = feed(columns: "id, tx::text AS tx_text, type, occurred_at, payload::text AS payload")
+    typealias Row = FeedRow<Event>
+    struct Event: Decodable, Sendable {
+        let id: Int64
+        /// The writing transaction's id (an xid8, as text).
+        let txText: String
+        let type: String
+        let occurredAt: Date
+        /// The event's data, JSON text.
+        let payload: String
+    }
+    let bounds: FeedBounds
+}
+
+/// The positions of events of the feed, for webhook dispatch.
+private struct FeedPositions: FeedStatement {
+    static let sql = feed(columns: "id, tx::text AS tx_text")
+    typealias Row = FeedRow<Event>
+    struct Event: Decodable, Sendable {
+        let id: Int64
+        /// The writing transaction's id (an xid8, as text).
+        let txText: String
+    }
+    let bounds: FeedBounds
+}
+
+/// Deletes the events before `cutoff` left in `events_default` (no partition for their month yet) with their
+/// deliveries; answers how many events went.
+private struct PruneDefaultEvents: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH gone AS (DELETE FROM events_default WHERE occurred_at < \(\.cutoff) RETURNING id),
+        deliveries AS (DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM gone))
+        SELECT count(*) AS n FROM gone
+        """
+    typealias Row = RemovedRows
+    let cutoff: Date
+}
+
+/// Deletes the deliveries of one monthly partition's events, before the partition is dropped; answers how many events
+/// it holds.
+///
+/// A table's name cannot be bound, so each partition has its own text naming it: `partition` is a name
+/// `MonthlyPartitions` read from the catalog (`events_YYYY_MM`), never a value from outside.
+private struct ClearMonthDeliveries: PostgresStatement {
+    /// There is no one text for the type: ``text`` names the statement's partition.
+    static var sql: PostgresSQL<Self> { preconditionFailure("ClearMonthDeliveries's text names its partition") }
+    var text: PostgresSQL<Self> {
+        """
+        WITH deliveries AS (DELETE FROM webhook_deliveries d USING \(unescaped: partition) e WHERE d.event_id = e.id)
+        SELECT count(*) AS n FROM \(unescaped: partition)
+        """
+    }
+    struct Row: Decodable, Sendable { let n: Int }
+    /// The partition, `events_YYYY_MM`.
+    let partition: String
 }
