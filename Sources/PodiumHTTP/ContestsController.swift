@@ -7,7 +7,7 @@ import PodiumStore
 /// read through the leaderboard routes (`contest:<id>`, window `contest`).
 struct ContestsController {
     let contests: ContestStore
-    let periods: PeriodStore
+    let closing: PeriodClosing
     /// Names the medallists of close reports.
     let users: UserStore
     let rules: GameRules
@@ -126,7 +126,7 @@ struct ContestsController {
             throw APIError.conflict("contest \(contest.id) has no run under way or ended to close")
         }
         let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
-        let report = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: dryRun, early: true)
+        let report = try await HTTPSupport.close(key, with: closing, cache: cache, now: at, dryRun: dryRun, early: true)
         return try HTTPSupport.json(await HTTPSupport.named(report, users: users))
     }
 
@@ -143,7 +143,7 @@ struct ContestsController {
         }
         if let run = contest.run(containing: at) {
             let key = BoardPeriodKey(board: BoardScope.contest(contest.id).id, window: .contest, period: run.key)
-            _ = try await HTTPSupport.close(key, with: periods, cache: cache, now: at, dryRun: false, early: true)
+            _ = try await HTTPSupport.close(key, with: closing, cache: cache, now: at, dryRun: false, early: true)
         }
         return try HTTPSupport.json(try await view(rules.boards.contests.contest(contest.id) ?? contest))
     }

@@ -103,10 +103,10 @@ enum HTTPSupport {
     /// Closes board period `key` (a contest run under way too when `early`), then drops this replica's cached pages of
     /// it once it is closed; a period that cannot close is 409.
     static func close(
-        _ key: BoardPeriodKey, with periods: PeriodStore, cache: LeaderboardCache, now: Date, dryRun: Bool, early: Bool = false
+        _ key: BoardPeriodKey, with closing: PeriodClosing, cache: LeaderboardCache, now: Date, dryRun: Bool, early: Bool = false
     ) async throws -> PeriodCloseReport {
         do {
-            let report = try await periods.close(key, now: now, dryRun: dryRun, early: early)
+            let report = try await closing.close(key, now: now, dryRun: dryRun, early: early)
             if report.outcome == .closed { cache.invalidate(keys: [key]) }
             return report
         } catch let error as PeriodCloseError {

@@ -9,6 +9,7 @@ struct JobsController {
     let scheduler: Scheduler
     let runs: JobRunStore
     let periods: PeriodStore
+    let closing: PeriodClosing
     /// Names the medallists of close reports.
     let users: UserStore
     let rules: GameRules
@@ -94,7 +95,7 @@ struct JobsController {
             throw APIError.notFound("board \(board.id) has no \(window.rawValue) period \(periodName)")
         }
         let key = BoardPeriodKey(board: board.id, window: window, period: periodName)
-        let report = try await HTTPSupport.close(key, with: periods, cache: cache, now: now(), dryRun: dryRun)
+        let report = try await HTTPSupport.close(key, with: closing, cache: cache, now: now(), dryRun: dryRun)
         return try HTTPSupport.json(await HTTPSupport.named(report, users: users))
     }
 

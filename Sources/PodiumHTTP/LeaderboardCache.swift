@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PodiumCore
 import PodiumStore
 import Synchronization
 

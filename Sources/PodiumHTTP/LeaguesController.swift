@@ -7,7 +7,7 @@ import PodiumStore
 /// Their cohorts' boards are read through the leaderboard routes (`league:<id>:<tier>:<n>`, window `week`).
 struct LeaguesController {
     let leagues: LeagueStore
-    let periods: PeriodStore
+    let closing: PeriodClosing
     /// Names the players of week reports.
     let users: UserStore
     let standings: LeagueStandings
@@ -124,7 +124,7 @@ struct LeaguesController {
             let size = PeriodStore.closePageSize
             for first in stride(from: 0, to: open.count, by: size) {
                 let page = Array(open[first..<min(first + size, open.count)])
-                _ = try await periods.close(page, now: at)
+                _ = try await closing.close(page, now: at)
                 cache.invalidate(keys: page)
             }
         }

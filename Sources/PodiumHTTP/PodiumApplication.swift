@@ -115,20 +115,22 @@ public enum PodiumApplication {
         leaderboards.addRoutes(to: router)
         let standings = LeagueStandings(leagues: storage.leagues, leaderboards: storage.leaderboards, rules: storage.rules, now: now)
         UsersController(
-            users: storage.users, follows: storage.follows, periods: storage.periods, snapshots: storage.snapshots, leagues: standings,
-            cache: cache, now: now
+            users: storage.users, erasure: storage.erasure, follows: storage.follows, periods: storage.periods, snapshots: storage.snapshots,
+            leagues: standings, cache: cache, now: now
         ).addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
         AdminController(storage: storage, keyDirectory: directory, cache: cache, publicURL: settings.publicURL, now: now).addRoutes(to: router)
         WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, tester: webhookTester, now: now).addRoutes(to: router)
-        ContestsController(contests: storage.contests, periods: storage.periods, users: storage.users, rules: storage.rules, cache: cache, now: now)
+        ContestsController(contests: storage.contests, closing: storage.closing, users: storage.users, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)
         LeaguesController(
-            leagues: storage.leagues, periods: storage.periods, users: storage.users, standings: standings, rules: storage.rules, cache: cache,
+            leagues: storage.leagues, closing: storage.closing, users: storage.users, standings: standings, rules: storage.rules, cache: cache,
             now: now
         ).addRoutes(to: router)
-        JobsController(scheduler: scheduler, runs: runs, periods: storage.periods, users: storage.users, rules: storage.rules, cache: cache, now: now)
-            .addRoutes(to: router)
+        JobsController(
+            scheduler: scheduler, runs: runs, periods: storage.periods, closing: storage.closing, users: storage.users, rules: storage.rules,
+            cache: cache, now: now
+        ).addRoutes(to: router)
         routes.fill(from: router)
         return router
     }

@@ -6,6 +6,7 @@ import PodiumStore
 /// Player routes: profile, history, topics, medals, rank history, preferences, following, erasure.
 struct UsersController {
     let users: UserStore
+    let erasure: PlayerErasure
     let follows: FollowStore
     let periods: PeriodStore
     let snapshots: SnapshotStore
@@ -164,7 +165,7 @@ struct UsersController {
     @Sendable func erase(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let id = try HTTPSupport.identifier("id", in: context)
-        guard try await users.erase(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
+        guard try await erasure.erase(userID: id, now: now()) else { throw APIError.notFound("no user \(id)") }
         cache.invalidateAll()
         return Response(status: .noContent)
     }

@@ -7,6 +7,7 @@ public struct ClosePeriodsJob: ScheduledJob {
     /// The job's name.
     public let name = "close-periods"
     let periods: PeriodStore
+    let closing: PeriodClosing
     /// Due periods closed per transaction.
     let pageSize: Int
     /// Pages closed at once: two keep both of this machine's cores busy (PostgreSQL writes one page while Podium
@@ -19,9 +20,11 @@ public struct ClosePeriodsJob: ScheduledJob {
     /// Creates the job; each transaction closes up to `pageSize` periods, `concurrentPages` of them at once. `afterPage`,
     /// if given, runs after each page has committed (the drills' gate).
     public init(
-        periods: PeriodStore, pageSize: Int = PeriodStore.closePageSize, afterPage: (@Sendable () async throws -> Void)? = nil
+        periods: PeriodStore, closing: PeriodClosing, pageSize: Int = PeriodStore.closePageSize,
+        afterPage: (@Sendable () async throws -> Void)? = nil
     ) {
         self.periods = periods
+        self.closing = closing
         self.pageSize = pageSize
         self.afterPage = afterPage
     }
@@ -65,7 +68,7 @@ public struct ClosePeriodsJob: ScheduledJob {
 
     /// Closes one page of due periods; returns what it closed and skipped.
     private func close(_ keys: [BoardPeriodKey], context: JobContext) async throws -> [String: Int] {
-        let closing = try await periods.close(keys, now: context.now())
+        let closing = try await self.closing.close(keys, now: context.now())
         var counts = ["closed": 0, "medals": 0, "skipped": closing.refused.count]
         for report in closing.reports where report.outcome == .closed {
             counts["closed", default: 0] += 1
@@ -207,7 +210,7 @@ public enum BuiltInJobs {
     /// Every built-in job.
     public static func all(storage: PodiumStorage, runs: JobRunStore) -> [any ScheduledJob] {
         [
-            ClosePeriodsJob(periods: storage.periods),
+            ClosePeriodsJob(periods: storage.periods, closing: storage.closing),
             SnapshotLeaderboardsJob(
                 periods: storage.periods, leaderboards: storage.leaderboards, snapshots: storage.snapshots,
                 top: storage.rules.scheduler.snapshotTop),

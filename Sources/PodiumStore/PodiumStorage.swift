@@ -26,6 +26,8 @@ public struct PodiumStorage: Sendable {
     public let leaderboards: LeaderboardStore
     /// Players.
     public let users: UserStore
+    /// Erases a player everywhere.
+    public let erasure: PlayerErasure
     /// Who follows whom.
     public let follows: FollowStore
     /// API keys.
@@ -34,8 +36,10 @@ public struct PodiumStorage: Sendable {
     public let rankingSync: RankingSync
     /// Change notices of board periods for live streams (a service the server runs).
     public let live: LiveRankings
-    /// Board periods: closing, medals, closed boards.
+    /// Board periods: which are due or open, medals, closed boards.
     public let periods: PeriodStore
+    /// Closing board periods: snapshots, medals, league moves and events in one transaction.
+    public let closing: PeriodClosing
     /// Scheduled snapshots and rank history.
     public let snapshots: SnapshotStore
     /// The events outbox.
@@ -82,6 +86,7 @@ public struct PodiumStorage: Sendable {
             postgres: postgres, replica: replica, redis: redis, rules: rules, logger: logger, erasures: changes.signal(.rankings),
             playerValueLifetime: playerValueLifetime)
         periods = PeriodStore(postgres: postgres, rules: rules)
+        closing = PeriodClosing(postgres: postgres, rules: rules)
         snapshots = SnapshotStore(postgres: postgres, replica: replica)
         events = EventStore(postgres: postgres, replica: replica)
         reconciler = RankingReconciler(postgres: postgres, redis: redis, rules: rules)
@@ -92,7 +97,8 @@ public struct PodiumStorage: Sendable {
         leagues = LeagueStore(postgres: postgres, contests: contests)
         users = UserStore(
             postgres: postgres, replica: replica, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
-            rateLimiter: rateLimiter, rules: rules, logger: logger)
+            rules: rules, logger: logger)
+        erasure = PlayerErasure(postgres: postgres, leaderboards: leaderboards, rankings: rankings, rateLimiter: rateLimiter, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         audit = AuditStore(postgres: postgres)
         rankingSync = RankingSync(

@@ -123,7 +123,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument(help: "The user id.") var id: String
 
         func run() async throws {
-            guard try await Runtime.with({ try await $0.storage.users.erase(userID: id, now: Date()) }) else {
+            guard try await Runtime.with({ try await $0.storage.erasure.erase(userID: id, now: Date()) }) else {
                 throw CommandFailure("no user \(id)")
             }
             print("erased \(id)")

@@ -121,7 +121,7 @@ struct PeriodsCommand: AsyncParsableCommand {
             guard let window = LeaderboardWindow(rawValue: window) else { throw ValidationError("window must be day, week or month") }
             let report = try await Runtime.with { runtime in
                 do {
-                    return try await runtime.storage.periods.close(
+                    return try await runtime.storage.closing.close(
                         BoardPeriodKey(board: board, window: window, period: period), now: Date(), dryRun: dryRun)
                 } catch let error as PeriodCloseError {
                     throw CommandFailure(error.description)

@@ -52,7 +52,8 @@ struct Runtime {
         }
         if let closePages {
             let gate = TestGate(lock: closePages.lock, postgres: postgres)
-            let job = ClosePeriodsJob(periods: storage.periods, pageSize: closePages.size, afterPage: { try await gate.pass() })
+            let job = ClosePeriodsJob(
+                periods: storage.periods, closing: storage.closing, pageSize: closePages.size, afterPage: { try await gate.pass() })
             jobs = jobs.map { $0.name == job.name ? job : $0 }
         }
         return Scheduler(

@@ -211,7 +211,7 @@ struct ContestRouteTests {
             }
 
             // The scheduler closes the club's run once, at its end plus grace, with the medal of its one player.
-            let job = ClosePeriodsJob(periods: harness.storage.periods)
+            let job = ClosePeriodsJob(periods: harness.storage.periods, closing: harness.storage.closing)
             let context = JobContext(slot: instant("2026-11-25T14:15:00Z"), attempt: 1, now: { instant("2026-11-25T14:15:00Z") },
                                      logger: Logger(label: "contest-tests"))
             #expect(try await job.run(context) == ["closed": 1, "medals": 1, "skipped": 0])

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PodiumCore
 @testable import PodiumHTTP
 import PodiumStore
 import PodiumTestSupport

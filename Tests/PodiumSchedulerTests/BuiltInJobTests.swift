@@ -65,29 +65,29 @@ struct BuiltInJobTests {
         clock.set(instant("2026-11-09T00:15:00Z"))
         #expect(try await storage.periods.duePeriods(now: clock.now, limit: 10_000).map(\.key).contains(week))
 
-        let preview = try await storage.periods.close(week, now: clock.now, dryRun: true)
+        let preview = try await storage.closing.close(week, now: clock.now, dryRun: true)
         #expect(preview.outcome == .dryRun)
         #expect(preview.medals.map { "\($0.userId):\($0.medal):\($0.rank)" } == ["\(b):gold:1", "\(a):gold:1", "\(c):bronze:3"])
         #expect(try await storage.periods.finalSnapshot(week) == nil, "a dry run writes nothing")
 
-        let counts = try await ClosePeriodsJob(periods: storage.periods).run(context(slot: clock.now))
+        let counts = try await ClosePeriodsJob(periods: storage.periods, closing: storage.closing).run(context(slot: clock.now))
         #expect((counts["closed"] ?? 0) >= 4, "the day and the week of both topic boards, at least")
         for board in ["topic:\(topic)", "topic:\(lonely)"] {
             for (window, period) in [(LeaderboardWindow.day, "2026-11-04"), (.week, "2026-W45")] {
                 #expect(try await storage.periods.finalSnapshot(BoardPeriodKey(board: board, window: window, period: period)) != nil)
             }
         }
-        let again = try await storage.periods.close(week, now: clock.now, dryRun: false)
+        let again = try await storage.closing.close(week, now: clock.now, dryRun: false)
         #expect(again.outcome == .alreadyClosed)
         #expect(again.players == 4)
         #expect(again.medals.map { "\($0.userId):\($0.medal)" } == ["\(b):gold", "\(a):gold", "\(c):bronze"])
 
-        let lonelyWeek = try await storage.periods.close(
+        let lonelyWeek = try await storage.closing.close(
             BoardPeriodKey(board: "topic:\(lonely)", window: .week, period: "2026-W45"), now: clock.now, dryRun: false)
         #expect(lonelyWeek.medals.map { "\($0.userId):\($0.medal)" } == ["\(a):gold"], "the zero score gets no silver")
 
         // Day windows award no medals by default, but they close with a final board.
-        let day = try await storage.periods.close(
+        let day = try await storage.closing.close(
             BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-04"), now: clock.now, dryRun: false)
         #expect(day.outcome == .alreadyClosed)
         #expect(day.medals.isEmpty)
@@ -125,8 +125,8 @@ struct BuiltInJobTests {
         // Within grace, ops close the ended day early; the scheduler would close it at 00:15.
         let day = BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2026-11-18")
         let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W47")
-        _ = try await storage.periods.close(day, now: clock.now, dryRun: false)
-        _ = try await storage.periods.close(week, now: clock.now, dryRun: false)
+        _ = try await storage.closing.close(day, now: clock.now, dryRun: false)
+        _ = try await storage.closing.close(week, now: clock.now, dryRun: false)
 
         clock.set(instant("2026-11-23T00:06:00Z"))
         let late = try await record(user: latecomer, topic: topic, completedAt: "2026-11-22T23:30:00Z")
@@ -154,10 +154,10 @@ struct BuiltInJobTests {
         try await record(user: stays, topic: topic, difficulty: "easy")
         clock.set(instant("2026-11-23T00:15:00Z"))
         let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2026-W47")
-        _ = try await storage.periods.close(week, now: clock.now, dryRun: false)
+        _ = try await storage.closing.close(week, now: clock.now, dryRun: false)
         #expect(try await storage.periods.medals(userID: gone).count >= 1)
 
-        #expect(try await storage.users.erase(userID: gone, now: clock.now))
+        #expect(try await storage.erasure.erase(userID: gone, now: clock.now))
         #expect(try await storage.periods.medals(userID: gone).isEmpty)
         let snapshot = try #require(try await storage.periods.finalSnapshot(week))
         let board = try await storage.periods.readFinal(snapshot: snapshot, slice: .page(offset: 0, limit: 10))
@@ -270,7 +270,7 @@ struct BuiltInJobTests {
         clock.set(instant("2025-06-11T01:00:00Z"))
         let day = BoardPeriodKey(board: "topic:\(topic)", window: .day, period: "2025-06-10")
 
-        let counts = try await ClosePeriodsJob(periods: storage.periods).run(context(slot: clock.now))
+        let counts = try await ClosePeriodsJob(periods: storage.periods, closing: storage.closing).run(context(slot: clock.now))
         try await storage.postgres.query("DELETE FROM board_periods WHERE board = $1", ["nope:\(gone)"])
         #expect((counts["skipped"] ?? 0) >= 150)
         #expect(try await storage.periods.finalSnapshot(day) != nil)
@@ -290,7 +290,7 @@ struct BuiltInJobTests {
         let week = BoardPeriodKey(board: "topic:\(topic)", window: .week, period: "2025-W10")
         try await storage.snapshots.record(week, takenAt: clock.now, players: 1, entries: [])
         clock.set(instant("2025-03-10T00:20:00Z"))
-        _ = try await storage.periods.close(week, now: clock.now, dryRun: false)
+        _ = try await storage.closing.close(week, now: clock.now, dryRun: false)
         // Another test's close-periods job (its clock in 2026) may have closed this 2025 week first: pin the closing time.
         try await storage.postgres.query(
             "UPDATE board_periods SET closed_at = $4 WHERE board = $1 AND board_window = $2 AND period = $3",

@@ -106,7 +106,7 @@ struct BoardScoreTablesTests {
 
         // Erasing a player removes both kinds of row, and its entries on both days in Redis.
         let member = try await member(of: ann, in: storage.postgres)
-        #expect(try await storage.users.erase(userID: ann, now: now))
+        #expect(try await storage.erasure.erase(userID: ann, now: now))
         let left = try await storage.postgres.query("""
             SELECT (SELECT count(*) FROM board_current_scores WHERE user_id = $1) + (SELECT count(*) FROM board_period_scores WHERE user_id = $1) AS n
             """, [ann]).onlyInt("n")

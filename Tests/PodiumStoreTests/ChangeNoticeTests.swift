@@ -89,7 +89,7 @@ struct ChangeNoticeTests {
                 #expect(reader.changes.signal(.outbox).generation == outboxBefore, "a completion notifies no other replica")
 
                 try await expectNotice(.outbox, "closing a period") {
-                    let report = try await writer.periods.close(
+                    let report = try await writer.closing.close(
                         BoardPeriodKey(board: "topic:notice", window: .day, period: "2026-11-25"), now: instant("2026-11-26T01:00:00Z"), dryRun: false)
                     #expect(report.outcome == .closed)
                 }
@@ -112,7 +112,7 @@ struct ChangeNoticeTests {
                     _ = try await redisDown.users.setPreferences(userID: "notice-player", displayName: "Renamed", timeZone: "UTC", now: now)
                 }
                 try await expectNotice(.rankings, "erasing a player") {
-                    let erased = try await writer.users.erase(userID: "notice-player", now: now)
+                    let erased = try await writer.erasure.erase(userID: "notice-player", now: now)
                     #expect(erased)
                 }
                 #expect(try await reader.rankingSync.backlog() == RankingBacklog(unranked: 0, erasures: true, names: false))

@@ -93,7 +93,7 @@ struct CompletionMonthsTests {
                 #expect(try await wholeHistory("months", storage: storage, limit: 4) == [reused.id] + expected.prefix(6))
 
                 // Erasure takes the player's completions from every month (no foreign key does it since migration 023).
-                #expect(try await storage.users.erase(userID: "months", now: june))
+                #expect(try await storage.erasure.erase(userID: "months", now: june))
                 #expect(try await count("SELECT count(*) AS n FROM completions WHERE user_id = 'months'", on: postgres) == 0)
                 outcome = .success(())
             } catch {

@@ -73,7 +73,7 @@ struct ContestStoreTests {
                 """).rows.map { "\(try $0.string("board")) \(try $0.string("user_id")) \(try $0.int("score"))" }
             #expect(rows == ["contest:club-\(topic) p2 3", "contest:open-\(topic) p1 3", "contest:open-\(topic) p2 3", "contest:open-\(topic) p3 3"])
             // An erased player's entries go with them.
-            #expect(try await first.users.erase(userID: "p2", now: now))
+            #expect(try await first.erasure.erase(userID: "p2", now: now))
             #expect(try await first.postgres.query("SELECT 1 FROM contest_entries WHERE user_id = 'p2'").rows.isEmpty)
         }
     }
@@ -93,8 +93,8 @@ struct ContestStoreTests {
             }
             let key = BoardPeriodKey(board: "contest:cup-\(topic)", window: .contest, period: "20261125T1100Z")
             let after = instant("2026-11-25T13:15:00Z")
-            async let one = first.periods.close(key, now: after, dryRun: false)
-            async let two = second.periods.close(key, now: after, dryRun: false)
+            async let one = first.closing.close(key, now: after, dryRun: false)
+            async let two = second.closing.close(key, now: after, dryRun: false)
             let reports = try await [one, two]
             #expect(reports.map(\.outcome.rawValue).sorted() == ["already-closed", "closed"])
             #expect(reports.map { $0.medals.map(\.medal.rawValue) } == [["gold", "silver", "bronze"], ["gold", "silver", "bronze"]])
@@ -119,7 +119,7 @@ struct ContestStoreTests {
                 lock: .pair(lockClass: PeriodStore.closeLockClass, text: PeriodStore.closeLockKey(key)),
                 contender: {
                     defer { finished.withLock { $0 = true } }
-                    return try await storage.periods.close(key, now: now, dryRun: false, early: true)
+                    return try await storage.closing.close(key, now: now, dryRun: false, early: true)
                 },
                 whileHeld: { finished.withLock { $0 } })
             #expect(waited, "the close waited for the run's lock")

@@ -162,7 +162,7 @@ struct EventMonthsTests {
                     SELECT 'wh-erase', id, 'pending', 5, now() FROM events WHERE user_id = $1
                     """, [user])
                 #expect(try await count("SELECT count(*) AS n FROM webhook_deliveries", on: storage.postgres) > 0)
-                #expect(try await storage.users.erase(userID: user, now: now))
+                #expect(try await storage.erasure.erase(userID: user, now: now))
                 #expect(try await count("SELECT count(*) AS n FROM events WHERE user_id = $1", [user], on: storage.postgres) == 0)
                 #expect(try await count("SELECT count(*) AS n FROM webhook_deliveries", on: storage.postgres) == 0)
                 outcome = .success(())

@@ -50,7 +50,7 @@ struct LeaderboardStoreTests {
         let board = "topic:\(topic)"
         let first = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: user, radius: 2))
         #expect(first.entries.map { "\($0.userId) \($0.score)" } == ["\(user) 5"])
-        #expect(try await storage.users.erase(userID: user, now: now))
+        #expect(try await storage.erasure.erase(userID: user, now: now))
         let gone = try await storage.leaderboards.read(board: board, window: .all, period: "all", slice: .around(userID: user, radius: 2))
         #expect(gone.found == false && gone.entries.isEmpty)
         _ = try await storage.writer.record(try completion(id: "\(topic)-2", user: user, topic: topic, difficulty: "easy", now: now))

@@ -56,7 +56,7 @@ struct LeagueStoreTests {
     func closeWeek(_ storage: PodiumStorage, _ league: League, week: String = "2026-W48", at: Date) async throws -> [PeriodCloseOutcome] {
         var outcomes: [PeriodCloseOutcome] = []
         for cohort in try await storage.leagues.cohorts(of: league, period: week) {
-            let report = try await storage.periods.close(BoardPeriodKey(board: cohort.board, window: .week, period: week), now: at, dryRun: false)
+            let report = try await storage.closing.close(BoardPeriodKey(board: cohort.board, window: .week, period: week), now: at, dryRun: false)
             outcomes.append(report.outcome)
         }
         return outcomes
@@ -216,7 +216,7 @@ struct LeagueStoreTests {
         try await play(storage, player, topic, times: 2)
         try await play(storage, "\(topic)-stays", topic, times: 1)
         #expect(try await closeWeek(storage, league, at: nextWeek) == [.closed])
-        #expect(try await storage.users.erase(userID: player, now: nextWeek))
+        #expect(try await storage.erasure.erase(userID: player, now: nextWeek))
         for table in ["league_entries", "league_players", "league_results"] {
             let rows = try await storage.postgres.query("SELECT count(*) AS n FROM \(table) WHERE user_id = $1", [player]).rows[0].int("n")
             #expect(rows == 0, "\(table)")

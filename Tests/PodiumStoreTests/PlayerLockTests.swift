@@ -21,7 +21,7 @@ struct PlayerLockTests {
         let (waited, duringWait, erased) = try await whileContended(
             on: storage.postgres, hold: { _ = try $0.query(PlayerLocks.lock(user)) },
             lock: .hashed(PlayerLocks.prefix + user),
-            contender: { try await storage.users.erase(userID: user, now: now) }, whileHeld: players)
+            contender: { try await storage.erasure.erase(userID: user, now: now) }, whileHeld: players)
         #expect(waited, "the erasure waited for the player's lock")
         #expect(duringWait == 1, "nothing of the player was erased while the batch held the lock")
         #expect(erased)

@@ -44,7 +44,7 @@ struct RankingReconcilerTests {
                             [item], placements: LeaguePlacements(cohorts: [:]), now: now, rules: storage.rules, on: connection)
                         break
                     } catch let changed as ContestsChanged {
-                        try ContestStore.load(into: storage.rules.boards.contests, revision: changed.revision, on: connection)
+                        try RegistryLoad.load(into: storage.rules.boards.contests, revision: changed.revision, on: connection)
                     }
                 }
                 return try connection.query("SELECT handle FROM users WHERE user_id = $1", [item.userID]).rows[0].int64("handle")

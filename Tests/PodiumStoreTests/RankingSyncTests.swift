@@ -146,7 +146,7 @@ struct RankingSyncTests {
         #expect(try await redisBoard(storage.redis, key).map(\.1) == [15])
         let old = try await member(of: user, in: storage.postgres)
         server.stop()
-        #expect(try await storage.users.erase(userID: user, now: now))
+        #expect(try await storage.erasure.erase(userID: user, now: now))
         try await server.start()
         try await markRankingsReady(storage.redis)
         try await storage.rankingSync.rebuild()
@@ -294,7 +294,7 @@ struct RankingSyncTests {
                                                            displayName: "Kid", now: now))
         let member = try await member(of: user, in: storage.postgres)
         #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).membersHash(ofUser: user), user]) == .string(member))
-        #expect(try await storage.users.erase(userID: user, now: now))
+        #expect(try await storage.erasure.erase(userID: user, now: now))
         for table in ["users", "completions", "user_topics", "board_scores"] {
             let count = try await storage.postgres.query("SELECT count(*) AS n FROM \(table) WHERE user_id = $1", [user]).onlyInt("n")
             #expect(count == 0, "\(table)")
@@ -305,7 +305,7 @@ struct RankingSyncTests {
         }
         #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).playersHash(ofMember: member), member]) == .null)
         #expect(try await storage.redis.command(["HGET", RankingLayout(storage.redis).membersHash(ofUser: user), user]) == .null)
-        #expect(try await storage.users.erase(userID: user, now: now) == false)
+        #expect(try await storage.erasure.erase(userID: user, now: now) == false)
 
         // An entry written by a close racing the erasure (it read the scores before the erasure committed):
         // erasing again finds and removes it, and only then is there nothing left.
@@ -316,13 +316,13 @@ struct RankingSyncTests {
         try await storage.postgres.query("""
             INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank, medal) VALUES ($1, 0, $2, 3, 1, 'gold')
             """, [snapshot, user])
-        #expect(try await storage.users.erase(userID: user, now: now))
+        #expect(try await storage.erasure.erase(userID: user, now: now))
         #expect(try await storage.postgres.query("SELECT count(*) AS n FROM snapshot_entries WHERE user_id = $1", [user]).onlyInt("n") == 0)
         let pendingKeys = try await storage.postgres.query(
             "SELECT cardinality(redis_keys) AS n FROM pending_ranking_erasures WHERE user_id = $1", [user]).onlyInt("n")
         #expect(pendingKeys == 12, "the second erasure keeps the first one's Redis keys queued")
         #expect(try await storage.postgres.query("SELECT players FROM snapshots WHERE id = $1", [snapshot]).onlyInt("players") == 0)
-        #expect(try await storage.users.erase(userID: user, now: now) == false)
+        #expect(try await storage.erasure.erase(userID: user, now: now) == false)
     }
 }
 

@@ -85,7 +85,7 @@ struct TieBreakTests {
             #expect(try await storage.leaderboards.standings(userID: late, periods: [period]).ranks.map(\.rank) == [2])
 
             // Medals at close follow the same order: gold for early, silver for late.
-            let closed = try await storage.periods.close(BoardPeriodKey(period), now: instant("2026-11-30T00:20:00Z"), dryRun: false)
+            let closed = try await storage.closing.close(BoardPeriodKey(period), now: instant("2026-11-30T00:20:00Z"), dryRun: false)
             #expect(closed.medals.map { "\($0.userId):\($0.medal.rawValue):\($0.rank)" } == ["\(early):gold:1", "\(late):silver:2", "\(third):bronze:3"])
         }
     }
@@ -124,10 +124,10 @@ struct TieBreakTests {
             server.stop()
             #expect(try await Self.board(storage, topic: fast) == ["\(fast)-quick:1:5", "\(fast)-slow:2:5"], "PostgreSQL agrees")
             #expect(try await Self.board(storage, topic: shared) == ["\(shared)-slow:1:5", "\(shared)-quick:1:5"])
-            let closed = try await storage.periods.close(
+            let closed = try await storage.closing.close(
                 BoardPeriodKey(board: "topic:\(fast)", window: .week, period: "2026-W48"), now: instant("2026-11-30T00:20:00Z"), dryRun: true)
             #expect(closed.medals.map { "\($0.userId):\($0.medal.rawValue)" } == ["\(fast)-quick:gold", "\(fast)-slow:silver"])
-            let sharedClose = try await storage.periods.close(
+            let sharedClose = try await storage.closing.close(
                 BoardPeriodKey(board: "topic:\(shared)", window: .week, period: "2026-W48"), now: instant("2026-11-30T00:20:00Z"), dryRun: true)
             #expect(sharedClose.medals.map { "\($0.userId):\($0.medal.rawValue)" } == ["\(shared)-slow:gold", "\(shared)-quick:gold"])
         }
@@ -193,7 +193,7 @@ struct TieBreakTests {
             #expect(try await storage.leaderboards.standings(userID: untimed, periods: [period]).ranks.map(\.rank) == [3])
 
             // Medals and the final snapshot at close: gold for timed, silver for mixed, bronze for untimed.
-            let closed = try await storage.periods.close(key, now: instant("2026-11-30T00:20:00Z"), dryRun: false)
+            let closed = try await storage.closing.close(key, now: instant("2026-11-30T00:20:00Z"), dryRun: false)
             #expect(closed.medals.map { "\($0.userId):\($0.medal.rawValue):\($0.rank)" } == ["\(timed):gold:1", "\(mixed):silver:2", "\(untimed):bronze:3"])
             let snapshots = try await storage.snapshots.snapshots(key, limit: 5, top: 10)
             #expect(snapshots.map(\.kind) == ["final", "scheduled"])

@@ -132,7 +132,7 @@ public struct CompletionStore: Sendable {
                 }
             } catch let changed as ContestsChanged {
                 try await session.run { connection in
-                    try ContestStore.load(into: rules.boards.contests, revision: changed.revision, on: connection)
+                    try RegistryLoad.load(into: rules.boards.contests, revision: changed.revision, on: connection)
                 }
             }
         }
@@ -271,7 +271,7 @@ extension CompletionStore {
         let fresh = LeaguePlacing.apply(placements, to: plan.fresh, rules: rules, now: now)
         // Round trip 2: every upsert, one statement per table for the whole batch.
         let states = try writeUpserts(fresh, players: standing.players, recordedAt: recordedAt, on: connection)
-        let closings = try closingTimes(of: states.flatMap(\.closedEarly), on: connection)
+        let closings = try PeriodClosings.of(states.flatMap(\.closedEarly), on: connection)
         batch.add(fresh, states: states, zones: standing.zones, closings: closings, now: now, recordedAt: recordedAt, rules: rules)
         return batch
     }
@@ -363,23 +363,6 @@ extension CompletionStore {
     static func requestHash(_ item: ValidCompletion) -> String {
         Hashing.sha256Hex(item.fingerprint)
     }
-
-    /// When each of `periods` (open by the clock, closed early by ops) was closed; one query, and none when there are none.
-    static func closingTimes(of periods: [BoardPeriod], on connection: PostgresConnection) throws -> [BoardPeriodKey: Date] {
-        guard !periods.isEmpty else { return [:] }
-        let keys = periods.map(BoardPeriodKey.init)
-        let rows = try connection.query("""
-            SELECT c.board, c.board_window, c.period, c.closed_at FROM board_periods c
-            JOIN \(unnest: keys, BoardPeriodKey.columns, as: "x") USING (board, board_window, period)
-            WHERE c.closed_at IS NOT NULL
-            """).rows
-        var closings: [BoardPeriodKey: Date] = [:]
-        for row in rows {
-            guard let window = LeaderboardWindow(rawValue: try row.string("board_window")) else { continue }
-            closings[BoardPeriodKey(board: try row.string("board"), window: window, period: try row.string("period"))] = try row.date("closed_at")
-        }
-        return closings
-    }
 }
 
 /// A timed board period a batch scored: `board_periods` lists it so close-periods finds it by its end.
@@ -434,13 +417,6 @@ extension AchievementUnlockedEvent {
     static let columns = PostgresColumns<AchievementUnlockedEvent>(
         .column("user_id", "text", { $0.userId }), .column("achievement", "text", { $0.achievement }),
         .column("completion_id", "text", { $0.completionId }))
-}
-
-extension BoardPeriodKey {
-    /// The key's columns, for joining a list of board periods.
-    static let columns = PostgresColumns<BoardPeriodKey>(
-        .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window.rawValue }),
-        .column("period", "text", { $0.period }))
 }
 
 extension RecordOutcome {

@@ -29,12 +29,6 @@ public struct ContestStore: Sendable {
         self.registry = registry
     }
 
-    /// The columns `contest(from:)` reads.
-    static let columns = """
-        id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry,
-        max_players, metric, tie_break, medals, cancelled_at
-        """
-
     /// Reads every contest into the registry when PostgreSQL holds a newer revision than it; returns whether it did.
     ///
     /// A plain read of the revision first (it runs every second and rarely finds a change); then one snapshot
@@ -46,7 +40,7 @@ public struct ContestStore: Sendable {
         return try await postgres.withTransaction(isolation: "REPEATABLE READ") { connection in
             let revision = try connection.query(Self.revisionQuery).rows[0].int64("revision")
             guard revision > registry.revision else { return false }
-            try Self.load(into: registry, revision: revision, on: connection)
+            try RegistryLoad.load(into: registry, revision: revision, on: connection)
             return true
         }
     }
@@ -55,15 +49,6 @@ public struct ContestStore: Sendable {
     static let revisionQuery = """
         SELECT GREATEST((SELECT COALESCE(max(revision), 0) FROM contests), (SELECT COALESCE(max(revision), 0) FROM leagues)) AS revision
         """
-
-    /// Reads every contest and league and hands them to `registry` as of `revision`.
-    ///
-    /// Rows read in a later snapshot than `revision` may be newer than it: the registry is then ahead of its label,
-    /// and the next refresh reads them again.
-    static func load(into registry: ContestRegistry, revision: Int64, on connection: PostgresConnection) throws {
-        let contests = try connection.query("SELECT \(columns) FROM contests ORDER BY id").rows.compactMap(contest(from:))
-        registry.replace(with: contests, leagues: try LeagueStore.all(on: connection), revision: revision)
-    }
 
     /// Changes to contests and leagues take this lock first, one at a time: their revisions then commit in the order
     /// they were drawn, so a replica that has read revision N has seen every change up to N.
@@ -137,7 +122,7 @@ public struct ContestStore: Sendable {
     public func currentRunClosings(_ contests: [Contest], now: Date) async throws -> [String: Date] {
         let runs = contests.compactMap { contest in contest.currentRun(at: now).map { (contest.id, BoardPeriod(board: contest.board, period: $0)) } }
         guard !runs.isEmpty else { return [:] }
-        let closings = try await postgres.withConnection { try CompletionStore.closingTimes(of: runs.map(\.1), on: $0) }
+        let closings = try await postgres.withConnection { try PeriodClosings.of(runs.map(\.1), on: $0) }
         return Dictionary(uniqueKeysWithValues: runs.compactMap { id, run in closings[BoardPeriodKey(run)].map { (id, $0) } })
     }
 
@@ -172,31 +157,6 @@ public struct ContestStore: Sendable {
     /// The statement that finds which `join` contests each of `players` joined, for a pipeline.
     static func entriesQuery(players: [String]) -> PostgresQuery {
         "SELECT contest_id, user_id FROM contest_entries WHERE user_id = ANY(\(bind: players))"
-    }
-
-    /// A stored contest; nil for a row this version cannot read (it then counts nothing on this replica).
-    static func contest(from row: PostgresRow) throws -> Contest? {
-        guard let scope = ContestScope(boards: PostgresArrayText.strings(try row.string("scope"))),
-              let zone = TimeZone(identifier: try row.string("time_zone")),
-              let entry = ContestEntry(rawValue: try row.string("entry")),
-              let metric = BoardMetric(rawValue: try row.string("metric")),
-              let tieBreak = TieBreak(rawValue: try row.string("tie_break"))
-        else { return nil }
-        let start = try row.optionalDate("starts_at")
-        let end = try row.optionalDate("ends_at")
-        let schedule: ContestSchedule
-        if let cron = row["cron"], let seconds = try row.optionalInt("duration_seconds") {
-            guard let expression = try? CronExpression(cron) else { return nil }
-            schedule = .recurring(
-                cron: CronSchedule(expression: expression, timeZone: zone), duration: TimeInterval(seconds), from: start, until: end)
-        } else {
-            guard let start, let end else { return nil }
-            schedule = .once(start: start, end: end)
-        }
-        return Contest(
-            id: try row.string("id"), title: try row.string("title"), scope: scope, schedule: schedule, timeZone: zone, entry: entry,
-            maxPlayers: try row.optionalInt("max_players"), metric: metric, tieBreak: tieBreak, medals: try row.bool("medals"),
-            cancelledAt: try row.optionalDate("cancelled_at"))
     }
 }
 

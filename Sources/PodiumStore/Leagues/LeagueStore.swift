@@ -24,16 +24,6 @@ public struct LeagueStore: Sendable {
         self.contests = contests
     }
 
-    /// The columns `league(from:)` reads.
-    static let columns = """
-        id, name, scope, time_zone, tiers::text AS tiers, cohort_size, metric, tie_break, medals, created_at, paused_at, ended_at
-        """
-
-    /// Every league, by id (a row this version cannot read is left out: it then counts nothing on this replica).
-    static func all(on connection: PostgresConnection) throws -> [League] {
-        try connection.query("SELECT \(columns) FROM leagues ORDER BY id").rows.compactMap(league(from:))
-    }
-
     /// Stores a new league; false when the id is taken (nothing changed). The registry is refreshed once it committed,
     /// and every other replica's is told to (`ChangeTopic.contests`).
     public func create(_ league: League) async throws -> Bool {
@@ -195,20 +185,6 @@ public struct LeagueStore: Sendable {
     static func cohortBoard(of league: League, tier: String, cohort: String) -> String {
         let names = league.tiers.map { "'\($0.name)'" }.joined(separator: ", ")
         return "('league:\(league.id):' || (ARRAY[\(names)]::text[])[\(tier) + 1] || ':' || \(cohort))"
-    }
-
-    /// A stored league; nil for a row this version cannot read.
-    static func league(from row: PostgresRow) throws -> League? {
-        guard let scope = ContestScope(boards: PostgresArrayText.strings(try row.string("scope"))),
-              let zone = TimeZone(identifier: try row.string("time_zone")),
-              let tiers = try? PodiumJSON.decoder().decode([LeagueTier].self, from: Data(try row.string("tiers").utf8)), !tiers.isEmpty,
-              let metric = BoardMetric(rawValue: try row.string("metric")),
-              let tieBreak = TieBreak(rawValue: try row.string("tie_break"))
-        else { return nil }
-        return League(
-            id: try row.string("id"), name: try row.string("name"), scope: scope, timeZone: zone, tiers: tiers,
-            cohortSize: try row.int("cohort_size"), metric: metric, tieBreak: tieBreak, medals: try row.bool("medals"),
-            createdAt: try row.date("created_at"), pausedAt: try row.optionalDate("paused_at"), endedAt: try row.optionalDate("ended_at"))
     }
 }
 

@@ -3,28 +3,6 @@ import Metrics
 import PodiumCore
 import Postgres
 
-/// A board period by its three names.
-public struct BoardPeriodKey: Sendable, Hashable, Codable {
-    /// Board id.
-    public var board: String
-    /// Window.
-    public var window: LeaderboardWindow
-    /// Period name.
-    public var period: String
-
-    /// Creates a key.
-    public init(board: String, window: LeaderboardWindow, period: String) {
-        self.board = board
-        self.window = window
-        self.period = period
-    }
-
-    /// The key of a board period.
-    public init(_ period: BoardPeriod) {
-        self.init(board: period.board.id, window: period.period.window, period: period.period.key)
-    }
-}
-
 /// What closing one period did (or, in a dry run, would do).
 public struct PeriodCloseReport: Sendable, Codable, Equatable {
     /// Board id.
@@ -91,61 +69,6 @@ public struct PeriodStore: Sendable {
         }
         let allTime = boards.filter { $0.windows.contains(.all) }.map { BoardPeriodKey(board: $0.id, window: .all, period: Period.all.key) }
         return allTime + timed
-    }
-
-    /// Closes one period: final snapshot of the whole board, medals, the period marked closed, and the events, in one transaction;
-    /// for a league cohort also its players' moves (`LeagueSettling`).
-    ///
-    /// Idempotent: a period already closed is left as it is and reported `already-closed` with the
-    /// medals it awarded. With `dryRun`, nothing is written and the report shows who would get which medal.
-    ///
-    /// A contest run may be closed `early`, while it is still under way: completions played after that miss it.
-    public func close(_ key: BoardPeriodKey, now: Date, dryRun: Bool, early: Bool = false) async throws -> PeriodCloseReport {
-        let period = try closing(key, now: now, early: early)
-        if dryRun { return try await previewClose(key, awardsMedals: period.awardsMedals) }
-        guard let report = try await closeNow([period], now: now).first else { throw PeriodCloseError.unknownPeriod(key) }
-        Self.count(report)
-        return report
-    }
-
-    /// Closes every one of `keys` that can close at `now`, in one transaction (`closeNow`): what the close-periods job
-    /// does with each page of due periods. Returns the reports of those it closed or found closed, and why each of the
-    /// others cannot close.
-    public func close(_ keys: [BoardPeriodKey], now: Date) async throws -> (reports: [PeriodCloseReport], refused: [PeriodCloseError]) {
-        var periods: [ClosingPeriod] = []
-        var refused: [PeriodCloseError] = []
-        for key in keys {
-            do {
-                periods.append(try closing(key, now: now, early: false))
-            } catch let error as PeriodCloseError {
-                refused.append(error)
-            }
-        }
-        guard !periods.isEmpty else { return ([], refused) }
-        let reports = try await closeNow(periods, now: now)
-        reports.forEach(Self.count)
-        return (reports, refused)
-    }
-
-    /// `key` checked for a close at `now`: its board keeps the window, the period exists and has ended (or, `early`, is a
-    /// contest run under way).
-    private func closing(_ key: BoardPeriodKey, now: Date, early: Bool) throws -> ClosingPeriod {
-        guard let scope = BoardScope(id: key.board) else { throw PeriodCloseError.unknownPeriod(key) }
-        let board = rules.boards.definition(for: scope)
-        guard board.windows.contains(key.window), let end = board.period(of: key.window, named: key.period)?.end else {
-            throw PeriodCloseError.unknownPeriod(key)
-        }
-        guard end <= now || (early && key.window == .contest) else { throw PeriodCloseError.notEnded(key, endsAt: end) }
-        return ClosingPeriod(key: key, end: end, tieBreak: board.tieBreak, awardsMedals: board.medalWindows.contains(key.window))
-    }
-
-    /// Counts the medals of a close that closed its period.
-    private static func count(_ report: PeriodCloseReport) {
-        guard report.outcome == .closed else { return }
-        for medal in report.medals {
-            Counter(label: "podium_medals_awarded_total", dimensions: [("window", report.window.rawValue), ("medal", medal.medal.rawValue)])
-                .increment()
-        }
     }
 
     /// The class of the advisory locks that close board periods (the second key is the period's `closeLockKey` hashed).
@@ -292,23 +215,6 @@ public struct PeriodStore: Sendable {
             """)
     }
 
-    /// What closing would do; for a period already closed, what closing did (as a real close would answer).
-    private func previewClose(_ key: BoardPeriodKey, awardsMedals: Bool) async throws -> PeriodCloseReport {
-        try await postgres.withConnection { connection in
-            let closed = try connection.query(
-                "SELECT final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3",
-                [key.board, key.window.rawValue, key.period]).rows.first?["final_snapshot_id"].flatMap(Int64.init)
-            if let closed { return try Self.alreadyClosed(key, snapshot: closed, on: connection) }
-            let players = try connection.query(
-                "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
-                [key.board, key.window.rawValue, key.period]).rows[0].int("n")
-            let medals = awardsMedals ? try connection.query("""
-                SELECT user_id, score, rank FROM (\(Self.finalStandings)) standings WHERE rank <= $4 ORDER BY position
-                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank, rules.tieBreak(ofBoard: key.board).rawValue]).rows.compactMap { try Self.standingsMedal(of: $0, key: key) } : []
-            return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: .dryRun, players: players, medals: medals)
-        }
-    }
-
     /// The medal `Medal.awarded` gives a standings row (`user_id`, `score`, `rank`) of a window that awards medals.
     static func standingsMedal(of row: PostgresRow, key: BoardPeriodKey) throws -> MedalAward? {
         let (rank, score) = (try row.int("rank"), try row.int64("score"))
@@ -325,16 +231,6 @@ public struct PeriodStore: Sendable {
             board: key.board, window: key.window, period: key.period, outcome: .alreadyClosed, players: players,
             medals: try medals(of: snapshot, key: key, on: connection))
     }
-
-    /// Every player of board period ($1, $2, $3) in listing order with position and competition rank under the
-    /// board's tie-break ($5): the dry run's medal candidates, in the order the close's final snapshot takes
-    /// (`PeriodClosing`). Pages ranked by Redis use the same order, so the medals agree with what the board showed.
-    private static let finalStandings = """
-        SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
-        FROM (SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.handle
-              FROM board_scores s JOIN users u USING (user_id) WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3) places
-        WINDOW listing AS (ORDER BY score DESC, tie_key, handle), ranking AS (ORDER BY score DESC, tie_key)
-        """
 
     private static let snapshotPlayers = "SELECT players FROM snapshots WHERE id = $1"
 

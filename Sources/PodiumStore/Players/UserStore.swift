@@ -4,7 +4,7 @@ import PodiumCore
 import Postgres
 import Redis
 
-/// Players: profiles, history, topic statistics, preferences, erasure.
+/// Players: profiles, history, topic statistics, preferences (erasure is `PlayerErasure`).
 public struct UserStore: Sendable {
     let postgres: PostgresPool
     /// Where profiles, history and topic statistics are read (a standby's may be slightly behind).
@@ -13,16 +13,15 @@ public struct UserStore: Sendable {
     let periods: PeriodStore
     let rankings: RankingWriter
     let follows: FollowStore
-    let rateLimiter: RateLimiter
     let rules: GameRules
     let logger: Logger
 
     /// Creates the store; profile ranks are read through `leaderboards` (and its batched Redis reads), medals through
-    /// `periods`, friends' progress through `follows`; erasure removes the player's rate limit bucket from `rateLimiter`.
+    /// `periods`, friends' progress through `follows`.
     /// Profiles, history and topic statistics come from `replica`'s pool when given.
     public init(
         postgres: PostgresPool, replica: ReadReplica? = nil, leaderboards: LeaderboardStore, periods: PeriodStore,
-        rankings: RankingWriter, follows: FollowStore, rateLimiter: RateLimiter, rules: GameRules, logger: Logger
+        rankings: RankingWriter, follows: FollowStore, rules: GameRules, logger: Logger
     ) {
         self.postgres = postgres
         self.replica = replica ?? .primaryOnly(postgres)
@@ -30,7 +29,6 @@ public struct UserStore: Sendable {
         self.periods = periods
         self.rankings = rankings
         self.follows = follows
-        self.rateLimiter = rateLimiter
         self.rules = rules
         self.logger = logger
     }
@@ -224,83 +222,6 @@ public struct UserStore: Sendable {
         let times = (row?["times"] ?? "").split(separator: ",").compactMap { Double($0) }.map { Date(timeIntervalSince1970: $0) }
         let days = Streak.recountedDays(stored, times: times, from: old, to: zone)
         try connection.query("UPDATE users SET days = $2::int[] WHERE user_id = $1", [userID, days])
-    }
-
-    /// Erases the player everywhere: PostgreSQL rows (the player's row with preferences and reminders, completions, topics,
-    /// scores, snapshot entries and medals, events, follows either way, contest entries) and Redis entries (board entries,
-    /// the name, and the rate limit bucket of the player's token, which is all a player who only made requests leaves).
-    ///
-    /// Returns false if nothing of the player was left: true when any row or key of these was found and removed.
-    /// The player's lock (`PlayerLocks`) and row are taken first, as a completion batch takes them,
-    /// so a batch of the player finishes before (and its board keys are found) or starts after, reading no erased
-    /// days or achievements.
-    /// A player already erased is searched again: a period close or snapshot racing the first erasure
-    /// can have written an entry it could not see, and erasing again removes it.
-    /// The Redis part is also queued for a minute: the ranking sync repeats it, so a ranking write
-    /// of a completion that committed just before the erasure cannot bring the player back, and it
-    /// finishes the job if Redis is unreachable now; a player who never had a name or board entry (who only followed,
-    /// was followed, joined a contest or holds a league tier) has no Redis part to queue.
-    public func erase(userID: String, now: Date) async throws -> Bool {
-        let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
-            try connection.query(PlayerLocks.lock(userID))
-            let handle = try connection.query("SELECT handle FROM users WHERE user_id = $1 FOR UPDATE", [userID]).rows.first
-            let members = try handle.map { [try $0.member()] } ?? []
-            let rows = try connection.query(BoardScoreTables.erase(userID: userID)).rows
-            let keys = Set(try rows.map { row in
-                RankingKeys.board(try row.string("board"), LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all,
-                                  try row.string("period"))
-            }).sorted()
-            // Completions have no foreign key to users (migration 023): they go first, by their player's index.
-            try connection.query("DELETE FROM completions WHERE user_id = $1", [userID])
-            try connection.query("DELETE FROM users WHERE user_id = $1", [userID])
-            let follows = try connection.query("DELETE FROM follows WHERE user_id = $1 OR followed_id = $1", [userID]).affectedRows
-            let entries = try connection.query("DELETE FROM contest_entries WHERE user_id = $1", [userID]).affectedRows
-            // Out of every league: their cohort places (not given again), their tiers and their league history.
-            let leagues = try connection.query("""
-                WITH e AS (DELETE FROM league_entries WHERE user_id = $1 RETURNING 1),
-                     p AS (DELETE FROM league_players WHERE user_id = $1 RETURNING 1),
-                     r AS (DELETE FROM league_results WHERE user_id = $1 RETURNING 1)
-                SELECT (SELECT count(*) FROM e) + (SELECT count(*) FROM p) + (SELECT count(*) FROM r) AS n
-                """, [userID]).rows.first?.int("n") ?? 0
-            // The events' webhook deliveries go with them (no foreign key on a partitioned table, migration 021).
-            let events = try connection.query("""
-                WITH gone AS (DELETE FROM events WHERE user_id = $1 RETURNING id),
-                deliveries AS (DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM gone))
-                SELECT count(*) AS n FROM gone
-                """, [userID]).rows.first?.int("n") ?? 0
-            // The erasure's own Redis part removes the name.
-            let names = try connection.query("DELETE FROM pending_display_names WHERE user_id = $1", [userID]).affectedRows
-            let snapshots = try connection.query("""
-                WITH gone AS (DELETE FROM snapshot_entries WHERE user_id = $1 RETURNING snapshot_id, position),
-                gaps AS (INSERT INTO snapshot_gaps (snapshot_id, position) SELECT snapshot_id, position FROM gone)
-                UPDATE snapshots s SET players = s.players - g.n
-                FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY snapshot_id) g WHERE s.id = g.snapshot_id
-                """, [userID]).affectedRows
-            let found = handle != nil || !rows.isEmpty || follows + entries + leagues + events + names + snapshots > 0
-            guard found, !members.isEmpty || !keys.isEmpty else { return (found, nil) }
-            let queued = try connection.query("""
-                INSERT INTO pending_ranking_erasures AS p (user_id, redis_keys, members, erased_at) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (user_id) DO UPDATE SET erased_at = EXCLUDED.erased_at,
-                    redis_keys = ARRAY(SELECT DISTINCT k FROM unnest(p.redis_keys || EXCLUDED.redis_keys) AS k ORDER BY k),
-                    members = ARRAY(SELECT DISTINCT m FROM unnest(p.members || EXCLUDED.members) AS m ORDER BY m)
-                RETURNING user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
-                """, [userID, keys, members, now]).rows[0]
-            // Every replica's ranking sync is told when the erasure commits, and repeats its Redis part from then on.
-            try connection.query(ChangeNotices.notify(.rankings))
-            return (true, try RankingErasure(row: queued))
-        }
-        let bucket = await rateLimiter.forget(RateLimiter.playerBucket(userID))
-        guard let erasure else { return found || bucket }
-        // This replica at once; the others when the notification reaches them. Again once Redis forgot the player: a
-        // read in between may have looked the old member up there again.
-        leaderboards.knownMembers.forgetAll()
-        do {
-            try await rankings.erase(erasure)
-            leaderboards.knownMembers.forgetAll()
-        } catch {
-            logger.warning("player erased from PostgreSQL; the Redis part is queued", metadata: ["error": "\(error)"])
-        }
-        return true
     }
 }
 

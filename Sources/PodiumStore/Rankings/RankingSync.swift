@@ -5,12 +5,6 @@ import PodiumCore
 import Postgres
 import Redis
 
-/// Another replica or command is rebuilding the rankings right now.
-public struct RebuildInProgress: Error, CustomStringConvertible {
-    /// A sentence for logs and answers.
-    public var description: String { "a rankings rebuild is already running" }
-}
-
 /// What a rebuild did.
 public struct RebuildReport: Sendable, Equatable {
     /// Board periods written.

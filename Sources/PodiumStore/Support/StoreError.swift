@@ -53,3 +53,9 @@ public enum StorageService: String, Sendable {
     /// Live rankings.
     case redis = "Redis"
 }
+
+/// Another replica or command is rebuilding the rankings right now.
+public struct RebuildInProgress: Error, CustomStringConvertible {
+    /// A sentence for logs and answers.
+    public var description: String { "a rankings rebuild is already running" }
+}

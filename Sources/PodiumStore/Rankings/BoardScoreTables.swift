@@ -124,20 +124,6 @@ enum BoardScoreTables {
         """
     }
 
-    /// Deletes every board score of `userID` and returns the (board, window, period) of each.
-    static func erase(userID: String) -> PostgresQuery {
-        """
-        WITH current AS (DELETE FROM board_current_scores WHERE user_id = \(bind: userID) RETURNING *),
-        past AS (DELETE FROM board_period_scores WHERE user_id = \(bind: userID) RETURNING board, board_window, period)
-        SELECT h.board, w.board_window, w.period
-        FROM current h
-        CROSS JOIN LATERAL (VALUES ('all', CASE WHEN h.all_score IS NOT NULL THEN 'all' END), \(unescaped: heldPeriods)) AS w(board_window, period)
-        WHERE w.period IS NOT NULL
-        UNION ALL
-        SELECT * FROM past
-        """
-    }
-
     /// Up to `limit` rows of `window` after (`board`, `period`, `user_id`) `after`, in that order, with the player's
     /// handle, as `board_scores` shows them; `filter` is an SQL condition on the row aliased `s`, and with
     /// `updatedSince` only rows updated since then are read.
@@ -173,7 +159,7 @@ enum BoardScoreTables {
     }
 
     /// The current row's timed windows as rows of (window, period), for `VALUES` over the row aliased `h`.
-    private static let heldPeriods = timedWindows.map { "('\($0)', h.\($0)_period)" }.joined(separator: ", ")
+    static let heldPeriods = timedWindows.map { "('\($0)', h.\($0)_period)" }.joined(separator: ", ")
 
     /// The current row's timed windows as rows of (window, period, score, reached_at, duration_ms,
     /// untimed_completions), for `VALUES` over the row aliased `h`.
@@ -212,4 +198,34 @@ enum BoardScoreTables {
             "\(window)_period = COALESCE(\(new)_period, \(old)_period)",
         ].joined(separator: ",\n        ")
     }.joined(separator: ",\n        ")
+}
+
+/// Deletes every board score of one player and returns the board period of each, for the erasure's Redis part.
+struct ErasedBoardScores: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH current AS (DELETE FROM board_current_scores WHERE user_id = \(\.userID) RETURNING *),
+        past AS (DELETE FROM board_period_scores WHERE user_id = \(\.userID) RETURNING board, board_window, period)
+        SELECT h.board, w.board_window, w.period
+        FROM current h
+        CROSS JOIN LATERAL (VALUES ('all', CASE WHEN h.all_score IS NOT NULL THEN 'all' END), \(unescaped: BoardScoreTables.heldPeriods))
+            AS w(board_window, period)
+        WHERE w.period IS NOT NULL
+        UNION ALL
+        SELECT * FROM past
+        """
+
+    /// A board period the player had a score on.
+    struct Row: Decodable, Sendable {
+        let board: String
+        let boardWindow: String
+        let period: String
+
+        /// The Redis key of its ranking.
+        var rankingKey: String {
+            RankingKeys.board(board, LeaderboardWindow(rawValue: boardWindow) ?? .all, period)
+        }
+    }
+
+    /// The player.
+    let userID: String
 }

@@ -1,53 +1,105 @@
 import Foundation
+import Metrics
 import PodiumCore
 import Postgres
 
-/// A board period checked and ready to close: its key, its end, its board's tie-break and whether it awards medals.
-struct ClosingPeriod: Sendable {
-    /// The period.
-    let key: BoardPeriodKey
-    /// Its exclusive end.
-    let end: Date
-    /// How its board ranks equal scores.
-    let tieBreak: TieBreak
-    /// Whether its window awards medals on its board.
-    let awardsMedals: Bool
+/// Closing board periods: the use case that spans the stores' folders. A close takes each period's final snapshot and
+/// medals (`Periods`), settles a league cohort's moves (`Leagues`) and appends the events (`Outbox`), in one transaction.
+///
+/// Called by the close-periods job, by an admin's close of a period or a league week, and by `podium jobs`.
+public struct PeriodClosing: Sendable {
+    let postgres: PostgresPool
+    let rules: GameRules
 
-    /// The columns the close's statements read.
-    static let columns = PostgresColumns<ClosingPeriod>(
-        .column("board", "text", { $0.key.board }), .column("board_window", "text", { $0.key.window.rawValue }),
-        .column("period", "text", { $0.key.period }), .column("ends_at", "timestamptz", { $0.end }),
-        .column("policy", "text", { $0.tieBreak.rawValue }))
-}
+    /// Creates the use case.
+    public init(postgres: PostgresPool, rules: GameRules) {
+        self.postgres = postgres
+        self.rules = rules
+    }
 
-/// A final snapshot the close took, with the period it belongs to.
-struct TakenSnapshot: Sendable {
-    /// The snapshot's id.
-    let id: Int64
-    /// The period it closed.
-    let period: ClosingPeriod
-    /// Players on it.
-    let players: Int
+    /// Closes one period: final snapshot of the whole board, medals, the period marked closed, and the events, in one transaction;
+    /// for a league cohort also its players' moves (`LeagueSettling`).
+    ///
+    /// Idempotent: a period already closed is left as it is and reported `already-closed` with the
+    /// medals it awarded. With `dryRun`, nothing is written and the report shows who would get which medal.
+    ///
+    /// A contest run may be closed `early`, while it is still under way: completions played after that miss it.
+    public func close(_ key: BoardPeriodKey, now: Date, dryRun: Bool, early: Bool = false) async throws -> PeriodCloseReport {
+        let period = try closing(key, now: now, early: early)
+        if dryRun { return try await previewClose(key, awardsMedals: period.awardsMedals) }
+        guard let report = try await closeNow([period], now: now).first else { throw PeriodCloseError.unknownPeriod(key) }
+        Self.count(report)
+        return report
+    }
 
-    /// The columns the close's statements read.
-    static let columns = PostgresColumns<TakenSnapshot>(
-        .column("id", "bigint", { $0.id }), .column("board", "text", { $0.period.key.board }),
-        .column("board_window", "text", { $0.period.key.window.rawValue }), .column("period", "text", { $0.period.key.period }),
-        .column("policy", "text", { $0.period.tieBreak.rawValue }))
-}
+    /// Closes every one of `keys` that can close at `now`, in one transaction (`closeNow`): what the close-periods job
+    /// does with each page of due periods. Returns the reports of those it closed or found closed, and why each of the
+    /// others cannot close.
+    public func close(_ keys: [BoardPeriodKey], now: Date) async throws -> (reports: [PeriodCloseReport], refused: [PeriodCloseError]) {
+        var periods: [ClosingPeriod] = []
+        var refused: [PeriodCloseError] = []
+        for key in keys {
+            do {
+                periods.append(try closing(key, now: now, early: false))
+            } catch let error as PeriodCloseError {
+                refused.append(error)
+            }
+        }
+        guard !periods.isEmpty else { return ([], refused) }
+        let reports = try await closeNow(periods, now: now)
+        reports.forEach(Self.count)
+        return (reports, refused)
+    }
 
-/// A medal of the close, on one entry of a final snapshot.
-private struct AwardedMedal {
-    let snapshot: Int64
-    let position: Int
-    let award: MedalAward
+    /// `key` checked for a close at `now`: its board keeps the window, the period exists and has ended (or, `early`, is a
+    /// contest run under way).
+    private func closing(_ key: BoardPeriodKey, now: Date, early: Bool) throws -> ClosingPeriod {
+        guard let scope = BoardScope(id: key.board) else { throw PeriodCloseError.unknownPeriod(key) }
+        let board = rules.boards.definition(for: scope)
+        guard board.windows.contains(key.window), let end = board.period(of: key.window, named: key.period)?.end else {
+            throw PeriodCloseError.unknownPeriod(key)
+        }
+        guard end <= now || (early && key.window == .contest) else { throw PeriodCloseError.notEnded(key, endsAt: end) }
+        return ClosingPeriod(key: key, end: end, tieBreak: board.tieBreak, awardsMedals: board.medalWindows.contains(key.window))
+    }
 
-    static let columns = PostgresColumns<AwardedMedal>(
-        .column("snapshot_id", "bigint", { $0.snapshot }), .column("position", "int", { $0.position }),
-        .column("medal", "text", { $0.award.medal.rawValue }))
-}
+    /// Counts the medals of a close that closed its period.
+    private static func count(_ report: PeriodCloseReport) {
+        guard report.outcome == .closed else { return }
+        for medal in report.medals {
+            Counter(label: "podium_medals_awarded_total", dimensions: [("window", report.window.rawValue), ("medal", medal.medal.rawValue)])
+                .increment()
+        }
+    }
 
-extension PeriodStore {
+    /// What closing would do; for a period already closed, what closing did (as a real close would answer).
+    private func previewClose(_ key: BoardPeriodKey, awardsMedals: Bool) async throws -> PeriodCloseReport {
+        try await postgres.withConnection { connection in
+            let closed = try connection.query(
+                "SELECT final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3",
+                [key.board, key.window.rawValue, key.period]).rows.first?["final_snapshot_id"].flatMap(Int64.init)
+            if let closed { return try PeriodStore.alreadyClosed(key, snapshot: closed, on: connection) }
+            let players = try connection.query(
+                "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
+                [key.board, key.window.rawValue, key.period]).rows[0].int("n")
+            let medals = awardsMedals ? try connection.query("""
+                SELECT user_id, score, rank FROM (\(Self.finalStandings)) standings WHERE rank <= $4 ORDER BY position
+                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank, rules.tieBreak(ofBoard: key.board).rawValue]).rows.compactMap { try PeriodStore.standingsMedal(of: $0, key: key) } : []
+            return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: .dryRun, players: players, medals: medals)
+        }
+    }
+
+    /// Every player of board period ($1, $2, $3) in listing order with position and competition rank under the
+    /// board's tie-break ($5): the dry run's medal candidates, in the order the close's final snapshot takes
+    /// (`PeriodClosing`). Pages ranked by Redis use the same order, so the medals agree with what the board showed.
+    private static let finalStandings = """
+        SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
+        FROM (SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.handle
+              FROM board_scores s JOIN users u USING (user_id) WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3) places
+        WINDOW listing AS (ORDER BY score DESC, tie_key, handle), ranking AS (ORDER BY score DESC, tie_key)
+        """
+
+
     /// Closes `periods` in one transaction, set-based: however many there are, a dozen statements. For each period not
     /// closed yet: the final snapshot of the whole board, the medals, the period marked closed, a league cohort's moves
     /// (`LeagueSettling`), and the events; a period closed before is reported `already-closed` with what it awarded.
@@ -61,7 +113,7 @@ extension PeriodStore {
         let periods = periods.filter { seen.insert($0.key).inserted }.sorted { ($0.key.board, $0.key.window.rawValue, $0.key.period) < ($1.key.board, $1.key.window.rawValue, $1.key.period) }
         let registry = rules.boards.contests
         let reports = try await postgres.withTransaction { connection -> [BoardPeriodKey: PeriodCloseReport] in
-            try connection.query(Self.closeLocks(periods.map { Self.closeLockKey($0.key) }, shared: false))
+            try connection.query(PeriodStore.closeLocks(periods.map { PeriodStore.closeLockKey($0.key) }, shared: false))
             try connection.query("""
                 INSERT INTO board_periods (board, board_window, period, ends_at)
                 SELECT x.board, x.board_window, x.period, x.ends_at FROM \(unnest: periods, ClosingPeriod.columns, as: "x")
@@ -73,10 +125,10 @@ extension PeriodStore {
                 JOIN \(unnest: periods, ClosingPeriod.columns, as: "x") USING (board, board_window, period)
                 ORDER BY p.board, p.board_window, p.period FOR UPDATE OF p
                 """).rows {
-                if let snapshot = row["final_snapshot_id"].flatMap(Int64.init) { closedBefore[try Self.key(row)] = snapshot }
+                if let snapshot = row["final_snapshot_id"].flatMap(Int64.init) { closedBefore[try PeriodStore.key(row)] = snapshot }
             }
             var reports: [BoardPeriodKey: PeriodCloseReport] = [:]
-            for (key, snapshot) in closedBefore { reports[key] = try Self.alreadyClosed(key, snapshot: snapshot, on: connection) }
+            for (key, snapshot) in closedBefore { reports[key] = try PeriodStore.alreadyClosed(key, snapshot: snapshot, on: connection) }
             let fresh = periods.filter { closedBefore[$0.key] == nil }
             guard !fresh.isEmpty else { return reports }
             let snapshots = try Self.takeFinalSnapshots(of: fresh, now: now, on: connection)
@@ -113,7 +165,7 @@ extension PeriodStore {
             FROM \(unnest: periods, ClosingPeriod.columns, as: "x") ORDER BY x.board, x.board_window, x.period
             RETURNING id, board, board_window, period, players
             """).rows.compactMap { row -> TakenSnapshot? in
-            guard let period = byKey[try key(row)] else { return nil }
+            guard let period = byKey[try PeriodStore.key(row)] else { return nil }
             return TakenSnapshot(id: try row.int64("id"), period: period, players: try row.int("players"))
         }
         // Pages ranked by Redis use the same order, so the medals agree with what the boards showed.
@@ -143,7 +195,7 @@ extension PeriodStore {
             WHERE snapshot_id = ANY(\(bind: snapshots.map(\.id))) AND rank <= \(bind: Medal.lastMedalRank) ORDER BY snapshot_id, position
             """).rows.compactMap { row -> AwardedMedal? in
             let snapshot = try row.int64("snapshot_id")
-            guard let key = byID[snapshot], let award = try standingsMedal(of: row, key: key) else { return nil }
+            guard let key = byID[snapshot], let award = try PeriodStore.standingsMedal(of: row, key: key) else { return nil }
             return AwardedMedal(snapshot: snapshot, position: try row.int("position"), award: award)
         }
         guard !awarded.isEmpty else { return [:] }
@@ -153,4 +205,15 @@ extension PeriodStore {
             """)
         return Dictionary(grouping: awarded, by: \.snapshot).mapValues { $0.map(\.award) }
     }
+}
+
+/// A medal of the close, on one entry of a final snapshot.
+private struct AwardedMedal {
+    let snapshot: Int64
+    let position: Int
+    let award: MedalAward
+
+    static let columns = PostgresColumns<AwardedMedal>(
+        .column("snapshot_id", "bigint", { $0.snapshot }), .column("position", "int", { $0.position }),
+        .column("medal", "text", { $0.award.medal.rawValue }))
 }
