@@ -112,6 +112,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+        ], swiftSettings: [
+            // The drills' fault hooks (`FaultHooks`) exist in debug builds only, never in the release binary.
+            .define("PODIUM_FAULT_HOOKS", .when(configuration: .debug)),
         ]),
 
         // Helpers more than one test target uses.

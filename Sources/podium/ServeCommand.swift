@@ -16,18 +16,22 @@ import ServiceLifecycle
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the HTTP API and background work.")
 
-    /// Fault injection for the multi-process scheduler tests, not a setting: `<job>=<lock>` makes that job wait, before
-    /// it works, while a test holds PostgreSQL advisory lock `<lock>` (`TestGate`).
-    @Option(name: .customLong("test-job-gate"), help: .hidden) var testJobGate: JobGate?
-    /// Fault injection for the league close drill, not a setting: `<size>=<lock>` makes close-periods close pages of
-    /// `<size>` periods and wait after each while a test holds advisory lock `<lock>`.
-    @Option(name: .customLong("test-close-pages"), help: .hidden) var testClosePages: ClosePages?
+    #if PODIUM_FAULT_HOOKS
+    /// Fault injection for the drills, not settings; debug builds only (`FaultHooks`).
+    @OptionGroup var faults: FaultHooks
+    #endif
 
     func run() async throws {
         var settings = try Settings.load()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PodiumMetrics.factory(registry: registry))
-        let runtime = try Runtime(settings: settings, jobGate: testJobGate, closePages: testClosePages)
+        #if PODIUM_FAULT_HOOKS
+        var gated = try Runtime(settings: settings)
+        gated.faults = faults
+        let runtime = gated
+        #else
+        let runtime = try Runtime(settings: settings)
+        #endif
         let logger = runtime.logger
         logger.info("podium starting", metadata: [
             "version": "\(BuildInfo.version)", "commit": "\(BuildInfo.commit)", "process": "\(ProcessInfo.processInfo.processIdentifier)"])
