@@ -76,9 +76,10 @@ public final class ChangeNotices: Service, Sendable {
         localNotes.withLock { $0[topic] }
     }
 
-    /// The statement that tells every replica `topic` changed, to run in the transaction that changes it.
+    /// The statement that tells every replica `topic` changed, to run in the transaction that changes it (or to
+    /// pipeline after the change): ``NotifyChange``'s query.
     public static func notify(_ topic: ChangeTopic) -> PostgresQuery {
-        "SELECT pg_notify(\(bind: topic.channel), '')"
+        NotifyChange(topic).query
     }
 
     /// Keeps the listener connected until graceful shutdown or cancellation (does nothing without a configuration).
@@ -123,6 +124,20 @@ public final class ChangeNotices: Service, Sendable {
     private func setListening(_ now: Bool) {
         guard listening.exchange(now, ordering: .acquiringAndReleasing) != now else { return }
         for signal in signals.values { signal.signal() }
+    }
+}
+
+/// Tells every replica that `topic` changed (`pg_notify` on its channel): run it in the transaction that makes the
+/// change, and the notification goes out when that transaction commits.
+public struct NotifyChange: PostgresStatement {
+    public static let sql: PostgresSQL<Self> = "SELECT pg_notify(\(\.topic.channel), '')"
+    public typealias Row = NoRows
+    /// What changed.
+    public let topic: ChangeTopic
+
+    /// The notice of `topic`.
+    public init(_ topic: ChangeTopic) {
+        self.topic = topic
     }
 }
 

@@ -14,20 +14,12 @@ struct MonthlyPartitions: Sendable {
     /// The completions, by the month they were completed in.
     static let completions = MonthlyPartitions(table: "completions", timeColumn: "completed_at")
 
-    /// Serializes the jobs that make and drop this table's partitions, across replicas (the transaction's advisory lock).
-    var lock: PostgresQuery {
-        "SELECT pg_advisory_xact_lock(hashtextextended(\(bind: "podium months of " + table), 0))"
-    }
-
     /// The default partition's name.
     var defaultPartition: String { table + "_default" }
 
     /// The names of the monthly partitions, oldest first (the default partition left out).
     func partitions(on connection: PostgresConnection) throws -> [String] {
-        try connection.query("""
-            SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-            WHERE i.inhparent = $1::regclass AND c.relname ~ ('^' || $1 || '_[0-9]{4}_[0-9]{2}$') ORDER BY 1
-            """, [table]).rows.map { try $0.string("name") }
+        try connection.run(MonthPartitionNames(table: table)).map(\.name)
     }
 
     /// The monthly partitions whose whole month ended by `cutoff`, oldest first.
@@ -36,18 +28,37 @@ struct MonthlyPartitions: Sendable {
     }
 
     /// Drops (see `maintaining`) the rows before `cutoff` left in the default partition with `leftovers` (a statement
-    /// answering `n`, how many it deleted), then every month that ended by `cutoff`, a whole partition at a time.
-    /// `counting` is asked first about each partition: it removes whatever depends on its rows and says how many there
-    /// are. The table is locked (ACCESS EXCLUSIVE) only for the detaching and dropping, after the counting. Returns how
-    /// many rows went.
+    /// answering `n`, how many it deleted: ``RemovedRows``), then every month that ended by `cutoff`, a whole partition
+    /// at a time. `counting` is asked first about each partition: it removes whatever depends on its rows and says how
+    /// many there are. The table is locked (ACCESS EXCLUSIVE) only for the detaching and dropping, after the counting.
+    /// Returns how many rows went.
+    func prune<Leftovers: PostgresStatement>(
+        before cutoff: Date, on postgres: PostgresPool, leftovers: Leftovers,
+        counting: @escaping @Sendable (_ partition: String, PostgresConnection) throws -> Int
+    ) async throws -> Int where Leftovers.Row == RemovedRows {
+        try await prune(before: cutoff, on: postgres, removingLeftovers: { try $0.run(leftovers).first?.n }, counting: counting)
+    }
+
+    /// `prune` with `leftovers` as a query answering `n`, for callers whose statement is not yet a type.
     func prune(
         before cutoff: Date, on postgres: PostgresPool, leftovers: PostgresQuery,
+        counting: @escaping @Sendable (_ partition: String, PostgresConnection) throws -> Int
+    ) async throws -> Int {
+        try await prune(before: cutoff, on: postgres, removingLeftovers: { connection in
+            try connection.query(leftovers).rows.first.map { try RemovedRows(from: PostgresRowDecoder(row: $0)).n }
+        }, counting: counting)
+    }
+
+    /// `prune`, with the default partition's old rows deleted by `removingLeftovers` (nil: no answer, none).
+    private func prune(
+        before cutoff: Date, on postgres: PostgresPool,
+        removingLeftovers: @escaping @Sendable (PostgresConnection) throws -> Int?,
         counting: @escaping @Sendable (_ partition: String, PostgresConnection) throws -> Int
     ) async throws -> Int {
         try await maintaining(on: postgres) { connection in
             let months = try partitions(endingBy: cutoff, on: connection)
             // The default partition's old rows first: a scan of it under the table's lock would hold every request up.
-            var removed = try connection.query(leftovers).rows.first?.int("n") ?? 0
+            var removed = try removingLeftovers(connection) ?? 0
             removed += try months.reduce(0) { total, name in total + (try counting(name, connection)) }
             if !months.isEmpty {
                 // The table before its partitions, as every query locks them (migration 023): no deadlock with one.
@@ -63,9 +74,8 @@ struct MonthlyPartitions: Sendable {
     func prepare(now: Date, on postgres: PostgresPool) async throws -> Int {
         try await maintaining(on: postgres) { connection in
             try Self.starts(from: now, count: 3).reduce(0) { made, month in
-                let row = try connection.query(
-                    "SELECT podium_month_partition($1, $2, $3::date) AS made", [table, timeColumn, month]).rows.first
-                return made + (try row?.bool("made") == true ? 1 : 0)
+                let row = try connection.run(MakeMonthPartition(table: table, timeColumn: timeColumn, month: month)).first
+                return made + (row?.made == true ? 1 : 0)
             }
         }
     }
@@ -74,8 +84,9 @@ struct MonthlyPartitions: Sendable {
     /// PostgreSQL's deadlock timeout (1 s), so when it would close a cycle with a query, it is the one that yields.
     static let lockWait = "100ms"
 
-    /// Runs `body` in a transaction under `lock` that waits at most `lockWait` for each lock, trying again (up to 30
-    /// times, 50 ms apart, doubling to 1 s) while a lock could not be had; then the last error is thrown.
+    /// Runs `body` in a transaction under the table's months lock (``LockMonths``) that waits at most `lockWait` for each
+    /// lock, trying again (up to 30 times, 50 ms apart, doubling to 1 s) while a lock could not be had; then the last
+    /// error is thrown.
     private func maintaining<T: Sendable>(
         on postgres: PostgresPool, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
@@ -85,7 +96,7 @@ struct MonthlyPartitions: Sendable {
             attempt += 1
             do {
                 return try await postgres.withTransaction { connection in
-                    try connection.query(lock)
+                    try connection.run(LockMonths(table: table))
                     try connection.execute("SET LOCAL lock_timeout = '\(Self.lockWait)'")
                     return try body(connection)
                 }
@@ -119,4 +130,45 @@ struct MonthlyPartitions: Sendable {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()
+}
+
+/// What a statement pruning a partitioned table's default partition answers: how many rows it deleted.
+struct RemovedRows: Decodable, Sendable {
+    /// The rows deleted.
+    let n: Int
+}
+
+/// Serializes the jobs that make and drop one table's partitions, across replicas (the transaction's advisory lock).
+/// A statement of its own, so the statements after it see what the holder before committed.
+private struct LockMonths: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT pg_advisory_xact_lock(hashtextextended(\(\.key), 0))"
+    typealias Row = NoRows
+    /// The partitioned table.
+    let table: String
+    /// The lock's key text.
+    var key: String { "podium months of " + table }
+}
+
+/// The names of one table's monthly partitions (`<table>_YYYY_MM`), sorted.
+private struct MonthPartitionNames: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = \(\.table)::regclass AND c.relname ~ ('^' || \(\.table) || '_[0-9]{4}_[0-9]{2}$') ORDER BY 1
+        """
+    struct Row: Decodable, Sendable { let name: String }
+    /// The partitioned table.
+    let table: String
+}
+
+/// Makes the partition of one month where it is missing (`podium_month_partition`, migration 022), moving its rows out
+/// of the default partition; answers whether it made one.
+private struct MakeMonthPartition: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT podium_month_partition(\(\.table), \(\.timeColumn), \(\.month)::date) AS made"
+    struct Row: Decodable, Sendable { let made: Bool }
+    /// The partitioned table.
+    let table: String
+    /// The column it is partitioned on.
+    let timeColumn: String
+    /// The month's first day, `YYYY-MM-DD`.
+    let month: String
 }

@@ -73,6 +73,12 @@ public final class ReadReplica: Service, Sendable {
         }
     }
 
+    /// Runs `statement` on `pool` (see `read`) and returns its rows.
+    @discardableResult
+    public func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await read { try await $0.run(statement) }
+    }
+
     /// One statement on `pool` (see `read`).
     public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> PostgresResult {
         try await read { try await $0.query(sql, parameters) }
@@ -106,14 +112,11 @@ public final class ReadReplica: Service, Sendable {
         guard let standby else { return }
         do {
             let sampledAt = ContinuousClock.now
-            let written = try await primary.query("SELECT pg_current_wal_lsn()::text AS lsn").rows.first?.string("lsn")
-            let row = try await standby.query("""
-                SELECT pg_is_in_recovery() AS recovering, COALESCE(pg_last_wal_replay_lsn(), '0/0')::text AS lsn
-                """).rows.first
-            guard let written, let row, let primaryPosition = WALPosition(written),
-                  let replayed = WALPosition(try row.string("lsn"))
+            let written = try await primary.run(WrittenPosition()).first?.lsn
+            let row = try await standby.run(ReplayedPosition()).first
+            guard let written, let row, let primaryPosition = WALPosition(written), let replayed = WALPosition(row.lsn)
             else { throw PostgresError(kind: .query, message: "no WAL position", operation: "ReadReplica.measure") }
-            let recovering = try row.bool("recovering")
+            let recovering = row.recovering
             let window = maxLag + interval * 2
             state.withLock { state in
                 state.lag.record(primaryPosition, at: sampledAt, keepingFor: window)
@@ -143,6 +146,25 @@ public final class ReadReplica: Service, Sendable {
             await measure()
             try? await cancelWhenGracefulShutdown { [interval] in try await Task.sleep(for: interval) }
         }
+    }
+}
+
+/// Where the primary's write-ahead log ends now (`pg_lsn` as text).
+private struct WrittenPosition: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT pg_current_wal_lsn()::text AS lsn"
+    struct Row: Decodable, Sendable { let lsn: String }
+}
+
+/// Whether a standby is still in recovery, and how far it has replayed the log (`0/0` before it replayed any).
+private struct ReplayedPosition: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT pg_is_in_recovery() AS recovering, COALESCE(pg_last_wal_replay_lsn(), '0/0')::text AS lsn
+        """
+    struct Row: Decodable, Sendable {
+        /// Still a standby (false once promoted).
+        let recovering: Bool
+        /// The replayed position.
+        let lsn: String
     }
 }
 
