@@ -64,26 +64,17 @@ public struct AuditStore: Sendable {
 
     /// Appends `record`.
     public func record(_ record: AuditRecord) async throws {
-        try await postgres.query("""
-            INSERT INTO admin_audit (at, actor, action, target, status, request_id, detail) VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """, [record.at, record.actor, record.action, record.target, record.status, record.requestID, record.detail])
+        try await postgres.run(RecordAction(record: record))
     }
 
     /// Entries newest first, before entry `before` when given; only `actor`'s when given, only those whose action or
     /// target contains `search` (any case) when given. At most `limit`.
     public func entries(before: Int64?, actor: String?, search: String?, limit: Int) async throws -> [AuditEntry] {
         let pattern = search.map { "%" + SQLText.escapedLike($0) + "%" }
-        return try await postgres.query("""
-            SELECT a.id, a.at, a.actor, k.name AS actor_name, a.action, a.target, a.status, a.request_id, a.detail
-            FROM admin_audit a LEFT JOIN api_keys k ON k.id = a.actor
-            WHERE ($1::bigint IS NULL OR a.id < $1) AND ($2::text IS NULL OR a.actor = $2)
-              AND ($3::text IS NULL OR a.action ILIKE $3 OR a.target ILIKE $3 OR a.detail ILIKE $3)
-            ORDER BY a.id DESC LIMIT $4
-            """, [before, actor, pattern, limit]).rows.map { row in
+        return try await postgres.run(TrailPage(before: before, actor: actor, pattern: pattern, limit: limit)).map { row in
             AuditEntry(
-                id: try row.int64("id"), at: RFC3339.format(try row.date("at")), actor: try row.string("actor"),
-                actorName: row.optionalString("actor_name"), action: try row.string("action"), target: try row.string("target"),
-                status: try row.int("status"), requestId: try row.string("request_id"), detail: row.optionalString("detail"))
+                id: row.id, at: RFC3339.format(row.at), actor: row.actor, actorName: row.actorName, action: row.action,
+                target: row.target, status: row.status, requestId: row.requestID, detail: row.detail)
         }
     }
 
@@ -92,4 +83,47 @@ public struct AuditStore: Sendable {
     public static func erasedPlayer(_ id: String) -> String {
         "sha256:" + Hashing.sha256Hex(id).prefix(16)
     }
+}
+
+/// Appends one action to the trail.
+private struct RecordAction: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO admin_audit (at, actor, action, target, status, request_id, detail)
+        VALUES (\(\.record.at), \(\.record.actor), \(\.record.action), \(\.record.target), \(\.record.status),
+                \(\.record.requestID), \(\.record.detail))
+        """
+    typealias Row = NoRows
+    let record: AuditRecord
+}
+
+/// A page of the trail, newest first, with each actor's key name: before an entry, of one actor, matching a LIKE
+/// pattern, each when given.
+private struct TrailPage: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT a.id, a.at, a.actor, k.name AS actor_name, a.action, a.target, a.status, a.request_id, a.detail
+        FROM admin_audit a LEFT JOIN api_keys k ON k.id = a.actor
+        WHERE (\(\.before)::bigint IS NULL OR a.id < \(\.before)) AND (\(\.actor)::text IS NULL OR a.actor = \(\.actor))
+          AND (\(\.pattern)::text IS NULL
+               OR a.action ILIKE \(\.pattern) OR a.target ILIKE \(\.pattern) OR a.detail ILIKE \(\.pattern))
+        ORDER BY a.id DESC LIMIT \(\.limit)
+        """
+    struct Row: Decodable, Sendable {
+        let id: Int64
+        let at: Date
+        let actor: String
+        /// The key's name; nil for the bootstrap key or a key no longer in the table.
+        let actorName: String?
+        let action: String
+        let target: String
+        let status: Int
+        let requestID: String
+        let detail: String?
+    }
+    /// Only entries with a smaller id.
+    let before: Int64?
+    /// Only this key id's entries.
+    let actor: String?
+    /// Only entries whose action, target or detail match (ILIKE).
+    let pattern: String?
+    let limit: Int
 }

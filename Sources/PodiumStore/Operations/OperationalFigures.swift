@@ -70,35 +70,16 @@ extension PodiumStorage {
         guard figures.postgresUp else { return figures }
         do {
             let overdueBefore = now.addingTimeInterval(-rules.closeGrace - Self.overdueMargin)
-            for row in try await postgres.query("""
-                SELECT w.board_window,
-                       (SELECT max(ends_at) FROM board_periods p
-                        WHERE p.board_window = w.board_window AND p.closed_at IS NOT NULL) AS last_closed_end,
-                       (SELECT count(*) FROM board_periods p
-                        WHERE p.board_window = w.board_window AND p.closed_at IS NULL AND p.ends_at <= \(bind: overdueBefore)) AS overdue
-                FROM unnest(\(bind: LeaderboardWindow.allCases.filter { $0 != .all }.map(\.rawValue))::text[]) AS w(board_window)
-                """).rows {
-                guard let window = LeaderboardWindow(rawValue: try row.string("board_window")) else { continue }
-                figures.windows[window] = .init(lastClosedEnd: try row.optionalDate("last_closed_end"), overdue: try row.int("overdue"))
+            let windows = LeaderboardWindow.allCases.filter { $0 != .all }.map(\.rawValue)
+            for row in try await postgres.run(WindowPeriods(overdueBefore: overdueBefore, windows: windows)) {
+                guard let window = LeaderboardWindow(rawValue: row.boardWindow) else { continue }
+                figures.windows[window] = .init(lastClosedEnd: row.lastClosedEnd, overdue: row.overdue)
             }
-            let outbox = try await postgres.query("""
-                SELECT COALESCE((SELECT max(id) FROM events), 0) AS head,
-                       (SELECT event_id FROM webhook_dispatch WHERE name = 'outbox') AS dispatched
-                """).rows[0]
-            let head = try outbox.int64("head")
-            figures.outboxHead = head
-            figures.dispatchLag = max(0, head - (outbox["dispatched"].flatMap(Int64.init) ?? head))
-            for row in try await postgres.query("""
-                SELECT w.id,
-                       count(d.id) FILTER (WHERE d.status IN ('pending', 'sending')) AS pending,
-                       count(d.id) FILTER (WHERE d.status = 'dead') AS dead,
-                       COALESCE(extract(epoch FROM \(bind: now)::timestamptz
-                                - min(d.created_at) FILTER (WHERE d.status IN ('pending', 'sending'))), 0)::float8 AS oldest_age
-                FROM webhooks w LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.status <> 'delivered'
-                GROUP BY w.id
-                """).rows {
-                figures.webhooks[try row.string("id")] = .init(
-                    pending: try row.int("pending"), dead: try row.int("dead"), oldestUndeliveredAge: max(0, try row.double("oldest_age")))
+            let outbox = try await postgres.run(OutboxPosition())[0]
+            figures.outboxHead = outbox.head
+            figures.dispatchLag = max(0, outbox.head - (outbox.dispatched ?? outbox.head))
+            for row in try await postgres.run(WebhookBacklogs(now: now)) {
+                figures.webhooks[row.id] = .init(pending: row.pending, dead: row.dead, oldestUndeliveredAge: max(0, row.oldestAge))
             }
         } catch {
             // PostgreSQL went away mid-scrape: report what was read.
@@ -114,4 +95,58 @@ extension PodiumStorage {
             return false
         }
     }
+}
+
+/// Per board window: the end of its newest closed period, and how many of its periods are open past `overdueBefore`.
+private struct WindowPeriods: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT w.board_window,
+               (SELECT max(ends_at) FROM board_periods p
+                WHERE p.board_window = w.board_window AND p.closed_at IS NOT NULL) AS last_closed_end,
+               (SELECT count(*) FROM board_periods p
+                WHERE p.board_window = w.board_window AND p.closed_at IS NULL AND p.ends_at <= \(\.overdueBefore)) AS overdue
+        FROM unnest(\(\.windows)::text[]) AS w(board_window)
+        """
+    struct Row: Decodable, Sendable {
+        let boardWindow: String
+        /// Nil before the window's first close.
+        let lastClosedEnd: Date?
+        let overdue: Int
+    }
+    /// Periods that ended before this instant and are still open are overdue.
+    let overdueBefore: Date
+    /// The windows' names.
+    let windows: [String]
+}
+
+/// The newest event id (0 without events), and the last event fanned out into deliveries (nil before the first).
+private struct OutboxPosition: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT COALESCE((SELECT max(id) FROM events), 0) AS head,
+               (SELECT event_id FROM webhook_dispatch WHERE name = 'outbox') AS dispatched
+        """
+    struct Row: Decodable, Sendable {
+        let head: Int64
+        let dispatched: Int64?
+    }
+}
+
+/// Per webhook: its waiting and dead deliveries, and how long (seconds, at `now`) its oldest waiting one has waited.
+private struct WebhookBacklogs: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT w.id,
+               count(d.id) FILTER (WHERE d.status IN ('pending', 'sending')) AS pending,
+               count(d.id) FILTER (WHERE d.status = 'dead') AS dead,
+               COALESCE(extract(epoch FROM \(\.now)::timestamptz
+                        - min(d.created_at) FILTER (WHERE d.status IN ('pending', 'sending'))), 0)::float8 AS oldest_age
+        FROM webhooks w LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.status <> 'delivered'
+        GROUP BY w.id
+        """
+    struct Row: Decodable, Sendable {
+        let id: String
+        let pending: Int
+        let dead: Int
+        let oldestAge: Double
+    }
+    let now: Date
 }

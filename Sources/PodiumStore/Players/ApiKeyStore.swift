@@ -130,13 +130,11 @@ public struct ApiKeyStore: Sendable {
     public func create(name: String, role: Role, scopes: [BoardPattern] = [], expiresAt: Date? = nil, now: Date) async throws -> CreatedApiKey {
         let secret = Self.newSecret()
         let id = UUID().uuidString.lowercased()
-        let insert: PostgresQuery = """
-            INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at, scopes, expires_at)
-            VALUES (\(bind: id), \(bind: name), \(bind: role.rawValue), \(bind: Self.hash(secret)), \(bind: String(secret.prefix(8))),
-                    \(bind: now), \(bind: scopes.map(\.text)), \(bind: expiresAt))
-            """
+        let insert = AddKey(
+            id: id, name: name, role: role, keyHash: Self.hash(secret), prefix: String(secret.prefix(8)), createdAt: now,
+            scopes: scopes.map(\.text), expiresAt: expiresAt)
         // One round trip and one transaction: the other replicas hear of the key when it commits.
-        _ = try await postgres.withConnection { try $0.pipeline([insert, ChangeNotices.notify(.keys)]) }
+        _ = try await postgres.withConnection { try $0.pipeline([insert.query, NotifyChange(.keys).query]) }
         let info = ApiKeyInfo(
             id: id, name: name, role: role, scopes: scopes, prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil,
             expiresAt: expiresAt.map(RFC3339.format))
@@ -145,22 +143,18 @@ public struct ApiKeyStore: Sendable {
 
     /// Every key, newest first.
     public func list() async throws -> [ApiKeyInfo] {
-        try await postgres.query("""
-            SELECT id, name, role, array_to_string(scopes, ' ') AS scopes, prefix, created_at, revoked_at, expires_at
-            FROM api_keys ORDER BY created_at DESC, id
-            """).rows.map {
+        try await postgres.run(Keys()).map {
             ApiKeyInfo(
-                id: try $0.string("id"), name: try $0.string("name"), role: Role(rawValue: try $0.string("role")) ?? .read,
-                scopes: Self.patterns(try $0.string("scopes")), prefix: try $0.string("prefix"),
-                createdAt: RFC3339.format(try $0.date("created_at")), revokedAt: try $0.optionalDate("revoked_at").map(RFC3339.format),
-                expiresAt: try $0.optionalDate("expires_at").map(RFC3339.format))
+                id: $0.id, name: $0.name, role: Role(rawValue: $0.role) ?? .read, scopes: Self.patterns($0.scopes), prefix: $0.prefix,
+                createdAt: RFC3339.format($0.createdAt), revokedAt: $0.revokedAt.map(RFC3339.format),
+                expiresAt: $0.expiresAt.map(RFC3339.format))
         }
     }
 
     /// Revokes a key; false if no valid key has that id. Every replica is told when it commits (`ChangeTopic.keys`).
     public func revoke(id: String, now: Date) async throws -> Bool {
-        let update = PostgresQuery(sql: "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL", parameters: [id, now])
-        return try await postgres.withConnection { try $0.pipeline([update, ChangeNotices.notify(.keys)]) }[0].affectedRows == 1
+        let update = RevokeKey(id: id, revokedAt: now)
+        return try await postgres.withConnection { try $0.pipeline([update.query, NotifyChange(.keys).query]) }[0].affectedRows == 1
     }
 
     /// Every unrevoked key's grant by the hash of its secret: one read that lets a replica answer every
@@ -168,15 +162,12 @@ public struct ApiKeyStore: Sendable {
     /// their expiry, which each request checks against the replica's clock (`KeyGrant.hasExpired`).
     public func validGrants() async throws -> [String: KeyGrant] {
         var grants: [String: KeyGrant] = [:]
-        for row in try await postgres.query("""
-            SELECT id, role, key_hash, array_to_string(scopes, ' ') AS scopes, expires_at FROM api_keys WHERE revoked_at IS NULL
-            """).rows {
-            let texts = try row.string("scopes").split(separator: " ")
-            let scopes = Self.patterns(try row.string("scopes"))
+        for row in try await postgres.run(UnrevokedKeys()) {
+            let texts = row.scopes.split(separator: " ")
+            let scopes = Self.patterns(row.scopes)
             // Fail closed: a role or a scope this version cannot read would otherwise grant more, not less.
-            guard let role = Role(rawValue: try row.string("role")), scopes.count == texts.count else { continue }
-            grants[try row.string("key_hash")] = KeyGrant(
-                id: try row.string("id"), role: role, scopes: scopes, expiresAt: try row.optionalDate("expires_at"))
+            guard let role = Role(rawValue: row.role), scopes.count == texts.count else { continue }
+            grants[row.keyHash] = KeyGrant(id: row.id, role: role, scopes: scopes, expiresAt: row.expiresAt)
         }
         return grants
     }
@@ -184,5 +175,70 @@ public struct ApiKeyStore: Sendable {
     /// Patterns from their space-separated texts (validated when stored).
     private static func patterns(_ joined: String) -> [BoardPattern] {
         joined.split(separator: " ").compactMap { BoardPattern(String($0)) }
+    }
+}
+
+/// Stores a new key: the hash of its secret, never the secret.
+private struct AddKey: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at, scopes, expires_at)
+        VALUES (\(\.id), \(\.name), \(\.role.rawValue), \(\.keyHash), \(\.prefix), \(\.createdAt), \(\.scopes), \(\.expiresAt))
+        """
+    typealias Row = NoRows
+    let id: String
+    let name: String
+    let role: Role
+    /// SHA-256 of the secret, hex.
+    let keyHash: String
+    /// The secret's first characters.
+    let prefix: String
+    let createdAt: Date
+    /// Board patterns' texts; empty for every board.
+    let scopes: [String]
+    /// Nil: the key does not expire.
+    let expiresAt: Date?
+}
+
+/// Every key as listed, newest first.
+private struct Keys: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT id, name, role, array_to_string(scopes, ' ') AS scopes, prefix, created_at, revoked_at, expires_at
+        FROM api_keys ORDER BY created_at DESC, id
+        """
+    struct Row: Decodable, Sendable {
+        let id: String
+        let name: String
+        /// The role's name (a name this version does not know lists as `read`).
+        let role: String
+        /// The board patterns, space-separated.
+        let scopes: String
+        let prefix: String
+        let createdAt: Date
+        let revokedAt: Date?
+        let expiresAt: Date?
+    }
+}
+
+/// Revokes a key that is not revoked yet.
+private struct RevokeKey: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "UPDATE api_keys SET revoked_at = \(\.revokedAt) WHERE id = \(\.id) AND revoked_at IS NULL"
+    typealias Row = NoRows
+    let id: String
+    let revokedAt: Date
+}
+
+/// The grant of every unrevoked key, by the hash of its secret (expiring keys too, with their expiry).
+private struct UnrevokedKeys: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT id, role, key_hash, array_to_string(scopes, ' ') AS scopes, expires_at FROM api_keys WHERE revoked_at IS NULL
+        """
+    struct Row: Decodable, Sendable {
+        let id: String
+        /// The role's name, checked by the caller (an unknown one grants nothing).
+        let role: String
+        let keyHash: String
+        /// The board patterns, space-separated.
+        let scopes: String
+        let expiresAt: Date?
     }
 }
