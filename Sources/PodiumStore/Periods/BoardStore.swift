@@ -12,15 +12,32 @@ public struct BoardStore: Sendable {
 
     /// Whether board `id` ever took a score (a completion counted on it).
     public func hasScored(_ id: String) async throws -> Bool {
-        try await !postgres.query("SELECT 1 FROM boards WHERE board = \(bind: id)").rows.isEmpty
+        try await !postgres.run(BoardScored(board: id)).isEmpty
     }
 
     /// The board ids that took a score, sorted: those after `after` (all when nil) that start with `prefix`.
     public func scoredBoards(after: String? = nil, prefix: String = "") async throws -> [String] {
-        try await postgres.query("""
-            SELECT board FROM boards
-            WHERE (\(bind: after)::text IS NULL OR board > \(bind: after)) AND left(board, \(bind: prefix.count)) = \(bind: prefix)
-            ORDER BY board
-            """).rows.map { try $0.string("board") }
+        try await postgres.run(ScoredBoards(after: after, prefix: prefix)).map(\.board)
     }
+}
+
+/// A row when one board ever took a score, none otherwise.
+private struct BoardScored: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT 1 FROM boards WHERE board = \(\.board)"
+    typealias Row = NoRows
+    let board: String
+}
+
+/// The boards that took a score, sorted: after `after` (all when nil), starting with `prefix`.
+private struct ScoredBoards: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT board FROM boards
+        WHERE (\(\.after)::text IS NULL OR board > \(\.after)) AND left(board, \(\.prefixLength)) = \(\.prefix)
+        ORDER BY board
+        """
+    struct Row: Decodable, Sendable { let board: String }
+    let after: String?
+    let prefix: String
+    /// The prefix's length in characters, as `left` counts them.
+    var prefixLength: Int { prefix.count }
 }

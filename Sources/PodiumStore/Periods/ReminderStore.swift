@@ -56,10 +56,7 @@ public struct ReminderStore: Sendable {
     }
 
     private static func emitPage(now: Date, limit: Int, on connection: PostgresConnection) throws -> ReminderReport {
-        let rows = try connection.query("""
-            SELECT user_id, time_zone, reminders::text AS reminders, next_reminder_at, reminded_day FROM users
-            WHERE next_reminder_at <= $1 ORDER BY next_reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED
-            """, [now, limit]).rows
+        let rows = try connection.run(DueReminders(now: now, limit: limit))
         guard !rows.isEmpty else { return ReminderReport() }
         let decoder = PodiumJSON.decoder()
         struct Due {
@@ -79,34 +76,24 @@ public struct ReminderStore: Sendable {
             }
         }
         let due = try rows.map { row -> Due in
-            let zone = TimeZone(identifier: try row.string("time_zone")) ?? .gmt
-            let reminders = try row["reminders"].map { try decoder.decode(ReminderPreferences.self, from: Data($0.utf8)) }
+            let zone = TimeZone(identifier: row.timeZone) ?? .gmt
+            let reminders = try row.reminders.map { try decoder.decode(ReminderPreferences.self, from: Data($0.utf8)) }
             let schedule = reminders?.schedule(playerZone: zone)
-            var at = try row.date("next_reminder_at")
+            var at = row.nextReminderAt
             // After the job was down for more than a cycle, the latest reminder time that has passed is the
             // one to check (its day may still be on); the ones before it belong to days already over.
             if let latest = schedule?.latest(atOrBefore: now), latest > at { at = latest }
             let scheduleZone = schedule?.timeZone ?? zone
-            return Due(user: try row.string("user_id"), zone: scheduleZone, schedule: schedule, at: at,
-                       day: Streak.localDay(of: at, in: scheduleZone), remindedDay: try row.optionalInt("reminded_day"))
+            return Due(user: row.userID, zone: scheduleZone, schedule: schedule, at: at,
+                       day: Streak.localDay(of: at, in: scheduleZone), remindedDay: row.remindedDay)
         }
         // The facts every check needs, a query each: closed days, and whether each player played on the
         // reminder's local day and the day before. Days are the reminders' zone's, which may differ from the
         // player's own (in which the streak days of `users.days` are counted), so completions are looked up by time.
-        let closed = Set(try connection.query("""
-            SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY($1::date[])
-            """, [due.map { Period.dayKey(dayNumber: $0.day) }]).rows.map { try $0.int("n") })
+        let closed = Set(try connection.run(ClosedAmong(days: due.map { Period.dayKey(dayNumber: $0.day) })).map(\.n))
         let checks = due.map { ReminderCheck(user: $0.user, bounds: $0.bounds) }
         // One row per due check, in `due`'s order.
-        let played = try connection.query("""
-            SELECT EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.user_id
-                                                         AND c.completed_at >= x.day_start AND c.completed_at < x.day_end) AS today,
-                   EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.user_id
-                                                         AND c.completed_at >= x.day_before AND c.completed_at < x.day_start) AS before
-            FROM \(unnest: checks, ReminderCheck.columns, as: "x", ordinality: "i")
-            ORDER BY x.i
-            """).rows
-            .map { (today: try $0.bool("today"), before: try $0.bool("before")) }
+        let played = try connection.run(PlayedAround(checks: checks))
 
         var report = ReminderReport()
         var events: [ReminderDueEvent] = []
@@ -129,31 +116,24 @@ public struct ReminderStore: Sendable {
         }
         try connection.query(try EventStore.append(events, occurredAt: now))
         // The webhook senders of every replica are told when the events commit.
-        if !events.isEmpty { try connection.query(ChangeNotices.notify(.outbox)) }
-        try connection.query("""
-            UPDATE users SET next_reminder_at = x.next_reminder_at, reminded_day = x.reminded_day
-            FROM \(unnest: updates, ReminderUpdate.columns, as: "x") WHERE users.user_id = x.user_id
-            """)
+        if !events.isEmpty { try connection.run(NotifyChange(.outbox)) }
+        try connection.run(MoveReminders(updates: updates))
         return report
     }
 
     /// Closed days, oldest first.
     public func closedDays() async throws -> [ClosedDay] {
-        try await postgres.query("SELECT day::text AS day, note FROM closed_days ORDER BY closed_days.day").rows.map {
-            ClosedDay(day: try $0.string("day"), note: try $0.string("note"))
-        }
+        try await postgres.run(ClosedDays()).map { ClosedDay(day: $0.day, note: $0.note) }
     }
 
     /// Marks `day` (`YYYY-MM-DD`) closed, or updates its note.
     public func closeDay(_ day: String, note: String, now: Date) async throws {
-        try await postgres.query("""
-            INSERT INTO closed_days (day, note, created_at) VALUES ($1::date, $2, $3) ON CONFLICT (day) DO UPDATE SET note = EXCLUDED.note
-            """, [day, note, now])
+        try await postgres.run(CloseDay(day: day, note: note, createdAt: now))
     }
 
     /// Opens `day` again; false when it was not closed.
     public func openDay(_ day: String) async throws -> Bool {
-        try await postgres.query("DELETE FROM closed_days WHERE day = $1::date", [day]).affectedRows == 1
+        try await postgres.runCounting(OpenDay(day: day)) == 1
     }
 }
 
@@ -183,4 +163,92 @@ struct ReminderUpdate {
     static let columns = PostgresColumns<ReminderUpdate>(
         .column("user_id", "text", { $0.user }), .optional("next_reminder_at", "timestamptz", { $0.next }),
         .optional("reminded_day", "int", { $0.remindedDay }))
+}
+
+/// A page of the players whose reminder time has come, earliest first, locked for this transaction (players another
+/// replica's pass holds are skipped).
+private struct DueReminders: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, time_zone, reminders::text AS reminders, next_reminder_at, reminded_day FROM users
+        WHERE next_reminder_at <= \(\.now) ORDER BY next_reminder_at LIMIT \(\.limit) FOR UPDATE SKIP LOCKED
+        """
+    struct Row: Decodable, Sendable {
+        let userID: String
+        let timeZone: String
+        /// The reminder preferences as JSON; nil when off.
+        let reminders: String?
+        let nextReminderAt: Date
+        /// The local day (days since 1970-01-01) last reminded.
+        let remindedDay: Int?
+    }
+    let now: Date
+    let limit: Int
+}
+
+/// Which of `days` (`YYYY-MM-DD`) are closed, as days since 1970-01-01.
+private struct ClosedAmong: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT (day - DATE '1970-01-01') AS n FROM closed_days WHERE day = ANY(\(\.days)::date[])
+        """
+    struct Row: Decodable, Sendable { let n: Int }
+    let days: [String]
+}
+
+/// Whether each check's player completed anything on the reminder's local day, and on the day before: one row per
+/// check, in their order.
+private struct PlayedAround: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.user_id
+                                                     AND c.completed_at >= x.day_start AND c.completed_at < x.day_end) AS today,
+               EXISTS (SELECT 1 FROM completions c WHERE c.user_id = x.user_id
+                                                     AND c.completed_at >= x.day_before AND c.completed_at < x.day_start) AS before
+        FROM \(unnest: \.checks, ReminderCheck.columns, as: "x", ordinality: "i")
+        ORDER BY x.i
+        """
+    struct Row: Decodable, Sendable {
+        let today: Bool
+        let before: Bool
+    }
+    let checks: [ReminderCheck]
+}
+
+/// Moves each checked player's next reminder time on, and remembers the day last reminded.
+private struct MoveReminders: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE users SET next_reminder_at = x.next_reminder_at, reminded_day = x.reminded_day
+        FROM \(unnest: \.updates, ReminderUpdate.columns, as: "x") WHERE users.user_id = x.user_id
+        """
+    typealias Row = NoRows
+    let updates: [ReminderUpdate]
+}
+
+/// The closed days, oldest first.
+private struct ClosedDays: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT day::text AS day, note FROM closed_days ORDER BY closed_days.day"
+    struct Row: Decodable, Sendable {
+        /// `YYYY-MM-DD`.
+        let day: String
+        let note: String
+    }
+}
+
+/// Closes one day, or sets a closed day's note.
+private struct CloseDay: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO closed_days (day, note, created_at) VALUES (\(\.day)::date, \(\.note), \(\.createdAt))
+        ON CONFLICT (day) DO UPDATE SET note = EXCLUDED.note
+        """
+    typealias Row = NoRows
+    /// `YYYY-MM-DD`.
+    let day: String
+    let note: String
+    let createdAt: Date
+}
+
+/// Opens a closed day again.
+private struct OpenDay: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "DELETE FROM closed_days WHERE day = \(\.day)::date"
+    typealias Row = NoRows
+    /// `YYYY-MM-DD`.
+    let day: String
 }
