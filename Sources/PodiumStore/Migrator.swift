@@ -89,18 +89,17 @@ public struct Migrator: Sendable {
         let applied = try await pool.withConnection { connection -> [Int] in
             // Waiting for the lock and rewriting a large table may both outlast the pool's statement
             // timeout; the connection gets its own setting back before it returns to the pool.
-            let poolTimeout = try connection.query("SELECT current_setting('statement_timeout') AS timeout").rows[0].string("timeout")
+            let poolTimeout = try connection.run(StatementTimeout())[0].timeout
             try connection.execute("SET statement_timeout = 0")
-            defer { _ = try? connection.query("SELECT set_config('statement_timeout', $1, false)", [poolTimeout]) }
-            try connection.query("SELECT pg_advisory_lock($1)", [Migrator.lockKey])
-            defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Migrator.lockKey]) }
+            defer { _ = try? connection.run(RestoreStatementTimeout(timeout: poolTimeout)) }
+            try connection.run(TakeMigrationLock())
+            defer { _ = try? connection.run(ReleaseMigrationLock()) }
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL)
                 """)
-            let rows = try connection.query("SELECT version, checksum FROM schema_migrations").rows
             var done: [Int: String] = [:]
-            for row in rows { done[try row.int("version")] = try row.string("checksum") }
+            for row in try connection.run(AppliedMigrations()) { done[row.version] = row.checksum }
             for migration in migrations {
                 if let checksum = done[migration.version], checksum != migration.checksum {
                     throw MigrationError.checksumMismatch(version: migration.version, name: migration.name)
@@ -110,9 +109,8 @@ public struct Migrator: Sendable {
             for migration in migrations where done[migration.version] == nil {
                 try connection.transaction {
                     try connection.execute(migration.sql)
-                    try connection.query(
-                        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, now())",
-                        [migration.version, migration.name, migration.checksum])
+                    try connection.run(
+                        RecordMigration(version: migration.version, name: migration.name, checksum: migration.checksum))
                 }
                 appliedNow.append(migration.version)
             }
@@ -121,4 +119,54 @@ public struct Migrator: Sendable {
         for version in applied { logger.info("applied migration", metadata: ["version": "\(version)"]) }
         return applied
     }
+}
+
+/// The session's statement timeout, as `SET` would take it back.
+private struct StatementTimeout: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT current_setting('statement_timeout') AS timeout"
+    struct Row: Decodable, Sendable { let timeout: String }
+}
+
+/// Sets the session's statement timeout back to what `StatementTimeout` read.
+private struct RestoreStatementTimeout: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT set_config('statement_timeout', \(\.timeout), false)"
+    typealias Row = NoRows
+    /// The setting's text.
+    let timeout: String
+}
+
+/// Takes the migrations' session advisory lock (`Migrator.lockKey`), waiting for a replica that holds it.
+private struct TakeMigrationLock: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT pg_advisory_lock(\(\.key))"
+    typealias Row = NoRows
+    /// The lock's key.
+    var key: Int64 { Migrator.lockKey }
+}
+
+/// Releases the migrations' session advisory lock.
+private struct ReleaseMigrationLock: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT pg_advisory_unlock(\(\.key))"
+    typealias Row = NoRows
+    /// The lock's key.
+    var key: Int64 { Migrator.lockKey }
+}
+
+/// The migrations applied so far, with their files' checksums then.
+private struct AppliedMigrations: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT version, checksum FROM schema_migrations"
+    struct Row: Decodable, Sendable {
+        let version: Int
+        let checksum: String
+    }
+}
+
+/// Records one migration as applied, now (in the transaction that ran it).
+private struct RecordMigration: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (\(\.version), \(\.name), \(\.checksum), now())
+        """
+    typealias Row = NoRows
+    let version: Int
+    let name: String
+    let checksum: String
 }
