@@ -21,15 +21,15 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
     /// never carries a key into the next score.
     public static let largestKey: Int64 = (1 << 32) - (1 << 11)
     /// `earliest` counts seconds from 2020-01-01T00:00:00Z, enough for 136 years at second resolution.
-    static let epoch = Date(timeIntervalSince1970: 1_577_836_800)
+    public static let epoch = Date(timeIntervalSince1970: 1_577_836_800)
 
     /// `fastest` keys of players timed throughout are their summed milliseconds, below this (totals above it tie);
     /// keys from it up are players with untimed completions (`untimedKey`).
     public static let firstUntimedKey: Int64 = 1 << 31
     /// Bits of an untimed key that hold the timed seconds (2²¹ s, 24 days; more tie); the untimed count sits above them.
-    static let timedSecondsBits: Int64 = 21
+    public static let timedSecondsBits: Int64 = 21
     /// The most untimed completions a key tells apart (more count as this many).
-    static let largestUntimedCount: Int64 = 1 << 10
+    public static let largestUntimedCount: Int64 = 1 << 10
 
     /// The key of a player who reached the score at `reachedAt` in `durationMs` of timed play plus `untimedCompletions`
     /// completions without a duration: 0 for `shared`.
@@ -54,25 +54,6 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
         let countPart = (min(count, largestUntimedCount) - 1) << timedSecondsBits
         let secondsPart = min(timedSeconds, (1 << timedSecondsBits) - 1)
         return min(firstUntimedKey + countPart + secondsPart, largestKey)
-    }
-
-    /// The same key in SQL for the `board_scores` row aliased `row`, with `policy` an SQL text expression naming the
-    /// policy: what PostgreSQL reads rank by (before any completion, `reached_at` is null; `updated_at` stands in).
-    public static func sqlKey(policy: String, row: String) -> String {
-        let timed = "GREATEST(0, \(row).duration_ms)"
-        return """
-        (CASE \(policy) WHEN 'earliest' THEN LEAST(\(largestKey), GREATEST(0, floor(extract(epoch FROM COALESCE(\(row).reached_at, \(row).updated_at)) - \(Int64(epoch.timeIntervalSince1970)))))::bigint \
-        WHEN 'fastest' THEN CASE WHEN \(row).untimed_completions > 0 \
-        THEN LEAST(\(largestKey), \(firstUntimedKey) + (LEAST(\(row).untimed_completions, \(largestUntimedCount)) - 1) * \(1 << timedSecondsBits) \
-        + LEAST(\((1 << timedSecondsBits) - 1), \(timed) / 1000)) \
-        ELSE LEAST(\(firstUntimedKey - 1), \(timed)) END ELSE 0 END)
-        """
-    }
-
-    /// SQL true when the `board_scores` row aliased `row` ranks above the one aliased `other` under `policy`: a higher
-    /// score, or the same score and a lower key.
-    public static func sqlRanksAbove(policy: String, row: String, other: String) -> String {
-        "(\(row).score > \(other).score OR (\(row).score = \(other).score AND \(sqlKey(policy: policy, row: row)) < \(sqlKey(policy: policy, row: other))))"
     }
 }
 

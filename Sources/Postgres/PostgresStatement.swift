@@ -100,12 +100,15 @@ public struct PostgresSQL<Statement>: Sendable, ExpressibleByStringInterpolation
 
         /// Binds the statement's `field` (nil binds NULL) and writes its placeholder.
         public mutating func appendInterpolation<Value: PostgresBindable>(_ field: KeyPath<Statement, Value> & Sendable) {
-            if let number = placeholders[field] {
-                sql += "$\(number)"
-                return
-            }
-            bind { $0[keyPath: field] }
-            placeholders[field] = binds.count
+            sql += placeholder(of: field)
+        }
+
+        /// Binds the statement's `field` and splices `fragment` called with its placeholder (`$n`): trusted constant SQL
+        /// written once elsewhere around a bound value, such as an expression several statements share.
+        public mutating func appendInterpolation<Value: PostgresBindable>(
+            _ field: KeyPath<Statement, Value> & Sendable, in fragment: (String) -> String
+        ) {
+            sql += fragment(placeholder(of: field))
         }
 
         /// Binds the array of rows at `field` one array per column of `columns` and writes
@@ -130,7 +133,15 @@ public struct PostgresSQL<Statement>: Sendable, ExpressibleByStringInterpolation
             sql += text
         }
 
-        /// Adds a placeholder whose value `value` reads from the statement.
+        /// The placeholder of `field`, bound now if this is its first use.
+        private mutating func placeholder<Value: PostgresBindable>(of field: KeyPath<Statement, Value> & Sendable) -> String {
+            if let number = placeholders[field] { return "$\(number)" }
+            binds.append { $0[keyPath: field] }
+            placeholders[field] = binds.count
+            return "$\(binds.count)"
+        }
+
+        /// Adds a placeholder whose value `value` reads from the statement and writes it.
         private mutating func bind(_ value: @escaping @Sendable (Statement) -> (any PostgresBindable)?) {
             binds.append(value)
             sql += "$\(binds.count)"

@@ -211,7 +211,7 @@ struct TieBreakTests {
         let counts: [Int64] = [0, 1, 2, 1_023, 1_024, 1_025, 1 << 40]
         let pairs = durations.flatMap { duration in counts.map { (duration, $0) } }
         let rows = try await postgres.query("""
-            SELECT v.duration_ms, v.untimed_completions, \(TieBreak.sqlKey(policy: "'fastest'", row: "v")) AS tie_key
+            SELECT v.duration_ms, v.untimed_completions, \(TieBreakSQL.key(policy: "'fastest'", row: "v")) AS tie_key
             FROM (SELECT d AS duration_ms, n AS untimed_completions, NULL::timestamptz AS reached_at, NULL::timestamptz AS updated_at
                   FROM unnest($1::bigint[], $2::bigint[]) AS x(d, n)) v
             """, [pairs.map(\.0), pairs.map(\.1)]).rows

@@ -65,6 +65,15 @@ private struct Ordered: PostgresStatement {
     let lowestFirst: Bool
 }
 
+/// A statement splicing a shared expression around a bound field.
+private struct Tripled: PostgresStatement {
+    static func triple(_ value: String) -> String { "(\(value)::int * 3)" }
+    static let sql: PostgresSQL<Self> = "SELECT \(\.value, in: triple) AS tripled, \(\.value)::int AS plain, \(\.other)::int AS other"
+    struct Row: Decodable, Sendable, Equatable { let tripled: Int; let plain: Int; let other: Int }
+    let value: Int
+    let other: Int
+}
+
 /// A statement naming a column its query does not return.
 private struct Misnamed: PostgresStatement {
     static let sql: PostgresSQL<Self> = "SELECT 1 AS points"
@@ -105,6 +114,13 @@ struct StatementTests {
         }
         #expect(up == [1, 2, 3])
         #expect(down == [3, 2, 1])
+    }
+
+    @Test("a fragment spliced around a field reuses the field's one placeholder")
+    func fragmentAroundField() async throws {
+        let statement = Tripled(value: 7, other: 1)
+        #expect(statement.query.sql == "SELECT ($1::int * 3) AS tripled, $1::int AS plain, $2::int AS other")
+        #expect(try await TestDatabase.withPool { try await $0.run(statement) } == [Tripled.Row(tripled: 21, plain: 7, other: 1)])
     }
 
     @Test("a row naming a column the result lacks fails with a decoding error that lists the columns")

@@ -150,7 +150,7 @@ public struct LeagueStore: Sendable {
         if cohorts.contains(where: { !$0.closed }) {
             for row in try await postgres.query("""
                 SELECT s.board, s.user_id, s.score, p.tier AS earned, p.period AS earned_in,
-                       rank() OVER (PARTITION BY s.board ORDER BY s.score DESC, \(unescaped: TieBreak.sqlKey(policy: "'\(league.tieBreak.rawValue)'", row: "s"))) AS rank
+                       rank() OVER (PARTITION BY s.board ORDER BY s.score DESC, \(unescaped: TieBreakSQL.key(policy: "'\(league.tieBreak.rawValue)'", row: "s"))) AS rank
                 FROM league_entries e
                 JOIN board_scores s ON s.user_id = e.user_id AND s.board_window = 'week' AND s.period = e.period
                      AND s.board = \(unescaped: Self.cohortBoard(of: league, tier: "e.tier", cohort: "e.cohort"))

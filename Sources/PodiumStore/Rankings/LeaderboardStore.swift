@@ -181,9 +181,9 @@ public struct LeaderboardStore: Sendable {
                 WITH counts AS (
                     SELECT count(*) AS players FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3),
                 listed AS (
-                    SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.display_name, u.handle,
+                    SELECT s.user_id, s.score, \(TieBreakSQL.key(policy: "$5", row: "s")) AS tie_key, u.display_name, u.handle,
                            (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
-                              AND \(TieBreak.sqlRanksAbove(policy: "$5", row: "x", other: "s"))) AS above
+                              AND \(TieBreakSQL.ranksAbove(policy: "$5", row: "x", other: "s"))) AS above
                     FROM board_scores s JOIN users u USING (user_id)
                     WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4))
                 SELECT c.players, l.user_id, l.score, l.display_name, l.above
@@ -310,7 +310,7 @@ public struct LeaderboardStore: Sendable {
         let rows = try await replica.query("""
             SELECT x.i, s.score,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
-                      AND c.period = s.period AND \(unescaped: TieBreak.sqlRanksAbove(policy: "x.tie_break", row: "c", other: "s"))) AS above,
+                      AND c.period = s.period AND \(unescaped: TieBreakSQL.ranksAbove(policy: "x.tie_break", row: "c", other: "s"))) AS above,
                    (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
                                                          AND c.period = s.period) AS players
             FROM \(unnest: periods, BoardPeriod.columns, as: "x", ordinality: "i")
@@ -358,14 +358,14 @@ public struct LeaderboardStore: Sendable {
     private func readFromPostgres(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
         var (offset, limit, found) = (0, 0, true)
         let tieBreak = rules.tieBreak(ofBoard: board)
-        let key = { (row: String) in TieBreak.sqlKey(policy: "$5", row: row) }
+        let key = { (row: String) in TieBreakSQL.key(policy: "$5", row: row) }
         switch slice {
         case .page(let pageOffset, let pageLimit):
             (offset, limit) = (pageOffset, pageLimit)
         case .around(let userID, let radius):
             let rows = try await postgres.query("""
                 SELECT (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                          AND x.period = s.period AND \(TieBreak.sqlRanksAbove(policy: "$5", row: "x", other: "s")))
+                          AND x.period = s.period AND \(TieBreakSQL.ranksAbove(policy: "$5", row: "x", other: "s")))
                      + (SELECT count(*) FROM board_scores x JOIN users xu USING (user_id) WHERE x.board = s.board
                           AND x.board_window = s.board_window AND x.period = s.period AND x.score = s.score
                           AND \(key("x")) = \(key("s")) AND xu.handle < u.handle)

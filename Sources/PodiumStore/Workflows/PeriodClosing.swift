@@ -94,7 +94,7 @@ public struct PeriodClosing: Sendable {
     /// (`PeriodClosing`). Pages ranked by Redis use the same order, so the medals agree with what the board showed.
     private static let finalStandings = """
         SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
-        FROM (SELECT s.user_id, s.score, \(TieBreak.sqlKey(policy: "$5", row: "s")) AS tie_key, u.handle
+        FROM (SELECT s.user_id, s.score, \(TieBreakSQL.key(policy: "$5", row: "s")) AS tie_key, u.handle
               FROM board_scores s JOIN users u USING (user_id) WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3) places
         WINDOW listing AS (ORDER BY score DESC, tie_key, handle), ranking AS (ORDER BY score DESC, tie_key)
         """
@@ -172,7 +172,7 @@ public struct PeriodClosing: Sendable {
         try connection.query("""
             INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
             SELECT id, row_number() OVER listing - 1, user_id, score, rank() OVER ranking
-            FROM (SELECT x.id, s.user_id, s.score, \(unescaped: TieBreak.sqlKey(policy: "x.policy", row: "s")) AS tie_key, u.handle
+            FROM (SELECT x.id, s.user_id, s.score, \(unescaped: TieBreakSQL.key(policy: "x.policy", row: "s")) AS tie_key, u.handle
                   FROM \(unnest: snapshots, TakenSnapshot.columns, as: "x")
                   JOIN board_scores s ON s.board = x.board AND s.board_window = x.board_window AND s.period = x.period
                   JOIN users u ON u.user_id = s.user_id) places

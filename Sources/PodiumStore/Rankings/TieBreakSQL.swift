@@ -1,0 +1,27 @@
+import PodiumCore
+
+/// The tie-break key (`TieBreak.key`) in SQL, for the ranking statements that order `board_scores` rows as Redis does:
+/// pages read from PostgreSQL, final snapshots, medals, league standings. One text, so PostgreSQL and Redis agree.
+///
+/// Each function returns trusted SQL built from constants and the aliases and expressions it is given; a statement
+/// splices it with `\(unescaped:)`, or around a bound policy field with `\(\.policy, in: { TieBreakSQL.key(policy: $0, row: "s") })`.
+enum TieBreakSQL {
+    /// The same key in SQL for the `board_scores` row aliased `row`, with `policy` an SQL text expression naming the
+    /// policy: what PostgreSQL reads rank by (before any completion, `reached_at` is null; `updated_at` stands in).
+    static func key(policy: String, row: String) -> String {
+        let timed = "GREATEST(0, \(row).duration_ms)"
+        return """
+        (CASE \(policy) WHEN 'earliest' THEN LEAST(\(TieBreak.largestKey), GREATEST(0, floor(extract(epoch FROM COALESCE(\(row).reached_at, \(row).updated_at)) - \(Int64(TieBreak.epoch.timeIntervalSince1970)))))::bigint \
+        WHEN 'fastest' THEN CASE WHEN \(row).untimed_completions > 0 \
+        THEN LEAST(\(TieBreak.largestKey), \(TieBreak.firstUntimedKey) + (LEAST(\(row).untimed_completions, \(TieBreak.largestUntimedCount)) - 1) * \(1 << TieBreak.timedSecondsBits) \
+        + LEAST(\((1 << TieBreak.timedSecondsBits) - 1), \(timed) / 1000)) \
+        ELSE LEAST(\(TieBreak.firstUntimedKey - 1), \(timed)) END ELSE 0 END)
+        """
+    }
+
+    /// SQL true when the `board_scores` row aliased `row` ranks above the one aliased `other` under `policy`: a higher
+    /// score, or the same score and a lower key.
+    static func ranksAbove(policy: String, row: String, other: String) -> String {
+        "(\(row).score > \(other).score OR (\(row).score = \(other).score AND \(key(policy: policy, row: row)) < \(key(policy: policy, row: other))))"
+    }
+}
