@@ -74,31 +74,20 @@ public struct PeriodClosing: Sendable {
 
     /// What closing would do; for a period already closed, what closing did (as a real close would answer).
     private func previewClose(_ key: BoardPeriodKey, awardsMedals: Bool) async throws -> PeriodCloseReport {
-        try await postgres.withConnection { connection in
-            let closed = try connection.query(
-                "SELECT final_snapshot_id FROM board_periods WHERE board = $1 AND board_window = $2 AND period = $3",
-                [key.board, key.window.rawValue, key.period]).rows.first?["final_snapshot_id"].flatMap(Int64.init)
-            if let closed { return try PeriodStore.alreadyClosed(key, snapshot: closed, on: connection) }
-            let players = try connection.query(
-                "SELECT count(*) AS n FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3",
-                [key.board, key.window.rawValue, key.period]).rows[0].int("n")
-            let medals = awardsMedals ? try connection.query("""
-                SELECT user_id, score, rank FROM (\(Self.finalStandings)) standings WHERE rank <= $4 ORDER BY position
-                """, [key.board, key.window.rawValue, key.period, Medal.lastMedalRank, rules.tieBreak(ofBoard: key.board).rawValue]).rows.compactMap { try PeriodStore.standingsMedal(of: $0, key: key) } : []
+        let policy = rules.tieBreak(ofBoard: key.board)
+        return try await postgres.withConnection { connection in
+            if let closed = try connection.run(PeriodSnapshot(key: key)).first?.finalSnapshotID {
+                return try PeriodStore.alreadyClosed(key, snapshot: closed, on: connection)
+            }
+            let players = try connection.run(PeriodPlayers(key: key))[0].n
+            let medals = awardsMedals
+                ? try connection.run(MedalCandidates(key: key, lastRank: Medal.lastMedalRank, policy: policy.rawValue)).compactMap {
+                    PeriodStore.standingsMedal($0, key: key)
+                }
+                : []
             return PeriodCloseReport(board: key.board, window: key.window, period: key.period, outcome: .dryRun, players: players, medals: medals)
         }
     }
-
-    /// Every player of board period ($1, $2, $3) in listing order with position and competition rank under the
-    /// board's tie-break ($5): the dry run's medal candidates, in the order the close's final snapshot takes
-    /// (`PeriodClosing`). Pages ranked by Redis use the same order, so the medals agree with what the board showed.
-    private static let finalStandings = """
-        SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
-        FROM (SELECT s.user_id, s.score, \(TieBreakSQL.key(policy: "$5", row: "s")) AS tie_key, u.handle
-              FROM board_scores s JOIN users u USING (user_id) WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3) places
-        WINDOW listing AS (ORDER BY score DESC, tie_key, handle), ranking AS (ORDER BY score DESC, tie_key)
-        """
-
 
     /// Closes `periods` in one transaction, set-based: however many there are, a dozen statements. For each period not
     /// closed yet: the final snapshot of the whole board, the medals, the period marked closed, a league cohort's moves
@@ -113,19 +102,11 @@ public struct PeriodClosing: Sendable {
         let periods = periods.filter { seen.insert($0.key).inserted }.sorted { ($0.key.board, $0.key.window.rawValue, $0.key.period) < ($1.key.board, $1.key.window.rawValue, $1.key.period) }
         let registry = rules.boards.contests
         let reports = try await postgres.withTransaction { connection -> [BoardPeriodKey: PeriodCloseReport] in
-            try connection.query(PeriodStore.closeLocks(periods.map { PeriodStore.closeLockKey($0.key) }, shared: false))
-            try connection.query("""
-                INSERT INTO board_periods (board, board_window, period, ends_at)
-                SELECT x.board, x.board_window, x.period, x.ends_at FROM \(unnest: periods, ClosingPeriod.columns, as: "x")
-                ORDER BY x.board, x.board_window, x.period ON CONFLICT DO NOTHING
-                """)
+            try connection.run(PeriodCloseLocks(keys: periods.map { PeriodStore.closeLockKey($0.key) }, shared: false))
+            try connection.run(AddClosingPeriods(periods: periods))
             var closedBefore: [BoardPeriodKey: Int64] = [:]
-            for row in try connection.query("""
-                SELECT p.board, p.board_window, p.period, p.final_snapshot_id FROM board_periods p
-                JOIN \(unnest: periods, ClosingPeriod.columns, as: "x") USING (board, board_window, period)
-                ORDER BY p.board, p.board_window, p.period FOR UPDATE OF p
-                """).rows {
-                if let snapshot = row["final_snapshot_id"].flatMap(Int64.init) { closedBefore[try PeriodStore.key(row)] = snapshot }
+            for row in try connection.run(LockClosingPeriods(periods: periods)) {
+                if let snapshot = row.finalSnapshotID { closedBefore[row.key] = snapshot }
             }
             var reports: [BoardPeriodKey: PeriodCloseReport] = [:]
             for (key, snapshot) in closedBefore { reports[key] = try PeriodStore.alreadyClosed(key, snapshot: snapshot, on: connection) }
@@ -142,7 +123,7 @@ public struct PeriodClosing: Sendable {
             if !awarded.isEmpty { try connection.query(try EventStore.append(awarded.map(MedalAwardedEvent.init), occurredAt: now)) }
             try LeagueSettling.settle(snapshots, now: now, registry: registry, on: connection)
             // The webhook senders of every replica are told when the close commits.
-            try connection.query(ChangeNotices.notify(.outbox))
+            try connection.run(NotifyChange(.outbox))
             for snapshot in snapshots {
                 reports[snapshot.period.key] = PeriodCloseReport(
                     board: snapshot.period.key.board, window: snapshot.period.key.window, period: snapshot.period.key.period, outcome: .closed,
@@ -158,31 +139,13 @@ public struct PeriodClosing: Sendable {
     /// rank under the board's tie-break, and the periods marked closed at `now` with them.
     private static func takeFinalSnapshots(of periods: [ClosingPeriod], now: Date, on connection: PostgresConnection) throws -> [TakenSnapshot] {
         let byKey = Dictionary(uniqueKeysWithValues: periods.map { ($0.key, $0) })
-        let snapshots = try connection.query("""
-            INSERT INTO snapshots (board, board_window, period, kind, taken_at, players)
-            SELECT x.board, x.board_window, x.period, 'final', \(bind: now),
-                   (SELECT count(*) FROM board_scores s WHERE s.board = x.board AND s.board_window = x.board_window AND s.period = x.period)
-            FROM \(unnest: periods, ClosingPeriod.columns, as: "x") ORDER BY x.board, x.board_window, x.period
-            RETURNING id, board, board_window, period, players
-            """).rows.compactMap { row -> TakenSnapshot? in
-            guard let period = byKey[try PeriodStore.key(row)] else { return nil }
-            return TakenSnapshot(id: try row.int64("id"), period: period, players: try row.int("players"))
+        let snapshots = try connection.run(AddFinalSnapshots(periods: periods, takenAt: now)).compactMap { row -> TakenSnapshot? in
+            guard let period = byKey[row.key] else { return nil }
+            return TakenSnapshot(id: row.id, period: period, players: row.players)
         }
         // Pages ranked by Redis use the same order, so the medals agree with what the boards showed.
-        try connection.query("""
-            INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
-            SELECT id, row_number() OVER listing - 1, user_id, score, rank() OVER ranking
-            FROM (SELECT x.id, s.user_id, s.score, \(unescaped: TieBreakSQL.key(policy: "x.policy", row: "s")) AS tie_key, u.handle
-                  FROM \(unnest: snapshots, TakenSnapshot.columns, as: "x")
-                  JOIN board_scores s ON s.board = x.board AND s.board_window = x.board_window AND s.period = x.period
-                  JOIN users u ON u.user_id = s.user_id) places
-            WINDOW listing AS (PARTITION BY id ORDER BY score DESC, tie_key, handle), ranking AS (PARTITION BY id ORDER BY score DESC, tie_key)
-            """)
-        try connection.query("""
-            UPDATE board_periods p SET closed_at = \(bind: now), final_snapshot_id = x.id
-            FROM \(unnest: snapshots, TakenSnapshot.columns, as: "x")
-            WHERE p.board = x.board AND p.board_window = x.board_window AND p.period = x.period
-            """)
+        try connection.run(FillFinalSnapshots(snapshots: snapshots))
+        try connection.run(MarkPeriodsClosed(snapshots: snapshots, closedAt: now))
         return snapshots
     }
 
@@ -190,19 +153,13 @@ public struct PeriodClosing: Sendable {
     private static func awardMedals(in snapshots: [TakenSnapshot], on connection: PostgresConnection) throws -> [Int64: [MedalAward]] {
         guard !snapshots.isEmpty else { return [:] }
         let byID = Dictionary(uniqueKeysWithValues: snapshots.map { ($0.id, $0.period.key) })
-        let awarded = try connection.query("""
-            SELECT snapshot_id, position, user_id, score, rank FROM snapshot_entries
-            WHERE snapshot_id = ANY(\(bind: snapshots.map(\.id))) AND rank <= \(bind: Medal.lastMedalRank) ORDER BY snapshot_id, position
-            """).rows.compactMap { row -> AwardedMedal? in
-            let snapshot = try row.int64("snapshot_id")
-            guard let key = byID[snapshot], let award = try PeriodStore.standingsMedal(of: row, key: key) else { return nil }
-            return AwardedMedal(snapshot: snapshot, position: try row.int("position"), award: award)
+        let candidates = FinalMedalCandidates(snapshots: snapshots.map(\.id), lastRank: Medal.lastMedalRank)
+        let awarded = try connection.run(candidates).compactMap { row -> AwardedMedal? in
+            guard let key = byID[row.snapshotID], let award = PeriodStore.standingsMedal(row.place, key: key) else { return nil }
+            return AwardedMedal(snapshot: row.snapshotID, position: row.position, award: award)
         }
         guard !awarded.isEmpty else { return [:] }
-        try connection.query("""
-            UPDATE snapshot_entries e SET medal = x.medal FROM \(unnest: awarded, AwardedMedal.columns, as: "x")
-            WHERE e.snapshot_id = x.snapshot_id AND e.position = x.position
-            """)
+        try connection.run(SetMedals(medals: awarded))
         return Dictionary(grouping: awarded, by: \.snapshot).mapValues { $0.map(\.award) }
     }
 }
@@ -216,4 +173,153 @@ private struct AwardedMedal {
     static let columns = PostgresColumns<AwardedMedal>(
         .column("snapshot_id", "bigint", { $0.snapshot }), .column("position", "int", { $0.position }),
         .column("medal", "text", { $0.award.medal.rawValue }))
+}
+
+/// A board period's final snapshot, closed or not (the dry run's check).
+private struct PeriodSnapshot: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT final_snapshot_id FROM board_periods
+        WHERE board = \(\.key.board) AND board_window = \(\.key.window.rawValue) AND period = \(\.key.period)
+        """
+    struct Row: Decodable, Sendable { let finalSnapshotID: Int64? }
+    let key: BoardPeriodKey
+}
+
+/// How many players a board period has.
+private struct PeriodPlayers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT count(*) AS n FROM board_scores WHERE board = \(\.key.board) AND board_window = \(\.key.window.rawValue) AND period = \(\.key.period)
+        """
+    struct Row: Decodable, Sendable { let n: Int }
+    let key: BoardPeriodKey
+}
+
+/// The dry run's medal candidates: the players of a board period ranked up to `lastRank`, in listing order with
+/// competition rank under the board's tie-break, in the order the close's final snapshot takes. Pages ranked by Redis
+/// use the same order, so the medals agree with what the board showed.
+private struct MedalCandidates: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, score, rank FROM (
+            SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
+            FROM (SELECT s.user_id, s.score, \(\.policy, in: { TieBreakSQL.key(policy: $0, row: "s") }) AS tie_key, u.handle
+                  FROM board_scores s JOIN users u USING (user_id)
+                  WHERE s.board = \(\.key.board) AND s.board_window = \(\.key.window.rawValue) AND s.period = \(\.key.period)) places
+            WINDOW listing AS (ORDER BY score DESC, tie_key, handle), ranking AS (ORDER BY score DESC, tie_key)
+        ) standings WHERE rank <= \(\.lastRank) ORDER BY position
+        """
+    typealias Row = StandingsPlace
+    let key: BoardPeriodKey
+    let lastRank: Int
+    let policy: String
+}
+
+/// Lists the closing periods in `board_periods` (a period no score reached yet has no row).
+private struct AddClosingPeriods: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO board_periods (board, board_window, period, ends_at)
+        SELECT x.board, x.board_window, x.period, x.ends_at FROM \(unnest: \.periods, ClosingPeriod.columns, as: "x")
+        ORDER BY x.board, x.board_window, x.period ON CONFLICT DO NOTHING
+        """
+    typealias Row = NoRows
+    let periods: [ClosingPeriod]
+}
+
+/// Locks the closing periods' rows, in order, and reads the final snapshot of those closed before.
+private struct LockClosingPeriods: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT p.board, p.board_window, p.period, p.final_snapshot_id FROM board_periods p
+        JOIN \(unnest: \.periods, ClosingPeriod.columns, as: "x") USING (board, board_window, period)
+        ORDER BY p.board, p.board_window, p.period FOR UPDATE OF p
+        """
+    struct Row: Decodable, Sendable {
+        let board: String
+        let boardWindow: String
+        let period: String
+        let finalSnapshotID: Int64?
+
+        /// The period's key.
+        var key: BoardPeriodKey { BoardPeriodRow(board: board, boardWindow: boardWindow, period: period).key }
+    }
+    let periods: [ClosingPeriod]
+}
+
+/// Adds one final snapshot per closing period, with its players counted.
+private struct AddFinalSnapshots: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO snapshots (board, board_window, period, kind, taken_at, players)
+        SELECT x.board, x.board_window, x.period, 'final', \(\.takenAt),
+               (SELECT count(*) FROM board_scores s WHERE s.board = x.board AND s.board_window = x.board_window AND s.period = x.period)
+        FROM \(unnest: \.periods, ClosingPeriod.columns, as: "x") ORDER BY x.board, x.board_window, x.period
+        RETURNING id, board, board_window, period, players
+        """
+    struct Row: Decodable, Sendable {
+        let id: Int64
+        let board: String
+        let boardWindow: String
+        let period: String
+        let players: Int
+
+        /// The period's key.
+        var key: BoardPeriodKey { BoardPeriodRow(board: board, boardWindow: boardWindow, period: period).key }
+    }
+    let periods: [ClosingPeriod]
+    let takenAt: Date
+}
+
+/// Fills the final snapshots with every player in listing order, with position and competition rank under the board's
+/// tie-break (each snapshot's `policy`).
+private struct FillFinalSnapshots: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
+        SELECT id, row_number() OVER listing - 1, user_id, score, rank() OVER ranking
+        FROM (SELECT x.id, s.user_id, s.score, \(unescaped: TieBreakSQL.key(policy: "x.policy", row: "s")) AS tie_key, u.handle
+              FROM \(unnest: \.snapshots, TakenSnapshot.columns, as: "x")
+              JOIN board_scores s ON s.board = x.board AND s.board_window = x.board_window AND s.period = x.period
+              JOIN users u ON u.user_id = s.user_id) places
+        WINDOW listing AS (PARTITION BY id ORDER BY score DESC, tie_key, handle), ranking AS (PARTITION BY id ORDER BY score DESC, tie_key)
+        """
+    typealias Row = NoRows
+    let snapshots: [TakenSnapshot]
+}
+
+/// Marks the periods of the final snapshots closed.
+private struct MarkPeriodsClosed: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE board_periods p SET closed_at = \(\.closedAt), final_snapshot_id = x.id
+        FROM \(unnest: \.snapshots, TakenSnapshot.columns, as: "x")
+        WHERE p.board = x.board AND p.board_window = x.board_window AND p.period = x.period
+        """
+    typealias Row = NoRows
+    let snapshots: [TakenSnapshot]
+    let closedAt: Date
+}
+
+/// The entries of final snapshots ranked up to `lastRank`, by snapshot then position.
+private struct FinalMedalCandidates: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT snapshot_id, position, user_id, score, rank FROM snapshot_entries
+        WHERE snapshot_id = ANY(\(\.snapshots)) AND rank <= \(\.lastRank) ORDER BY snapshot_id, position
+        """
+    struct Row: Decodable, Sendable {
+        let snapshotID: Int64
+        let position: Int
+        let userID: String
+        let score: Int64
+        let rank: Int
+
+        /// The entry's place on its standings.
+        var place: StandingsPlace { StandingsPlace(userID: userID, score: score, rank: rank) }
+    }
+    let snapshots: [Int64]
+    let lastRank: Int
+}
+
+/// Sets the medals on final snapshots' entries.
+private struct SetMedals: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE snapshot_entries e SET medal = x.medal FROM \(unnest: \.medals, AwardedMedal.columns, as: "x")
+        WHERE e.snapshot_id = x.snapshot_id AND e.position = x.position
+        """
+    typealias Row = NoRows
+    let medals: [AwardedMedal]
 }

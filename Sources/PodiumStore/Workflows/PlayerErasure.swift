@@ -38,7 +38,7 @@ public struct PlayerErasure: Sendable {
     /// was followed, joined a contest or holds a league tier) has no Redis part to queue.
     public func erase(userID: String, now: Date) async throws -> Bool {
         let (found, erasure) = try await postgres.withTransaction { connection -> (Bool, RankingErasure?) in
-            try connection.query(PlayerLocks.lock(userID))
+            try connection.run(LockPlayer(userID: userID))
             let handle = try connection.run(LockedPlayerRow(userID: userID)).first
             let members = try handle.map { [try $0.member()] } ?? []
             let scores = try connection.run(ErasedBoardScores(userID: userID))
@@ -59,7 +59,7 @@ public struct PlayerErasure: Sendable {
             guard found, !members.isEmpty || !keys.isEmpty else { return (found, nil) }
             let queued = try connection.run(QueueRankingErasure(userID: userID, redisKeys: keys, members: members, erasedAt: now))[0]
             // Every replica's ranking sync is told when the erasure commits, and repeats its Redis part from then on.
-            try connection.query(ChangeNotices.notify(.rankings))
+            try connection.run(NotifyChange(.rankings))
             return (true, queued.erasure)
         }
         let bucket = await rateLimiter.forget(RateLimiter.playerBucket(userID))
