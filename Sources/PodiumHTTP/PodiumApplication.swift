@@ -89,15 +89,15 @@ public enum PodiumApplication {
         let routes = RouteTable()
         router.add(middleware: MethodAnswersMiddleware(routes: routes, cors: settings.cors))
         let leaderboards = LeaderboardsController(
-            leaderboards: storage.leaderboards, periods: storage.periods, snapshots: storage.snapshots, boards: storage.boards,
+            snapshots: storage.snapshots, boards: storage.boards,
             users: storage.users, follows: storage.follows, liveRankings: storage.live,
-            pages: LeaderboardPages(
-                leaderboards: storage.leaderboards, periods: storage.periods, cache: cache, closeGrace: storage.rules.closeGrace, now: now),
+            pages: LeaderboardPages(reads: storage.boardReads, cache: cache, closeGrace: storage.rules.closeGrace, now: now),
             contests: storage.contests,
             liveStreamLifetime: settings.liveStreamLifetime, credentials: CredentialWatch(directory: directory, now: now), rules: storage.rules,
             now: now)
         HealthController(
-            storage: storage, registry: registry, gauges: ScrapeGauges(storage: storage, now: now), readiness: ReadinessLog(logger: logger)
+            probe: storage.probe, registry: registry, gauges: ScrapeGauges(probe: storage.probe, replica: storage.replica, now: now),
+            readiness: ReadinessLog(logger: logger)
         ).addRoutes(to: router)
         leaderboards.addPublicRoutes(to: router)
         // The console and the docs hold no data: their scripts call the API with the key the person enters.
@@ -119,7 +119,11 @@ public enum PodiumApplication {
             leagues: standings, cache: cache, now: now
         ).addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
-        AdminController(storage: storage, keyDirectory: directory, cache: cache, publicURL: settings.publicURL, now: now).addRoutes(to: router)
+        AdminController(
+            apiKeys: storage.apiKeys, audit: storage.audit, users: storage.users, reminders: storage.reminders,
+            rankingSync: storage.rankingSync, rules: storage.rules, keyDirectory: directory, cache: cache, publicURL: settings.publicURL,
+            now: now
+        ).addRoutes(to: router)
         WebhooksController(webhooks: storage.webhooks, attempts: settings.webhookAttempts, tester: webhookTester, now: now).addRoutes(to: router)
         ContestsController(contests: storage.contests, closing: storage.closing, users: storage.users, rules: storage.rules, cache: cache, now: now)
             .addRoutes(to: router)

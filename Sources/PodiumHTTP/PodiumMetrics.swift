@@ -94,7 +94,8 @@ public enum PodiumMetrics {
 
 /// Sets the gauges read at each scrape: pools, servers, periods, outbox, webhooks, the process, and the build.
 final class ScrapeGauges: Sendable {
-    private let storage: PodiumStorage
+    private let probe: ServiceProbe
+    private let replica: ReadReplica
     private let now: @Sendable () -> Date
     /// Webhooks reported at the last scrape: one deleted since is reported as 0 rather than left at its last value.
     private let reportedWebhooks = Mutex<Set<String>>([])
@@ -104,9 +105,10 @@ final class ScrapeGauges: Sendable {
     /// How long read figures are reused.
     static let freshness = Duration.seconds(5)
 
-    /// Creates the gauges over `storage`.
-    init(storage: PodiumStorage, now: @escaping @Sendable () -> Date) {
-        self.storage = storage
+    /// Creates the gauges over `probe`'s figures and `replica`'s standby.
+    init(probe: ServiceProbe, replica: ReadReplica, now: @escaping @Sendable () -> Date) {
+        self.probe = probe
+        self.replica = replica
         self.now = now
         Gauge(label: "podium_build_info", dimensions: [("version", BuildInfo.version), ("commit", BuildInfo.commit)]).record(1)
     }
@@ -120,15 +122,15 @@ final class ScrapeGauges: Sendable {
             return true
         }
         guard due else { return }
-        let figures = await storage.operationalFigures(now: now())
+        let figures = await probe.figures(now: now())
         for (server, pool) in [("postgres", figures.postgresPool), ("redis", figures.redisPool)] {
             Gauge(label: "podium_\(server)_pool_size").record(pool.size)
             Gauge(label: "podium_\(server)_pool_in_use").record(pool.inUse)
             Gauge(label: "podium_\(server)_pool_waiters").record(pool.waiters)
         }
         Gauge(label: "podium_postgres_up").record(figures.postgresUp ? 1 : 0)
-        if storage.replica.standby != nil {
-            let replica = storage.replica.figures
+        if replica.standby != nil {
+            let replica = replica.figures
             if let lag = replica.lagSeconds { Gauge(label: "podium_postgres_read_standby_lag_seconds").record(lag) }
             Gauge(label: "podium_postgres_read_standby_in_use").record(replica.usingStandby ? 1 : 0)
         }

@@ -40,6 +40,8 @@ public struct PodiumStorage: Sendable {
     public let periods: PeriodStore
     /// Closing board periods: snapshots, medals, league moves and events in one transaction.
     public let closing: PeriodClosing
+    /// Reading a board period: live while open, its final board once closed.
+    public let boardReads: BoardReads
     /// Scheduled snapshots and rank history.
     public let snapshots: SnapshotStore
     /// The events outbox.
@@ -56,6 +58,8 @@ public struct PodiumStorage: Sendable {
     public let leagues: LeagueStore
     /// The audit trail of admin actions.
     public let audit: AuditStore
+    /// Whether the servers answer, and the figures `/metrics` reports.
+    public let probe: ServiceProbe
     /// What changed on any replica, for the background loops (a service the server runs).
     public let changes: ChangeNotices
     /// Where reads that may be slightly behind go, and the lag of the standby they may go to (a service the server runs).
@@ -87,6 +91,7 @@ public struct PodiumStorage: Sendable {
             playerValueLifetime: playerValueLifetime)
         periods = PeriodStore(postgres: postgres, rules: rules)
         closing = PeriodClosing(postgres: postgres, rules: rules)
+        boardReads = BoardReads(leaderboards: leaderboards, periods: periods)
         snapshots = SnapshotStore(postgres: postgres, replica: replica)
         events = EventStore(postgres: postgres, replica: replica)
         reconciler = RankingReconciler(postgres: postgres, redis: redis, rules: rules)
@@ -101,6 +106,7 @@ public struct PodiumStorage: Sendable {
         erasure = PlayerErasure(postgres: postgres, leaderboards: leaderboards, rankings: rankings, rateLimiter: rateLimiter, logger: logger)
         apiKeys = ApiKeyStore(postgres: postgres)
         audit = AuditStore(postgres: postgres)
+        probe = ServiceProbe(postgres: postgres, redis: redis, rules: rules)
         rankingSync = RankingSync(
             postgres: postgres, redis: redis, rules: rules, logger: logger, now: now, erased: { [leaderboards] in
                 leaderboards.knownMembers.forgetAll()
@@ -109,13 +115,4 @@ public struct PodiumStorage: Sendable {
         live = LiveRankings(redis: redis, logger: logger)
     }
 
-    /// Checks PostgreSQL answers (readiness); throws its error when it does not.
-    public func pingPostgreSQL() async throws {
-        try await postgres.ping()
-    }
-
-    /// Checks Redis answers (readiness); throws its error when it does not.
-    public func pingRedis() async throws {
-        try await redis.ping()
-    }
 }

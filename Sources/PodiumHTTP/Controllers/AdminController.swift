@@ -5,7 +5,12 @@ import PodiumStore
 
 /// `/v1/admin/…`: API keys, ranking rebuilds and the calendar of closed days.
 struct AdminController {
-    let storage: PodiumStorage
+    let apiKeys: ApiKeyStore
+    let audit: AuditStore
+    let users: UserStore
+    let reminders: ReminderStore
+    let rankingSync: RankingSync
+    let rules: GameRules
     /// Told when a key is created or revoked, so this replica sees it at once.
     let keyDirectory: KeyDirectory
     let cache: LeaderboardCache
@@ -29,7 +34,7 @@ struct AdminController {
     /// Handles `GET /v1/admin/calendar/closed-days`.
     @Sendable func listClosedDays(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        return try HTTPSupport.json(ClosedDayList(closedDays: try await storage.reminders.closedDays()))
+        return try HTTPSupport.json(ClosedDayList(closedDays: try await reminders.closedDays()))
     }
 
     /// Handles `PUT /v1/admin/calendar/closed-days/:day` with `{"note": "…"}`: no reminders on that local date.
@@ -41,7 +46,7 @@ struct AdminController {
         guard NameRules.isFreeText(note, maxLength: 100) else {
             throw APIError.validation([FieldError(field: "note", message: "must be at most 100 characters without control characters")])
         }
-        try await storage.reminders.closeDay(day, note: note, now: now())
+        try await reminders.closeDay(day, note: note, now: now())
         return try HTTPSupport.json(ClosedDay(day: day, note: note))
     }
 
@@ -49,7 +54,7 @@ struct AdminController {
     @Sendable func openDay(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let day = try calendarDay(context)
-        guard try await storage.reminders.openDay(day) else { throw APIError.notFound("\(day) is not a closed day") }
+        guard try await reminders.openDay(day) else { throw APIError.notFound("\(day) is not a closed day") }
         return Response(status: .noContent)
     }
 
@@ -65,7 +70,7 @@ struct AdminController {
     /// Handles `GET /v1/admin/api-keys`.
     @Sendable func listKeys(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        return try HTTPSupport.json(KeyList(keys: try await storage.apiKeys.list()))
+        return try HTTPSupport.json(KeyList(keys: try await apiKeys.list()))
     }
 
     /// Handles `POST /v1/admin/api-keys`.
@@ -96,11 +101,11 @@ struct AdminController {
             errors.append(FieldError(field: "expires_at", message: "must be an RFC 3339 time in the future, e.g. 2027-03-31T23:59:59Z"))
         }
         guard errors.isEmpty, let role else { throw APIError.validation(errors) }
-        let created = try await storage.apiKeys.create(name: name, role: role, scopes: scopes, expiresAt: expiresAt, now: at)
+        let created = try await apiKeys.create(name: name, role: role, scopes: scopes, expiresAt: expiresAt, now: at)
         keyDirectory.invalidate()
         let base = publicURL ?? "http://\(request.head.authority ?? "localhost")"
         let link = role == .display
-            ? DisplayLink.url(base: base, scopes: scopes, secret: created.secret) { storage.rules.boards.definition(for: $0).windows } : nil
+            ? DisplayLink.url(base: base, scopes: scopes, secret: created.secret) { rules.boards.definition(for: $0).windows } : nil
         var response = try HTTPSupport.json(CreatedKeyAnswer(key: created.key, secret: created.secret, displayUrl: link), status: .created)
         response.headers[AuditMiddleware.detail] = "\(role.rawValue) key \(created.key.id)" + (created.key.expiresAt.map { ", expires \($0)" } ?? "")
         return response
@@ -110,7 +115,7 @@ struct AdminController {
     @Sendable func revokeKey(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
         let id = HTTPSupport.pathParameter("id", in: context)
-        guard id.count <= 64, try await storage.apiKeys.revoke(id: id, now: now()) else { throw APIError.notFound("no valid key \(id)") }
+        guard id.count <= 64, try await apiKeys.revoke(id: id, now: now()) else { throw APIError.notFound("no valid key \(id)") }
         keyDirectory.invalidate()
         return Response(status: .noContent)
     }
@@ -132,7 +137,7 @@ struct AdminController {
         if let search, search.count > 200 { errors.append(FieldError(field: "q", message: "must be at most 200 characters")) }
         guard errors.isEmpty else { throw APIError.validation(errors) }
         // One more than asked: a next page is promised only when there is one.
-        let entries = try await storage.audit.entries(
+        let entries = try await audit.entries(
             before: before, actor: actor, search: search.flatMap { $0.isEmpty ? nil : $0 }, limit: limit + 1)
         let page = Array(entries.prefix(limit))
         return try HTTPSupport.json(AuditPage(entries: page, nextCursor: entries.count > limit ? page.last.map { String($0.id) } : nil))
@@ -148,13 +153,13 @@ struct AdminController {
         let text = query.get("q").map { String($0) } ?? ""
         if text.isEmpty || text.count > 100 { errors.append(FieldError(field: "q", message: "must be 1 to 100 characters: an id's start or part of a name")) }
         guard errors.isEmpty else { throw APIError.validation(errors) }
-        return try HTTPSupport.json(PlayerMatches(players: try await storage.users.search(text, limit: limit)))
+        return try HTTPSupport.json(PlayerMatches(players: try await users.search(text, limit: limit)))
     }
 
     /// Handles `POST /v1/admin/rankings/rebuild`.
     @Sendable func rebuild(_ request: Request, context: PodiumRequestContext) async throws -> Response {
         try context.require(.admin)
-        let report = try await storage.rankingSync.rebuild()
+        let report = try await rankingSync.rebuild()
         cache.invalidateAll()
         return try HTTPSupport.json(RebuildAnswer(boards: report.boards, entries: report.entries))
     }

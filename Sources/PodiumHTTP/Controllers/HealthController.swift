@@ -7,7 +7,8 @@ import Synchronization
 
 /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`: no key needed.
 struct HealthController {
-    let storage: PodiumStorage
+    /// Asks PostgreSQL and Redis whether they answer.
+    let probe: ServiceProbe
     let registry: PrometheusCollectorRegistry
     /// Gauges read fresh at each scrape.
     let gauges: ScrapeGauges
@@ -33,8 +34,8 @@ struct HealthController {
     /// so it stays in rotation, `degraded`: a probe that took every replica out while Redis is down
     /// would turn that degraded service into an outage.
     @Sendable func ready(_ request: Request, context: PodiumRequestContext) async throws -> Response {
-        async let postgres = check("PostgreSQL") { try await storage.pingPostgreSQL() }
-        async let redis = check("Redis") { try await storage.pingRedis() }
+        async let postgres = check("PostgreSQL") { try await probe.pingPostgreSQL() }
+        async let redis = check("Redis") { try await probe.pingRedis() }
         let (postgresStatus, redisStatus) = await (postgres, redis)
         let status = postgresStatus != "ok" ? "not ready" : redisStatus != "ok" ? "degraded" : "ready"
         readiness.note(status, logger: context.logger)

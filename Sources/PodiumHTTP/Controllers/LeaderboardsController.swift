@@ -5,8 +5,6 @@ import PodiumStore
 
 /// Leaderboard reads: the list of boards, pages, around-me, friends compare.
 struct LeaderboardsController {
-    let leaderboards: LeaderboardStore
-    let periods: PeriodStore
     let snapshots: SnapshotStore
     let boards: BoardStore
     let users: UserStore
@@ -45,6 +43,7 @@ struct LeaderboardsController {
         let board: BoardDefinition
         let period: Period
         var periodKey: BoardPeriodKey { BoardPeriodKey(board: board.id, window: period.window, period: period.key) }
+        var boardPeriod: BoardPeriod { BoardPeriod(board: board, period: period) }
     }
 
     /// Handles `GET /v1/leaderboards?kind=&prefix=&cursor=&limit=`: configured boards and every board that took a
@@ -246,18 +245,8 @@ struct LeaderboardsController {
 
     /// The page of `users`' ranks on `target`: from its final snapshot once closed, else from the live rankings.
     private func ranks(of users: [String], on target: Target) async throws -> LeaderboardPage {
-        try await ranks(of: users, on: target, snapshot: try await pages.finalSnapshot(target))
-    }
-
-    /// The page of `users`' ranks on `target`, whose final snapshot (nil while it is live) the caller looked up.
-    private func ranks(of users: [String], on target: Target, snapshot: Int64?) async throws -> LeaderboardPage {
-        let entries = if let snapshot {
-            try await periods.compareFinal(snapshot: snapshot, userIDs: Array(Set(users)))
-        } else {
-            try await leaderboards.compare(
-                board: target.board.id, window: target.period.window, period: target.period.key, userIDs: Array(Set(users)))
-        }
-        return pages.makePage(target, entries, closed: snapshot != nil)
+        let read = try await pages.reads.compare(target.boardPeriod, userIDs: users, now: now())
+        return pages.makePage(target, read.entries, closed: read.isFinal)
     }
 
     /// Handles `GET /v1/comparisons?a=&b=&user_id=` (or `&group=`): a player's or a group's standing on two board
@@ -301,16 +290,20 @@ struct LeaderboardsController {
         var sides: [ComparedPeriod] = []
         for target in targets {
             let period = target.period
-            let snapshot = try await pages.finalSnapshot(target)
-            let closed = snapshot != nil || period.isClosed(at: now(), grace: rules.closeGrace)
             var side = ComparedPeriod(
                 board: target.board.id, title: target.board.title, window: period.window, period: period.key,
-                startsAt: period.start.map(RFC3339.format), endsAt: period.end.map(RFC3339.format), status: closed ? .closed : .open,
+                startsAt: period.start.map(RFC3339.format), endsAt: period.end.map(RFC3339.format), status: .open,
                 score: 0, rank: nil, of: 0)
+            let isFinal: Bool
             if let user {
-                let page = try await ranks(of: [user], on: target, snapshot: snapshot)
-                (side.score, side.rank, side.of) = (page.entries.first?.score ?? 0, page.entries.first?.rank, page.players)
-            } else if let group {
+                let read = try await pages.reads.compare(target.boardPeriod, userIDs: [user], now: now())
+                (side.score, side.rank, side.of) = (read.entries.entries.first?.score ?? 0, read.entries.entries.first?.rank, read.entries.players)
+                isFinal = read.isFinal
+            } else {
+                isFinal = try await pages.reads.isFinal(target.boardPeriod, now: now())
+            }
+            side.status = isFinal || period.isClosed(at: now(), grace: rules.closeGrace) ? .closed : .open
+            if user == nil, let group {
                 let standing = try await contests.groupStanding(board: target.board.id, window: period.window, period: period.key, group: group)
                 (side.score, side.rank, side.of) = (standing.total, standing.rank, standing.groups)
             }

@@ -9,30 +9,18 @@ import PodiumStore
 /// A class, one per replica: every live stream re-reads its page through a closure that holds this object, so ten
 /// thousand streams hold ten thousand references rather than copies of the controller and its stores.
 final class LeaderboardPages: Sendable {
-    let leaderboards: LeaderboardStore
-    let periods: PeriodStore
+    /// Where pages are read: the live board, or the final one once closed.
+    let reads: BoardReads
     let cache: LeaderboardCache
     let closeGrace: TimeInterval
     let now: @Sendable () -> Date
 
-    /// Creates the renderer over the stores, the cache and the clock.
-    init(leaderboards: LeaderboardStore, periods: PeriodStore, cache: LeaderboardCache, closeGrace: TimeInterval, now: @escaping @Sendable () -> Date) {
-        self.leaderboards = leaderboards
-        self.periods = periods
+    /// Creates the renderer over the board reads, the cache and the clock.
+    init(reads: BoardReads, cache: LeaderboardCache, closeGrace: TimeInterval, now: @escaping @Sendable () -> Date) {
+        self.reads = reads
         self.cache = cache
         self.closeGrace = closeGrace
         self.now = now
-    }
-
-    /// The final snapshot of the target once its period was closed (by the scheduler, or early by ops); nil while it is live.
-    ///
-    /// Only a period that has ended can be closed, except a contest run under way that an admin closed early, so reads
-    /// of current calendar periods and of runs not started never ask PostgreSQL.
-    func finalSnapshot(_ target: LeaderboardsController.Target) async throws -> Int64? {
-        let now = now()
-        guard let start = target.period.start, let end = target.period.end,
-              end <= now || (target.period.window == .contest && start <= now) else { return nil }
-        return try await periods.finalSnapshot(target.periodKey)
     }
 
     /// The answer to `query`: from this replica's cache or a read of it in flight when it is shared, else read.
@@ -52,16 +40,11 @@ final class LeaderboardPages: Sendable {
     private func render(_ query: LeaderboardsController.PageQuery) async throws -> LeaderboardCache.Entry {
         let target = query.target
         // A closed period is read from its final snapshot (with medals): later writes cannot change it.
-        let snapshot = try await finalSnapshot(target)
-        let entries = if let snapshot {
-            try await periods.readFinal(snapshot: snapshot, slice: query.slice)
-        } else {
-            try await leaderboards.read(board: target.board.id, window: target.period.window, period: target.period.key, slice: query.slice)
-        }
-        if case .around(let user, _) = query.slice, !entries.found {
+        let read = try await reads.read(target.boardPeriod, slice: query.slice, now: now())
+        if case .around(let user, _) = query.slice, !read.entries.found {
             throw APIError.notFound("user \(user) is not on \(target.board.id) \(target.period.window.rawValue) \(target.period.key)")
         }
-        let page = makePage(target, entries, closed: snapshot != nil)
+        let page = makePage(target, read.entries, closed: read.isFinal)
         let body = ByteBuffer(bytes: query.csv ? LeaderboardsController.csv(page) : Data(page.jsonBytes()))
         let contentType = query.csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
         // Answers served from PostgreSQL (Redis down) are cached too (by `answer`): they cost far more than live ones,

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 import Postgres
+import Redis
 
 /// What `/metrics` reports of the whole service at one moment: the pools, whether the servers answer, and the
 /// figures only PostgreSQL knows (periods, outbox, webhooks), read fresh at each scrape.
@@ -54,12 +55,34 @@ public struct OperationalFigures: Sendable {
     public var webhooks: [String: WebhookFigures]
 }
 
-extension PodiumStorage {
+/// Asks the servers whether they answer and reads the figures `/readyz` and `/metrics` report.
+public struct ServiceProbe: Sendable {
+    let postgres: PostgresPool
+    let redis: RedisClient
+    let rules: GameRules
+
+    /// Creates the probe over the two pools; `rules` gives the close grace the overdue periods are counted with.
+    public init(postgres: PostgresPool, redis: RedisClient, rules: GameRules) {
+        self.postgres = postgres
+        self.redis = redis
+        self.rules = rules
+    }
+
     /// How long past its close time an open period counts as overdue: the `close-periods` job runs every minute.
     static let overdueMargin: TimeInterval = 60
 
+    /// Checks PostgreSQL answers (readiness); throws its error when it does not.
+    public func pingPostgreSQL() async throws {
+        try await postgres.ping()
+    }
+
+    /// Checks Redis answers (readiness); throws its error when it does not.
+    public func pingRedis() async throws {
+        try await redis.ping()
+    }
+
     /// The figures at `now`. Never throws: a server that does not answer reads as down, with its figures left out.
-    public func operationalFigures(now: Date) async -> OperationalFigures {
+    public func figures(now: Date) async -> OperationalFigures {
         async let postgresUp = answers { try await pingPostgreSQL() }
         async let redisUp = answers { try await pingRedis() }
         let pools = (postgres.usage, redis.usage)
