@@ -75,18 +75,15 @@ public struct RankingReconciler: Sendable {
         var rowsSeen = 0
         let tieBreak = rules.tieBreak(ofBoard: period.board)
         while true {
-            let rows = try await postgres.query("""
-                SELECT s.user_id, u.handle, u.display_name, \(RankingPlaces.columns("s")) FROM board_scores s JOIN users u USING (user_id)
-                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id > $4
-                ORDER BY s.user_id LIMIT 5000
-                """, [period.board, period.window.rawValue, period.period, after]).rows
+            let rows = try await postgres.run(
+                PeriodScoresAfter(board: period.board, window: period.window.rawValue, period: period.period, userID: after))
             guard let last = rows.last else { break }
-            after = try last.string("user_id")
-            let players = try rows.map(RankedPlayer.init(row:))
+            after = last.userID
+            let players = try rows.map { try $0.columns.player() }
             let stored = try await redis.command(["ZMSCORE", key] + players.map(\.member)).array ?? []
             for (index, row) in rows.enumerated() {
                 let held = stored[safe: index]?.string
-                let truth = try row.place(tieBreak: tieBreak)
+                let truth = row.place(tieBreak: tieBreak)
                 if truth.isStored(as: held) { continue }
                 if let held, let value = Double(held), let own = Double(truth.storedValue), value < own {
                     // Redis ranks the player higher than PostgreSQL does: a batch that wrote Redis and has not
@@ -96,7 +93,7 @@ public struct RankingReconciler: Sendable {
                     behind.append(Raise(member: players[index].member, place: truth, added: held == nil))
                 }
             }
-            let unchecked = try rows.indices.filter { checked.insert(try rows[$0].int64("handle")) }.map { players[$0] }
+            let unchecked = rows.indices.filter { checked.insert(rows[$0].handle) }.map { players[$0] }
             playerSuspects += try await mismatched(unchecked).map(\.userID)
             rowsSeen += rows.count
         }
@@ -148,9 +145,7 @@ public struct RankingReconciler: Sendable {
             report.players += try await postgres.withSession { session in
                 let fresh = try await session.run { connection in
                     try connection.execute("BEGIN")
-                    return try connection.query("""
-                        SELECT user_id, handle, display_name FROM users WHERE user_id = ANY($1) ORDER BY user_id FOR SHARE
-                        """, [chunk]).rows.map(RankedPlayer.init(row:))
+                    return try connection.run(PlayersForShare(userIDs: chunk)).map { try $0.player() }
                 }
                 let wrong = try await mismatched(fresh)
                 try await send(layout.playerCommands(wrong))
@@ -170,7 +165,7 @@ public struct RankingReconciler: Sendable {
             let repaired = try await postgres.withSession { session in
                 let fresh = try await session.run { connection in
                     try connection.execute("BEGIN")
-                    _ = try connection.query(PlayerLocks.lock(chunk.compactMap(\.userID)))
+                    try connection.run(LockPlayers(userIDs: chunk.compactMap(\.userID)))
                     return try self.places(period, members: chunk.map(\.member), on: connection)
                 }
                 let stored = try await redis.command(["ZMSCORE", key] + chunk.map(\.member)).array ?? []
@@ -229,11 +224,10 @@ public struct RankingReconciler: Sendable {
     private func places(_ period: BoardPeriodKey, members: [String], on connection: PostgresConnection) throws -> [String: RankingPlace] {
         var result: [String: RankingPlace] = [:]
         let tieBreak = rules.tieBreak(ofBoard: period.board)
-        for row in try connection.query("""
-            SELECT u.handle, \(RankingPlaces.columns("s")) FROM board_scores s JOIN users u USING (user_id)
-            WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND u.handle = ANY($4)
-            """, [period.board, period.window.rawValue, period.period, members.compactMap(RankingMember.decode)]).rows {
-            result[try row.member()] = try row.place(tieBreak: tieBreak)
+        let statement = PlacesOfHandles(
+            board: period.board, window: period.window.rawValue, period: period.period, handles: members.compactMap(RankingMember.decode))
+        for row in try connection.run(statement) {
+            result[try RankingMember.member(ofHandle: row.handle)] = row.place(tieBreak: tieBreak)
         }
         return result
     }
@@ -280,4 +274,44 @@ struct HandleSet {
         defer { words[word] |= bit }
         return words[word] & bit == 0
     }
+}
+
+/// A page of one board period's scores after a player, in user id order, with each player's handle and name.
+private struct PeriodScoresAfter: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT s.user_id, u.handle, u.display_name, \(unescaped: RankingPlaces.columns("s")) FROM board_scores s JOIN users u USING (user_id)
+        WHERE s.board = \(\.board) AND s.board_window = \(\.window) AND s.period = \(\.period) AND s.user_id > \(\.userID)
+        ORDER BY s.user_id LIMIT 5000
+        """
+    typealias Row = PlacedRow<RankedPlayerRow>
+    let board: String
+    let window: String
+    let period: String
+    /// The last player of the page before ("": from the start).
+    let userID: String
+}
+
+/// Players as the ranking hashes know them, their rows share-locked in user id order (as completion batches lock them)
+/// until the transaction ends.
+private struct PlayersForShare: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, handle, display_name FROM users WHERE user_id = ANY(\(\.userIDs)) ORDER BY user_id FOR SHARE
+        """
+    typealias Row = RankedPlayerRow
+    let userIDs: [String]
+}
+
+/// The places on one board period of the players with the given handles.
+private struct PlacesOfHandles: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT u.handle, \(unescaped: RankingPlaces.columns("s")) FROM board_scores s JOIN users u USING (user_id)
+        WHERE s.board = \(\.board) AND s.board_window = \(\.window) AND s.period = \(\.period) AND u.handle = ANY(\(\.handles))
+        """
+    typealias Row = PlacedRow<Handle>
+    /// The player's handle.
+    struct Handle: Decodable, Sendable { let handle: Int64 }
+    let board: String
+    let window: String
+    let period: String
+    let handles: [Int64]
 }

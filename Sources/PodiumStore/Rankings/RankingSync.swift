@@ -61,12 +61,8 @@ public struct RankingSync: Sendable {
 
     /// What waits for the sync in PostgreSQL, in one read.
     public func backlog() async throws -> RankingBacklog {
-        let row = try await postgres.query("""
-            SELECT (SELECT count(*) FROM completions WHERE NOT ranked) AS unranked,
-                   EXISTS (SELECT 1 FROM pending_ranking_erasures) AS erasures,
-                   EXISTS (SELECT 1 FROM pending_display_names) AS names
-            """).rows[0]
-        return RankingBacklog(unranked: try row.int("unranked"), erasures: try row.bool("erasures"), names: try row.bool("names"))
+        let row = try await postgres.run(SyncBacklog())[0]
+        return RankingBacklog(unranked: row.unranked, erasures: row.erasures, names: row.names)
     }
 
     /// Whether Redis holds complete rankings (its ready markers); false when Redis cannot be asked.
@@ -108,46 +104,29 @@ public struct RankingSync: Sendable {
 
     /// Writes the current scores of up to `limit` unranked completions recorded before `now - settle`; returns how many.
     public func catchUp(now: Date, limit: Int) async throws -> Int {
-        let rows = try await postgres.query("""
-            SELECT id, user_id, topic, array_to_string(groups, ',') AS groups, completed_at, recorded_at
-            FROM completions WHERE NOT ranked AND recorded_at < $1 ORDER BY recorded_at LIMIT $2
-            """, [now.addingTimeInterval(-settle), limit]).rows
+        let rows = try await postgres.run(UnrankedCompletions(recordedBefore: now.addingTimeInterval(-settle), limit: limit))
         guard !rows.isEmpty else { return 0 }
         var wanted = Set<PlayerBoardPeriod>()
         for row in rows {
-            let groups = try row.string("groups").split(separator: ",").map(String.init)
-            let periods = rules.boardPeriods(
-                topic: try row.string("topic"), groups: groups, completedAt: try row.date("completed_at"),
-                now: try row.date("recorded_at")).open
+            let groups = row.groups.split(separator: ",").map(String.init)
+            let periods = rules.boardPeriods(topic: row.topic, groups: groups, completedAt: row.completedAt, now: row.recordedAt).open
             for period in periods {
                 wanted.insert(PlayerBoardPeriod(
-                    board: period.board.id, window: period.period.window.rawValue, period: period.period.key, userID: try row.string("user_id")))
+                    board: period.board.id, window: period.period.window.rawValue, period: period.period.key, userID: row.userID))
             }
         }
-        let scores = try await postgres.query("""
-            SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(unescaped: RankingPlaces.columns("s")), u.display_name
-            FROM board_scores s JOIN users u USING (user_id)
-            JOIN \(unnest: Array(wanted), PlayerBoardPeriod.columns, as: "w")
-              ON s.board = w.board AND s.board_window = w.board_window AND s.period = w.period AND s.user_id = w.user_id
-            """).rows
         var updates: [ScoreUpdate] = []
         var players: [String: RankedPlayer] = [:]
-        for row in scores {
-            let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
-            let member = try row.member()
-            let board = try row.string("board")
+        for row in try await postgres.run(WantedScores(wanted: Array(wanted))) {
+            let window = LeaderboardWindow(rawValue: row.boardWindow) ?? .all
+            let player = try row.columns.player()
             updates.append(ScoreUpdate(
-                key: RankingKeys.board(board, window, try row.string("period")), member: member,
-                place: try row.place(tieBreak: rules.tieBreak(ofBoard: board))))
-            players[member] = RankedPlayer(member: member, userID: try row.string("user_id"), displayName: row["display_name"])
+                key: RankingKeys.board(row.board, window, row.period), member: player.member,
+                place: row.place(tieBreak: rules.tieBreak(ofBoard: row.board))))
+            players[player.member] = player
         }
         try await rankings.write(updates, players: Array(players.values))
-        // Each row by its key; the times again on their own let PostgreSQL open only their months' partitions.
-        let times = try rows.map { try $0.date("completed_at") }
-        try await postgres.query("""
-            UPDATE completions c SET ranked = true FROM unnest($1::text[], $2::timestamptz[]) AS x(id, completed_at)
-            WHERE c.id = x.id AND c.completed_at = x.completed_at AND c.completed_at = ANY($2)
-            """, [try rows.map { try $0.string("id") }, times])
+        try await postgres.run(MarkRanked(ids: rows.map(\.id), completedAts: rows.map(\.completedAt)))
         logger.info("caught up rankings", metadata: ["completions": "\(rows.count)", "entries": "\(updates.count)"])
         return rows.count
     }
@@ -157,17 +136,12 @@ public struct RankingSync: Sendable {
 
     /// Removes erased players from Redis again; an erasure older than `erasureRetention` is applied a last time and dropped.
     public func applyPendingErasures(now: Date) async throws {
-        let rows = try await postgres.query("""
-            SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys, erased_at
-            FROM pending_ranking_erasures
-            """).rows
+        let rows = try await postgres.run(PendingErasures())
         defer { if !rows.isEmpty { erased() } }
         for row in rows {
-            let user = try row.string("user_id")
-            try await rankings.erase(try RankingErasure(row: row))
-            if try row.date("erased_at") < now.addingTimeInterval(-Self.erasureRetention) {
-                try await postgres.query("DELETE FROM pending_ranking_erasures WHERE user_id = $1 AND erased_at = $2",
-                                         [user, try row.date("erased_at")])
+            try await rankings.erase(row.erasure)
+            if row.erasedAt < now.addingTimeInterval(-Self.erasureRetention) {
+                try await postgres.run(ForgetErasure(userID: row.userID, erasedAt: row.erasedAt))
             }
         }
     }
@@ -176,18 +150,11 @@ public struct RankingSync: Sendable {
     ///
     /// A row queued again while this ran (its `queued_at` moved) is kept for the next pass.
     public func applyPendingDisplayNames() async throws {
-        let rows = try await postgres.query("""
-            SELECT p.user_id, p.queued_at, u.handle, u.display_name FROM pending_display_names p LEFT JOIN users u USING (user_id)
-            ORDER BY p.user_id LIMIT 10000
-            """).rows
+        let rows = try await postgres.run(PendingDisplayNames())
         guard !rows.isEmpty else { return }
         // A player erased since has no row left; the erasure removed the name.
-        try await send(rankings.layout.playerCommands(try rows.filter { $0["handle"] != nil }.map(RankedPlayer.init(row:))))
-        let applied = try rows.map { QueuedDisplayName(userID: try $0.string("user_id"), queuedAt: try $0.date("queued_at")) }
-        try await postgres.query("""
-            DELETE FROM pending_display_names p USING \(unnest: applied, QueuedDisplayName.columns, as: "x")
-            WHERE p.user_id = x.user_id AND p.queued_at = x.queued_at
-            """)
+        try await send(rankings.layout.playerCommands(try rows.compactMap { try $0.player() }))
+        try await postgres.run(ForgetDisplayNames(applied: rows.map { QueuedDisplayName(userID: $0.userID, queuedAt: $0.queuedAt) }))
     }
 
     /// Rebuilds every board period and the ranking hashes (members, display names) from PostgreSQL.
@@ -221,32 +188,25 @@ public struct RankingSync: Sendable {
     /// Takes the rebuild lease in PostgreSQL unless another run holds an unexpired one.
     private func acquireRebuildLease(_ run: String) async throws -> Bool {
         let at = now()
-        return try await !postgres.query("""
-            INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', $1, $2)
-            ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-            WHERE maintenance_leases.expires_at < $3
-            RETURNING holder
-            """, [run, at.addingTimeInterval(Self.rebuildLease), at]).rows.isEmpty
+        return try await !postgres.run(TakeRebuildLease(holder: run, expiresAt: at.addingTimeInterval(Self.rebuildLease), now: at)).isEmpty
     }
 
     /// Extends the lease; throws `RebuildInProgress` when another run has taken it (this one stalled
     /// past its lease), so two rebuilds never go on side by side.
     private func renewRebuildLease(_ run: String) async throws {
-        let held = try await postgres.query("""
-            UPDATE maintenance_leases SET expires_at = $2 WHERE name = 'rankings-rebuild' AND holder = $1 RETURNING holder
-            """, [run, now().addingTimeInterval(Self.rebuildLease)]).rows
+        let held = try await postgres.run(RenewRebuildLease(holder: run, expiresAt: now().addingTimeInterval(Self.rebuildLease)))
         guard !held.isEmpty else { throw RebuildInProgress() }
     }
 
     private func releaseRebuildLease(_ run: String) async throws {
-        try await postgres.query("DELETE FROM maintenance_leases WHERE name = 'rankings-rebuild' AND holder = $1", [run])
+        try await postgres.run(ReleaseRebuildLease(holder: run))
     }
 
     private func rebuild(run: String, progress: @escaping @Sendable (Int, Int) -> Void) async throws -> RebuildReport {
         // Scores written from well before the start are written again at the end (idempotent):
         // a batch that began earlier may commit after its board was copied.
         let started = now().addingTimeInterval(-300)
-        let total = try await postgres.query("SELECT count(*) AS n FROM board_scores s WHERE \(Self.notClosed)").rows[0].int("n")
+        let total = try await postgres.run(OpenScoreCount())[0].n
         var staleKeys = try await boardKeys()
         var report = RebuildReport(boards: 0, entries: 0)
         var current: String?
@@ -256,9 +216,9 @@ public struct RankingSync: Sendable {
         for window in LeaderboardWindow.allCases {
             var after = (board: "", period: "", userID: "")
             while true {
-                let rows = try await postgres.query(BoardScoreTables.page(window, after: after, filter: Self.notClosed, limit: 20_000)).rows
+                let rows = try await postgres.run(OpenBoardScorePage(window, after: after))
                 guard let last = rows.last else { break }
-                after = (try last.string("board"), try last.string("period"), try last.string("user_id"))
+                after = (last.board, last.period, last.userID)
                 var commands: [[String]] = []
                 var members: [String] = []
                 func flush(_ key: String) {
@@ -267,11 +227,10 @@ public struct RankingSync: Sendable {
                     members.removeAll(keepingCapacity: true)
                 }
                 for row in rows {
-                    let window = LeaderboardWindow(rawValue: try row.string("board_window")) ?? .all
-                    let board = try row.string("board")
-                    let key = RankingKeys.board(board, window, try row.string("period"))
+                    let window = LeaderboardWindow(rawValue: row.boardWindow) ?? .all
+                    let key = RankingKeys.board(row.board, window, row.period)
                     if key != current {
-                        tieBreak = rules.tieBreak(ofBoard: board)
+                        tieBreak = rules.tieBreak(ofBoard: row.board)
                         if let current {
                             flush(current)
                             commands.append(["RENAME", "\(current):rebuild:\(run)", current])
@@ -281,8 +240,8 @@ public struct RankingSync: Sendable {
                         current = key
                         report.boards += 1
                     }
-                    members.append(try row.place(tieBreak: tieBreak).storedValue)
-                    members.append(try row.member())
+                    members.append(row.place(tieBreak: tieBreak).storedValue)
+                    members.append(try RankingMember.member(ofHandle: row.handle))
                     if members.count >= 2_000 { flush(key) }
                     report.entries += 1
                 }
@@ -304,15 +263,6 @@ public struct RankingSync: Sendable {
         try await send(rankings.layout.readyMarkers.map { ["SET", $0, builtAt] })
         return report
     }
-
-    /// Closed periods are read from their final snapshots, so their sorted sets are not rebuilt.
-    ///
-    /// `NOT IN` over the (few) closed periods is planned as one hashed subplan; the equivalent
-    /// `NOT EXISTS` let the planner pick a scan of `board_periods` per score row, which made a
-    /// 1,000,000-player rebuild take 67 s instead of about 15.
-    private static let notClosed = """
-        (s.board, s.board_window, s.period) NOT IN (SELECT board, board_window, period FROM board_periods WHERE closed_at IS NOT NULL)
-        """
 
     /// Sorted-set keys Redis holds now (boards absent from PostgreSQL are deleted by a rebuild).
     /// Deletes the temporary board a failed or stopped rebuild `run` was writing (a rebuild writes one at a time).
@@ -339,12 +289,10 @@ public struct RankingSync: Sendable {
         try await send([["DEL", RankingKeys.legacyDisplayNames]])
         var after: Int64 = 0
         while true {
-            let rows = try await postgres.query("""
-                SELECT user_id, handle, display_name FROM users WHERE handle > $1 ORDER BY handle LIMIT 20000
-                """, [after]).rows
+            let rows = try await postgres.run(PlayersAfter(handle: after))
             guard let last = rows.last else { return }
-            after = try last.int64("handle")
-            try await send(rankings.layout.playerCommands(try rows.map(RankedPlayer.init(row:))))
+            after = last.handle
+            try await send(rankings.layout.playerCommands(try rows.map { try $0.player() }))
         }
     }
 
@@ -361,12 +309,10 @@ public struct RankingSync: Sendable {
         try await rewriteChanged(since: since)
         var after: Int64 = 0
         while true {
-            let rows = try await postgres.query("""
-                SELECT user_id, handle, display_name FROM users WHERE updated_at >= $1 AND handle > $2 ORDER BY handle LIMIT 20000
-                """, [since, after]).rows
+            let rows = try await postgres.run(PlayersUpdatedSince(since: since, handle: after))
             guard let last = rows.last else { return }
-            after = try last.int64("handle")
-            try await send(rankings.layout.playerCommands(try rows.map(RankedPlayer.init(row:))))
+            after = last.handle
+            try await send(rankings.layout.playerCommands(try rows.map { try $0.player() }))
         }
     }
 
@@ -375,14 +321,13 @@ public struct RankingSync: Sendable {
         for window in LeaderboardWindow.allCases {
             var after = (board: "", period: "", userID: "")
             while true {
-                let rows = try await postgres.query(
-                    BoardScoreTables.page(window, after: after, filter: Self.notClosed, updatedSince: since, limit: 20_000)).rows
+                let rows = try await postgres.run(OpenBoardScorePage(window, after: after, updatedSince: since))
                 guard let last = rows.last else { break }
-                after = (try last.string("board"), try last.string("period"), try last.string("user_id"))
+                after = (last.board, last.period, last.userID)
                 try await rankings.write(try rows.map { row in
                     ScoreUpdate(
-                        key: RankingKeys.board(try row.string("board"), window, try row.string("period")), member: try row.member(),
-                        place: try row.place(tieBreak: rules.tieBreak(ofBoard: try row.string("board"))))
+                        key: RankingKeys.board(row.board, window, row.period), member: try RankingMember.member(ofHandle: row.handle),
+                        place: row.place(tieBreak: rules.tieBreak(ofBoard: row.board)))
                 })
             }
         }
@@ -416,4 +361,187 @@ struct QueuedDisplayName {
     /// The columns the applied queue entries are deleted by.
     static let columns = PostgresColumns<QueuedDisplayName>(
         .column("user_id", "text", { $0.userID }), .column("queued_at", "timestamptz", { $0.queuedAt }))
+}
+
+/// What waits for the ranking sync: completions not ranked, erasures and display names to repeat in Redis.
+private struct SyncBacklog: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT (SELECT count(*) FROM completions WHERE NOT ranked) AS unranked,
+               EXISTS (SELECT 1 FROM pending_ranking_erasures) AS erasures,
+               EXISTS (SELECT 1 FROM pending_display_names) AS names
+        """
+    struct Row: Decodable, Sendable {
+        let unranked: Int
+        let erasures: Bool
+        let names: Bool
+    }
+}
+
+/// The oldest completions not yet ranked that were recorded before a time, with what decides their board periods.
+private struct UnrankedCompletions: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT id, user_id, topic, array_to_string(groups, ',') AS groups, completed_at, recorded_at
+        FROM completions WHERE NOT ranked AND recorded_at < \(\.recordedBefore) ORDER BY recorded_at LIMIT \(\.limit)
+        """
+    struct Row: Decodable, Sendable {
+        let id: String
+        let userID: String
+        let topic: String
+        /// The groups, comma-separated.
+        let groups: String
+        let completedAt: Date
+        let recordedAt: Date
+    }
+    let recordedBefore: Date
+    let limit: Int
+}
+
+/// The current scores (places, handles and names) of the wanted players on the wanted board periods.
+private struct WantedScores: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT s.board, s.board_window, s.period, s.user_id, u.handle, \(unescaped: RankingPlaces.columns("s")), u.display_name
+        FROM board_scores s JOIN users u USING (user_id)
+        JOIN \(unnest: \.wanted, PlayerBoardPeriod.columns, as: "w")
+          ON s.board = w.board AND s.board_window = w.board_window AND s.period = w.period AND s.user_id = w.user_id
+        """
+    typealias Row = PlacedRow<Columns>
+
+    /// The row's columns besides the place: the board period and the player as the ranking hashes know them.
+    struct Columns: Decodable, Sendable, RankedPlayerColumns {
+        let board: String
+        let boardWindow: String
+        let period: String
+        let userID: String
+        let handle: Int64
+        let displayName: String?
+    }
+    let wanted: [PlayerBoardPeriod]
+}
+
+/// Marks completions ranked, each by its key; the times again on their own let PostgreSQL open only their months'
+/// partitions.
+private struct MarkRanked: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE completions c SET ranked = true FROM unnest(\(\.ids)::text[], \(\.completedAts)::timestamptz[]) AS x(id, completed_at)
+        WHERE c.id = x.id AND c.completed_at = x.completed_at AND c.completed_at = ANY(\(\.completedAts))
+        """
+    typealias Row = NoRows
+    let ids: [String]
+    /// Each completion's `completed_at`, in the order of `ids`.
+    let completedAts: [Date]
+}
+
+/// The erasures to repeat in Redis: each player's members and board period keys, and when it was erased.
+private struct PendingErasures: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys, erased_at
+        FROM pending_ranking_erasures
+        """
+    struct Row: Decodable, Sendable {
+        let userID: String
+        /// The members, space-separated.
+        let members: String?
+        /// The board period keys, space-separated.
+        let keys: String?
+        let erasedAt: Date
+
+        /// What Redis must forget.
+        var erasure: RankingErasure { RankingErasure(userID: userID, spacedMembers: members, spacedKeys: keys) }
+    }
+}
+
+/// Drops one erasure after its last repetition.
+private struct ForgetErasure: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "DELETE FROM pending_ranking_erasures WHERE user_id = \(\.userID) AND erased_at = \(\.erasedAt)"
+    typealias Row = NoRows
+    let userID: String
+    let erasedAt: Date
+}
+
+/// The queued display-name changes Redis missed, with each player's handle and stored name (none once erased).
+private struct PendingDisplayNames: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT p.user_id, p.queued_at, u.handle, u.display_name FROM pending_display_names p LEFT JOIN users u USING (user_id)
+        ORDER BY p.user_id LIMIT 10000
+        """
+    struct Row: Decodable, Sendable {
+        let userID: String
+        let queuedAt: Date
+        /// NULL for a player erased since.
+        let handle: Int64?
+        let displayName: String?
+
+        /// The player as the hashes should know them; nil for a player erased since.
+        func player() throws -> RankedPlayer? {
+            try handle.map { RankedPlayer(member: try RankingMember.member(ofHandle: $0), userID: userID, displayName: displayName) }
+        }
+    }
+}
+
+/// Forgets the applied display-name changes, each by when it was queued, so one queued meanwhile is kept.
+private struct ForgetDisplayNames: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        DELETE FROM pending_display_names p USING \(unnest: \.applied, QueuedDisplayName.columns, as: "x")
+        WHERE p.user_id = x.user_id AND p.queued_at = x.queued_at
+        """
+    typealias Row = NoRows
+    let applied: [QueuedDisplayName]
+}
+
+/// Takes the rebuild lease unless another holder's has not expired; answers the holder when taken.
+private struct TakeRebuildLease: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('rankings-rebuild', \(\.holder), \(\.expiresAt))
+        ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+        WHERE maintenance_leases.expires_at < \(\.now)
+        RETURNING holder
+        """
+    struct Row: Decodable, Sendable { let holder: String }
+    let holder: String
+    let expiresAt: Date
+    let now: Date
+}
+
+/// Extends the rebuild lease while `holder` holds it; answers the holder when it did.
+private struct RenewRebuildLease: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE maintenance_leases SET expires_at = \(\.expiresAt) WHERE name = 'rankings-rebuild' AND holder = \(\.holder) RETURNING holder
+        """
+    struct Row: Decodable, Sendable { let holder: String }
+    let holder: String
+    let expiresAt: Date
+}
+
+/// Gives up the rebuild lease if `holder` still holds it.
+private struct ReleaseRebuildLease: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "DELETE FROM maintenance_leases WHERE name = 'rankings-rebuild' AND holder = \(\.holder)"
+    typealias Row = NoRows
+    let holder: String
+}
+
+/// How many board scores a rebuild writes: those of periods not closed.
+private struct OpenScoreCount: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT count(*) AS n FROM board_scores s WHERE \(unescaped: BoardScoreTables.openPeriods)"
+    struct Row: Decodable, Sendable { let n: Int }
+}
+
+/// A page of players after a handle, in handle order, as the ranking hashes know them.
+private struct PlayersAfter: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, handle, display_name FROM users WHERE handle > \(\.handle) ORDER BY handle LIMIT 20000
+        """
+    typealias Row = RankedPlayerRow
+    /// The last handle of the page before (0: from the start).
+    let handle: Int64
+}
+
+/// A page of players updated since a time, after a handle, in handle order, as the ranking hashes know them.
+private struct PlayersUpdatedSince: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, handle, display_name FROM users WHERE updated_at >= \(\.since) AND handle > \(\.handle) ORDER BY handle LIMIT 20000
+        """
+    typealias Row = RankedPlayerRow
+    let since: Date
+    /// The last handle of the page before (0: from the start).
+    let handle: Int64
 }

@@ -213,30 +213,61 @@ extension RankingLayout {
     }
 }
 
-extension RankedPlayer {
-    /// The player in a row read with `user_id`, `handle` and `display_name`.
-    init(row: PostgresRow) throws {
-        self.init(member: try row.member(), userID: try row.string("user_id"), displayName: row["display_name"])
+/// A statement's row naming a player as the ranking hashes know them: `user_id`, `handle` and `display_name`.
+protocol RankedPlayerColumns {
+    /// The player's user id.
+    var userID: String { get }
+    /// The player's handle, whose member the boards hold.
+    var handle: Int64 { get }
+    /// The display name, if any.
+    var displayName: String? { get }
+}
+
+extension RankedPlayerColumns {
+    /// The player, with the member of its handle.
+    func player() throws -> RankedPlayer {
+        RankedPlayer(member: try RankingMember.member(ofHandle: handle), userID: userID, displayName: displayName)
     }
 }
 
+/// The row of a statement that reads players as the ranking hashes know them, and nothing else.
+struct RankedPlayerRow: Decodable, Sendable, RankedPlayerColumns {
+    let userID: String
+    let handle: Int64
+    let displayName: String?
+}
+
 extension RankingErasure {
-    /// The erasure in a `pending_ranking_erasures` row read with `user_id`, and `members` and `keys` as space-separated text.
-    init(row: PostgresRow) throws {
+    /// The erasure of `userID` from its `members` and board period `keys` as space-separated text (`array_to_string`),
+    /// as `pending_ranking_erasures` rows are read; NULL is none.
+    init(userID: String, spacedMembers members: String?, spacedKeys keys: String?) {
         self.init(
-            userID: try row.string("user_id"), members: (row["members"] ?? "").split(separator: " ").map(String.init),
-            keys: (row["keys"] ?? "").split(separator: " ").map(String.init))
+            userID: userID, members: (members ?? "").split(separator: " ").map(String.init),
+            keys: (keys ?? "").split(separator: " ").map(String.init))
+    }
+
+    /// The erasure in a `pending_ranking_erasures` row read with `user_id`, and `members` and `keys` as space-separated text.
+    /// (For the completion batch's standing, which is not a statement row yet.)
+    init(row: PostgresRow) throws {
+        self.init(userID: try row.string("user_id"), spacedMembers: row["members"], spacedKeys: row["keys"])
+    }
+}
+
+extension RankingMember {
+    /// The member of `handle`; throws a decoding error naming `column` when the handle is beyond what a member holds.
+    static func member(ofHandle handle: Int64, column: String = "handle") throws -> String {
+        guard let member = encode(handle) else {
+            throw PostgresError(kind: .decoding, message: "handle \(handle) is beyond what a ranking member holds", operation: column)
+        }
+        return member
     }
 }
 
 extension PostgresRow {
-    /// The `RankingMember` of the handle in column `name`.
+    /// The `RankingMember` of the handle in column `name`. (For rows not yet read by a statement type: the batch's
+    /// results and the erasure's; statements read `handle` and call `RankingMember.member(ofHandle:)`.)
     func member(_ name: String = "handle") throws -> String {
-        let handle = try int64(name)
-        guard let member = RankingMember.encode(handle) else {
-            throw PostgresError(kind: .decoding, message: "handle \(handle) is beyond what a ranking member holds", operation: name)
-        }
-        return member
+        try RankingMember.member(ofHandle: try int64(name), column: name)
     }
 }
 
