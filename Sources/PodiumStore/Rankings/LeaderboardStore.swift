@@ -176,25 +176,13 @@ public struct LeaderboardStore: Sendable {
             return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: listed.map(\.entry), live: true, found: true)
         } catch let error as RedisError {
             noteFallback("leaderboard compare", error)
-            // The LEFT JOIN keeps the board's size when none of the players is on it.
-            let rows = try await fallbacks.run { try await postgres.query("""
-                WITH counts AS (
-                    SELECT count(*) AS players FROM board_scores WHERE board = $1 AND board_window = $2 AND period = $3),
-                listed AS (
-                    SELECT s.user_id, s.score, \(TieBreakSQL.key(policy: "$5", row: "s")) AS tie_key, u.display_name, u.handle,
-                           (SELECT count(*) FROM board_scores x WHERE x.board = $1 AND x.board_window = $2 AND x.period = $3
-                              AND \(TieBreakSQL.ranksAbove(policy: "$5", row: "x", other: "s"))) AS above
-                    FROM board_scores s JOIN users u USING (user_id)
-                    WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = ANY($4))
-                SELECT c.players, l.user_id, l.score, l.display_name, l.above
-                FROM counts c LEFT JOIN listed l ON true
-                ORDER BY l.score DESC, l.tie_key, l.handle
-                """, [board, window.rawValue, period, userIDs, rules.tieBreak(ofBoard: board).rawValue]).rows }
-            let entries = try rows.filter { $0["user_id"] != nil }.map {
-                LeaderboardEntry(rank: try $0.int("above") + 1, userId: try $0.string("user_id"), displayName: $0["display_name"],
-                                 score: try $0.int64("score"))
+            let statement = ComparedPlayers(
+                board: board, window: window.rawValue, period: period, userIDs: userIDs, tieBreak: rules.tieBreak(ofBoard: board))
+            let rows = try await fallbacks.run { try await postgres.run(statement) }
+            let entries = rows.compactMap(\.listed).map {
+                LeaderboardEntry(rank: $0.above + 1, userId: $0.userID, displayName: $0.displayName, score: $0.score)
             }
-            return RankedEntries(players: try rows[0].int("players"), offset: 0, entries: entries, live: false, found: true)
+            return RankedEntries(players: rows[0].counts.players, offset: 0, entries: entries, live: false, found: true)
         }
     }
 
@@ -307,21 +295,10 @@ public struct LeaderboardStore: Sendable {
     /// The PostgreSQL fallback of `standings`: every board period in one statement, each with a count of the
     /// players above and of all players.
     private func ranksFromPostgres(userID: String, periods: [BoardPeriod]) async throws -> [BoardRank] {
-        let rows = try await replica.query("""
-            SELECT x.i, s.score,
-                   (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
-                      AND c.period = s.period AND \(unescaped: TieBreakSQL.ranksAbove(policy: "x.tie_break", row: "c", other: "s"))) AS above,
-                   (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
-                                                         AND c.period = s.period) AS players
-            FROM \(unnest: periods, BoardPeriod.columns, as: "x", ordinality: "i")
-            JOIN board_scores s ON s.board = x.board AND s.board_window = x.board_window AND s.period = x.period
-                               AND s.user_id = \(bind: userID)
-            ORDER BY x.i
-            """).rows
-        return try rows.compactMap { row in
-            guard let period = periods[safe: try row.int("i") - 1] else { return nil }
+        return try await replica.run(RanksOnPeriods(periods: periods, userID: userID)).compactMap { row in
+            guard let period = periods[safe: row.i - 1] else { return nil }
             return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
-                             rank: try row.int("above") + 1, score: try row.int64("score"), players: try row.int("players"))
+                             rank: row.above + 1, score: row.score, players: row.players)
         }
     }
 
@@ -358,53 +335,30 @@ public struct LeaderboardStore: Sendable {
     private func readFromPostgres(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
         var (offset, limit, found) = (0, 0, true)
         let tieBreak = rules.tieBreak(ofBoard: board)
-        let key = { (row: String) in TieBreakSQL.key(policy: "$5", row: row) }
         switch slice {
         case .page(let pageOffset, let pageLimit):
             (offset, limit) = (pageOffset, pageLimit)
         case .around(let userID, let radius):
-            let rows = try await postgres.query("""
-                SELECT (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
-                          AND x.period = s.period AND \(TieBreakSQL.ranksAbove(policy: "$5", row: "x", other: "s")))
-                     + (SELECT count(*) FROM board_scores x JOIN users xu USING (user_id) WHERE x.board = s.board
-                          AND x.board_window = s.board_window AND x.period = s.period AND x.score = s.score
-                          AND \(key("x")) = \(key("s")) AND xu.handle < u.handle)
-                       AS position
-                FROM board_scores s JOIN users u USING (user_id)
-                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3 AND s.user_id = $4
-                """, [board, window.rawValue, period, userID, tieBreak.rawValue]).rows
+            let rows = try await postgres.run(
+                PlayerPosition(board: board, window: window.rawValue, period: period, userID: userID, tieBreak: tieBreak))
             // Not on the board: an empty page (limit 0) still brings the board's size.
-            if let position = try rows.first?.int("position") {
+            if let position = rows.first?.position {
                 offset = max(position - radius, 0)
                 limit = position + radius - offset + 1
             } else {
                 found = false
             }
         }
-        // One statement, so the page and the counts come from one snapshot; the LEFT JOIN keeps the
-        // counts row when the page is empty.
-        let rows = try await postgres.query("""
-            WITH page AS MATERIALIZED (
-                SELECT s.user_id, s.score, \(key("s")) AS tie_key, u.handle, u.display_name FROM board_scores s JOIN users u USING (user_id)
-                WHERE s.board = $1 AND s.board_window = $2 AND s.period = $3
-                ORDER BY s.score DESC, tie_key, u.handle LIMIT $6 OFFSET $4),
-            first AS (SELECT score, tie_key FROM page ORDER BY score DESC, tie_key LIMIT 1),
-            counts AS (
-                SELECT count(*) AS players,
-                       count(*) FILTER (WHERE b.score > f.score OR (b.score = f.score AND \(key("b")) < f.tie_key)) AS above
-                FROM board_scores b LEFT JOIN first f ON true WHERE b.board = $1 AND b.board_window = $2 AND b.period = $3)
-            SELECT c.players, c.above, p.user_id, p.score, p.tie_key, p.display_name
-            FROM counts c LEFT JOIN page p ON true
-            ORDER BY p.score DESC, p.tie_key, p.handle
-            """, [board, window.rawValue, period, offset, tieBreak.rawValue, limit]).rows
-        let counts = rows[0]
-        let page = rows.filter { $0["user_id"] != nil }
-        let places = try page.map { RankingPlace(score: try $0.int64("score"), key: try $0.int64("tie_key")) }
-        let ranks = CompetitionRanking.ranks(scores: places, pageOffset: offset, firstRank: try counts.int("above") + 1)
-        let entries = try page.indices.map {
-            LeaderboardEntry(rank: ranks[$0], userId: try page[$0].string("user_id"), displayName: page[$0]["display_name"], score: places[$0].score)
+        let rows = try await postgres.run(
+            BoardPage(board: board, window: window.rawValue, period: period, offset: offset, limit: limit, tieBreak: tieBreak))
+        let counts = rows[0].counts
+        let page = rows.compactMap(\.listed)
+        let places = page.map { RankingPlace(score: $0.score, key: $0.tieKey) }
+        let ranks = CompetitionRanking.ranks(scores: places, pageOffset: offset, firstRank: counts.above + 1)
+        let entries = page.indices.map {
+            LeaderboardEntry(rank: ranks[$0], userId: page[$0].userID, displayName: page[$0].displayName, score: places[$0].score)
         }
-        return RankedEntries(players: try counts.int("players"), offset: offset, entries: entries, live: false, found: found)
+        return RankedEntries(players: counts.players, offset: offset, entries: entries, live: false, found: found)
     }
 }
 
@@ -425,4 +379,168 @@ extension BoardPeriod {
     static let columns = PostgresColumns<BoardPeriod>(
         .column("board", "text", { $0.board.id }), .column("board_window", "text", { $0.period.window.rawValue }),
         .column("period", "text", { $0.period.key }), .column("tie_break", "text", { $0.board.tieBreak.rawValue }))
+}
+
+/// The tie-break key (`TieBreakSQL.key`) of the `board_scores` row aliased `row`, around a statement's bound policy.
+private func tieKey(_ row: String) -> (String) -> String {
+    { TieBreakSQL.key(policy: $0, row: row) }
+}
+
+/// Whether the row aliased `row` ranks above the one aliased `other` (`TieBreakSQL.ranksAbove`), around a statement's
+/// bound policy.
+private func ranksAbove(_ row: String, _ other: String) -> (String) -> String {
+    { TieBreakSQL.ranksAbove(policy: $0, row: row, other: other) }
+}
+
+/// A row of a board's counts LEFT JOINed with a player who may be absent: the counts always, the player's columns when
+/// its `user_id` is not NULL (the join found one).
+private struct CountsAndListed<Counts: Decodable & Sendable, Listed: Decodable & Sendable>: Decodable, Sendable {
+    let counts: Counts
+    let listed: Listed?
+
+    /// Reads the counts, and the player unless `user_id` is NULL.
+    init(from decoder: any Decoder) throws {
+        counts = try Counts(from: decoder)
+        listed = try decoder.container(keyedBy: Key.self).decodeNil(forKey: .userID) ? nil : try Listed(from: decoder)
+    }
+
+    /// The column that tells whether the join found a player.
+    private enum Key: CodingKey { case userID }
+}
+
+/// Some players' ranks on one board period, with the board's size (the fallback of `compare`); the LEFT JOIN keeps the
+/// board's size when none of the players is on it.
+private struct ComparedPlayers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH counts AS (
+            SELECT count(*) AS players FROM board_scores WHERE board = \(\.board) AND board_window = \(\.window) AND period = \(\.period)),
+        listed AS (
+            SELECT s.user_id, s.score, \(\.policy, in: tieKey("s")) AS tie_key, u.display_name, u.handle,
+                   (SELECT count(*) FROM board_scores x WHERE x.board = \(\.board) AND x.board_window = \(\.window) AND x.period = \(\.period)
+                      AND \(\.policy, in: ranksAbove("x", "s"))) AS above
+            FROM board_scores s JOIN users u USING (user_id)
+            WHERE s.board = \(\.board) AND s.board_window = \(\.window) AND s.period = \(\.period) AND s.user_id = ANY(\(\.userIDs)))
+        SELECT c.players, l.user_id, l.score, l.display_name, l.above
+        FROM counts c LEFT JOIN listed l ON true
+        ORDER BY l.score DESC, l.tie_key, l.handle
+        """
+
+    /// The board's size, and one listed player unless none is on the board.
+    typealias Row = CountsAndListed<Counts, Listed>
+
+    /// The board's size.
+    struct Counts: Decodable, Sendable { let players: Int }
+
+    /// A player on the board: the count of players above and the score.
+    struct Listed: Decodable, Sendable {
+        let userID: String
+        let score: Int64
+        let displayName: String?
+        let above: Int
+    }
+
+    let board: String
+    let window: String
+    let period: String
+    let userIDs: [String]
+    /// The board's tie-break.
+    let tieBreak: TieBreak
+    /// The tie-break as bound.
+    var policy: String { tieBreak.rawValue }
+}
+
+/// One player's rank, score and board size on each of several board periods where the player has a score, in the
+/// periods' order (`i` from 1), each ranked under its board's tie-break.
+private struct RanksOnPeriods: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT x.i, s.score,
+               (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
+                  AND c.period = s.period AND \(unescaped: TieBreakSQL.ranksAbove(policy: "x.tie_break", row: "c", other: "s"))) AS above,
+               (SELECT count(*) FROM board_scores c WHERE c.board = s.board AND c.board_window = s.board_window
+                                                     AND c.period = s.period) AS players
+        FROM \(unnest: \.periods, BoardPeriod.columns, as: "x", ordinality: "i")
+        JOIN board_scores s ON s.board = x.board AND s.board_window = x.board_window AND s.period = x.period
+                           AND s.user_id = \(\.userID)
+        ORDER BY x.i
+        """
+    struct Row: Decodable, Sendable {
+        /// The period's position in `periods`, from 1.
+        let i: Int
+        let score: Int64
+        let above: Int
+        let players: Int
+    }
+    let periods: [BoardPeriod]
+    let userID: String
+}
+
+/// A player's position on one board period (0-based: players ranked above, then those tied before it by handle); no
+/// row when the player is not on it.
+private struct PlayerPosition: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT (SELECT count(*) FROM board_scores x WHERE x.board = s.board AND x.board_window = s.board_window
+                  AND x.period = s.period AND \(\.policy, in: ranksAbove("x", "s")))
+             + (SELECT count(*) FROM board_scores x JOIN users xu USING (user_id) WHERE x.board = s.board
+                  AND x.board_window = s.board_window AND x.period = s.period AND x.score = s.score
+                  AND \(\.policy, in: tieKey("x")) = \(\.policy, in: tieKey("s")) AND xu.handle < u.handle)
+               AS position
+        FROM board_scores s JOIN users u USING (user_id)
+        WHERE s.board = \(\.board) AND s.board_window = \(\.window) AND s.period = \(\.period) AND s.user_id = \(\.userID)
+        """
+    struct Row: Decodable, Sendable { let position: Int }
+    let board: String
+    let window: String
+    let period: String
+    let userID: String
+    /// The board's tie-break.
+    let tieBreak: TieBreak
+    /// The tie-break as bound.
+    var policy: String { tieBreak.rawValue }
+}
+
+/// A page of one board period (a top-N sort: no index orders it by score, as one would make every score update a
+/// non-HOT update), with the board's size and the players above the page's first score, in one statement so the page
+/// and the counts come from one snapshot; the LEFT JOIN keeps the counts row when the page is empty.
+private struct BoardPage: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH page AS MATERIALIZED (
+            SELECT s.user_id, s.score, \(\.policy, in: tieKey("s")) AS tie_key, u.handle, u.display_name FROM board_scores s JOIN users u USING (user_id)
+            WHERE s.board = \(\.board) AND s.board_window = \(\.window) AND s.period = \(\.period)
+            ORDER BY s.score DESC, tie_key, u.handle LIMIT \(\.limit) OFFSET \(\.offset)),
+        first AS (SELECT score, tie_key FROM page ORDER BY score DESC, tie_key LIMIT 1),
+        counts AS (
+            SELECT count(*) AS players,
+                   count(*) FILTER (WHERE b.score > f.score OR (b.score = f.score AND \(\.policy, in: tieKey("b")) < f.tie_key)) AS above
+            FROM board_scores b LEFT JOIN first f ON true WHERE b.board = \(\.board) AND b.board_window = \(\.window) AND b.period = \(\.period))
+        SELECT c.players, c.above, p.user_id, p.score, p.tie_key, p.display_name
+        FROM counts c LEFT JOIN page p ON true
+        ORDER BY p.score DESC, p.tie_key, p.handle
+        """
+
+    /// The counts, and one entry of the page unless it is empty.
+    typealias Row = CountsAndListed<Counts, Listed>
+
+    /// The board's size and the players above the page's first score (all of them for an empty page).
+    struct Counts: Decodable, Sendable {
+        let players: Int
+        let above: Int
+    }
+
+    /// An entry of the page.
+    struct Listed: Decodable, Sendable {
+        let userID: String
+        let score: Int64
+        let tieKey: Int64
+        let displayName: String?
+    }
+
+    let board: String
+    let window: String
+    let period: String
+    let offset: Int
+    let limit: Int
+    /// The board's tie-break.
+    let tieBreak: TieBreak
+    /// The tie-break as bound.
+    var policy: String { tieBreak.rawValue }
 }
