@@ -120,12 +120,16 @@ public struct EventStore: Sendable {
         self.replica = replica ?? .primaryOnly(postgres)
     }
 
-    /// The statement appending `events` (one type), in order, inside the caller's transaction (``AppendEvents``).
+    /// The statement appending `events` (one type), in order, inside the caller's transaction (``AppendEvents``'s query).
     public static func append<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> PostgresQuery {
+        try appending(events, occurredAt: occurredAt).query
+    }
+
+    /// The statement appending `events` (one type), in order, to run inside the caller's transaction.
+    static func appending<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> AppendEvents {
         AppendEvents(
             type: Payload.type.rawValue, subjects: events.map { $0.subject ?? "" }, occurredAt: occurredAt,
-            payloads: JSONTexts.joined(try events.map { try $0.jsonString() })
-        ).query
+            payloads: JSONTexts.joined(try events.map { try $0.jsonString() }))
     }
 
     /// Up to `limit` events after `cursor` (from the start when nil), optionally of one type.
@@ -184,7 +188,7 @@ public struct EventStore: Sendable {
 
 /// Appends events of one type, in order: the subjects (player ids, '' for none: NULL) as one array, the payloads as
 /// one text (`JSONTexts`), each parsed into its own jsonb.
-private struct AppendEvents: PostgresStatement {
+struct AppendEvents: PostgresStatement {
     static let sql: PostgresSQL<Self> = """
         INSERT INTO events (type, user_id, occurred_at, payload)
         SELECT \(\.type), NULLIF(x.u, ''), \(\.occurredAt), e.p::jsonb
