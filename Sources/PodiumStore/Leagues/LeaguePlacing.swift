@@ -29,22 +29,9 @@ enum LeaguePlacing {
         }
         guard !wanted.isEmpty else { return LeaguePlacements(cohorts: [:]) }
         var cohorts: [LeaguePlacements.Key: LeaguePlacement] = [:]
-        for row in try connection.query("""
-            WITH x AS (SELECT * FROM \(unnest: wanted, Candidate.columns, as: "x")),
-            w AS (SELECT x.league_id, x.period, x.user_id, max(x.size) AS size,
-                         bool_or(x.may_place AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.id = x.completion_id
-                                                                                        AND c.completed_at = x.completed_at)) AS may_place
-                  FROM x GROUP BY x.league_id, x.period, x.user_id),
-            a AS (SELECT array_agg(league_id ORDER BY league_id, period, user_id) AS leagues,
-                         array_agg(period ORDER BY league_id, period, user_id) AS periods,
-                         array_agg(user_id ORDER BY league_id, period, user_id) AS users,
-                         array_agg(size ORDER BY league_id, period, user_id) AS sizes,
-                         array_agg(may_place ORDER BY league_id, period, user_id) AS may_place FROM w)
-            SELECT r.league_id, r.period, r.user_id, r.tier, r.cohort
-            FROM a, league_place(a.leagues, a.periods, a.users, a.sizes, a.may_place, \(bind: RFC3339.wholeMilliseconds(now))) AS r
-            """).rows {
-            let key = LeaguePlacements.Key(league: try row.string("league_id"), period: try row.string("period"), userID: try row.string("user_id"))
-            cohorts[key] = LeaguePlacement(tier: try row.int("tier"), cohort: try row.int("cohort"))
+        for row in try connection.run(PlaceInCohorts(candidates: wanted, placedAt: RFC3339.wholeMilliseconds(now))) {
+            cohorts[LeaguePlacements.Key(league: row.leagueID, period: row.period, userID: row.userID)] =
+                LeaguePlacement(tier: row.tier, cohort: row.cohort)
         }
         return LeaguePlacements(cohorts: cohorts)
     }
@@ -73,7 +60,7 @@ enum LeaguePlacing {
     }
 
     /// A completion's player in a league's week, as `place` sends it.
-    private struct Candidate {
+    fileprivate struct Candidate: Sendable {
         let league: String
         let period: String
         let userID: String
@@ -106,4 +93,33 @@ struct LeaguePlacements: Sendable {
 
     /// Each placed player's cohort.
     let cohorts: [Key: LeaguePlacement]
+}
+
+/// Each candidate's cohort of the league week, placing a player new to a week still open (`league_place`, which takes
+/// the placement locks for this statement only) unless the completion is recorded already.
+private struct PlaceInCohorts: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH x AS (SELECT * FROM \(unnest: \.candidates, LeaguePlacing.Candidate.columns, as: "x")),
+        w AS (SELECT x.league_id, x.period, x.user_id, max(x.size) AS size,
+                     bool_or(x.may_place AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.id = x.completion_id
+                                                                                    AND c.completed_at = x.completed_at)) AS may_place
+              FROM x GROUP BY x.league_id, x.period, x.user_id),
+        a AS (SELECT array_agg(league_id ORDER BY league_id, period, user_id) AS leagues,
+                     array_agg(period ORDER BY league_id, period, user_id) AS periods,
+                     array_agg(user_id ORDER BY league_id, period, user_id) AS users,
+                     array_agg(size ORDER BY league_id, period, user_id) AS sizes,
+                     array_agg(may_place ORDER BY league_id, period, user_id) AS may_place FROM w)
+        SELECT r.league_id, r.period, r.user_id, r.tier, r.cohort
+        FROM a, league_place(a.leagues, a.periods, a.users, a.sizes, a.may_place, \(\.placedAt)) AS r
+        """
+    struct Row: Decodable, Sendable {
+        let leagueID: String
+        let period: String
+        let userID: String
+        let tier: Int
+        let cohort: Int
+    }
+    let candidates: [LeaguePlacing.Candidate]
+    /// When new places are taken, to the millisecond.
+    let placedAt: Date
 }

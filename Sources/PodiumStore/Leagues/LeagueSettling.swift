@@ -19,14 +19,8 @@ enum LeagueSettling {
         guard !cohorts.isEmpty else { return }
         let ids = cohorts.keys.sorted()
         var standings: [Int64: [LeagueStanding]] = [:]
-        for row in try connection.query("""
-            SELECT x.id, e.user_id, e.rank, e.score, p.tier AS earned, p.period AS earned_in
-            FROM unnest(\(bind: ids)::bigint[], \(bind: ids.map { cohorts[$0]?.league.id ?? "" })::text[]) AS x(id, league_id)
-            JOIN snapshot_entries e ON e.snapshot_id = x.id
-            LEFT JOIN league_players p ON p.league_id = x.league_id AND p.user_id = e.user_id
-            ORDER BY x.id, e.position
-            """).rows {
-            standings[try row.int64("id"), default: []].append(try LeagueStanding(row: row))
+        for row in try connection.run(FinalStandings(snapshotIDs: ids, leagueIDs: ids.map { cohorts[$0]?.league.id ?? "" })) {
+            standings[row.cohort.id, default: []].append(row.standing)
         }
         // Oldest week first: when one close settles two weeks of a player (after an outage), the later week's move
         // applies to the tier the earlier one gave them, as if they had closed in turn.
@@ -51,21 +45,12 @@ enum LeagueSettling {
             }
         }
         guard !rows.isEmpty else { return }
-        try connection.query("""
-            INSERT INTO league_results (league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier, closed_at)
-            SELECT x.league_id, x.period, x.user_id, x.tier, x.cohort, x.rank, x.score, x.outcome, x.next_tier, \(bind: now)
-            FROM \(unnest: rows, SettledRow.columns, as: "x") ON CONFLICT DO NOTHING
-            """)
+        try connection.run(AddLeagueResults(rows: rows, closedAt: now))
         // The tiers: each player's newest week of this close only, and none of a player whose newer week closed first
         // (the close of an older week, late).
         let tiers = rows.filter { row in row.newest && held[PlayerKey(league: row.league, userID: row.result.userId)]?.period == row.result.period }
         if !tiers.isEmpty {
-            try connection.query("""
-                INSERT INTO league_players (league_id, user_id, tier, period)
-                SELECT x.league_id, x.user_id, x.next_tier, x.period FROM \(unnest: tiers, SettledRow.columns, as: "x") ORDER BY x.league_id, x.user_id
-                ON CONFLICT (league_id, user_id) DO UPDATE SET tier = EXCLUDED.tier, period = EXCLUDED.period
-                WHERE league_players.period < EXCLUDED.period
-                """)
+            try connection.run(SetHeldTiers(rows: tiers))
         }
         try append(rows.filter { $0.result.move == .promoted }, kind: LeaguePromotion.self, at: now, on: connection)
         try append(rows.filter { $0.result.move == .relegated }, kind: LeagueRelegation.self, at: now, on: connection)
@@ -88,7 +73,7 @@ enum LeagueSettling {
     /// The events of `rows` (all of one move, `Kind`).
     private static func append<Kind: LeagueMoveKind>(_ rows: [SettledRow], kind: Kind.Type, at now: Date, on connection: PostgresConnection) throws {
         guard !rows.isEmpty else { return }
-        try connection.query(try EventStore.append(rows.map { row in
+        try connection.run(try EventStore.appending(rows.map { row in
             LeagueMoveEvent<Kind>(
                 userId: row.result.userId, league: row.league, period: row.result.period, board: row.result.board, tier: row.result.tier,
                 nextTier: row.result.nextTier, rank: row.result.rank, score: row.result.score)
@@ -96,8 +81,9 @@ enum LeagueSettling {
     }
 }
 
-/// A player of a cohort's standings (final or live), with the tier they hold (`earned`, set by the close of `earnedIn`).
-struct LeagueStanding {
+/// A player of a cohort's standings (final or live), with the tier they hold (`earned`, set by the close of `earnedIn`);
+/// read from a statement's columns `user_id`, `rank`, `score`, `earned` and `earned_in`.
+struct LeagueStanding: Decodable, Sendable {
     /// The player.
     let userID: String
     /// Competition rank in the cohort.
@@ -110,20 +96,23 @@ struct LeagueStanding {
     /// The week whose close set `earned`.
     var earnedIn: String?
 
-    /// One of a query's rows: `user_id`, `rank`, `score`, `earned` and `earned_in`.
-    init(row: PostgresRow) throws {
-        userID = try row.string("user_id")
-        rank = try row.int("rank")
-        score = try row.int64("score")
-        earned = try row.optionalInt("earned")
-        earnedIn = row["earned_in"]
-    }
-
     /// The tier a move of week `week` applies to: the one earned at the close of an earlier week (a player who entered
     /// `week` before that close played in their older tier), else the one played in, `tier`.
     func base(playedIn tier: Int, week: String, league: League) -> Int {
         guard let earned, let earnedIn, earnedIn < week, league.tiers.indices.contains(earned) else { return tier }
         return earned
+    }
+}
+
+/// A standings statement's row: a player's standing, and the columns `Cohort` reads, which name the cohort.
+struct CohortStanding<Cohort: Decodable & Sendable>: Decodable, Sendable {
+    /// Which cohort the standing is in.
+    let cohort: Cohort
+    let standing: LeagueStanding
+
+    /// Reads both from the row's columns.
+    init(from decoder: any Decoder) throws {
+        (cohort, standing) = (try Cohort(from: decoder), try LeagueStanding(from: decoder))
     }
 }
 
@@ -134,7 +123,7 @@ private struct PlayerKey: Hashable {
 }
 
 /// A settled player as `league_results` and `league_players` take it.
-private struct SettledRow {
+private struct SettledRow: Sendable {
     let league: String
     let cohort: Int
     let result: LeagueResult
@@ -143,9 +132,55 @@ private struct SettledRow {
     /// Whether no newer week than this one has settled the player yet (its tier may be written).
     let newest: Bool
 
+    /// The row's columns as `AddLeagueResults` and `SetHeldTiers` read them.
     static let columns = PostgresColumns<SettledRow>(
         .column("league_id", "text", { $0.league }), .column("period", "text", { $0.result.period }),
         .column("cohort", "int", { $0.cohort }), .column("user_id", "text", { $0.result.userId }), .column("tier", "int", { $0.tier }), .column("rank", "int", { $0.result.rank }),
         .column("score", "bigint", { $0.result.score }), .column("outcome", "text", { $0.result.move.rawValue }),
         .column("next_tier", "int", { $0.nextTier }))
+}
+
+/// The final standings of the league cohorts whose final snapshots are `snapshotIDs` (each of the league at the same
+/// index of `leagueIDs`), in listing order, each player with the tier they hold.
+private struct FinalStandings: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT x.id, e.user_id, e.rank, e.score, p.tier AS earned, p.period AS earned_in
+        FROM unnest(\(\.snapshotIDs)::bigint[], \(\.leagueIDs)::text[]) AS x(id, league_id)
+        JOIN snapshot_entries e ON e.snapshot_id = x.id
+        LEFT JOIN league_players p ON p.league_id = x.league_id AND p.user_id = e.user_id
+        ORDER BY x.id, e.position
+        """
+
+    typealias Row = CohortStanding<Snapshot>
+
+    /// The cohort's final snapshot.
+    struct Snapshot: Decodable, Sendable { let id: Int64 }
+
+    let snapshotIDs: [Int64]
+    let leagueIDs: [String]
+}
+
+/// Records what the close did to each settled player (a result recorded already stays).
+private struct AddLeagueResults: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO league_results (league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier, closed_at)
+        SELECT x.league_id, x.period, x.user_id, x.tier, x.cohort, x.rank, x.score, x.outcome, x.next_tier, \(\.closedAt)
+        FROM \(unnest: \.rows, SettledRow.columns, as: "x") ON CONFLICT DO NOTHING
+        """
+    typealias Row = NoRows
+    let rows: [SettledRow]
+    let closedAt: Date
+}
+
+/// Sets each player's tier for the next week, unless a newer week's close set it already.
+private struct SetHeldTiers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO league_players (league_id, user_id, tier, period)
+        SELECT x.league_id, x.user_id, x.next_tier, x.period FROM \(unnest: \.rows, SettledRow.columns, as: "x") ORDER BY x.league_id, x.user_id
+        ON CONFLICT (league_id, user_id) DO UPDATE SET tier = EXCLUDED.tier, period = EXCLUDED.period
+        WHERE league_players.period < EXCLUDED.period
+        """
+    typealias Row = NoRows
+    /// The players' newest settled weeks.
+    let rows: [SettledRow]
 }

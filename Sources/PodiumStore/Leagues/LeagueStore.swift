@@ -27,44 +27,33 @@ public struct LeagueStore: Sendable {
     /// Stores a new league; false when the id is taken (nothing changed). The registry is refreshed once it committed,
     /// and every other replica's is told to (`ChangeTopic.contests`).
     public func create(_ league: League) async throws -> Bool {
-        let tiers = try PodiumJSON.string(league.tiers)
-        let parameters: [(any PostgresBindable)?] = [
-            league.id, league.name, league.scope.boards.map(\.id), league.timeZone.configuredName, tiers, league.cohortSize,
-            league.metric.rawValue, league.tieBreak.rawValue, league.medals, league.createdAt,
-        ]
+        let insert = AddLeague(league: league, tiers: try PodiumJSON.string(league.tiers))
         return try await contests.change { connection in
-            let inserted = try connection.query("""
-                INSERT INTO leagues (id, name, scope, time_zone, tiers, cohort_size, metric, tie_break, medals, created_at)
-                VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING
-                """, parameters).affectedRows == 1
+            let inserted = try connection.runCounting(insert) == 1
             return (inserted, inserted)
         }
     }
 
     /// Pauses league `id` at `now` (no completion counts until it is resumed; its weeks still close).
     public func pause(id: String, now: Date) async throws -> LeagueChange {
-        try await change(id: id, set: "paused_at = $2", where: "paused_at IS NULL AND ended_at IS NULL", now: now)
+        try await change(PauseLeague(id: id, pausedAt: now), id: id)
     }
 
     /// Resumes paused league `id`: completions count again from now on.
     public func resume(id: String) async throws -> LeagueChange {
-        try await change(id: id, set: "paused_at = NULL", where: "paused_at IS NOT NULL AND ended_at IS NULL", now: nil)
+        try await change(ResumeLeague(id: id), id: id)
     }
 
     /// Ends league `id` at `now`: completions played from then on count nowhere; the week under way still closes at its end.
     public func end(id: String, now: Date) async throws -> LeagueChange {
-        try await change(id: id, set: "ended_at = $2, paused_at = NULL", where: "ended_at IS NULL", now: now)
+        try await change(EndLeague(id: id, endedAt: now), id: id)
     }
 
-    /// One change to a league's row (`assignment` where `condition`, both SQL in which `$2` is `now` when given), with a
-    /// new revision (`ContestStore.change`).
-    private func change(id: String, set assignment: String, where condition: String, now: Date?) async throws -> LeagueChange {
-        let update = """
-            UPDATE leagues SET \(assignment), revision = nextval('contests_revision_seq') WHERE id = $1 AND \(condition)
-            """
-        return try await contests.change { connection -> (LeagueChange, changed: Bool) in
-            guard try connection.query(update, now.map { [id, $0] } ?? [id]).affectedRows == 1 else {
-                let exists = try !connection.query("SELECT 1 FROM leagues WHERE id = \(bind: id)").rows.isEmpty
+    /// One change to league `id`'s row, `update` (which takes a new revision), under `ContestStore.change`.
+    private func change<Update: PostgresStatement>(_ update: Update, id: String) async throws -> LeagueChange {
+        try await contests.change { connection -> (LeagueChange, changed: Bool) in
+            guard try connection.runCounting(update) == 1 else {
+                let exists = try !connection.run(LeagueExists(id: id)).isEmpty
                 return (exists ? .unchanged : .missing, false)
             }
             return (.changed, true)
@@ -73,36 +62,27 @@ public struct LeagueStore: Sendable {
 
     /// The cohorts of `league`'s week `period`, by tier then number, with their players and whether each is closed.
     public func cohorts(of league: League, period: String) async throws -> [LeagueCohort] {
-        try await postgres.query("""
-            SELECT k.tier, k.cohort, k.members, p.closed_at IS NOT NULL AS closed
-            FROM league_cohorts k
-            LEFT JOIN board_periods p ON p.board = \(unescaped: Self.cohortBoard(of: league, tier: "k.tier", cohort: "k.cohort"))
-                                     AND p.board_window = 'week' AND p.period = k.period
-            WHERE k.league_id = \(bind: league.id) AND k.period = \(bind: period) ORDER BY k.tier, k.cohort
-            """).rows.compactMap { row in
-            let tier = try row.int("tier")
-            guard league.tiers.indices.contains(tier) else { return nil }
+        let statement = WeekCohorts(leagueID: league.id, period: period, boardPrefixes: Self.cohortBoardPrefixes(of: league))
+        return try await postgres.run(statement).compactMap { row in
+            guard league.tiers.indices.contains(row.tier) else { return nil }
             return LeagueCohort(
-                board: BoardScope.league(league.id, tier: league.tiers[tier].name, cohort: try row.int("cohort")).id,
-                tier: league.tiers[tier].name, cohort: try row.int("cohort"), players: try row.int("members"), closed: try row.bool("closed"))
+                board: BoardScope.league(league.id, tier: league.tiers[row.tier].name, cohort: row.cohort).id,
+                tier: league.tiers[row.tier].name, cohort: row.cohort, players: row.members, closed: row.closed)
         }
     }
 
     /// The oldest week of `league` before `period` with a cohort still open; nil when every earlier week is closed.
     public func oldestOpenWeek(of league: League, before period: String) async throws -> String? {
-        try await postgres.query("""
-            SELECT min(k.period) AS period FROM league_cohorts k
-            LEFT JOIN board_periods p ON p.board = \(unescaped: Self.cohortBoard(of: league, tier: "k.tier", cohort: "k.cohort"))
-                                     AND p.board_window = 'week' AND p.period = k.period
-            WHERE k.league_id = \(bind: league.id) AND k.period < \(bind: period) AND p.closed_at IS NULL
-            """).rows.first?["period"]
+        try await postgres.run(
+            OldestOpenWeek(leagueID: league.id, before: period, boardPrefixes: Self.cohortBoardPrefixes(of: league))
+        ).first?.period
     }
 
     /// The tiers `userID` holds in each league they played (their tier for the next week they play), by league id.
     public func tiers(of userID: String) async throws -> [String: Int] {
         var tiers: [String: Int] = [:]
-        for row in try await postgres.query("SELECT league_id, tier FROM league_players WHERE user_id = \(bind: userID)").rows {
-            tiers[try row.string("league_id")] = try row.int("tier")
+        for row in try await postgres.run(HeldTiers(userID: userID)) {
+            tiers[row.leagueID] = row.tier
         }
         return tiers
     }
@@ -112,22 +92,17 @@ public struct LeagueStore: Sendable {
         guard !weeks.isEmpty else { return [:] }
         let ids = weeks.keys.sorted()
         var placements: [String: LeaguePlacement] = [:]
-        for row in try await postgres.query("""
-            SELECT e.league_id, e.tier, e.cohort FROM league_entries e
-            JOIN unnest(\(bind: ids)::text[], \(bind: ids.map { weeks[$0] ?? "" })::text[]) AS x(league_id, period) USING (league_id, period)
-            WHERE e.user_id = \(bind: userID)
-            """).rows {
-            placements[try row.string("league_id")] = LeaguePlacement(tier: try row.int("tier"), cohort: try row.int("cohort"))
+        for row in try await postgres.run(WeekPlacements(leagueIDs: ids, periods: ids.map { weeks[$0] ?? "" }, userID: userID)) {
+            placements[row.leagueID] = LeaguePlacement(tier: row.tier, cohort: row.cohort)
         }
         return placements
     }
 
     /// What each close of `league` did to `userID`, newest week first (at most `limit`).
     public func results(of userID: String, league: League, limit: Int) async throws -> [LeagueResult] {
-        try await postgres.query("""
-            SELECT league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier FROM league_results
-            WHERE user_id = \(bind: userID) AND league_id = \(bind: league.id) ORDER BY period DESC LIMIT \(bind: limit)
-            """).rows.compactMap { try LeagueResult(row: $0, league: league) }
+        try await postgres.run(PlayerLeagueResults(userID: userID, leagueID: league.id, limit: limit)).compactMap {
+            LeagueResult($0, league: league)
+        }
     }
 
     /// What the close of `league`'s week `week` did to its closed cohorts and would do to its open ones (from their
@@ -139,27 +114,16 @@ public struct LeagueStore: Sendable {
         let period = week.key
         let cohorts = try await cohorts(of: league, period: period)
         var results: [String: [LeagueResult]] = [:]
-        for row in try await postgres.query("""
-            SELECT league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier FROM league_results
-            WHERE league_id = \(bind: league.id) AND period = \(bind: period) ORDER BY tier, cohort, rank, user_id
-            """).rows {
-            if let result = try LeagueResult(row: row, league: league) { results[result.board, default: []].append(result) }
+        for row in try await postgres.run(WeekResults(leagueID: league.id, period: period)) {
+            if let result = LeagueResult(row, league: league) { results[result.board, default: []].append(result) }
         }
         // Open cohorts: each player's place on the live standings, as the close would rank them.
         var standings: [String: [LeagueStanding]] = [:]
         if cohorts.contains(where: { !$0.closed }) {
-            for row in try await postgres.query("""
-                SELECT s.board, s.user_id, s.score, p.tier AS earned, p.period AS earned_in,
-                       rank() OVER (PARTITION BY s.board ORDER BY s.score DESC, \(unescaped: TieBreakSQL.key(policy: "'\(league.tieBreak.rawValue)'", row: "s"))) AS rank
-                FROM league_entries e
-                JOIN board_scores s ON s.user_id = e.user_id AND s.board_window = 'week' AND s.period = e.period
-                     AND s.board = \(unescaped: Self.cohortBoard(of: league, tier: "e.tier", cohort: "e.cohort"))
-                JOIN users u ON u.user_id = e.user_id
-                LEFT JOIN league_players p ON p.league_id = e.league_id AND p.user_id = e.user_id
-                WHERE e.league_id = \(bind: league.id) AND e.period = \(bind: period)
-                ORDER BY s.board, rank, u.handle
-                """).rows {
-                standings[try row.string("board"), default: []].append(try LeagueStanding(row: row))
+            let statement = LiveStandings(
+                leagueID: league.id, period: period, boardPrefixes: Self.cohortBoardPrefixes(of: league), tieBreak: league.tieBreak.rawValue)
+            for row in try await postgres.run(statement) {
+                standings[row.cohort.board, default: []].append(row.standing)
             }
         }
         var summaries = league.tiers.map { LeagueTierSummary(tier: $0.name, title: $0.title) }
@@ -180,11 +144,16 @@ public struct LeagueStore: Sendable {
             players: cohorts.reduce(0) { $0 + $1.players }, tiers: summaries, cohortResults: detailed)
     }
 
-    /// SQL of the board id of `league`'s cohort whose tier index and number the SQL expressions `tier` and `cohort` hold:
-    /// `BoardScope.league`'s id, `league:<id>:<tier>:<n>` (league ids and tier names are scope names: nothing to quote).
-    static func cohortBoard(of league: League, tier: String, cohort: String) -> String {
-        let names = league.tiers.map { "'\($0.name)'" }.joined(separator: ", ")
-        return "('league:\(league.id):' || (ARRAY[\(names)]::text[])[\(tier) + 1] || ':' || \(cohort))"
+    /// What the board ids of `league`'s cohorts start with, by tier index: `league:<id>:<tier>:`, each followed by the
+    /// cohort's number in `BoardScope.league`'s id (see `cohortBoard`).
+    static func cohortBoardPrefixes(of league: League) -> [String] {
+        league.tiers.map { "league:\(league.id):\($0.name):" }
+    }
+
+    /// SQL of the board id of a cohort whose tier index and number the SQL expressions `tier` and `cohort` hold, with
+    /// `prefixes` the placeholder of its league's `cohortBoardPrefixes` (NULL for a tier the league does not have).
+    static func cohortBoard(prefixes: String, tier: String, cohort: String) -> String {
+        "((\(prefixes)::text[])[\(tier) + 1] || \(cohort))"
     }
 }
 
@@ -256,15 +225,13 @@ public struct LeagueResult: Sendable, Codable, Equatable {
     }
 
     /// A `league_results` row of `league`; nil when its tiers or move are not the league's.
-    init?(row: PostgresRow, league: League) throws {
-        let (tier, next) = (try row.int("tier"), try row.int("next_tier"))
-        guard league.tiers.indices.contains(tier), league.tiers.indices.contains(next),
-              let move = LeagueMove(rawValue: try row.string("outcome")) else { return nil }
+    fileprivate init?(_ row: LeagueResultRow, league: League) {
+        guard league.tiers.indices.contains(row.tier), league.tiers.indices.contains(row.nextTier),
+              let move = LeagueMove(rawValue: row.outcome) else { return nil }
         self.init(
-            userId: try row.string("user_id"), period: try row.string("period"),
-            board: BoardScope.league(league.id, tier: league.tiers[tier].name, cohort: try row.int("cohort")).id,
-            tier: league.tiers[tier].name, rank: try row.int("rank"), score: try row.int64("score"), move: move,
-            nextTier: league.tiers[next].name, medals: league.medals)
+            userId: row.userID, period: row.period, board: BoardScope.league(league.id, tier: league.tiers[row.tier].name, cohort: row.cohort).id,
+            tier: league.tiers[row.tier].name, rank: row.rank, score: row.score, move: move, nextTier: league.tiers[row.nextTier].name,
+            medals: league.medals)
     }
 }
 
@@ -336,4 +303,192 @@ public struct LeagueCohortResults: Sendable, Codable, Equatable {
     public var cohort: LeagueCohort
     /// Its players' results in rank order.
     public var results: [LeagueResult]
+}
+
+/// Stores a new league unless its id is taken.
+private struct AddLeague: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO leagues (id, name, scope, time_zone, tiers, cohort_size, metric, tie_break, medals, created_at)
+        VALUES (\(\.league.id), \(\.league.name), \(\.scope), \(\.league.timeZone.configuredName), \(\.tiers)::jsonb, \(\.league.cohortSize),
+                \(\.league.metric.rawValue), \(\.league.tieBreak.rawValue), \(\.league.medals), \(\.league.createdAt))
+        ON CONFLICT (id) DO NOTHING
+        """
+    typealias Row = NoRows
+    let league: League
+    /// Its tiers, lowest first, as JSON.
+    let tiers: String
+
+    /// The board ids of its scope.
+    var scope: [String] { league.scope.boards.map(\.id) }
+}
+
+/// Pauses a league that is neither paused nor ended, with a new revision.
+private struct PauseLeague: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE leagues SET paused_at = \(\.pausedAt), revision = nextval('contests_revision_seq')
+        WHERE id = \(\.id) AND paused_at IS NULL AND ended_at IS NULL
+        """
+    typealias Row = NoRows
+    let id: String
+    let pausedAt: Date
+}
+
+/// Resumes a paused league that has not ended, with a new revision.
+private struct ResumeLeague: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE leagues SET paused_at = NULL, revision = nextval('contests_revision_seq')
+        WHERE id = \(\.id) AND paused_at IS NOT NULL AND ended_at IS NULL
+        """
+    typealias Row = NoRows
+    let id: String
+}
+
+/// Ends a league that has not ended (no longer paused), with a new revision.
+private struct EndLeague: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE leagues SET ended_at = \(\.endedAt), paused_at = NULL, revision = nextval('contests_revision_seq')
+        WHERE id = \(\.id) AND ended_at IS NULL
+        """
+    typealias Row = NoRows
+    let id: String
+    let endedAt: Date
+}
+
+/// A row when the league exists.
+private struct LeagueExists: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT 1 FROM leagues WHERE id = \(\.id)"
+    typealias Row = NoRows
+    let id: String
+}
+
+/// The cohorts of a league's week, by tier then number, with their players and whether each is closed.
+private struct WeekCohorts: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT k.tier, k.cohort, k.members, p.closed_at IS NOT NULL AS closed
+        FROM league_cohorts k
+        LEFT JOIN board_periods p ON p.board = \(\.boardPrefixes, in: { LeagueStore.cohortBoard(prefixes: $0, tier: "k.tier", cohort: "k.cohort") })
+                                 AND p.board_window = 'week' AND p.period = k.period
+        WHERE k.league_id = \(\.leagueID) AND k.period = \(\.period) ORDER BY k.tier, k.cohort
+        """
+    struct Row: Decodable, Sendable {
+        /// The tier's index.
+        let tier: Int
+        let cohort: Int
+        /// Places taken.
+        let members: Int
+        let closed: Bool
+    }
+    let leagueID: String
+    let period: String
+    /// `LeagueStore.cohortBoardPrefixes` of the league.
+    let boardPrefixes: [String]
+}
+
+/// The oldest week of a league before a week with a cohort still open (NULL when every earlier week is closed).
+private struct OldestOpenWeek: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT min(k.period) AS period FROM league_cohorts k
+        LEFT JOIN board_periods p ON p.board = \(\.boardPrefixes, in: { LeagueStore.cohortBoard(prefixes: $0, tier: "k.tier", cohort: "k.cohort") })
+                                 AND p.board_window = 'week' AND p.period = k.period
+        WHERE k.league_id = \(\.leagueID) AND k.period < \(\.before) AND p.closed_at IS NULL
+        """
+    struct Row: Decodable, Sendable { let period: String? }
+    let leagueID: String
+    let before: String
+    /// `LeagueStore.cohortBoardPrefixes` of the league.
+    let boardPrefixes: [String]
+}
+
+/// The tier a player holds in each league they played.
+private struct HeldTiers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT league_id, tier FROM league_players WHERE user_id = \(\.userID)"
+    struct Row: Decodable, Sendable {
+        let leagueID: String
+        let tier: Int
+    }
+    let userID: String
+}
+
+/// A player's cohort in each of some leagues' weeks (`leagueIDs` and `periods` pairwise), where placed.
+private struct WeekPlacements: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT e.league_id, e.tier, e.cohort FROM league_entries e
+        JOIN unnest(\(\.leagueIDs)::text[], \(\.periods)::text[]) AS x(league_id, period) USING (league_id, period)
+        WHERE e.user_id = \(\.userID)
+        """
+    struct Row: Decodable, Sendable {
+        let leagueID: String
+        let tier: Int
+        let cohort: Int
+    }
+    let leagueIDs: [String]
+    let periods: [String]
+    let userID: String
+}
+
+/// A `league_results` row (see `LeagueResult`).
+private struct LeagueResultRow: Decodable, Sendable {
+    let leagueID: String
+    let period: String
+    let userID: String
+    /// The tier played in, by index.
+    let tier: Int
+    let cohort: Int
+    let rank: Int
+    let score: Int64
+    /// A `LeagueMove` raw value.
+    let outcome: String
+    /// The tier for the next week, by index.
+    let nextTier: Int
+}
+
+/// What each close of a league did to a player, newest week first.
+private struct PlayerLeagueResults: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier FROM league_results
+        WHERE user_id = \(\.userID) AND league_id = \(\.leagueID) ORDER BY period DESC LIMIT \(\.limit)
+        """
+    typealias Row = LeagueResultRow
+    let userID: String
+    let leagueID: String
+    let limit: Int
+}
+
+/// What the close of a league's week did to its closed cohorts' players, by tier, cohort and rank.
+private struct WeekResults: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT league_id, period, user_id, tier, cohort, rank, score, outcome, next_tier FROM league_results
+        WHERE league_id = \(\.leagueID) AND period = \(\.period) ORDER BY tier, cohort, rank, user_id
+        """
+    typealias Row = LeagueResultRow
+    let leagueID: String
+    let period: String
+}
+
+/// Each placed player's live standing in their cohort of a league's week, ranked as the close would rank them, with
+/// the tier they hold.
+private struct LiveStandings: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT s.board, s.user_id, s.score, p.tier AS earned, p.period AS earned_in,
+               rank() OVER (PARTITION BY s.board ORDER BY s.score DESC, \(\.tieBreak, in: { TieBreakSQL.key(policy: $0, row: "s") })) AS rank
+        FROM league_entries e
+        JOIN board_scores s ON s.user_id = e.user_id AND s.board_window = 'week' AND s.period = e.period
+             AND s.board = \(\.boardPrefixes, in: { LeagueStore.cohortBoard(prefixes: $0, tier: "e.tier", cohort: "e.cohort") })
+        JOIN users u ON u.user_id = e.user_id
+        LEFT JOIN league_players p ON p.league_id = e.league_id AND p.user_id = e.user_id
+        WHERE e.league_id = \(\.leagueID) AND e.period = \(\.period)
+        ORDER BY s.board, rank, u.handle
+        """
+
+    typealias Row = CohortStanding<Board>
+
+    /// The cohort's board.
+    struct Board: Decodable, Sendable { let board: String }
+
+    let leagueID: String
+    let period: String
+    /// `LeagueStore.cohortBoardPrefixes` of the league.
+    let boardPrefixes: [String]
+    /// The league's tie-break policy.
+    let tieBreak: String
 }
