@@ -115,7 +115,7 @@ struct ContestStoreTests {
             let finished = Mutex(false)
             // A transaction holding the run open as a completion batch does, until the close is seen waiting.
             let (waited, closedWhileHeld, report) = try await whileContended(
-                on: storage.postgres, hold: { _ = try $0.query(ContestScoring.holdOpen([PeriodStore.closeLockKey(key)])) },
+                on: storage.postgres, hold: { _ = try $0.run(ContestScoring.holdOpen([PeriodStore.closeLockKey(key)])) },
                 lock: .pair(lockClass: PeriodStore.closeLockClass, text: PeriodStore.closeLockKey(key)),
                 contender: {
                     defer { finished.withLock { $0 = true } }

@@ -23,65 +23,36 @@ struct BatchStanding {
     /// the player's latest.
     static func read(_ items: [ValidCompletion], now: Date, rules: GameRules, on connection: PostgresConnection) throws -> BatchStanding {
         let players = Array(Set(items.map(\.userID)))
-        let ids = items.map(\.id)
-        let statements: [(Statement, PostgresQuery)] = [
-            (.begin, "BEGIN"),
-            (.locks, """
-                SELECT count(pg_advisory_xact_lock(k)) AS locked
-                FROM (SELECT DISTINCT hashtextextended(k, 0) AS k
-                      FROM (SELECT unnest(\(bind: ids)::text[]) UNION ALL SELECT \(bind: PlayerLocks.prefix) || unnest(\(bind: players)::text[])) AS keys(k)
-                      ORDER BY 1) locks
-                """),
-            (.recorded, RecordedLookup.select(
-                "id, completed_at, request_hash, COALESCE(answer, response::text) AS response", of: items, now: now, rules: rules)),
-            (.erasures, """
-                SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
-                FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: players))
-                """),
-            (.players, """
-                SELECT user_id, time_zone, array_to_string(days, ',') AS days,
-                       (SELECT string_agg(achievement, ',') FROM user_achievements a WHERE a.user_id = u.user_id) AS achievements
-                FROM users u WHERE user_id = ANY(\(bind: players))
-                """),
-            (.contestRevision, PostgresQuery(stringLiteral: ContestStore.revisionQuery)),
-            (.contestEntries, ContestStore.entriesQuery(players: players)),
-        ]
-        let results = Dictionary(uniqueKeysWithValues: zip(statements.map(\.0), try connection.pipeline(statements.map(\.1))))
-        func rows(_ statement: Statement) throws -> [PostgresRow] {
-            guard let result = results[statement] else { throw BatchUpsertError.missingResult }
-            return result.rows
-        }
+        let results = try connection.pipeline([
+            OpenBatch().query,
+            LockBatch(ids: items.map(\.id), userIDs: players).query,
+            RecordedRequests(window: RecordedWindow(of: items, now: now, rules: rules)).query,
+            PendingErasures(userIDs: players).query,
+            StoredPlayers(userIDs: players).query,
+            ContestRevision().query,
+            JoinedContests(userIDs: players).query,
+        ])
+        guard results.count == 7 else { throw BatchUpsertError.missingResult }
         var standing = BatchStanding()
         // An id reused after Podium stopped remembering it has two rows: the one with the item's time answers its retry.
         var times: [String: Date] = [:]
         for item in items where times[item.id] == nil { times[item.id] = item.completedAt }
-        for row in try rows(.recorded) {
-            let id = try row.string("id")
-            let time = try row.date("completed_at")
-            guard standing.recorded[id] == nil || time == times[id] else { continue }
-            standing.recorded[id] = (try row.string("request_hash"), try row.string("response"))
+        for row in try RecordedRequests.rows(of: results[2]) {
+            guard standing.recorded[row.id] == nil || row.completedAt == times[row.id] else { continue }
+            standing.recorded[row.id] = (row.requestHash, row.response)
         }
-        for row in try rows(.erasures) {
-            let erasure = try RankingErasure(row: row)
-            standing.erasures[erasure.userID] = erasure
+        for row in try PendingErasures.rows(of: results[3]) {
+            standing.erasures[row.userID] = RankingErasure(userID: row.userID, spacedMembers: row.members, spacedKeys: row.keys)
         }
-        for row in try rows(.players) {
-            standing.players[try row.string("user_id")] = StoredPlayer(
-                zone: TimeZone(identifier: try row.string("time_zone")) ?? .gmt,
-                days: try row.string("days").split(separator: ",").compactMap { Int($0) },
-                achievements: Set((row["achievements"] ?? "").split(separator: ",").map(String.init)))
+        for row in try StoredPlayers.rows(of: results[4]) {
+            standing.players[row.userID] = StoredPlayer(
+                zone: TimeZone(identifier: row.timeZone) ?? .gmt, days: row.days.split(separator: ",").compactMap { Int($0) },
+                achievements: Set((row.achievements ?? "").split(separator: ",").map(String.init)))
         }
-        guard let revision = try rows(.contestRevision).first else { throw BatchUpsertError.missingResult }
-        standing.contestRevision = try revision.int64("revision")
-        standing.joined = Set(try rows(.contestEntries).map {
-            ContestEntryKey(contestID: try $0.string("contest_id"), userID: try $0.string("user_id"))
-        })
+        guard let revision = try ContestRevision.rows(of: results[5]).first else { throw BatchUpsertError.missingResult }
+        standing.contestRevision = revision.revision
+        standing.joined = Set(try JoinedContests.rows(of: results[6]).map { ContestEntryKey(contestID: $0.contestID, userID: $0.userID) })
         return standing
-    }
-
-    /// The statements of `read`'s round trip, which name their results.
-    private enum Statement {
-        case begin, locks, recorded, erasures, players, contestRevision, contestEntries
     }
 
     /// The players' time zones (players without a row use UTC).
@@ -116,4 +87,78 @@ struct StoredPlayer {
 struct ContestsChanged: Error {
     /// The revision PostgreSQL holds.
     let revision: Int64
+}
+
+/// Opens a batch's transaction (the first statement of its first round trip).
+private struct OpenBatch: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "BEGIN"
+    typealias Row = NoRows
+}
+
+/// Takes the lock of each of a batch's ids and players (`PlayerLocks`) until the transaction ends, all in one key order.
+private struct LockBatch: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT count(pg_advisory_xact_lock(k)) AS locked
+        FROM (SELECT DISTINCT hashtextextended(k, 0) AS k
+              FROM (SELECT unnest(\(\.ids)::text[]) UNION ALL SELECT \(\.prefix) || unnest(\(\.userIDs)::text[])) AS keys(k)
+              ORDER BY 1) locks
+        """
+    typealias Row = NoRows
+    /// The completions' ids.
+    let ids: [String]
+    /// The players.
+    let userIDs: [String]
+    /// The players' key prefix, bound beside the ids.
+    var prefix: String { PlayerLocks.prefix }
+}
+
+/// The stored completions with a batch's ids: their times, request hashes and stored answers.
+private struct RecordedRequests: RecordedLookup {
+    static let sql = lookup(columns: columns, late: false)
+    static let withLateItems = lookup(columns: columns, late: true)
+    private static let columns = "id, completed_at, request_hash, COALESCE(answer, response::text) AS response"
+
+    struct Row: Decodable, Sendable {
+        let id: String
+        let completedAt: Date
+        let requestHash: String
+        /// The stored answer (JSON).
+        let response: String
+    }
+
+    let window: RecordedWindow
+}
+
+/// The players' erasures Redis has not applied yet, with the members and Redis keys of their old entries.
+private struct PendingErasures: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, array_to_string(members, ' ') AS members, array_to_string(redis_keys, ' ') AS keys
+        FROM pending_ranking_erasures WHERE user_id = ANY(\(\.userIDs))
+        """
+    struct Row: Decodable, Sendable {
+        let userID: String
+        /// The old members, space-separated.
+        let members: String?
+        /// The old Redis keys, space-separated.
+        let keys: String?
+    }
+    let userIDs: [String]
+}
+
+/// The players who have a row: time zone, active days and achievements.
+private struct StoredPlayers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id, time_zone, array_to_string(days, ',') AS days,
+               (SELECT string_agg(achievement, ',') FROM user_achievements a WHERE a.user_id = u.user_id) AS achievements
+        FROM users u WHERE user_id = ANY(\(\.userIDs))
+        """
+    struct Row: Decodable, Sendable {
+        let userID: String
+        let timeZone: String
+        /// The local days played on, comma-separated.
+        let days: String
+        /// The achievements held, comma-separated; nil for none.
+        let achievements: String?
+    }
+    let userIDs: [String]
 }

@@ -24,60 +24,8 @@ struct BatchUpserts {
         localDays = plans.map { Streak.localDay(of: $0.item.completedAt, in: players[$0.item.userID]?.zone ?? .gmt) }
     }
 
-    /// Each player's summed completion: totals added, display name kept unless a new one came, the batch's days merged
-    /// into the player's (the array is rewritten only when a day is new).
-    ///
-    /// A column default would draw a handle for every row proposed, conflicting or not, and so one per
-    /// player per batch: a known player brings its own handle instead, and only new players draw one
-    /// (in user-id order: the rows come sorted, and the subquery, kept whole by `OFFSET 0`, hands its rows
-    /// over in that order, which is also the order the rows are locked in). The handles then last: 2^36
-    /// players, not 2^36 batches.
-    static func upsertUsers(_ players: [PlayerRow], recordedAt: Date) -> PostgresQuery {
-        """
-        INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, days, created_at,
-                                updated_at)
-        SELECT x.user_id, COALESCE(x.known, nextval('users_handle_seq')), x.display_name, x.points, x.completions, x.correct_answers,
-               x.total_answers, string_to_array(x.days, ',')::int[], \(bind: recordedAt), \(bind: recordedAt)
-        FROM (SELECT x.*, known.handle AS known
-              FROM \(unnest: players, PlayerRow.columns, as: "x", ordinality: "i")
-              LEFT JOIN users known ON known.user_id = x.user_id
-              ORDER BY x.i OFFSET 0) x
-        ON CONFLICT (user_id) DO UPDATE SET
-            display_name = COALESCE(EXCLUDED.display_name, u.display_name),
-            points = u.points + EXCLUDED.points,
-            completions = u.completions + EXCLUDED.completions,
-            correct_answers = u.correct_answers + EXCLUDED.correct_answers,
-            total_answers = u.total_answers + EXCLUDED.total_answers,
-            days = CASE WHEN EXCLUDED.days <@ u.days THEN u.days
-                        ELSE ARRAY(SELECT DISTINCT d FROM unnest(u.days || EXCLUDED.days) AS d ORDER BY d) END,
-            updated_at = EXCLUDED.updated_at
-        RETURNING user_id, handle, points, completions, correct_answers, total_answers, display_name
-        """
-    }
-
-    /// Each (player, topic) summed: counts and sums added, bests and last play kept at the maximum.
-    static func upsertTopics(_ topics: [TopicRow]) -> PostgresQuery {
-        """
-        INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
-                                      best_points, last_played_at)
-        SELECT x.user_id, x.topic, x.completions, x.correct_answers, x.total_answers, x.accuracy_sum, x.best_accuracy, x.best_points,
-               x.last_played_at
-        FROM \(unnest: topics, TopicRow.columns, as: "x")
-        ORDER BY x.user_id, x.topic
-        ON CONFLICT (user_id, topic) DO UPDATE SET
-            completions = t.completions + EXCLUDED.completions,
-            correct_answers = t.correct_answers + EXCLUDED.correct_answers,
-            total_answers = t.total_answers + EXCLUDED.total_answers,
-            accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
-            best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy),
-            best_points = GREATEST(t.best_points, EXCLUDED.best_points),
-            last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at)
-        RETURNING user_id, topic, completions
-        """
-    }
-
     /// The three statements, in this order: users, topics, board scores.
-    func statements(recordedAt: Date) -> [PostgresQuery] {
+    func statements(recordedAt: Date) -> [any PostgresStatement] {
         var players: [String: PlayerRow] = [:]
         var topics: [TopicKey: TopicRow] = [:]
         var scores: [ScoreKey: ScoreRow] = [:]
@@ -96,26 +44,28 @@ struct BatchUpserts {
         }
         let playerRows = players.values.sorted { $0.userID < $1.userID }
         return [
-            Self.upsertUsers(playerRows, recordedAt: recordedAt),
-            Self.upsertTopics(Array(topics.values)),
-            BoardScoreTables.record(Array(scores.values), recordedAt: recordedAt),
+            UpsertPlayers(players: playerRows, recordedAt: recordedAt),
+            UpsertTopics(topics: Array(topics.values)),
+            RecordBoardScores(scores: Array(scores.values), recordedAt: recordedAt),
         ]
     }
 
-    /// The results of `statements`, by what each holds.
+    /// The rows of `statements`, by what each holds.
     struct Results {
-        /// `upsertUsers`: each player's totals after the batch, handle and display name.
-        let users: PostgresResult
-        /// `upsertTopics`: each (player, topic)'s completions after the batch.
-        let topics: PostgresResult
-        /// `BoardScoreTables.record`: each (board period, player)'s score after the batch; closed periods left out.
-        let scores: PostgresResult
+        /// ``UpsertPlayers``: each player's totals after the batch, handle and display name.
+        fileprivate let users: [UpsertPlayers.Row]
+        /// ``UpsertTopics``: each (player, topic)'s completions after the batch.
+        fileprivate let topics: [UpsertTopics.Row]
+        /// ``RecordBoardScores``: each (board period, player)'s score after the batch; closed periods left out.
+        let scores: [RecordBoardScores.Row]
 
-        /// Names the first three of a pipeline's results, which are `statements`' in their order.
+        /// Reads the first three of a pipeline's results, which are `statements`' in their order.
         init(_ results: ArraySlice<PostgresResult>) throws {
             let results = Array(results.prefix(3))
             guard results.count == 3 else { throw BatchUpsertError.missingResult }
-            (users, topics, scores) = (results[0], results[1], results[2])
+            users = try UpsertPlayers.rows(of: results[0])
+            topics = try UpsertTopics.rows(of: results[1])
+            scores = try RecordBoardScores.rows(of: results[2])
         }
     }
 
@@ -124,25 +74,22 @@ struct BatchUpserts {
         var totals: [String: PlayerTotals] = [:]
         var displayNames: [String: String] = [:]
         var members: [String: String] = [:]
-        for row in results.users.rows {
-            let user = try row.string("user_id")
-            totals[user] = PlayerTotals(
-                points: try row.int64("points"), completions: try row.int64("completions"),
-                correctAnswers: try row.int64("correct_answers"), totalAnswers: try row.int64("total_answers"))
-            displayNames[user] = row["display_name"]
-            members[user] = try row.member()
+        for row in results.users {
+            totals[row.userID] = PlayerTotals(
+                points: row.points, completions: row.completions, correctAnswers: row.correctAnswers, totalAnswers: row.totalAnswers)
+            displayNames[row.userID] = row.displayName
+            members[row.userID] = try RankingMember.member(ofHandle: row.handle)
         }
         var topicCompletions: [TopicKey: Int64] = [:]
-        for row in results.topics.rows {
-            topicCompletions[TopicKey(user: try row.string("user_id"), topic: try row.string("topic"))] = try row.int64("completions")
+        for row in results.topics {
+            topicCompletions[TopicKey(user: row.userID, topic: row.topic)] = row.completions
         }
         let tieBreaks = Dictionary(plans.flatMap { $0.open.map { ($0.board.id, $0.board.tieBreak) } }) { first, _ in first }
         var places: [ScoreKey: RankingPlace] = [:]
         places.reserveCapacity(plans.reduce(0) { $0 + $1.open.count })
-        for row in results.scores.rows {
-            let board = try row.string("board")
-            let key = ScoreKey(board: board, window: try row.string("board_window"), period: try row.string("period"), user: try row.string("user_id"))
-            places[key] = try row.place(tieBreak: tieBreaks[board] ?? .shared)
+        for row in results.scores {
+            let key = ScoreKey(board: row.board, window: row.boardWindow, period: row.period, user: row.userID)
+            places[key] = row.place(tieBreak: tieBreaks[row.board] ?? .shared)
         }
 
         // Backwards: each completion sees the stored values less what later completions of its player added.
@@ -229,7 +176,7 @@ struct PlayerRow: Sendable {
     /// The local days the completions were played on.
     var days = Set<Int>()
 
-    /// The row's columns as `BatchUpserts.upsertUsers` reads them; the days travel as one comma-separated text each
+    /// The row's columns as `UpsertPlayers` reads them; the days travel as one comma-separated text each
     /// (`unnest` would flatten an array of arrays).
     static let columns = PostgresColumns<PlayerRow>(
         .column("user_id", "text", { $0.userID }), .optional("display_name", "text", { $0.displayName }),
@@ -269,7 +216,7 @@ struct TopicRow: Sendable {
     /// When the latest of them was played.
     var lastPlayedAt = Date(timeIntervalSince1970: 0)
 
-    /// The row's columns as `BatchUpserts.upsertTopics` reads them.
+    /// The row's columns as `UpsertTopics` reads them.
     static let columns = PostgresColumns<TopicRow>(
         .column("user_id", "text", { $0.userID }), .column("topic", "text", { $0.topic }),
         .column("completions", "bigint", { $0.completions }), .column("correct_answers", "bigint", { $0.correctAnswers }),
@@ -309,4 +256,82 @@ private struct ScoreKey: Hashable {
     init(_ period: BoardPeriod, user: String) {
         self.init(board: period.board.id, window: period.period.window.rawValue, period: period.period.key, user: user)
     }
+}
+
+/// Adds each player's summed completion: totals added, display name kept unless a new one came, the batch's days merged
+/// into the player's (the array is rewritten only when a day is new); returns each player's row after the batch.
+///
+/// A column default would draw a handle for every row proposed, conflicting or not, and so one per
+/// player per batch: a known player brings its own handle instead, and only new players draw one
+/// (in user-id order: the rows come sorted, and the subquery, kept whole by `OFFSET 0`, hands its rows
+/// over in that order, which is also the order the rows are locked in). The handles then last: 2^36
+/// players, not 2^36 batches.
+private struct UpsertPlayers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO users AS u (user_id, handle, display_name, points, completions, correct_answers, total_answers, days, created_at,
+                                updated_at)
+        SELECT x.user_id, COALESCE(x.known, nextval('users_handle_seq')), x.display_name, x.points, x.completions, x.correct_answers,
+               x.total_answers, string_to_array(x.days, ',')::int[], \(\.recordedAt), \(\.recordedAt)
+        FROM (SELECT x.*, known.handle AS known
+              FROM \(unnest: \.players, PlayerRow.columns, as: "x", ordinality: "i")
+              LEFT JOIN users known ON known.user_id = x.user_id
+              ORDER BY x.i OFFSET 0) x
+        ON CONFLICT (user_id) DO UPDATE SET
+            display_name = COALESCE(EXCLUDED.display_name, u.display_name),
+            points = u.points + EXCLUDED.points,
+            completions = u.completions + EXCLUDED.completions,
+            correct_answers = u.correct_answers + EXCLUDED.correct_answers,
+            total_answers = u.total_answers + EXCLUDED.total_answers,
+            days = CASE WHEN EXCLUDED.days <@ u.days THEN u.days
+                        ELSE ARRAY(SELECT DISTINCT d FROM unnest(u.days || EXCLUDED.days) AS d ORDER BY d) END,
+            updated_at = EXCLUDED.updated_at
+        RETURNING user_id, handle, points, completions, correct_answers, total_answers, display_name
+        """
+
+    /// A player's row after the batch.
+    struct Row: Decodable, Sendable {
+        let userID: String
+        /// The handle, whose member the boards hold.
+        let handle: Int64
+        let points: Int64
+        let completions: Int64
+        let correctAnswers: Int64
+        let totalAnswers: Int64
+        let displayName: String?
+    }
+
+    /// The players' shares, sorted by user id.
+    let players: [PlayerRow]
+    let recordedAt: Date
+}
+
+/// Adds each (player, topic)'s share: counts and sums added, bests and last play kept at the maximum; returns each
+/// one's completions after the batch.
+private struct UpsertTopics: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO user_topics AS t (user_id, topic, completions, correct_answers, total_answers, accuracy_sum, best_accuracy,
+                                      best_points, last_played_at)
+        SELECT x.user_id, x.topic, x.completions, x.correct_answers, x.total_answers, x.accuracy_sum, x.best_accuracy, x.best_points,
+               x.last_played_at
+        FROM \(unnest: \.topics, TopicRow.columns, as: "x")
+        ORDER BY x.user_id, x.topic
+        ON CONFLICT (user_id, topic) DO UPDATE SET
+            completions = t.completions + EXCLUDED.completions,
+            correct_answers = t.correct_answers + EXCLUDED.correct_answers,
+            total_answers = t.total_answers + EXCLUDED.total_answers,
+            accuracy_sum = t.accuracy_sum + EXCLUDED.accuracy_sum,
+            best_accuracy = GREATEST(t.best_accuracy, EXCLUDED.best_accuracy),
+            best_points = GREATEST(t.best_points, EXCLUDED.best_points),
+            last_played_at = GREATEST(t.last_played_at, EXCLUDED.last_played_at)
+        RETURNING user_id, topic, completions
+        """
+
+    /// A (player, topic)'s completions after the batch.
+    struct Row: Decodable, Sendable {
+        let userID: String
+        let topic: String
+        let completions: Int64
+    }
+
+    let topics: [TopicRow]
 }

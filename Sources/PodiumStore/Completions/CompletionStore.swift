@@ -60,18 +60,17 @@ public struct CompletionStore: Sendable {
     /// Which of `items`' ids are recorded completions at `now` (a read, for checking a batch before writing it).
     public func recordedIDs(among items: [ValidCompletion], now: Date) async throws -> Set<String> {
         guard !items.isEmpty else { return [] }
-        let lookup = RecordedLookup.select("id", of: items, now: now, rules: rules)
-        return Set(try await postgres.query(lookup).rows.map { try $0.string("id") })
+        let lookup = RecordedIDs(window: RecordedWindow(of: items, now: now, rules: rules))
+        return Set(try await postgres.run(lookup).map(\.id))
     }
 
     /// Drops the completions of every month that ended by `cutoff`, a whole partition at a time, and deletes those
     /// before `cutoff` that sit in `completions_default`; returns how many went. Players' totals, scores and medals
     /// stay: only their history and the ids' memory go (`completion_days`, docs/RULES.md).
     public func prune(before cutoff: Date) async throws -> Int {
-        try await MonthlyPartitions.completions.prune(before: cutoff, on: postgres, leftovers: """
-            WITH gone AS (DELETE FROM completions_default WHERE completed_at < \(bind: cutoff) RETURNING 1) SELECT count(*) AS n FROM gone
-            """) { name, connection in
-            try connection.query("SELECT count(*) AS n FROM \(name)").rows.first?.int("n") ?? 0
+        try await MonthlyPartitions.completions.prune(before: cutoff, on: postgres, leftovers: PruneDefaultCompletions(cutoff: cutoff)) {
+            name, connection in
+            try connection.run(MonthCompletionCount(partition: name)).first?.n ?? 0
         }
     }
 
@@ -83,11 +82,8 @@ public struct CompletionStore: Sendable {
 
     /// The player's completions finished in `[from, to]`, as the plausibility rules see them.
     public func entries(userID: String, from: Date, to: Date) async throws -> [PlausibilityRules.Entry] {
-        try await postgres.query("""
-            SELECT id, quiz_id, completed_at FROM completions WHERE user_id = $1 AND completed_at BETWEEN $2 AND $3
-            ORDER BY completed_at, id LIMIT 10000
-            """, [userID, from, to]).rows.map {
-            PlausibilityRules.Entry(id: try $0.string("id"), quizID: try $0.string("quiz_id"), completedAt: try $0.date("completed_at"))
+        try await postgres.run(PlayedBetween(userID: userID, from: from, to: to)).map {
+            PlausibilityRules.Entry(id: $0.id, quizID: $0.quizID, completedAt: $0.completedAt)
         }
     }
 
@@ -231,21 +227,6 @@ struct WrittenBatch: Sendable {
 }
 
 extension CompletionStore {
-    /// Every timed period scored, so close-periods can find it by its end; sorted so concurrent batches lock alike.
-    static func insertPeriods(_ periods: [TimedPeriodRow]) -> PostgresQuery {
-        """
-        INSERT INTO board_periods (board, board_window, period, ends_at)
-        SELECT DISTINCT x.board, x.board_window, x.period, x.ends_at FROM \(unnest: periods, TimedPeriodRow.columns, as: "x")
-        ORDER BY x.board, x.board_window, x.period ON CONFLICT DO NOTHING
-        """
-    }
-
-    /// Every board scored, once (the list of boards); sorted so concurrent batches lock alike.
-    static let insertBoards = """
-        INSERT INTO boards (board, created_at) SELECT DISTINCT b, $2::timestamptz FROM unnest($1::text[]) AS x(b)
-        ORDER BY b ON CONFLICT DO NOTHING
-        """
-
     /// The transaction's first two round trips, on a blocking thread: the standing, then every upsert (league cohorts
     /// from `placements`).
     ///
@@ -284,13 +265,13 @@ extension CompletionStore {
     ) throws -> [CompletionState] {
         let upserts = BatchUpserts(fresh, players: players)
         let contests = ContestScoring(fresh, recordedAt: recordedAt)
-        var statements = contests.holdRunsOpen.map { [$0] } ?? []
+        var statements: [any PostgresStatement] = contests.holdRunsOpen.map { [$0] } ?? []
         let upsertsAt = statements.count
         statements += upserts.statements(recordedAt: recordedAt)
-        statements.append(PostgresQuery(sql: insertBoards, parameters: [Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted(), recordedAt]))
-        statements.append(insertPeriods(Array(Set(fresh.flatMap { $0.open.compactMap(TimedPeriodRow.init) }))))
+        statements.append(AddBoards(boards: Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted(), createdAt: recordedAt))
+        statements.append(AddTimedPeriods(periods: Array(Set(fresh.flatMap { $0.open.compactMap(TimedPeriodRow.init) }))))
         if let totals = contests.groupTotals { statements.append(totals) }
-        let results = try connection.pipeline(statements)
+        let results = try connection.pipeline(statements.map { $0.query })
         return try upserts.states(from: BatchUpserts.Results(results[upsertsAt...]))
     }
 
@@ -302,61 +283,22 @@ extension CompletionStore {
         let fresh = batch.fresh
         let created = fresh.compactMap { batch.outcomes[$0.item.id]?.response }
         let outcomes = batch.created.map(\.outcome)
-        var statements = [
-            insertCompletions(fresh, answers: created, recordedAt: batch.recordedAt, ranked: ranked),
-            try EventStore.append(outcomes.map(\.recordedEvent), occurredAt: batch.recordedAt),
+        var statements: [any PostgresStatement] = [
+            AddCompletions(fresh, answers: created, recordedAt: batch.recordedAt, ranked: ranked),
+            try EventStore.appending(outcomes.map(\.recordedEvent), occurredAt: batch.recordedAt),
         ]
         let levelEvents = outcomes.compactMap(\.levelEvent)
         if !levelEvents.isEmpty {
-            statements.append(try EventStore.append(levelEvents, occurredAt: batch.recordedAt))
+            statements.append(try EventStore.appending(levelEvents, occurredAt: batch.recordedAt))
         }
         if !batch.unlocked.isEmpty {
-            statements.append(try insertAchievements(batch.unlocked, unlockedAt: batch.recordedAt))
+            statements.append(try AddAchievements(batch.unlocked, unlockedAt: batch.recordedAt))
         }
         if ranked && !batch.erasures.isEmpty {
-            statements.append("DELETE FROM pending_ranking_erasures WHERE user_id = ANY(\(bind: Array(batch.erasures.keys)))")
+            statements.append(ForgetPendingErasures(userIDs: Array(batch.erasures.keys)))
         }
-        statements.append("COMMIT")
-        _ = try connection.pipeline(statements)
-    }
-
-    /// The batch's completions with their answers, in one statement.
-    ///
-    /// Answers travel as one text (`JSONTexts`) and are stored as text, never parsed.
-    static func insertCompletions(
-        _ fresh: [CompletionPlan], answers: [CompletionResponse], recordedAt: Date, ranked: Bool
-    ) -> PostgresQuery {
-        """
-        WITH x AS (
-            SELECT x.*, r.body
-            FROM \(unnest: fresh.map(CompletionRow.init), CompletionRow.columns, as: "x", ordinality: "i")
-            JOIN string_to_table(\(bind: JSONTexts.joined(answers.map { $0.jsonString() })), \(bind: JSONTexts.separator))
-                 WITH ORDINALITY AS r(body, i) USING (i)
-        )
-        INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
-                                 recorded_at, points, request_hash, answer, ranked)
-        SELECT x.id, x.user_id, x.quiz_id, x.topic, x.difficulty, x.correct, x.total, x.duration_ms, string_to_array(x.groups, ','),
-               x.completed_at, \(bind: recordedAt)::timestamptz, x.points, x.request_hash, x.body, \(bind: ranked)::bool
-        FROM x
-        """
-    }
-
-    /// Each achievement once per player (the primary key); the event only for rows actually inserted.
-    static func insertAchievements(_ unlocked: [AchievementUnlockedEvent], unlockedAt: Date) throws -> PostgresQuery {
-        let payloads = JSONTexts.joined(try unlocked.map { try $0.jsonString() })
-        return """
-        WITH x AS (
-            SELECT x.*, e.payload::jsonb AS payload
-            FROM \(unnest: unlocked, AchievementUnlockedEvent.columns, as: "x", ordinality: "i")
-            JOIN string_to_table(\(bind: payloads), \(bind: JSONTexts.separator)) WITH ORDINALITY AS e(payload, i) USING (i)),
-        inserted AS (
-            INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id)
-            SELECT x.user_id, x.achievement, \(bind: unlockedAt), x.completion_id FROM x
-            ON CONFLICT DO NOTHING RETURNING user_id, achievement)
-        INSERT INTO events (type, user_id, occurred_at, payload)
-        SELECT \(bind: AchievementUnlockedEvent.type.rawValue), x.user_id, \(bind: unlockedAt), x.payload
-        FROM x JOIN inserted USING (user_id, achievement) ORDER BY x.i
-        """
+        statements.append(CommitBatch())
+        _ = try connection.pipeline(statements.map { $0.query })
     }
 
     /// SHA-256 of the request's canonical text, hex: equal bodies, equal hashes.
@@ -382,7 +324,7 @@ struct TimedPeriodRow: Sendable, Hashable {
         (board, window, self.period, endsAt) = (period.board.id, period.period.window.rawValue, period.period.key, end)
     }
 
-    /// The row's columns as `CompletionStore.insertPeriods` reads them.
+    /// The row's columns as `AddTimedPeriods` reads them.
     static let columns = PostgresColumns<TimedPeriodRow>(
         .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window }),
         .column("period", "text", { $0.period }), .column("ends_at", "timestamptz", { $0.endsAt }))
@@ -400,7 +342,7 @@ struct CompletionRow: Sendable {
         (item, points) = (plan.item, plan.points)
     }
 
-    /// The row's columns as `CompletionStore.insertCompletions` reads them; groups travel comma-joined (group names
+    /// The row's columns as `AddCompletions` reads them; groups travel comma-joined (group names
     /// have no commas), completed_at as the RFC 3339 text the answer shows.
     static let columns = PostgresColumns<CompletionRow>(
         .column("id", "text", { $0.item.id }), .column("user_id", "text", { $0.item.userID }),
@@ -413,7 +355,7 @@ struct CompletionRow: Sendable {
 }
 
 extension AchievementUnlockedEvent {
-    /// The unlock's columns as `CompletionStore.insertAchievements` reads them.
+    /// The unlock's columns as `AddAchievements` reads them.
     static let columns = PostgresColumns<AchievementUnlockedEvent>(
         .column("user_id", "text", { $0.userId }), .column("achievement", "text", { $0.achievement }),
         .column("completion_id", "text", { $0.completionId }))
@@ -427,4 +369,153 @@ extension RecordOutcome {
         case .conflict, .tooOld: nil
         }
     }
+}
+
+/// The ids of the recorded completions with some of a batch's ids (see `RecordedLookup`).
+private struct RecordedIDs: RecordedLookup {
+    static let sql = lookup(columns: "id", late: false)
+    static let withLateItems = lookup(columns: "id", late: true)
+    struct Row: Decodable, Sendable { let id: String }
+    let window: RecordedWindow
+}
+
+/// Deletes the completions before `cutoff` left in `completions_default` (no partition for their month yet); answers
+/// how many went.
+private struct PruneDefaultCompletions: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH gone AS (DELETE FROM completions_default WHERE completed_at < \(\.cutoff) RETURNING 1) SELECT count(*) AS n FROM gone
+        """
+    typealias Row = RemovedRows
+    let cutoff: Date
+}
+
+/// How many completions one monthly partition holds, before it is dropped.
+///
+/// A table's name cannot be bound, so each partition has its own text naming it: `partition` is a name
+/// `MonthlyPartitions` read from the catalog (`completions_YYYY_MM`), never a value from outside.
+private struct MonthCompletionCount: PostgresStatement {
+    /// There is no one text for the type: ``text`` names the statement's partition.
+    static var sql: PostgresSQL<Self> { preconditionFailure("MonthCompletionCount's text names its partition") }
+    var text: PostgresSQL<Self> { "SELECT count(*) AS n FROM \(unescaped: partition)" }
+    struct Row: Decodable, Sendable { let n: Int }
+    /// The partition, `completions_YYYY_MM`.
+    let partition: String
+}
+
+/// A player's completions finished in a time range (both ends included), oldest first, at most 10,000.
+private struct PlayedBetween: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT id, quiz_id, completed_at FROM completions WHERE user_id = \(\.userID) AND completed_at BETWEEN \(\.from) AND \(\.to)
+        ORDER BY completed_at, id LIMIT 10000
+        """
+    struct Row: Decodable, Sendable {
+        let id: String
+        let quizID: String
+        let completedAt: Date
+    }
+    let userID: String
+    let from: Date
+    let to: Date
+}
+
+/// Lists every board a batch scored, once (the list of boards); sorted so concurrent batches lock alike.
+private struct AddBoards: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO boards (board, created_at) SELECT DISTINCT b, \(\.createdAt)::timestamptz FROM unnest(\(\.boards)::text[]) AS x(b)
+        ORDER BY b ON CONFLICT DO NOTHING
+        """
+    typealias Row = NoRows
+    /// The board ids, sorted.
+    let boards: [String]
+    let createdAt: Date
+}
+
+/// Lists every timed period a batch scored, so close-periods can find it by its end; sorted so concurrent batches lock
+/// alike.
+private struct AddTimedPeriods: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO board_periods (board, board_window, period, ends_at)
+        SELECT DISTINCT x.board, x.board_window, x.period, x.ends_at FROM \(unnest: \.periods, TimedPeriodRow.columns, as: "x")
+        ORDER BY x.board, x.board_window, x.period ON CONFLICT DO NOTHING
+        """
+    typealias Row = NoRows
+    let periods: [TimedPeriodRow]
+}
+
+/// Inserts a batch's completions with their answers, in one statement.
+///
+/// Answers travel as one text (`JSONTexts`) and are stored as text, never parsed.
+private struct AddCompletions: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH x AS (
+            SELECT x.*, r.body
+            FROM \(unnest: \.rows, CompletionRow.columns, as: "x", ordinality: "i")
+            JOIN string_to_table(\(\.answers), \(\.separator)) WITH ORDINALITY AS r(body, i) USING (i)
+        )
+        INSERT INTO completions (id, user_id, quiz_id, topic, difficulty, correct, total, duration_ms, groups, completed_at,
+                                 recorded_at, points, request_hash, answer, ranked)
+        SELECT x.id, x.user_id, x.quiz_id, x.topic, x.difficulty, x.correct, x.total, x.duration_ms, string_to_array(x.groups, ','),
+               x.completed_at, \(\.recordedAt)::timestamptz, x.points, x.request_hash, x.body, \(\.ranked)::bool
+        FROM x
+        """
+    typealias Row = NoRows
+    /// The new completions, in lock order.
+    let rows: [CompletionRow]
+    /// Their answers' JSON texts, in the same order, joined by `separator`.
+    let answers: String
+    let recordedAt: Date
+    /// Whether Redis holds their scores already.
+    let ranked: Bool
+    var separator: String { JSONTexts.separator }
+
+    /// The statement of `fresh`, whose answers are `answers` (in the same order).
+    init(_ fresh: [CompletionPlan], answers: [CompletionResponse], recordedAt: Date, ranked: Bool) {
+        rows = fresh.map(CompletionRow.init)
+        self.answers = JSONTexts.joined(answers.map { $0.jsonString() })
+        (self.recordedAt, self.ranked) = (recordedAt, ranked)
+    }
+}
+
+/// Records each achievement once per player (the primary key), and its event only for rows actually inserted.
+private struct AddAchievements: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH x AS (
+            SELECT x.*, e.payload::jsonb AS payload
+            FROM \(unnest: \.unlocked, AchievementUnlockedEvent.columns, as: "x", ordinality: "i")
+            JOIN string_to_table(\(\.payloads), \(\.separator)) WITH ORDINALITY AS e(payload, i) USING (i)),
+        inserted AS (
+            INSERT INTO user_achievements (user_id, achievement, unlocked_at, completion_id)
+            SELECT x.user_id, x.achievement, \(\.unlockedAt), x.completion_id FROM x
+            ON CONFLICT DO NOTHING RETURNING user_id, achievement)
+        INSERT INTO events (type, user_id, occurred_at, payload)
+        SELECT \(\.eventType), x.user_id, \(\.unlockedAt), x.payload
+        FROM x JOIN inserted USING (user_id, achievement) ORDER BY x.i
+        """
+    typealias Row = NoRows
+    let unlocked: [AchievementUnlockedEvent]
+    /// The events' JSON texts, in the same order, joined by `separator`.
+    let payloads: String
+    let unlockedAt: Date
+    var separator: String { JSONTexts.separator }
+    var eventType: String { AchievementUnlockedEvent.type.rawValue }
+
+    /// The statement of `unlocked`, unlocked at `unlockedAt`.
+    init(_ unlocked: [AchievementUnlockedEvent], unlockedAt: Date) throws {
+        self.unlocked = unlocked
+        payloads = JSONTexts.joined(try unlocked.map { try $0.jsonString() })
+        self.unlockedAt = unlockedAt
+    }
+}
+
+/// Forgets the pending erasures of players Redis has now applied.
+private struct ForgetPendingErasures: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "DELETE FROM pending_ranking_erasures WHERE user_id = ANY(\(\.userIDs))"
+    typealias Row = NoRows
+    let userIDs: [String]
+}
+
+/// Commits a batch's transaction (the last statement of its last round trip).
+private struct CommitBatch: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "COMMIT"
+    typealias Row = NoRows
 }

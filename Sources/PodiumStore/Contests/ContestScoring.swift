@@ -7,9 +7,9 @@ import Postgres
 struct ContestScoring {
     /// Shared hold on the close lock of each contest run scored (sorted): a close of one of them waits for the batch's
     /// transaction, and its final snapshot then includes what the batch scored; nil when no run is scored.
-    let holdRunsOpen: PostgresQuery?
+    let holdRunsOpen: PeriodCloseLocks?
     /// The group totals the completions add to contest runs; nil when none played in a contest run with a group.
-    let groupTotals: PostgresQuery?
+    let groupTotals: AddGroupScores?
 
     /// The statements of `fresh`, recorded at `recordedAt`.
     init(_ fresh: [CompletionPlan], recordedAt: Date) {
@@ -26,26 +26,30 @@ struct ContestScoring {
                 }
             }
         }
-        groupTotals = rows.isEmpty ? nil : Self.upsertGroupScores(rows, recordedAt: recordedAt)
+        groupTotals = rows.isEmpty ? nil : AddGroupScores(rows: rows, recordedAt: recordedAt)
     }
 
     /// Takes the close lock of each of `runs` (`PeriodStore.closeLockKey`s) shared, until the transaction ends, in byte
     /// order, as a close takes them (`PeriodStore.closeNow`): a batch and a close of several runs cannot deadlock.
-    static func holdOpen(_ runs: [String]) -> PostgresQuery {
-        PeriodStore.closeLocks(runs, shared: true)
+    static func holdOpen(_ runs: [String]) -> PeriodCloseLocks {
+        PeriodCloseLocks(keys: runs, shared: true)
     }
+}
 
-    /// Each group's total in each contest run it played in, added to; a run already closed takes no more.
-    static func upsertGroupScores(_ rows: [ContestGroupRow], recordedAt: Date) -> PostgresQuery {
-        """
+/// Adds to each group's total in each contest run it played in; a run already closed takes no more.
+struct AddGroupScores: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
         INSERT INTO contest_group_scores AS g (board, period, group_name, score, updated_at)
-        SELECT x.board, x.period, x.group_name, sum(x.increment), \(bind: recordedAt) FROM \(unnest: rows, ContestGroupRow.columns, as: "x")
+        SELECT x.board, x.period, x.group_name, sum(x.increment), \(\.recordedAt) FROM \(unnest: \.rows, ContestGroupRow.columns, as: "x")
         WHERE NOT EXISTS (SELECT 1 FROM board_periods c WHERE c.board = x.board AND c.board_window = 'contest' AND c.period = x.period
                                                           AND c.closed_at IS NOT NULL)
         GROUP BY x.board, x.period, x.group_name ORDER BY x.board, x.period, x.group_name
         ON CONFLICT (board, period, group_name) DO UPDATE SET score = g.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at
         """
-    }
+    typealias Row = NoRows
+    /// What each completion adds to each of its groups in each run.
+    let rows: [ContestGroupRow]
+    let recordedAt: Date
 }
 
 /// What one completion adds to one group's total in one contest run.
@@ -59,7 +63,7 @@ struct ContestGroupRow: Sendable {
     /// What the completion adds to the group's total.
     let increment: Int64
 
-    /// The row's columns as `ContestScoring.upsertGroupScores` reads them.
+    /// The row's columns as `AddGroupScores` reads them.
     static let columns = PostgresColumns<ContestGroupRow>(
         .column("board", "text", { $0.board }), .column("period", "text", { $0.period }),
         .column("group_name", "text", { $0.groupName }), .column("increment", "bigint", { $0.increment }))

@@ -36,19 +36,14 @@ public struct ContestStore: Sendable {
     @discardableResult
     public func refresh() async throws -> Bool {
         let registry = registry
-        guard try await postgres.query(Self.revisionQuery).rows[0].int64("revision") > registry.revision else { return false }
+        guard try await postgres.run(ContestRevision())[0].revision > registry.revision else { return false }
         return try await postgres.withTransaction(isolation: "REPEATABLE READ") { connection in
-            let revision = try connection.query(Self.revisionQuery).rows[0].int64("revision")
+            let revision = try connection.run(ContestRevision())[0].revision
             guard revision > registry.revision else { return false }
             try RegistryLoad.load(into: registry, revision: revision, on: connection)
             return true
         }
     }
-
-    /// The statement that reads the revision of contests and leagues: the highest in either table, 0 when both are empty.
-    static let revisionQuery = """
-        SELECT GREATEST((SELECT COALESCE(max(revision), 0) FROM contests), (SELECT COALESCE(max(revision), 0) FROM leagues)) AS revision
-        """
 
     /// Changes to contests and leagues take this lock first, one at a time: their revisions then commit in the order
     /// they were drawn, so a replica that has read revision N has seen every change up to N.
@@ -61,7 +56,7 @@ public struct ContestStore: Sendable {
         let result = try await postgres.withTransaction { connection in
             try connection.execute(Self.changeLock)
             let (result, changed) = try body(connection)
-            if changed { try connection.query(ChangeNotices.notify(.contests)) }
+            if changed { try connection.run(NotifyChange(.contests)) }
             return result
         }
         try await refresh()
@@ -71,26 +66,9 @@ public struct ContestStore: Sendable {
     /// Stores a new contest; false when the id is taken (nothing changed). The registry is refreshed once it committed,
     /// and every other replica's is told to (`ChangeTopic.contests`).
     public func create(_ contest: Contest, now: Date) async throws -> Bool {
-        var cron: String?
-        var duration: Int?
-        var start: Date?
-        var end: Date?
-        switch contest.schedule {
-        case .once(let first, let last):
-            (start, end) = (first, last)
-        case .recurring(let schedule, let length, let from, let until):
-            (cron, duration, start, end) = (schedule.expression.description, Int(length), from, until)
-        }
-        let parameters: [(any PostgresBindable)?] = [
-            contest.id, contest.title, contest.scope.boards.map(\.id), start, end, cron, duration, contest.timeZone.configuredName,
-            contest.entry.rawValue, contest.maxPlayers, contest.metric.rawValue, contest.tieBreak.rawValue, contest.medals, now,
-        ]
+        let insert = AddContest(contest: contest, createdAt: now)
         return try await change { connection in
-            let inserted = try connection.query("""
-                INSERT INTO contests (id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry, max_players,
-                                      metric, tie_break, medals, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING
-                """, parameters).affectedRows == 1
+            let inserted = try connection.runCounting(insert) == 1
             return (inserted, inserted)
         }
     }
@@ -99,9 +77,7 @@ public struct ContestStore: Sendable {
     /// already. The registry is refreshed once it committed, and every other replica's is told to.
     public func cancel(id: String, now: Date) async throws -> Bool {
         try await change { connection in
-            let changed = try connection.query("""
-                UPDATE contests SET cancelled_at = $2, revision = nextval('contests_revision_seq') WHERE id = $1 AND cancelled_at IS NULL
-                """, [id, now]).affectedRows == 1
+            let changed = try connection.runCounting(CancelContest(id: id, cancelledAt: now)) == 1
             return (changed, changed)
         }
     }
@@ -110,10 +86,8 @@ public struct ContestStore: Sendable {
     public func entrantCounts(_ ids: [String]) async throws -> [String: Int] {
         guard !ids.isEmpty else { return [:] }
         var counts: [String: Int] = [:]
-        for row in try await postgres.query("""
-            SELECT contest_id, count(*) AS n FROM contest_entries WHERE contest_id = ANY(\(bind: ids)) GROUP BY contest_id
-            """).rows {
-            counts[try row.string("contest_id")] = try row.int("n")
+        for row in try await postgres.run(EntrantCounts(contestIDs: ids)) {
+            counts[row.contestID] = row.n
         }
         return counts
     }
@@ -131,32 +105,20 @@ public struct ContestStore: Sendable {
     /// Joins of one contest take the contest's row lock in turn, so concurrent joins cannot pass `max_players`.
     public func join(contestID: String, userID: String, now: Date) async throws -> JoinOutcome {
         try await postgres.withTransaction { connection in
-            guard let row = try connection.query(
-                "SELECT entry, max_players, cancelled_at FROM contests WHERE id = \(bind: contestID) FOR UPDATE").rows.first
-            else { return .missing }
-            if row["cancelled_at"] != nil { return .cancelled }
-            if row["entry"] != ContestEntry.join.rawValue { return .open }
-            let state = try connection.query("""
-                SELECT count(*) AS n, bool_or(user_id = \(bind: userID)) AS present FROM contest_entries WHERE contest_id = \(bind: contestID)
-                """).rows[0]
-            if state["present"] == "t" { return .alreadyJoined }
-            if let maximum = try row.optionalInt("max_players"), try state.int("n") >= maximum { return .full }
-            try connection.query("""
-                INSERT INTO contest_entries (contest_id, user_id, joined_at) VALUES (\(bind: contestID), \(bind: userID), \(bind: now))
-                """)
+            guard let contest = try connection.run(LockedContest(id: contestID)).first else { return .missing }
+            if contest.cancelledAt != nil { return .cancelled }
+            if contest.entry != ContestEntry.join.rawValue { return .open }
+            let state = try connection.run(ContestEntrants(contestID: contestID, userID: userID))[0]
+            if state.present == true { return .alreadyJoined }
+            if let maximum = contest.maxPlayers, state.n >= maximum { return .full }
+            try connection.run(AddEntrant(contestID: contestID, userID: userID, joinedAt: now))
             return .joined
         }
     }
 
     /// Removes `userID` from `contestID`'s entrants (scores already earned stay); false when it was not one.
     public func leave(contestID: String, userID: String) async throws -> Bool {
-        try await postgres.query(
-            "DELETE FROM contest_entries WHERE contest_id = \(bind: contestID) AND user_id = \(bind: userID)").affectedRows == 1
-    }
-
-    /// The statement that finds which `join` contests each of `players` joined, for a pipeline.
-    static func entriesQuery(players: [String]) -> PostgresQuery {
-        "SELECT contest_id, user_id FROM contest_entries WHERE user_id = ANY(\(bind: players))"
+        try await postgres.runCounting(RemoveEntrant(contestID: contestID, userID: userID)) == 1
     }
 }
 
@@ -177,20 +139,11 @@ extension ContestStore {
     /// window it is the sum of the scores on the group's own board (`group:<group>`), ranked against every group
     /// board's sum for the same window and period.
     public func groupStanding(board: String, window: LeaderboardWindow, period: String, group: String) async throws -> GroupStanding {
-        // Each group's total, named (`$1` the board or window, `$2` the period); the shared part ranks `$3` among them.
-        let (totals, first, subject) = window == .contest
-            ? ("SELECT group_name AS name, score AS total FROM contest_group_scores WHERE board = $1 AND period = $2", board, group)
-            : ("""
-               SELECT board AS name, sum(score)::bigint AS total FROM board_scores
-               WHERE board LIKE 'group:%' AND board_window = $1 AND period = $2 GROUP BY board
-               """, window.rawValue, BoardScope.group(group).id)
-        let row = try await postgres.query("""
-            WITH totals AS (\(totals)), me AS (SELECT total FROM totals WHERE name = $3)
-            SELECT (SELECT total FROM me) AS total, (SELECT count(*) FROM totals) AS groups,
-                   (SELECT count(*) FROM totals WHERE total > (SELECT total FROM me)) AS above
-            """, [first, period, subject]).rows[0]
-        let total = row["total"].flatMap(Int64.init)
-        return GroupStanding(total: total ?? 0, rank: total == nil ? nil : try row.int("above") + 1, groups: try row.int("groups"))
+        let statement = window == .contest
+            ? GroupRank(inContestRun: true, boardOrWindow: board, period: period, subject: group)
+            : GroupRank(inContestRun: false, boardOrWindow: window.rawValue, period: period, subject: BoardScope.group(group).id)
+        let row = try await postgres.run(statement)[0]
+        return GroupStanding(total: row.total ?? 0, rank: row.total == nil ? nil : row.above + 1, groups: row.groups)
     }
 }
 
@@ -207,11 +160,191 @@ public struct GroupTotal: Sendable, Codable, Equatable {
 extension ContestStore {
     /// The group totals of contest run `period` of `board`, best first (ties by name), at most `limit` of them.
     public func groupTotals(board: String, period: String, limit: Int) async throws -> [GroupTotal] {
-        try await postgres.query("""
-            SELECT group_name, score, rank() OVER (ORDER BY score DESC) AS rank FROM contest_group_scores
-            WHERE board = $1 AND period = $2 ORDER BY score DESC, group_name LIMIT $3
-            """, [board, period, limit]).rows.map { row in
-            GroupTotal(group: try row.string("group_name"), total: try row.int64("score"), rank: try row.int("rank"))
+        try await postgres.run(RunGroupTotals(board: board, period: period, limit: limit)).map { row in
+            GroupTotal(group: row.groupName, total: row.score, rank: row.rank)
         }
     }
+}
+
+/// The revision of contests and leagues: the highest in either table, 0 when both are empty.
+struct ContestRevision: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT GREATEST((SELECT COALESCE(max(revision), 0) FROM contests), (SELECT COALESCE(max(revision), 0) FROM leagues)) AS revision
+        """
+    struct Row: Decodable, Sendable { let revision: Int64 }
+}
+
+/// Stores a new contest unless its id is taken.
+private struct AddContest: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO contests (id, title, scope, starts_at, ends_at, cron, duration_seconds, time_zone, entry, max_players,
+                              metric, tie_break, medals, created_at)
+        VALUES (\(\.contest.id), \(\.contest.title), \(\.scope), \(\.schedule.startsAt), \(\.schedule.endsAt), \(\.schedule.cron),
+                \(\.schedule.durationSeconds), \(\.contest.timeZone.configuredName), \(\.contest.entry.rawValue), \(\.contest.maxPlayers),
+                \(\.contest.metric.rawValue), \(\.contest.tieBreak.rawValue), \(\.contest.medals), \(\.createdAt))
+        ON CONFLICT (id) DO NOTHING
+        """
+    typealias Row = NoRows
+    let contest: Contest
+    let createdAt: Date
+
+    /// The board ids of its scope.
+    var scope: [String] { contest.scope.boards.map(\.id) }
+    /// Its schedule's columns.
+    var schedule: ScheduleColumns { ScheduleColumns(contest.schedule) }
+
+    /// A schedule as `contests` stores it: once, its run's start and end; recurring, when runs start (cron), how long
+    /// they last, and optional bounds on their starts.
+    struct ScheduleColumns {
+        var startsAt: Date?
+        var endsAt: Date?
+        var cron: String?
+        var durationSeconds: Int?
+
+        /// The columns of `schedule`.
+        init(_ schedule: ContestSchedule) {
+            switch schedule {
+            case .once(let first, let last):
+                (startsAt, endsAt) = (first, last)
+            case .recurring(let schedule, let length, let from, let until):
+                (cron, durationSeconds, startsAt, endsAt) = (schedule.expression.description, Int(length), from, until)
+            }
+        }
+    }
+}
+
+/// Marks a contest cancelled, with a new revision, unless it was already.
+private struct CancelContest: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        UPDATE contests SET cancelled_at = \(\.cancelledAt), revision = nextval('contests_revision_seq')
+        WHERE id = \(\.id) AND cancelled_at IS NULL
+        """
+    typealias Row = NoRows
+    let id: String
+    let cancelledAt: Date
+}
+
+/// How many players joined each of some contests (contests without entrants left out).
+private struct EntrantCounts: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT contest_id, count(*) AS n FROM contest_entries WHERE contest_id = ANY(\(\.contestIDs)) GROUP BY contest_id
+        """
+    struct Row: Decodable, Sendable {
+        let contestID: String
+        let n: Int
+    }
+    let contestIDs: [String]
+}
+
+/// A contest's entry rules, its row locked until the transaction ends (joins of one contest take it in turn).
+private struct LockedContest: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT entry, max_players, cancelled_at FROM contests WHERE id = \(\.id) FOR UPDATE"
+    struct Row: Decodable, Sendable {
+        /// `open` or `join`.
+        let entry: String
+        let maxPlayers: Int?
+        let cancelledAt: Date?
+    }
+    let id: String
+}
+
+/// How many players joined a contest, and whether one player is among them.
+private struct ContestEntrants: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT count(*) AS n, bool_or(user_id = \(\.userID)) AS present FROM contest_entries WHERE contest_id = \(\.contestID)
+        """
+    struct Row: Decodable, Sendable {
+        /// How many joined.
+        let n: Int
+        /// Whether the player did; NULL when no one did.
+        let present: Bool?
+    }
+    let contestID: String
+    let userID: String
+}
+
+/// Makes a player an entrant of a contest.
+private struct AddEntrant: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        INSERT INTO contest_entries (contest_id, user_id, joined_at) VALUES (\(\.contestID), \(\.userID), \(\.joinedAt))
+        """
+    typealias Row = NoRows
+    let contestID: String
+    let userID: String
+    let joinedAt: Date
+}
+
+/// Removes a player from a contest's entrants.
+private struct RemoveEntrant: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "DELETE FROM contest_entries WHERE contest_id = \(\.contestID) AND user_id = \(\.userID)"
+    typealias Row = NoRows
+    let contestID: String
+    let userID: String
+}
+
+/// The `join` contests each of some players joined (a completion batch reads them in its first round trip).
+struct JoinedContests: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "SELECT contest_id, user_id FROM contest_entries WHERE user_id = ANY(\(\.userIDs))"
+    struct Row: Decodable, Sendable {
+        let contestID: String
+        let userID: String
+    }
+    let userIDs: [String]
+}
+
+/// One group's total on a board period, how many groups have a total there, and how many are above it: in a contest run
+/// the totals kept with the run's scores, on a calendar window the sums of the group boards' scores.
+private struct GroupRank: PostgresStatement {
+    /// On a calendar window: `boardOrWindow` is the window, `subject` the group's board id.
+    static let sql: PostgresSQL<Self> = """
+        WITH totals AS (SELECT board AS name, sum(score)::bigint AS total FROM board_scores
+                        WHERE board LIKE 'group:%' AND board_window = \(\.boardOrWindow) AND period = \(\.period) GROUP BY board),
+        \(\.subject, in: ranking)
+        """
+    /// In a contest run: `boardOrWindow` is the contest's board, `subject` the group's name.
+    static let contestRun: PostgresSQL<Self> = """
+        WITH totals AS (SELECT group_name AS name, score AS total FROM contest_group_scores
+                        WHERE board = \(\.boardOrWindow) AND period = \(\.period)),
+        \(\.subject, in: ranking)
+        """
+    var text: PostgresSQL<Self> { inContestRun ? Self.contestRun : Self.sql }
+
+    /// The part both texts share, after `totals`: where `subject` (its placeholder) ranks among the totals.
+    private static func ranking(_ subject: String) -> String {
+        """
+        me AS (SELECT total FROM totals WHERE name = \(subject))
+        SELECT (SELECT total FROM me) AS total, (SELECT count(*) FROM totals) AS groups,
+               (SELECT count(*) FROM totals WHERE total > (SELECT total FROM me)) AS above
+        """
+    }
+
+    struct Row: Decodable, Sendable {
+        /// The group's total; nil when it has none.
+        let total: Int64?
+        /// How many groups have a total.
+        let groups: Int
+        /// How many of them have a higher one.
+        let above: Int
+    }
+
+    let inContestRun: Bool
+    let boardOrWindow: String
+    let period: String
+    let subject: String
+}
+
+/// The group totals of a contest run, best first (ties by name), with their competition ranks.
+private struct RunGroupTotals: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT group_name, score, rank() OVER (ORDER BY score DESC) AS rank FROM contest_group_scores
+        WHERE board = \(\.board) AND period = \(\.period) ORDER BY score DESC, group_name LIMIT \(\.limit)
+        """
+    struct Row: Decodable, Sendable {
+        let groupName: String
+        let score: Int64
+        let rank: Int
+    }
+    let board: String
+    let period: String
+    let limit: Int
 }
