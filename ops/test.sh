@@ -3,7 +3,9 @@
 # Redis on loopback.
 #
 #   bash ops/test.sh                 install/start PostgreSQL + Redis (ops/services.sh),
-#                                    reset the test database and Redis db 15, then
+#                                    reset the test database and Redis db 15, check that
+#                                    SQL is written only as typed statements
+#                                    (ops/test/sql-statements-check.py), then
 #                                    `swift build --build-tests` (the multi-process test
 #                                    runs the executable) and the Swift Testing binary
 #                                    (`podiumPackageTests.xctest`, what `swift test` runs),
@@ -95,6 +97,10 @@ if [ -n "$shift_days" ]; then
     # clocks stay real, so timeouts and NIO's timers measure real durations.
     test_prefix=(env PODIUM_CLOCK_SHIFT_DAYS="$shift_days" LD_PRELOAD="$root/.local/libclock_shift.so")
 fi
+
+# SQL is written only in the Postgres target and statement types (issue 35): a positional placeholder, a bind by
+# position or raw SQL text anywhere else fails the run before anything is built.
+python3 "$root/ops/test/sql-statements-check.py" "$root"
 
 mkdir -p .local
 log=".local/test-last.log"

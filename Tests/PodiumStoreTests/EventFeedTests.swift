@@ -1,6 +1,6 @@
 import Foundation
 import PodiumCore
-import PodiumStore
+@testable import PodiumStore
 import Postgres
 import Testing
 
@@ -48,7 +48,7 @@ struct EventFeedTests {
                         // Each transaction holds its event uncommitted for a while, so later ids often commit first.
                         let id = try await postgres.withTransaction { connection in
                             let level = LevelReachedEvent(userId: marker, level: writer * 100 + index, points: 0, completionId: marker)
-                            try connection.query(try EventStore.append([level], occurredAt: now))
+                            try connection.run(try EventStore.append([level], occurredAt: now))
                             Thread.sleep(forTimeInterval: Double.random(in: 0...0.02))
                             return try connection.query("SELECT currval('events_id_seq')::text AS id").rows[0].string("id")
                         }

@@ -12,7 +12,7 @@ struct EventMonthsTests {
     @discardableResult
     func append(_ user: String, at instant: Date, on postgres: PostgresPool) async throws -> Int64 {
         try await postgres.withTransaction { connection in
-            try connection.query(try EventStore.append(
+            try connection.run(try EventStore.append(
                 [LevelReachedEvent(userId: user, level: 1, points: 0, completionId: user)], occurredAt: instant))
             return try connection.query("SELECT currval('events_id_seq') AS id").rows[0].int64("id")
         }

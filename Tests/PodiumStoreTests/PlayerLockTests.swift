@@ -19,7 +19,7 @@ struct PlayerLockTests {
         }
         // A batch of the player between its first round trip and its commit holds exactly this lock.
         let (waited, duringWait, erased) = try await whileContended(
-            on: storage.postgres, hold: { _ = try $0.query(PlayerLocks.lock(user)) },
+            on: storage.postgres, hold: { try $0.run(LockPlayer(userID: user)) },
             lock: .hashed(PlayerLocks.prefix + user),
             contender: { try await storage.erasure.erase(userID: user, now: now) }, whileHeld: players)
         #expect(waited, "the erasure waited for the player's lock")

@@ -68,12 +68,12 @@ struct ReadReplicaTests {
             #expect(replica.figures.usingStandby)
             // Without another measurement the standby ages out once the bound has passed since it answered.
             #expect(replica.pool(at: measured + .seconds(61)) === primary)
-            let port = try await replica.query("SELECT inet_server_port() AS port").rows.first?.int("port")
+            let port = try await replica.withConnection { try $0.query("SELECT inet_server_port() AS port") }.rows.first?.int("port")
             #expect(port == Self.testDatabasePort)
 
             proxy.stop()
             // The read meets a broken connection, is answered by the primary, and the reads stay there.
-            let answer = try await replica.query("SELECT 41 + 1 AS n").rows.first?.int("n")
+            let answer = try await replica.withConnection { try $0.query("SELECT 41 + 1 AS n") }.rows.first?.int("n")
             #expect(answer == 42)
             #expect(replica.pool === primary)
             await replica.measure()

@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import PodiumCore
-import PodiumStore
+@testable import PodiumStore
 import PodiumTestSupport
 @testable import PodiumWebhooks
 import Postgres
@@ -129,7 +129,7 @@ struct WebhookDeliveryTests {
                 let event = try await postgres.withTransaction { connection in
                     let closed = PeriodClosedEvent(
                         board: "webhook-test", window: .day, period: "2027-01-15", players: 0, medals: 0, closedAt: "2027-01-16T00:15:00Z")
-                    try connection.query(try EventStore.append([closed], occurredAt: Date(timeIntervalSince1970: 1_800_000_000)))
+                    try connection.run(try EventStore.append([closed], occurredAt: Date(timeIntervalSince1970: 1_800_000_000)))
                     return try connection.query("SELECT currval('events_id_seq') AS id").rows[0].int64("id")
                 }
                 receiver.eventID.withLock { $0 = "evt_\(event)" }

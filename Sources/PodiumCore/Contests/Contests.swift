@@ -211,7 +211,8 @@ public struct Contest: Sendable, Hashable {
 ///
 /// PostgreSQL holds the contests; a replica loads them at start, after each change it makes, when a completion
 /// batch finds a newer revision in the database (so a contest created on any replica counts from the first
-/// completion recorded after it), and once a second in the background.
+/// completion recorded after it), and in the background when any replica tells of a change (`ContestRefreshService`:
+/// at least every `ChangeNotices.safetyNet`, and every second while notifications do not arrive).
 public final class ContestRegistry: Sendable {
     private struct State {
         var revision: Int64 = 0

@@ -285,11 +285,11 @@ extension CompletionStore {
         let outcomes = batch.created.map(\.outcome)
         var statements: [any PostgresStatement] = [
             AddCompletions(fresh, answers: created, recordedAt: batch.recordedAt, ranked: ranked),
-            try EventStore.appending(outcomes.map(\.recordedEvent), occurredAt: batch.recordedAt),
+            try EventStore.append(outcomes.map(\.recordedEvent), occurredAt: batch.recordedAt),
         ]
         let levelEvents = outcomes.compactMap(\.levelEvent)
         if !levelEvents.isEmpty {
-            statements.append(try EventStore.appending(levelEvents, occurredAt: batch.recordedAt))
+            statements.append(try EventStore.append(levelEvents, occurredAt: batch.recordedAt))
         }
         if !batch.unlocked.isEmpty {
             statements.append(try AddAchievements(batch.unlocked, unlockedAt: batch.recordedAt))

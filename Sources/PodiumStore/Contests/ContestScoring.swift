@@ -30,7 +30,7 @@ struct ContestScoring {
     }
 
     /// Takes the close lock of each of `runs` (`PeriodStore.closeLockKey`s) shared, until the transaction ends, in byte
-    /// order, as a close takes them (`PeriodStore.closeNow`): a batch and a close of several runs cannot deadlock.
+    /// order, as a close takes them (`PeriodClosing.closeNow`): a batch and a close of several runs cannot deadlock.
     static func holdOpen(_ runs: [String]) -> PeriodCloseLocks {
         PeriodCloseLocks(keys: runs, shared: true)
     }

@@ -31,7 +31,8 @@ public struct ContestStore: Sendable {
 
     /// Reads every contest into the registry when PostgreSQL holds a newer revision than it; returns whether it did.
     ///
-    /// A plain read of the revision first (it runs every second and rarely finds a change); then one snapshot
+    /// A plain read of the revision first (it runs on every change notice and as a safety net, and rarely finds a
+    /// change when it is not told of one); then one snapshot
     /// (repeatable read) for the revision and the rows, so the registry holds exactly that revision.
     @discardableResult
     public func refresh() async throws -> Bool {

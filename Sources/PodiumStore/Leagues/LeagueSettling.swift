@@ -4,7 +4,7 @@ import Postgres
 
 /// What a league cohort's close does beyond any board's: each player's move by final rank (`League.move`), their
 /// tier for the next week, the `league_results` row, and the `league.promoted`, `league.relegated` or `league.stayed`
-/// event. It runs inside the cohorts' close transaction (`PeriodStore.closeNow`), so it happens exactly once with it.
+/// event. It runs inside the cohorts' close transaction (`PeriodClosing.closeNow`), so it happens exactly once with it.
 enum LeagueSettling {
     /// Settles the league cohorts whose final snapshots `snapshots` the close just took at `now`: the results, the
     /// players' tiers and the events, a statement each for all of them (a cohort of a league `registry` does not hold is
@@ -73,7 +73,7 @@ enum LeagueSettling {
     /// The events of `rows` (all of one move, `Kind`).
     private static func append<Kind: LeagueMoveKind>(_ rows: [SettledRow], kind: Kind.Type, at now: Date, on connection: PostgresConnection) throws {
         guard !rows.isEmpty else { return }
-        try connection.run(try EventStore.appending(rows.map { row in
+        try connection.run(try EventStore.append(rows.map { row in
             LeagueMoveEvent<Kind>(
                 userId: row.result.userId, league: row.league, period: row.result.period, board: row.result.board, tier: row.result.tier,
                 nextTier: row.result.nextTier, rank: row.result.rank, score: row.result.score)

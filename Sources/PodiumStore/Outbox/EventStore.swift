@@ -120,13 +120,8 @@ public struct EventStore: Sendable {
         self.replica = replica ?? .primaryOnly(postgres)
     }
 
-    /// The statement appending `events` (one type), in order, inside the caller's transaction (``AppendEvents``'s query).
-    public static func append<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> PostgresQuery {
-        try appending(events, occurredAt: occurredAt).query
-    }
-
     /// The statement appending `events` (one type), in order, to run inside the caller's transaction.
-    static func appending<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> AppendEvents {
+    static func append<Payload: EventPayload>(_ events: [Payload], occurredAt: Date) throws -> AppendEvents {
         AppendEvents(
             type: Payload.type.rawValue, subjects: events.map { $0.subject ?? "" }, occurredAt: occurredAt,
             payloads: JSONTexts.joined(try events.map { try $0.jsonString() }))

@@ -72,11 +72,6 @@ public struct PeriodStore: Sendable {
         "\(key.board)|\(key.window.rawValue)|\(key.period)"
     }
 
-    /// ``PeriodCloseLocks``' query, for a pipeline.
-    static func closeLocks(_ keys: [String], shared: Bool) -> PostgresQuery {
-        PeriodCloseLocks(keys: keys, shared: shared).query
-    }
-
     /// Due periods closed per transaction, by close-periods and by an admin's close of a league week.
     public static let closePageSize = 500
 

@@ -114,7 +114,7 @@ public struct ReminderStore: Sendable {
             let next = item.schedule?.next(after: max(item.at, now))
             updates.append(ReminderUpdate(user: item.user, next: next, remindedDay: remind ? item.day : item.remindedDay))
         }
-        try connection.query(try EventStore.append(events, occurredAt: now))
+        try connection.run(try EventStore.append(events, occurredAt: now))
         // The webhook senders of every replica are told when the events commit.
         if !events.isEmpty { try connection.run(NotifyChange(.outbox)) }
         try connection.run(MoveReminders(updates: updates))

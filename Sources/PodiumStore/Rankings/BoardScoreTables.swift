@@ -22,7 +22,7 @@ struct ScoreRow: Sendable {
     /// How many of them came without a duration.
     var untimedCompletions: Int64 = 0
 
-    /// The row's columns as `BoardScoreTables.record` reads them.
+    /// The row's columns as `RecordBoardScores` binds them.
     static let columns = PostgresColumns<ScoreRow>(
         .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window }),
         .column("period", "text", { $0.period }), .column("user_id", "text", { $0.userID }),
@@ -46,11 +46,6 @@ struct ScoreRow: Sendable {
 enum BoardScoreTables {
     /// The calendar windows a current row holds a period of.
     static let timedWindows = ["day", "week", "month"]
-
-    /// `RecordBoardScores`'s query, for the completion batch's pipeline (whose results are not statement rows yet).
-    static func record(_ rows: [ScoreRow], recordedAt: Date) -> PostgresQuery {
-        RecordBoardScores(scores: rows, recordedAt: recordedAt).query
-    }
 
     /// The rows of periods not closed, as an SQL condition on the `board_scores` row aliased `s`: closed periods are
     /// read from their final snapshots, so their sorted sets are not rebuilt.
@@ -140,7 +135,7 @@ struct ErasedBoardScores: PostgresStatement {
 /// A timed period already closed takes no more scores (its rows are left out, and so missing from the result). Of
 /// the rest, the all-time score and each window's newest period go to the current row, unless that row already
 /// holds a newer period of the window; the period a newer one replaces moves to the period rows, and so do the
-/// batch's older periods and contest runs. The players' users rows are locked by then (`BatchUpserts.upsertUsers`):
+/// batch's older periods and contest runs. The players' users rows are locked by then (`UpsertPlayers`):
 /// no other batch changes their rows between this statement's read of them and its writes.
 struct RecordBoardScores: PostgresStatement {
     static let sql: PostgresSQL<Self> = """

@@ -71,15 +71,3 @@ struct BoardScoreKey: Decodable, Sendable {
     let period: String
     let userID: String
 }
-
-extension PostgresRow {
-    /// The place in a row read with `RankingPlaces.columns`, keyed by `tieBreak` the way `TieBreak.sqlKey` keys it in SQL.
-    /// (For the completion batch's results, which are not statement rows yet; statements read `RankingPlaceColumns`.)
-    func place(tieBreak: TieBreak) throws -> RankingPlace {
-        RankingPlace(
-            score: try int64("score"),
-            key: tieBreak.key(
-                reachedAt: try optionalDate("reached_at") ?? optionalDate("updated_at"), durationMs: try int64("duration_ms"),
-                untimedCompletions: try int64("untimed_completions")))
-    }
-}

@@ -245,12 +245,6 @@ extension RankingErasure {
             userID: userID, members: (members ?? "").split(separator: " ").map(String.init),
             keys: (keys ?? "").split(separator: " ").map(String.init))
     }
-
-    /// The erasure in a `pending_ranking_erasures` row read with `user_id`, and `members` and `keys` as space-separated text.
-    /// (For the completion batch's standing, which is not a statement row yet.)
-    init(row: PostgresRow) throws {
-        self.init(userID: try row.string("user_id"), spacedMembers: row["members"], spacedKeys: row["keys"])
-    }
 }
 
 extension RankingMember {
@@ -260,14 +254,6 @@ extension RankingMember {
             throw PostgresError(kind: .decoding, message: "handle \(handle) is beyond what a ranking member holds", operation: column)
         }
         return member
-    }
-}
-
-extension PostgresRow {
-    /// The `RankingMember` of the handle in column `name`. (For rows not yet read by a statement type: the batch's
-    /// results and the erasure's; statements read `handle` and call `RankingMember.member(ofHandle:)`.)
-    func member(_ name: String = "handle") throws -> String {
-        try RankingMember.member(ofHandle: try int64(name), column: name)
     }
 }
 

@@ -76,12 +76,6 @@ public final class ChangeNotices: Service, Sendable {
         localNotes.withLock { $0[topic] }
     }
 
-    /// The statement that tells every replica `topic` changed, to run in the transaction that changes it (or to
-    /// pipeline after the change): ``NotifyChange``'s query.
-    public static func notify(_ topic: ChangeTopic) -> PostgresQuery {
-        NotifyChange(topic).query
-    }
-
     /// Keeps the listener connected until graceful shutdown or cancellation (does nothing without a configuration).
     public func run() async throws {
         guard let configuration else {

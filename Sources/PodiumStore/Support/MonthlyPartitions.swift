@@ -39,16 +39,6 @@ struct MonthlyPartitions: Sendable {
         try await prune(before: cutoff, on: postgres, removingLeftovers: { try $0.run(leftovers).first?.n }, counting: counting)
     }
 
-    /// `prune` with `leftovers` as a query answering `n`, for callers whose statement is not yet a type.
-    func prune(
-        before cutoff: Date, on postgres: PostgresPool, leftovers: PostgresQuery,
-        counting: @escaping @Sendable (_ partition: String, PostgresConnection) throws -> Int
-    ) async throws -> Int {
-        try await prune(before: cutoff, on: postgres, removingLeftovers: { connection in
-            try connection.query(leftovers).rows.first.map { try RemovedRows(from: PostgresRowDecoder(row: $0)).n }
-        }, counting: counting)
-    }
-
     /// `prune`, with the default partition's old rows deleted by `removingLeftovers` (nil: no answer, none).
     private func prune(
         before cutoff: Date, on postgres: PostgresPool,

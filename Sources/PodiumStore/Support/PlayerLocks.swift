@@ -4,23 +4,13 @@ import Postgres
 ///
 /// A completion batch takes its players' locks (with its ids' locks, all ordered by key) in its first round trip and
 /// holds them until COMMIT, writing Redis in between. Whoever changes a player's days or achievements outside a batch
-/// (`UserStore.setPreferences`, `UserStore.erase`), or repairs a player's Redis entries (`RankingReconciler`), takes
+/// (`UserStore.setPreferences`, `PlayerErasure.erase`), or repairs a player's Redis entries (`RankingReconciler`), takes
 /// the same lock first (``LockPlayer``, ``LockPlayers``), so it sees every batch of the player that wrote Redis, and
 /// none writes until it is done. Each lock is a statement of its own: the next statement's snapshot, taken after the
 /// lock is granted, sees what the holder committed.
 enum PlayerLocks {
     /// What a player's lock key (`hashtextextended(prefix || user_id, 0)`) starts with, beside the completion ids' keys.
     static let prefix = "player "
-
-    /// Takes `userID`'s lock until the transaction ends: ``LockPlayer``'s query, for a pipeline.
-    static func lock(_ userID: String) -> PostgresQuery {
-        LockPlayer(userID: userID).query
-    }
-
-    /// Takes the locks of `userIDs` until the transaction ends: ``LockPlayers``'s query, for a pipeline.
-    static func lock(_ userIDs: [String]) -> PostgresQuery {
-        LockPlayers(userIDs: userIDs).query
-    }
 }
 
 /// Takes one player's lock (`PlayerLocks`) until the transaction ends.

@@ -79,16 +79,6 @@ public final class ReadReplica: Service, Sendable {
         try await read { try await $0.run(statement) }
     }
 
-    /// One statement on `pool` (see `read`).
-    public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> PostgresResult {
-        try await read { try await $0.query(sql, parameters) }
-    }
-
-    /// One statement on `pool` (see `read`).
-    public func query(_ query: PostgresQuery) async throws -> PostgresResult {
-        try await read { try await $0.query(query) }
-    }
-
     /// `body` on a connection of `pool` (see `read`).
     public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await read { try await $0.withConnection(body) }

@@ -114,13 +114,13 @@ public struct PeriodClosing: Sendable {
             guard !fresh.isEmpty else { return reports }
             let snapshots = try Self.takeFinalSnapshots(of: fresh, now: now, on: connection)
             let medals = try Self.awardMedals(in: snapshots.filter(\.period.awardsMedals), on: connection)
-            try connection.query(try EventStore.append(snapshots.map { snapshot in
+            try connection.run(try EventStore.append(snapshots.map { snapshot in
                 PeriodClosedEvent(
                     board: snapshot.period.key.board, window: snapshot.period.key.window, period: snapshot.period.key.period,
                     players: snapshot.players, medals: medals[snapshot.id]?.count ?? 0, closedAt: RFC3339.format(now))
             }, occurredAt: now))
             let awarded = snapshots.flatMap { medals[$0.id] ?? [] }
-            if !awarded.isEmpty { try connection.query(try EventStore.append(awarded.map(MedalAwardedEvent.init), occurredAt: now)) }
+            if !awarded.isEmpty { try connection.run(try EventStore.append(awarded.map(MedalAwardedEvent.init), occurredAt: now)) }
             try LeagueSettling.settle(snapshots, now: now, registry: registry, on: connection)
             // The webhook senders of every replica are told when the close commits.
             try connection.run(NotifyChange(.outbox))

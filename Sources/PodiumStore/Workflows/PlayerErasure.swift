@@ -87,10 +87,7 @@ private struct LockedPlayerRow: PostgresStatement {
 
         /// The member the handle is in Redis.
         func member() throws -> String {
-            guard let member = RankingMember.encode(handle) else {
-                throw PostgresError(kind: .decoding, message: "handle \(handle) is beyond what a ranking member holds", operation: "handle")
-            }
-            return member
+            try RankingMember.member(ofHandle: handle)
         }
     }
 
@@ -186,9 +183,7 @@ private struct QueueRankingErasure: PostgresStatement {
 
         /// The erasure the ranking sync repeats.
         var erasure: RankingErasure {
-            RankingErasure(
-                userID: userID, members: (members ?? "").split(separator: " ").map(String.init),
-                keys: (keys ?? "").split(separator: " ").map(String.init))
+            RankingErasure(userID: userID, spacedMembers: members, spacedKeys: keys)
         }
     }
 
