@@ -26,13 +26,11 @@ public struct SchedulerService: Service {
 
     /// Ticks until graceful shutdown.
     public func run() async throws {
-        let signal = changes.signal(.jobs)
         // Discarding: a group that lives as long as the process must not keep every finished run;
         // it still waits for the runs in progress before returning.
         await withDiscardingTaskGroup { group in
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            await changes.signal(.jobs).loop {
                 let started = ContinuousClock.now
-                let seen = signal.generation
                 for claim in await scheduler.claimDueRuns() {
                     group.addTask {
                         _ = await scheduler.execute(claim)
@@ -40,11 +38,9 @@ public struct SchedulerService: Service {
                         changes.noteLocally(.jobs)
                     }
                 }
+                // At most one tick per interval, even when changes come faster.
                 let deadline = max(started + interval, ContinuousClock.now + pause(after: scheduler.now()))
-                try? await cancelWhenGracefulShutdown {
-                    let woken = await signal.wait(after: seen, upTo: deadline - .now)
-                    if woken { try await Task.sleep(until: started + interval) }
-                }
+                return .onChange(upTo: deadline - .now, notBefore: started + interval)
             }
         }
     }

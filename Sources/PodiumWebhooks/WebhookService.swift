@@ -28,9 +28,7 @@ public struct WebhookService: Service {
 
     /// Passes until shutdown.
     public func run() async throws {
-        let signal = changes.signal(.outbox)
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let seen = signal.generation
+        await changes.signal(.outbox).loop {
             let work: Int
             do {
                 work = try await sender.runOnce()
@@ -38,15 +36,10 @@ public struct WebhookService: Service {
                 sender.logger.warning("webhook pass failed; retrying", metadata: ["error": "\(error)"])
                 work = -1
             }
-            if work > 0 { continue }
+            if work > 0 { return .now }
             let busy = changes.lastLocalNote(.outbox).map { ContinuousClock.now - $0 < Self.busyWindow } ?? false
-            if work < 0 || busy {
-                // Every batch recorded here moves the signal: a busy sender looks at its own pace, as it always did.
-                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            } else {
-                let pause = await idlePause()
-                try? await cancelWhenGracefulShutdown { await signal.wait(after: seen, upTo: pause) }
-            }
+            // Every batch recorded here moves the signal: a busy sender looks at its own pace, as it always did.
+            return work < 0 || busy ? .after(interval) : .onChange(upTo: await idlePause())
         }
     }
 

@@ -1,3 +1,19 @@
+/// What `run` takes: a statement's text for this instance, its bound fields, and how a result row is read.
+///
+/// Almost every statement is a ``PostgresStatement``, whose text is one constant of its type. A statement conforms to
+/// this protocol alone only when its text must name something no parameter can stand for (a table: a monthly
+/// partition), and then builds its text per instance from trusted names with `\(unescaped:)`.
+public protocol PostgresRunnable: Sendable {
+    /// What one result row becomes.
+    associatedtype Row: Sendable
+
+    /// The text this statement runs.
+    var text: PostgresSQL<Self> { get }
+
+    /// Reads one result row.
+    static func decodeRow(_ row: PostgresRow) throws -> Row
+}
+
 /// A SQL statement as a type: its text, the fields it binds and the row it reads, in one place.
 ///
 /// The shape follows postgres-nio's `PostgresPreparedStatement`. A statement is a struct whose stored
@@ -15,24 +31,17 @@
 ///
 /// A `Decodable` row is read by column name (each property's name in snake case, `userID` reads `user_id`),
 /// so a column is named once, in the statement's own type. A statement that reads no rows uses ``NoRows``.
-public protocol PostgresStatement: Sendable {
-    /// What one result row becomes.
-    associatedtype Row: Sendable
-
+public protocol PostgresStatement: PostgresRunnable {
     /// The statement's text, written once for the type.
     static var sql: PostgresSQL<Self> { get }
-
-    /// The text this statement runs: ``sql`` unless a statement chooses between a few fixed variants.
-    var text: PostgresSQL<Self> { get }
-
-    /// Reads one result row.
-    static func decodeRow(_ row: PostgresRow) throws -> Row
 }
 
 extension PostgresStatement {
-    /// The type's one text.
+    /// The type's one text; a statement choosing between a few fixed texts of its type overrides it.
     public var text: PostgresSQL<Self> { Self.sql }
+}
 
+extension PostgresRunnable {
     /// The text and bound values, ready to send (what ``PostgresConnection/pipeline(_:)`` takes).
     public var query: PostgresQuery {
         let text = self.text
@@ -45,7 +54,7 @@ extension PostgresStatement {
     }
 }
 
-extension PostgresStatement where Row: Decodable {
+extension PostgresRunnable where Row: Decodable {
     /// Reads a row by its columns' names (see ``PostgresRowDecoder``).
     public static func decodeRow(_ row: PostgresRow) throws -> Row {
         try Row(from: PostgresRowDecoder(row: row))
@@ -152,12 +161,12 @@ public struct PostgresSQL<Statement>: Sendable, ExpressibleByStringInterpolation
 extension PostgresConnection {
     /// Runs `statement` and returns its rows.
     @discardableResult
-    public func run<Statement: PostgresStatement>(_ statement: Statement) throws -> [Statement.Row] {
+    public func run<Statement: PostgresRunnable>(_ statement: Statement) throws -> [Statement.Row] {
         try Statement.rows(of: query(statement.query))
     }
 
     /// Runs `statement` and returns how many rows it inserted, updated or deleted.
-    public func runCounting<Statement: PostgresStatement>(_ statement: Statement) throws -> Int {
+    public func runCounting<Statement: PostgresRunnable>(_ statement: Statement) throws -> Int {
         try query(statement.query).affectedRows
     }
 }
@@ -165,12 +174,12 @@ extension PostgresConnection {
 extension PostgresPool {
     /// Runs `statement` on a pooled connection and returns its rows.
     @discardableResult
-    public func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+    public func run<Statement: PostgresRunnable>(_ statement: Statement) async throws -> [Statement.Row] {
         try await withConnection { try $0.run(statement) }
     }
 
     /// Runs `statement` on a pooled connection and returns how many rows it inserted, updated or deleted.
-    public func runCounting<Statement: PostgresStatement>(_ statement: Statement) async throws -> Int {
+    public func runCounting<Statement: PostgresRunnable>(_ statement: Statement) async throws -> Int {
         try await withConnection { try $0.runCounting(statement) }
     }
 }

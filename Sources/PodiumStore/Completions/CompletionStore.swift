@@ -393,9 +393,7 @@ private struct PruneDefaultCompletions: PostgresStatement {
 ///
 /// A table's name cannot be bound, so each partition has its own text naming it: `partition` is a name
 /// `MonthlyPartitions` read from the catalog (`completions_YYYY_MM`), never a value from outside.
-private struct MonthCompletionCount: PostgresStatement {
-    /// There is no one text for the type: ``text`` names the statement's partition.
-    static var sql: PostgresSQL<Self> { preconditionFailure("MonthCompletionCount's text names its partition") }
+private struct MonthCompletionCount: PostgresRunnable {
     var text: PostgresSQL<Self> { "SELECT count(*) AS n FROM \(unescaped: partition)" }
     struct Row: Decodable, Sendable { let n: Int }
     /// The partition, `completions_YYYY_MM`.

@@ -22,17 +22,14 @@ public struct ContestRefreshService: Service {
 
     /// Refreshes until graceful shutdown.
     public func run() async throws {
-        let signal = changes.signal(.contests)
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            // Read before the refresh: a change committed while it runs moves the signal past this, so it is read next.
-            let seen = signal.generation
+        // A change committed while a refresh runs moves the signal past what the loop saw, so it is read next.
+        await changes.signal(.contests).loop {
             do {
                 try await store.refresh()
             } catch {
                 failures.log("could not read the contests; retrying", metadata: ["error": "\(error)"])
             }
-            let pause = changes.pause(fallback: interval)
-            try? await cancelWhenGracefulShutdown { await signal.wait(after: seen, upTo: pause) }
+            return .onChange(upTo: changes.pause(fallback: interval))
         }
     }
 }

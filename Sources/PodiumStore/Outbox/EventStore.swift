@@ -307,9 +307,7 @@ private struct PruneDefaultEvents: PostgresStatement {
 ///
 /// A table's name cannot be bound, so each partition has its own text naming it: `partition` is a name
 /// `MonthlyPartitions` read from the catalog (`events_YYYY_MM`), never a value from outside.
-private struct ClearMonthDeliveries: PostgresStatement {
-    /// There is no one text for the type: ``text`` names the statement's partition.
-    static var sql: PostgresSQL<Self> { preconditionFailure("ClearMonthDeliveries's text names its partition") }
+private struct ClearMonthDeliveries: PostgresRunnable {
     var text: PostgresSQL<Self> {
         """
         WITH deliveries AS (DELETE FROM webhook_deliveries d USING \(unescaped: partition) e WHERE d.event_id = e.id)

@@ -188,6 +188,35 @@ public final class ChangeSignal: Sendable {
         return generation > seen
     }
 
+    /// What a loop over this signal does after a pass (`loop`).
+    public enum NextPass: Sendable, Equatable {
+        /// Runs the next pass at once (the last one left work).
+        case now
+        /// Sleeps this long whatever changes (the pass failed, or changes come too fast to wait on).
+        case after(Duration)
+        /// Waits for a change made since the pass began, for at most `upTo`; once woken by one, not before `notBefore`.
+        case onChange(upTo: Duration, notBefore: ContinuousClock.Instant? = nil)
+    }
+
+    /// The loop of a background service: until graceful shutdown or cancellation, runs `pass` and waits as it
+    /// answers. The generation is read before each pass, so a change that comes while it runs wakes the wait at once.
+    public func loop(_ pass: () async -> NextPass) async {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let seen = generation
+            switch await pass() {
+            case .now:
+                continue
+            case .after(let pause):
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) }
+            case .onChange(let pause, let notBefore):
+                try? await cancelWhenGracefulShutdown {
+                    let woken = await self.wait(after: seen, upTo: pause)
+                    if woken, let notBefore { try await Task.sleep(until: notBefore) }
+                }
+            }
+        }
+    }
+
     /// Returns once the signal moved past `seen`, or the task is cancelled.
     private func moved(after seen: UInt64) async {
         let id = state.withLock { state in

@@ -32,7 +32,7 @@ struct MonthlyPartitions: Sendable {
     /// at a time. `counting` is asked first about each partition: it removes whatever depends on its rows and says how
     /// many there are. The table is locked (ACCESS EXCLUSIVE) only for the detaching and dropping, after the counting.
     /// Returns how many rows went.
-    func prune<Leftovers: PostgresStatement>(
+    func prune<Leftovers: PostgresRunnable>(
         before cutoff: Date, on postgres: PostgresPool, leftovers: Leftovers,
         counting: @escaping @Sendable (_ partition: String, PostgresConnection) throws -> Int
     ) async throws -> Int where Leftovers.Row == RemovedRows {

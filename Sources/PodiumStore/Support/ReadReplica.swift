@@ -75,7 +75,7 @@ public final class ReadReplica: Service, Sendable {
 
     /// Runs `statement` on `pool` (see `read`) and returns its rows.
     @discardableResult
-    public func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+    public func run<Statement: PostgresRunnable>(_ statement: Statement) async throws -> [Statement.Row] {
         try await read { try await $0.run(statement) }
     }
 
