@@ -5,6 +5,18 @@ import Testing
 /// Accepted and rejected scope ids, identifiers, scope names and display names; FieldError encoding.
 @Suite("BoardScope and NameRules", .timeLimit(.minutes(5)))
 struct NamesTests {
+    @Test("each scope's kind holds its id and no other kind does; the kinds are spelled in one list")
+    func kinds() {
+        let scopes: [BoardScope] = [.global, .topic("maths"), .group("5c"), .contest("spring"), .league("l", tier: "gold", cohort: 3)]
+        #expect(scopes.map(\.kind) == BoardScope.Kind.allCases)
+        for scope in scopes {
+            #expect(BoardScope.Kind.allCases.filter { $0.holds(boardID: scope.id) } == [scope.kind])
+        }
+        #expect(!BoardScope.Kind.global.holds(boardID: "globalx"))
+        #expect(!BoardScope.Kind.topic.holds(boardID: "topics:x"))
+        #expect(BoardScope.Kind.spelled == "global, topic, group, contest or league")
+    }
+
     @Test("valid scope ids parse and round-trip", arguments: [
         ("global", BoardScope.global), ("topic:math", .topic("math")), ("group:class-7b", .group("class-7b")),
         ("topic:a.b_c-1", .topic("a.b_c-1")), ("group:" + String(repeating: "g", count: 64), .group(String(repeating: "g", count: 64))),

@@ -53,6 +53,44 @@ public enum BoardScope: Sendable, Hashable {
     }
 }
 
+extension BoardScope {
+    /// The kinds of board, as ids start: the grammar's one list, for filters that name a kind.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `global`.
+        case global
+        /// `topic:<name>`.
+        case topic
+        /// `group:<name>`.
+        case group
+        /// `contest:<id>`.
+        case contest
+        /// `league:<id>:<tier>:<n>`.
+        case league
+
+        /// Whether board id `id` is of this kind (`global` is the one id of its kind; the others are `<kind>:…`).
+        public func holds(boardID id: String) -> Bool {
+            self == .global ? id == "global" : id.hasPrefix(rawValue + ":")
+        }
+
+        /// The kinds in words for an answer that lists them: "global, topic, group, contest or league".
+        public static var spelled: String {
+            let names = allCases.map(\.rawValue)
+            return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+        }
+    }
+
+    /// The scope's kind.
+    public var kind: Kind {
+        switch self {
+        case .global: .global
+        case .topic: .topic
+        case .group: .group
+        case .contest: .contest
+        case .league: .league
+        }
+    }
+}
+
 extension BoardScope: CustomStringConvertible {
     /// The scope's id.
     public var description: String { id }

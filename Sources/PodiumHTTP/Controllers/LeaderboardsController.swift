@@ -52,9 +52,10 @@ struct LeaderboardsController {
         let visible = try context.requireBoardList()
         var errors: [FieldError] = []
         let limit = HTTPSupport.integer("limit", in: request.uri.queryParameters, range: 1...1000, fallback: 500, errors: &errors)
-        let kind = request.uri.queryParameters.get("kind").map { String($0) }
-        if let kind, !["global", "topic", "group", "contest", "league"].contains(kind) {
-            errors.append(FieldError(field: "kind", message: "must be global, topic, group, contest or league"))
+        let kindName = request.uri.queryParameters.get("kind").map { String($0) }
+        let kind = kindName.flatMap(BoardScope.Kind.init(rawValue:))
+        if kindName != nil, kind == nil {
+            errors.append(FieldError(field: "kind", message: "must be \(BoardScope.Kind.spelled)"))
         }
         let prefix = request.uri.queryParameters.get("prefix").map { String($0) } ?? ""
         if !prefix.isEmpty, prefix.count > 150 || !prefix.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || ":._-".contains($0)) }) {
@@ -65,7 +66,7 @@ struct LeaderboardsController {
         guard errors.isEmpty else { throw APIError.validation(errors) }
         let wanted = { (id: String) in
             id.hasPrefix(prefix) && (cursor.map { id > $0 } ?? true)
-                && (kind.map { kind in kind == "global" ? id == "global" : id.hasPrefix(kind + ":") } ?? true)
+                && (kind.map { $0.holds(boardID: id) } ?? true)
         }
         let stored = try await boards.scoredBoards(after: cursor, prefix: prefix)
         let configured = rules.boards.rules.map(\.scope) + rules.boards.contests.all.map(\.board.id)
