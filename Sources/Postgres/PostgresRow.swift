@@ -23,6 +23,11 @@ public struct PostgresRow: Sendable {
         index.positions[name].flatMap { values[$0] }
     }
 
+    /// The position of the column a property named `property` reads (see ``PostgresRowDecoder``), nil when none.
+    func position(ofProperty property: String) -> Int? {
+        index.foldedPositions[ColumnIndex.folded(property)]
+    }
+
     /// The text value at `index`; nil for SQL NULL or an index out of range.
     public subscript(_ index: Int) -> String? {
         values.indices.contains(index) ? values[index] : nil
@@ -128,11 +133,25 @@ final class ColumnIndex: Sendable {
     let names: [String]
     /// The position of the first column with each name.
     let positions: [String: Int]
+    /// The position of the first column with each name folded for matching a property (``ColumnIndex/folded(_:)``).
+    let foldedPositions: [String: Int]
 
     /// Indexes `names`; for duplicate names (e.g. two unaliased `count(*)`) the first column wins.
     init(names: [String]) {
         self.names = names
         self.positions = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.foldedPositions = Dictionary(names.enumerated().map { (Self.folded($1), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `name` in ASCII lower case without underscores: a column `user_id` and a property `userID` or `userId` fold
+    /// alike, so a row decodes by a dictionary lookup rather than a conversion of each property's name per row.
+    static func folded(_ name: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 where byte != UInt8(ascii: "_") {
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

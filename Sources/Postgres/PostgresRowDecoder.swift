@@ -3,7 +3,8 @@ import Foundation
 /// Decodes a `Decodable` row type from a ``PostgresRow`` by column name.
 ///
 /// Each property reads the column named as the property in snake case (`userID` and `userId` read `user_id`,
-/// `closesAt` reads `closes_at`), or the name its `CodingKeys` give. Values arrive in PostgreSQL's text format:
+/// `closesAt` reads `closes_at`), or the name its `CodingKeys` give; names are matched ignoring case and underscores,
+/// one dictionary lookup per property. Values arrive in PostgreSQL's text format:
 /// integers, numbers, booleans (`t`/`f`), `timestamptz` as `Date`, `text[]` as `[String]`, string-backed enums,
 /// and optionals for columns that may be NULL. A missing column or a value of the wrong kind throws
 /// ``PostgresError/Kind/decoding`` naming the column.
@@ -63,20 +64,37 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var allKeys: [Key] { row.columns.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool {
-        row.columns.contains(PostgresRowDecoder.columnName(key))
+        row.position(ofProperty: key.stringValue) != nil
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         try column(key).text == nil
     }
 
+    // The common scalar types are read directly: the generic path boxes a decoder per column.
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try column(key).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try column(key).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try column(key).decode(type) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try column(key).decode(type) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try column(key).decode(type) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try column(key).text }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key) { try $0.decode(type) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key) { try $0.decode(type) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key) { try $0.decode(type) } }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key) { try $0.decode(type) } }
+
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try column(key).decode(type)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try present(key) { try $0.decode(type) }
+    }
+
+    /// The value of column `key` read by `read`, or nil for SQL NULL.
+    private func present<T>(_ key: Key, _ read: (Column) throws -> T) throws -> T? {
         let column = try column(key)
-        return column.text == nil ? nil : try column.decode(type)
+        return column.text == nil ? nil : try read(column)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -93,13 +111,13 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The column `key` names; throws for a column the result does not have.
     private func column(_ key: Key) throws -> Column {
-        let name = PostgresRowDecoder.columnName(key)
-        guard row.columns.contains(name) else {
+        guard let position = row.position(ofProperty: key.stringValue) else {
+            let name = PostgresRowDecoder.columnName(key)
             throw PostgresError(
                 kind: .decoding, message: "column \"\(name)\" no such column (columns: \(row.columns.joined(separator: ", ")))",
                 operation: "decode column")
         }
-        return Column(name: name, text: row[name])
+        return Column(name: row.columns[position], text: row[position])
     }
 }
 

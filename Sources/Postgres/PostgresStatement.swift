@@ -92,9 +92,12 @@ public struct PostgresSQL<Statement>: Sendable, ExpressibleByStringInterpolation
     }
 
     /// Builds the text and the list of binds.
+    ///
+    /// The unnest interpolation is `@inlinable`, so that the array literals of a statement's rows are built by code
+    /// specialized for the row type where the statement is written (see ``PostgresColumns``).
     public struct StringInterpolation: StringInterpolationProtocol {
-        fileprivate var sql = ""
-        fileprivate var binds: [@Sendable (Statement) -> (any PostgresBindable)?] = []
+        @usableFromInline var sql = ""
+        @usableFromInline var binds: [@Sendable (Statement) -> (any PostgresBindable)?] = []
         private var placeholders: [AnyKeyPath: Int] = [:]
 
         /// Starts empty.
@@ -122,6 +125,7 @@ public struct PostgresSQL<Statement>: Sendable, ExpressibleByStringInterpolation
 
         /// Binds the array of rows at `field` one array per column of `columns` and writes
         /// `unnest(…) AS alias(column names)`; with `ordinality`, also each row's position from 1 under that name.
+        @inlinable
         public mutating func appendInterpolation<Row>(
             unnest field: KeyPath<Statement, [Row]> & Sendable, _ columns: PostgresColumns<Row>, as alias: String,
             ordinality: String? = nil
@@ -151,7 +155,8 @@ public struct PostgresSQL<Statement>: Sendable, ExpressibleByStringInterpolation
         }
 
         /// Adds a placeholder whose value `value` reads from the statement and writes it.
-        private mutating func bind(_ value: @escaping @Sendable (Statement) -> (any PostgresBindable)?) {
+        @usableFromInline
+        mutating func bind(_ value: @escaping @Sendable (Statement) -> (any PostgresBindable)?) {
             binds.append(value)
             sql += "$\(binds.count)"
         }
