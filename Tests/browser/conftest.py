@@ -9,12 +9,9 @@ free_port, psql, server_time, start_podium, TcpProxy, ...) are imported with `fr
 go to .local/browser/.
 """
 
-import base64
 import email.utils
 import functools
 import glob
-import hashlib
-import hmac
 import http.server
 import json
 import os
@@ -25,6 +22,7 @@ import shutil
 import socket
 import string
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -35,6 +33,9 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "clients" / "python"))
+from podium import sign_player_token  # noqa: E402  (the Python client's signer makes the session's player tokens)
+
 FRONTEND = pathlib.Path(__file__).resolve().parent / "frontend"
 OUT = ROOT / ".local" / "browser"
 CHROMIUM = "/usr/bin/chromium"
@@ -67,20 +68,6 @@ def server_time(base):
     """The clock of the Podium at `base`, to the second, from its Date header (its clock decides when keys expire)."""
     with _opener.open(f"{base}/healthz", timeout=10) as response:
         return email.utils.parsedate_to_datetime(response.headers["Date"])
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def player_token(kid, secret, sub):
-    """An HS256 JWT as a quiz backend signs it for its player: ten minutes, vouching for one group."""
-    now = int(time.time())
-    header = b64url(json.dumps({"alg": "HS256", "typ": "JWT", "kid": kid}, separators=(",", ":")).encode())
-    claims = b64url(json.dumps({"sub": sub, "iat": now, "exp": now + 600, "groups": [GROUP]},
-                               separators=(",", ":")).encode())
-    signature = hmac.new(secret.encode(), f"{header}.{claims}".encode(), hashlib.sha256).digest()
-    return f"{header}.{claims}.{b64url(signature)}"
 
 
 def free_port():
@@ -309,7 +296,8 @@ def podium(database, redis_url, static_origins):
                                       PODIUM_WEBHOOK_MAX_ATTEMPTS="1")
     try:
         yield {"base": base, "admin_key": admin_key, "listed": listed, "unlisted": unlisted,
-               "token": functools.partial(player_token, kid, secret)}
+               # A quiz backend's token for a player (ten minutes, vouching for GROUP): token(user_id).
+               "token": functools.partial(sign_player_token, kid, secret, groups=[GROUP])}
     finally:
         stop(process)
         log.close()

@@ -10,11 +10,10 @@ examples read as a quiz app's would. Fails, naming the operation, when an answer
 when an operation of the document was not called (so a new route cannot go without its example).
 """
 
-import base64
-import hashlib
-import hmac
+import importlib.util
 import json
 import os
+import pathlib
 import sys
 import time
 from datetime import date, timedelta
@@ -25,6 +24,13 @@ import urllib.request
 BASE, ADMIN, DOCUMENT = sys.argv[1], sys.argv[2], sys.argv[3]
 PLAYER_TOKEN_SECRET = os.environ["PODIUM_EXAMPLES_TOKEN_SECRET"]
 METHODS = ("get", "post", "put", "delete")
+
+# The Python client's signer (clients/python/podium/tokens.py), loaded from its file: the `podium` package imports the
+# generated client, whose dependencies (httpx, attrs, dateutil) the python3 running this script need not have.
+_spec = importlib.util.spec_from_file_location(
+    "podium_tokens", pathlib.Path(__file__).resolve().parents[2] / "clients" / "python" / "podium" / "tokens.py")
+tokens = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tokens)
 
 with open(DOCUMENT, encoding="utf-8") as file:
     document = json.load(file)
@@ -80,13 +86,7 @@ def first_event(template, path, credential):
 
 def player_token(user):
     """An HS256 player token for `user`, signed with the key refresh-examples.sh gives Podium, vouching for class 4B."""
-    def encode(data):
-        return base64.urlsafe_b64encode(json.dumps(data, separators=(",", ":")).encode()).rstrip(b"=").decode()
-    now = int(time.time())
-    signed = encode({"alg": "HS256", "typ": "JWT", "kid": "examples"}) + "." + encode(
-        {"sub": user, "iat": now, "exp": now + 600, "groups": ["class-4b"]})
-    signature = hmac.new(PLAYER_TOKEN_SECRET.encode(), signed.encode(), hashlib.sha256).digest()
-    return signed + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
+    return tokens.sign_player_token("examples", PLAYER_TOKEN_SECRET, user, groups=["class-4b"])
 
 
 def error(name, method, path, status, body=None, credential=ADMIN):

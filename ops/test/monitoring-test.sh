@@ -380,16 +380,15 @@ status="$(curl -s -o /dev/null -w '%{http_code}' "$api/v1/leaderboards/global/we
 [ "$status" = 200 ] || fail "GET /v1/leaderboards/global/week answered $status, not 200"
 status="$(curl -s -o /dev/null -w '%{http_code}' -X POST "$api/v1/completions" "${auth[@]}" -H 'Content-Type: application/json' -d '{}')"
 [ "$status" = 400 ] || fail "POST /v1/completions with {} answered $status, not 400"
-# A player token's completion that breaks a plausibility rule (10 questions in 0.1 s).
-player_token="$("$python" - "$token_secret" <<'PY'
-import base64, hashlib, hmac, json, sys, time
-def part(value):
-    raw = value if isinstance(value, bytes) else json.dumps(value, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-now = int(time.time())
-signing_input = part({"alg": "HS256", "typ": "JWT", "kid": "monitoring"}) + "." + part({"sub": "u-monitoring-player", "iat": now, "exp": now + 600})
-signature = hmac.new(sys.argv[1].encode(), signing_input.encode(), hashlib.sha256).digest()
-print(signing_input + "." + part(signature))
+# A player token's completion that breaks a plausibility rule (10 questions in 0.1 s). The token is the Python
+# client's (clients/python/podium/tokens.py), loaded from its file: the `podium` package imports the generated
+# client, whose dependencies Debian's python3 need not have.
+player_token="$("$python" - "$root/clients/python/podium/tokens.py" "$token_secret" <<'PY'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("podium_tokens", sys.argv[1])
+tokens = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tokens)
+print(tokens.sign_player_token("monitoring", sys.argv[2], "u-monitoring-player"))
 PY
 )"
 status="$(curl -s -o "$work/implausible.json" -w '%{http_code}' -X POST "$api/v1/completions" -H "Authorization: Bearer $player_token" -H 'Content-Type: application/json' -d '{
