@@ -37,6 +37,8 @@ install_packages() {
     # (minimal Debian images ship without both).
     command -v git >/dev/null || missing+=(git)
     [ -e /usr/share/zoneinfo/Europe/Paris ] || missing+=(tzdata)
+    # The console's QR encoder is this package's file, vendored; ops/test/vendored-check.sh compares the two.
+    [ -e /usr/share/nodejs/qrcode-generator/qrcode.js ] || missing+=(node-qrcode-generator)
     if [ ${#missing[@]} -gt 0 ]; then
         echo "installing: ${missing[*]}"
         $sudo apt-get update -qq

@@ -5,7 +5,9 @@
 #   bash ops/test.sh                 install/start PostgreSQL + Redis (ops/services.sh),
 #                                    reset the test database and Redis db 15, check that
 #                                    SQL is written only as typed statements
-#                                    (ops/test/sql-statements-check.py), then
+#                                    (ops/test/sql-statements-check.py) and that the vendored
+#                                    QR encoder is its Debian package's file
+#                                    (ops/test/vendored-check.sh), then
 #                                    `swift build --build-tests` (the multi-process test
 #                                    runs the executable) and the Swift Testing binary
 #                                    (`podiumPackageTests.xctest`, what `swift test` runs),
@@ -101,6 +103,8 @@ fi
 # SQL is written only in the Postgres target and statement types (issue 35): a positional placeholder, a bind by
 # position or raw SQL text anywhere else fails the run before anything is built.
 python3 "$root/ops/test/sql-statements-check.py" "$root"
+# The console's QR encoder is Debian's node-qrcode-generator, vendored unchanged: a copy that differs fails the run.
+bash "$root/ops/test/vendored-check.sh"
 
 mkdir -p .local
 log=".local/test-last.log"

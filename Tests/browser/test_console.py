@@ -831,16 +831,29 @@ def test_an_expired_key_is_shown_as_expired_and_only_when_asked_for(console, pod
 
 
 @pytest.mark.parametrize("length", [17, 80, 200, 500, 1200])
-def test_the_consoles_qr_codes_decode_to_their_text_at_every_size(console, length):
-    """Versions 1 to about 27 of the code (17 to 1,200 bytes), each decoded from the screen."""
-    page = console.open("keys").page
+def test_the_consoles_qr_codes_decode_to_their_text_at_every_size(browser, podium, length):
+    """Versions 1 to about 27 of the code (17 to 1,200 bytes), each drawn where the console shows a new display key's
+    link (240 px, read at three device pixels per CSS pixel) and decoded from the screen. The test answers the key's
+    creation itself, with a link of that length (no key is made); the console's own requests go to Podium."""
     text = ("https://podium.example.org/display/group:class-4b/week#key=pdm_" + string.ascii_letters * 30)[:length]
-    page.evaluate("""(text) => {
-        const code = PodiumQR.svg(text, 600, 'test code');
-        code.id = 'test-qr';
-        document.body.prepend(code);
-    }""", text)
-    assert decode_qr(page.locator("#test-qr")) == text
+    created = {"secret": "pdm_" + "q" * 40, "display_url": text,
+               "key": {"id": "qr-size", "name": f"QR of {length} bytes", "prefix": "pdm_qqqq", "role": "display",
+                       "scopes": [BOARD], "created_at": "2026-11-27T17:44:16.736Z"}}
+    console = Console(browser, podium, device_scale_factor=3)
+    try:
+        page = console.open("keys").page
+        page.route("**/v1/admin/api-keys", lambda route: route.fulfill(status=201, json=created)
+                   if route.request.method == "POST" else route.continue_())
+        page.fill('#key-form input[name="name"]', created["key"]["name"])
+        page.select_option('#key-form select[name="role"]', "display")
+        page.fill('#key-form input[name="scopes"]', BOARD)
+        page.click('#key-form button[type="submit"]')
+        page.locator("#display-qr").wait_for(state="visible")
+        assert page.text_content("#display-link") == text
+        assert decode_qr(page.locator("#display-qr")) == text
+        console.assert_clean()
+    finally:
+        console.close()
 
 
 # --- d. calendar, f. webhooks, g. players --------------------------------------------------------------------------

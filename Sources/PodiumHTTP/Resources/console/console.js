@@ -1176,7 +1176,7 @@
   function showSecret(box, created) {
     const code = el("code", { class: "secret", id: "new-secret" }, created.secret);
     const link = created.display_url ? el("code", { class: "secret", id: "display-link" }, created.display_url) : null;
-    const qr = link ? PodiumQR.svg(created.display_url, 240, "QR code of the display link") : null;
+    const qr = link ? qrCode(created.display_url, 240, "QR code of the display link") : null;
     if (qr) qr.id = "display-qr";
     box.replaceChildren(el("div", { class: "secret-panel" },
       el("p", {}, el("strong", {}, `Secret of “${created.key.name}” (${created.key.role})`),
@@ -1190,6 +1190,27 @@
       created.key.role === "display" && !link && el("p", { class: "muted" },
         "No display link: the key's scopes name no single board. Write the link as /display/<board>/<window>#key=<secret>."),
       button("Done", () => box.replaceChildren(), "quiet small")));
+  }
+
+  // `text` as a QR code: an SVG `pixels` wide with a four-module quiet zone, labelled for screen readers; byte mode in
+  // UTF-8, error correction level M (15% of the code may be lost), the smallest version that holds the text; null when
+  // none does. The modules are qrcode-generator's (qrcode.js, Debian's node-qrcode-generator, loaded before this file).
+  function qrCode(text, pixels, label) {
+    qrcode.stringToBytes = qrcode.stringToBytesFuncs["UTF-8"];  // its default keeps each UTF-16 unit's low byte
+    const code = qrcode(0, "M");
+    code.addData(text, "Byte");
+    try {
+      code.make();
+    } catch {
+      return null;  // more than version 40 holds
+    }
+    const count = code.getModuleCount(), side = count + 8;
+    let path = "";
+    for (let row = 0; row < count; row++) {
+      for (let column = 0; column < count; column++) if (code.isDark(row, column)) path += `M${column + 4},${row + 4}h1v1h-1z`;
+    }
+    return svg("svg", { viewBox: `0 0 ${side} ${side}`, width: pixels, height: pixels, role: "img", "aria-label": label,
+      "shape-rendering": "crispEdges" }, svg("rect", { width: side, height: side, fill: "#fff" }), svg("path", { d: path, fill: "#000" }));
   }
 
   // --- f. webhooks --------------------------------------------------------------------------------------------
