@@ -48,12 +48,15 @@ let package = Package(
         // The build's commit, compiled in from the manifest.
         .target(name: "CBuildInfo", cSettings: [.define("PODIUM_COMMIT", to: "\"\(commit)\"")]),
 
+        // The API's shapes: every body Podium answers with or reads, and the words they use; checked against openapi.json.
+        .target(name: "PodiumWire"),
+
         // Pure rules: no I/O.
-        .target(name: "PodiumCore"),
+        .target(name: "PodiumCore", dependencies: ["PodiumWire"]),
 
         // Domain storage on PostgreSQL (truth) and Redis (live rankings).
         .target(name: "PodiumStore", dependencies: [
-            "PodiumCore", "Postgres", "Redis",
+            "PodiumWire", "PodiumCore", "Postgres", "Redis",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -63,7 +66,7 @@ let package = Package(
 
         // The job scheduler: slots, leases, runs, and the built-in jobs.
         .target(name: "PodiumScheduler", dependencies: [
-            "PodiumCore", "PodiumStore", "Postgres",
+            "PodiumWire", "PodiumCore", "PodiumStore", "Postgres",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -71,7 +74,7 @@ let package = Package(
 
         // Webhooks: signed delivery of outbox events, with retries.
         .target(name: "PodiumWebhooks", dependencies: [
-            "PodiumCore", "PodiumStore",
+            "PodiumWire", "PodiumCore", "PodiumStore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -82,7 +85,7 @@ let package = Package(
 
         // HTTP routes, auth, errors, OpenAPI.
         .target(name: "PodiumHTTP", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumScheduler", "CBuildInfo",
+            "PodiumWire", "PodiumCore", "PodiumStore", "PodiumScheduler", "CBuildInfo",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -102,7 +105,7 @@ let package = Package(
 
         // The executable: subcommands only.
         .executableTarget(name: "podium", dependencies: [
-            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "PodiumSettings", "Postgres", "Redis",
+            "PodiumWire", "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "PodiumSettings", "Postgres", "Redis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -122,19 +125,19 @@ let package = Package(
 
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "PodiumTestSupport"]),
-        .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"]),
+        .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumWire", "PodiumCore"]),
         .testTarget(name: "PodiumSettingsTests", dependencies: ["PodiumSettings", "PodiumHTTP", "PodiumStore", "PodiumCore"]),
         .testTarget(name: "PodiumStoreTests", dependencies: [
-            "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
+            "PodiumStore", "PodiumWire", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "PodiumSchedulerTests", dependencies: [
-            "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
+            "PodiumScheduler", "PodiumStore", "PodiumWire", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumWebhooksTests", dependencies: [
-            "PodiumWebhooks", "PodiumStore", "PodiumCore", "Postgres", "PodiumTestSupport",
+            "PodiumWebhooks", "PodiumStore", "PodiumWire", "PodiumCore", "Postgres", "PodiumTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -142,7 +145,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PodiumHTTPTests", dependencies: [
-            "PodiumHTTP", "PodiumScheduler", "PodiumStore", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
+            "PodiumHTTP", "PodiumScheduler", "PodiumStore", "PodiumWire", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Every error the API answers with, rendered once as RFC 9457 `application/problem+json`.
 ///
@@ -101,24 +102,6 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         let body = (try? PodiumJSON.encoder().encode(problem)) ?? Data()
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
-}
-
-/// RFC 9457 problem details, with Podium's stable `code` and field errors.
-public struct Problem: Codable, Sendable, Equatable {
-    /// URI naming the kind of problem.
-    public var type: String
-    /// Short summary.
-    public var title: String
-    /// HTTP status.
-    public var status: Int
-    /// What went wrong.
-    public var detail: String
-    /// Stable code (last part of `type`).
-    public var code: String
-    /// Field-level problems.
-    public var errors: [FieldError]?
-    /// The request's id (as in its `X-Request-Id` answer header), to find its log lines; absent on a batch item's problem.
-    public var requestId: String?
 }
 
 /// Turns every error into a problem+json answer: Hummingbird's own (404 no route, 413 too large) and unexpected ones (500, logged).

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Body and query helpers shared by the controllers.
 enum HTTPSupport {

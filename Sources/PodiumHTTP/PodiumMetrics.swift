@@ -2,6 +2,7 @@ import Foundation
 import Metrics
 import PodiumCore
 import PodiumStore
+import PodiumWire
 import Prometheus
 import Synchronization
 

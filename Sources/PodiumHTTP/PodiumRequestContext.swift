@@ -1,6 +1,7 @@
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Who sent a request, as the auth middleware established it.
 public enum Caller: Sendable, Equatable {

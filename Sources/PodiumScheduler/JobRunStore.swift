@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 import PodiumStore
+import PodiumWire
 import Postgres
 
 /// A run this replica has claimed and now holds the lease of.
@@ -15,64 +16,6 @@ public struct JobClaim: Sendable, Equatable {
     public let attemptOfRequest: Int
     /// The replica holding the lease.
     public let replica: String
-}
-
-/// One attempt of a run, as ops see it.
-public struct JobAttempt: Sendable, Codable, Equatable {
-    /// Attempt number.
-    public var attempt: Int
-    /// Replica that ran it.
-    public var replica: String
-    /// RFC 3339 start.
-    public var startedAt: String
-    /// RFC 3339 end, nil while running.
-    public var finishedAt: String?
-    /// How it ended; nil while running.
-    public var outcome: AttemptOutcome?
-    /// Error text of a failed attempt.
-    public var error: String?
-}
-
-/// Where a (job, slot) run stands.
-public enum JobRunStatus: String, Sendable, Codable {
-    /// Waiting for its time or its next attempt.
-    case pending
-    /// A replica holds its lease and runs it.
-    case running
-    /// Done.
-    case succeeded
-    /// Out of attempts.
-    case failed
-    /// Its slot passed while nothing ran and the misfire policy skipped it.
-    case missed
-}
-
-/// One (job, slot) run with its attempts.
-public struct JobRun: Sendable, Codable, Equatable {
-    /// Job name.
-    public var job: String
-    /// RFC 3339 slot.
-    public var slot: String
-    /// `schedule`, `catch-up` or `manual`.
-    public var trigger: String
-    /// Where the run stands.
-    public var status: JobRunStatus
-    /// Attempts made so far.
-    public var attempt: Int
-    /// Replica of the latest attempt.
-    public var replica: String?
-    /// RFC 3339 first start.
-    public var startedAt: String?
-    /// RFC 3339 end.
-    public var finishedAt: String?
-    /// RFC 3339 time of the next attempt of a pending run.
-    public var nextAttemptAt: String?
-    /// Last error.
-    public var error: String?
-    /// What the run did (counts), when it succeeded.
-    public var result: [String: Int]?
-    /// Every attempt, first to last.
-    public var attempts: [JobAttempt]
 }
 
 /// Why a run cannot be requested.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import PodiumCore
+import PodiumWire
 import Synchronization
 
 /// What a job gets to work with for one attempt.
@@ -30,16 +31,6 @@ public protocol ScheduledJob: Sendable {
     var name: String { get }
     /// Does the work of one slot and returns counts for the run history (e.g. `["closed": 3]`).
     func run(_ context: JobContext) async throws -> [String: Int]
-}
-
-/// How one attempt of a run ended.
-public enum AttemptOutcome: String, Sendable, Codable {
-    /// The job finished and its result is recorded.
-    case succeeded
-    /// The job threw (or could not run); the run is retried or fails.
-    case failed
-    /// The replica lost its lease while the job ran: another replica owns the run now.
-    case leaseLost = "lease-lost"
 }
 
 /// How one attempt ended, as `tick()` reports it.
@@ -324,30 +315,4 @@ public final class Scheduler: Sendable {
     public static func defaultReplicaName() -> String {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     }
-}
-
-/// One job as ops see it.
-public struct JobSummary: Codable, Sendable {
-    /// Job name.
-    public var name: String
-    /// Cron expression.
-    public var cron: String
-    /// Zone the expression is read in.
-    public var timeZone: String
-    /// `run-latest`, `run-all` or `skip`.
-    public var misfire: String
-    /// Retries after the first attempt.
-    public var retryLimit: Int
-    /// Lease length.
-    public var leaseSeconds: Int
-    /// Whether ops paused it.
-    public var paused: Bool
-    /// RFC 3339 next scheduled slot.
-    public var nextSlot: String?
-    /// The next three slots (RFC 3339), for people to check a schedule by.
-    public var nextSlots: [String]
-    /// The schedule in words (`CronExpression.words`).
-    public var scheduleWords: String
-    /// The newest run.
-    public var lastRun: JobRun?
 }

@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// How webhooks are sent.
 public struct WebhookSettings: Sendable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// `podium migrate`: applies the schema migrations in `sql/`.
 struct MigrateCommand: AsyncParsableCommand {
@@ -58,8 +59,8 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         /// Scopes as listed: their patterns, or `all boards`.
-        static func describe(_ scopes: [BoardPattern]) -> String {
-            scopes.isEmpty ? "all boards" : scopes.map(\.text).joined(separator: ",")
+        static func describe(_ scopes: [String]) -> String {
+            scopes.isEmpty ? "all boards" : scopes.joined(separator: ",")
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import PodiumCore
 import PodiumScheduler
 import PodiumStore
+import PodiumWire
 
 /// `podium jobs list|runs|run|pause|resume`: the scheduler from the command line.
 struct JobsCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PodiumCore
 import PodiumSettings
+import PodiumWire
 
 /// `podium rules check FILE`: validates a rules file and prints the rules in force with it.
 struct RulesCommand: AsyncParsableCommand {

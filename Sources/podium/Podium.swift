@@ -10,6 +10,6 @@ struct Podium: AsyncParsableCommand {
         version: "podium \(BuildInfo.version) (commit \(BuildInfo.commit))",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, KeysCommand.self, RankingsCommand.self, UsersCommand.self, JobsCommand.self,
-            PeriodsCommand.self, RulesCommand.self, ConfigCommand.self, BenchCommand.self,
+            PeriodsCommand.self, RulesCommand.self, ConfigCommand.self, BenchCommand.self, JSONWriterBench.self,
         ])
 }

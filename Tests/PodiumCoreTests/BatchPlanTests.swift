@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 @Suite("Planning a batch, before anything is written", .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 @Suite("Contests: schedules, runs, scope and the request's rules", .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// The scan that finds a key repeated in one object of a request body, and its path.

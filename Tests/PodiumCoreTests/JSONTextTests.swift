@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 import Testing
 
 @testable import PodiumCore

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PodiumCore
+import PodiumWire
 import Testing
 
 @Suite("Leagues: the rules of moves, weeks and definitions", .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// Level thresholds and progress for formula and table curves, validation and configuration decoding.

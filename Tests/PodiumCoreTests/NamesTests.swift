@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// Accepted and rejected scope ids, identifiers, scope names and display names; FieldError encoding.

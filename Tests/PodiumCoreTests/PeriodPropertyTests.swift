@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// Property checks of `Period` against Foundation's own calendars over many random instants.

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// One expected period: the instant looked up, its zone and window, and the exact answer.

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// The reader of plain completion bodies: it reads what the full path reads, and leaves everything else to it.

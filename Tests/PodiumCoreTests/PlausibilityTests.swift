@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 @Suite("Plausibility of player-posted completions", .timeLimit(.minutes(5)))

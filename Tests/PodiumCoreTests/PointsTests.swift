@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// Points per completion: defaults, extras, the accuracy floor, robustness and configuration decoding.

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 @Suite("Tie-break keys and places", .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Testing
 
 /// One time zone check for preferences, reminders, contests, the rules file and scheduler jobs, walked over the

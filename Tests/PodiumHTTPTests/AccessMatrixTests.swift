@@ -7,6 +7,7 @@ import Logging
 import PodiumCore
 import PodiumHTTP
 import PodiumStore
+import PodiumWire
 import Postgres
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Values the recorder takes as one plain value: their keys are data, not fields.
 ///
@@ -9,7 +10,7 @@ import PodiumStore
 protocol FreeFormJSON {}
 
 extension Dictionary: FreeFormJSON where Key == String {}
-extension PodiumStore.JSONValue: FreeFormJSON {}
+extension PodiumWire.JSONValue: FreeFormJSON {}
 
 extension FieldTree {
     /// Why a tree could not be read.

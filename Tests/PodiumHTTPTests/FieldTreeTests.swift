@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 import Testing
 
 /// The field trees themselves: what the recorder, a JSON body and a schema give, and how differences read.
@@ -97,5 +98,23 @@ struct FieldTreeTests {
             == Self.optional(.object(me)))
         let stray = OpenAPIContractTests.document.replacingOccurrences(of: #""required": ["me"]"#, with: #""required": ["you"]"#)
         #expect(throws: OpenAPIContract.DocumentError.self) { try OpenAPIContract(document: Data(stray.utf8)).fieldTree(ofSchema: "Me") }
+    }
+
+    @Test("a oneOf that narrows a schema's own properties is followed; one that adds a field is refused")
+    func followsNarrowingOneOf() throws {
+        let me = #""Me": { "type": "object", "properties": { "me": { "type": "boolean" } }, "required": ["me"] }"#
+        let narrowing = OpenAPIContractTests.document.replacingOccurrences(
+            of: me, with: #""Me": { "type": "object", "properties": { "me": { "type": "boolean" } }, "required": ["me"], "#
+                + #""oneOf": [{ "properties": { "me": { "const": true } } }, { "properties": { "me": { "const": false } } }] }"#)
+        #expect(narrowing != OpenAPIContractTests.document)
+        #expect(try OpenAPIContract(document: Data(narrowing.utf8)).fieldTree(ofSchema: "Me") == FieldTree(fields: ["me": Self.required()]))
+        let adding = narrowing.replacingOccurrences(of: #"{ "properties": { "me": { "const": false } } }"#, with: #"{ "properties": { "you": {} } }"#)
+        #expect(adding != narrowing)
+        #expect(throws: OpenAPIContract.DocumentError.self) { try OpenAPIContract(document: Data(adding.utf8)).fieldTree(ofSchema: "Me") }
+        let options = OpenAPIContractTests.document.replacingOccurrences(
+            of: #""tags": { "type": "array", "items": { "type": "string" }, "minItems": 1, "maxItems": 2 }"#,
+            with: #""tags": { "oneOf": [{ "type": "array", "items": { "const": "a" } }, { "type": "array", "items": { "const": "b" } }] }"#)
+        #expect(options != OpenAPIContractTests.document)
+        #expect(try OpenAPIContract(document: Data(options.utf8)).fieldTree(ofSchema: "User").fields["tags"] == Self.optional(.array(.value)))
     }
 }

@@ -9,6 +9,7 @@ import PodiumCore
 import PodiumScheduler
 @testable import PodiumStore
 import PodiumTestSupport
+import PodiumWire
 import Postgres
 import Prometheus
 import Redis

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// Loads an OpenAPI document and checks answers against it.
 ///
@@ -382,12 +383,22 @@ extension OpenAPIContract {
     /// The component schemas answers' JSON bodies use, with every object schema nested in them (`LeaderboardPage`
     /// brings `LeaderboardEntry`); schemas without `properties` (enums, patterns) are left out.
     var answerSchemaNames: Set<String> {
+        schemaNames { operation in (operation["responses"]?.objectValue ?? [:]).values.compactMap(resolved) }
+    }
+
+    /// The component schemas request bodies use, with every object schema nested in them (`BatchRequest` brings
+    /// `CompletionRequest`); schemas without `properties` are left out.
+    var requestSchemaNames: Set<String> {
+        schemaNames { operation in operation["requestBody"].flatMap(resolved).map { [$0] } ?? [] }
+    }
+
+    /// The object schemas the bodies `parts` picks from each operation (its responses, or its request body) use,
+    /// followed through every reference.
+    private func schemaNames(_ parts: (JSONValue) -> [JSONValue]) -> Set<String> {
         let prefix = "#/components/schemas/"
         let bodies = routes.flatMap { route in
             route.operations.values.flatMap { operation in
-                (operation["responses"]?.objectValue ?? [:]).values.compactMap(resolved).flatMap { response in
-                    (response["content"]?.objectValue ?? [:]).values.compactMap { $0["schema"] }
-                }
+                parts(operation).flatMap { part in (part["content"]?.objectValue ?? [:]).values.compactMap { $0["schema"] } }
             }
         }
         var pending = bodies.flatMap(Self.references(in:))
@@ -403,7 +414,8 @@ extension OpenAPIContract {
     /// nested schemas followed through `$ref`, `items` and `anyOf` (whose options other than null must agree).
     ///
     /// Throws when a reference does not resolve, `required` names a key that is not a property, or the schema
-    /// uses `allOf` or `oneOf`, which the tree does not follow.
+    /// uses `allOf`, or a `oneOf` that adds fields: a `oneOf` beside `properties` may only narrow those properties (the
+    /// options of a key request by role), and one without them is followed as `anyOf` is.
     func fieldTree(ofSchema name: String) throws -> FieldTree {
         let reference = "#/components/schemas/\(name)"
         guard case .object(let tree) = try shape(of: .object(["$ref": .string(reference)]), at: name, depth: 0) else {
@@ -416,10 +428,14 @@ extension OpenAPIContract {
         guard depth < Self.maximumReferenceDepth, let target = resolved(schema) else {
             throw DocumentError(description: "\(location): \(schema["$ref"]?.stringValue ?? "the schema") does not resolve")
         }
-        for keyword in ["allOf", "oneOf"] where target[keyword] != nil {
-            throw DocumentError(description: "\(location): \(keyword) is not followed by the field tree")
+        if target["allOf"] != nil {
+            throw DocumentError(description: "\(location): allOf is not followed by the field tree")
         }
         if let properties = target["properties"]?.objectValue {
+            let narrowed = (target["oneOf"]?.arrayValue ?? []).flatMap { ($0["properties"]?.objectValue ?? [:]).keys }
+            if let added = Set(narrowed).subtracting(properties.keys).sorted().first {
+                throw DocumentError(description: "\(location): an option of oneOf adds \(added), which the tree does not follow")
+            }
             let required = Set((target["required"]?.arrayValue ?? []).compactMap(\.stringValue))
             if let stray = required.subtracting(properties.keys).sorted().first {
                 throw DocumentError(description: "\(location): required names \(stray), which is not among its properties")
@@ -434,10 +450,10 @@ extension OpenAPIContract {
         if let items = target["items"] {
             return .array(try shape(of: items, at: location + "[]", depth: depth + 1))
         }
-        if let options = target["anyOf"]?.arrayValue {
+        if let options = target["anyOf"]?.arrayValue ?? target["oneOf"]?.arrayValue {
             let shapes = try options.filter { $0["type"] != .string("null") }.map { try shape(of: $0, at: location, depth: depth + 1) }
             guard let first = shapes.first, shapes.allSatisfy({ $0 == first }) else {
-                throw DocumentError(description: "\(location): the options of anyOf hold different fields")
+                throw DocumentError(description: "\(location): the options of anyOf or oneOf hold different fields")
             }
             return first
         }

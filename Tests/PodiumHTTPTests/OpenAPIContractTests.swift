@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 import PodiumHTTP
+import PodiumWire
 import Testing
 
 /// The checker itself, on a small document using every feature it supports.

@@ -3,6 +3,7 @@ import PodiumCore
 @testable import PodiumHTTP
 @testable import PodiumScheduler
 @testable import PodiumStore
+import PodiumWire
 import Testing
 
 /// One answer type, the component schema `openapi.json` describes it with, and a sample of it.
@@ -121,6 +122,48 @@ struct ResponseShapeTests {
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
+    /// Every request body schema with the Swift type the server decodes it into, every field set.
+    static let requests: [ResponseShape] = [
+        ResponseShape("CompletionRequest", Samples.completionRequest),
+        ResponseShape("BatchRequest", BatchRequest(completions: [Samples.completionRequest])),
+        ResponseShape("CompareRequest", CompareRequest(userIds: ["alice", "bob"])),
+        ResponseShape("PreferencesRequest", PreferencesRequest(displayName: "Alice", timeZone: "Europe/Paris", reminders: Samples.reminders)),
+        ResponseShape("ReminderPreferencesRequest", Samples.reminders),
+        ResponseShape("CreateKeyRequest", CreateKeyRequest(name: "Class 4b", role: "display", scopes: ["group:class-4b"], expiresAt: "2027-01-01T00:00:00Z")),
+        ResponseShape("RunJobRequest", RunJobRequest(slot: "2026-11-21T03:00:00.000Z")),
+        ResponseShape("ClosedDayRequest", ClosedDayRequest(note: "Bank holiday")),
+        ResponseShape("CreateWebhookRequest", CreateWebhookRequest(url: "https://example.org/hook", eventTypes: ["medal.awarded"], secret: "s3cret-s3cret-s3cret")),
+        ResponseShape("ContestRequest", ContestRequest(
+            id: "friday-quiz", title: "Friday quiz", scope: ["group:class-4b"], startsAt: "2026-12-04T14:00:00Z", endsAt: "2027-06-01T00:00:00Z",
+            cron: "0 14 * * 5", durationMinutes: 60, timeZone: "Europe/London", entry: .join, maxPlayers: 30, metric: .points,
+            tieBreak: .earliest, medals: true)),
+        ResponseShape("LeagueRequest", LeagueRequest(
+            id: "weekly", name: "Weekly league", scope: ["global"], timeZone: "Europe/London",
+            tiers: [LeagueRequest.Tier(name: "gold", title: "Gold", up: 0, down: 5)], cohortSize: 30, up: 5, down: 5, metric: .points,
+            tieBreak: .shared, medals: true)),
+        ResponseShape("LeagueTierRequest", LeagueRequest.Tier(name: "gold", title: "Gold", up: 0, down: 5)),
+    ]
+
+    @Test("every request body schema in openapi.json, and every object schema nested in one, has a row")
+    func everyRequestSchemaHasARow() {
+        let rows = Set(Self.requests.map(\.schema))
+        let declared = contract.requestSchemaNames
+        #expect(rows.count == Self.requests.count, "a schema has two rows")
+        #expect(declared.subtracting(rows).isEmpty, "request schemas with no row: \(declared.subtracting(rows).sorted())")
+        #expect(rows.subtracting(declared).isEmpty, "rows whose schema no request uses: \(rows.subtracting(declared).sorted())")
+    }
+
+    /// Requests decode every field as optional (so validation can name each missing one), so only their keys are compared.
+    @Test("the request's Codable type and its openapi.json schema have the same fields", arguments: requests)
+    func requestFieldsMatchTheSchema(_ shape: ResponseShape) throws {
+        let written = try FieldTree(recording: shape.sample)
+        let declared = try contract.fieldTree(ofSchema: shape.schema)
+        let found = written.differences(
+            from: declared, root: shape.typeName, mine: "the Codable type", theirs: "openapi.json #/components/schemas/\(shape.schema)",
+            comparingRequired: false)
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
     @Test("jsonBytes() writes the Codable type's fields, with every optional set")
     func fastWriterWritesTheCodableFields() throws {
         let pages = try fastWriterDifferences(Samples.page, Samples.page.jsonBytes())
@@ -166,6 +209,9 @@ struct ResponseShapeTests {
 
 /// One sample of each answer type and of the types nested in them: every optional set, every array holding an element.
 private enum Samples {
+    static let completionRequest = CompletionRequest(
+        id: "c-1", userId: "alice", quizId: "q-9", topic: "math", difficulty: "hard", correct: 9, total: 10, durationMs: 61_250,
+        completedAt: "2026-11-21T10:00:00Z", groups: ["class-4b"], displayName: "Alice")
     static let record = CompletionRecord(
         id: "c-1", userId: "alice", quizId: "q-9", topic: "math", difficulty: .hard, correct: 9, total: 10, durationMs: 61_250,
         completedAt: "2026-11-21T10:00:00.000Z", groups: ["class-4b"], points: 5, recordedAt: "2026-11-21T10:00:01.250Z")
@@ -268,7 +314,7 @@ private enum Samples {
         board: "global", window: .week, period: "2026-W47", kind: "scheduled", takenAt: "2026-11-20T00:00:00.000Z", rank: 2, score: 12,
         players: 40)
     static let apiKey = ApiKeyInfo(
-        id: "key_1", name: "Class 4b", role: .read, scopes: ["group:class-4b"].compactMap(BoardPattern.init), prefix: "pk_ab12",
+        id: "key_1", name: "Class 4b", role: .read, scopes: ["group:class-4b"], prefix: "pk_ab12",
         createdAt: "2026-11-01T08:00:00.000Z", revokedAt: "2026-11-20T08:00:00.000Z")
     static let event = OutboxEvent(
         id: "evt_12", type: "medal.awarded", occurredAt: "2026-11-23T00:15:02.000Z",

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PodiumHTTP
+import PodiumWire
 import Testing
 
 /// Every operation's "Role: `…`" in the OpenAPI document is what the server enforces. Only refusals

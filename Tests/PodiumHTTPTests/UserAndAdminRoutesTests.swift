@@ -3,12 +3,13 @@ import Hummingbird
 import HummingbirdTesting
 import JWTKit
 import Logging
-@testable import PodiumStore
-import Postgres
-import Redis
 import PodiumCore
 @testable import PodiumHTTP
 import PodiumScheduler
+@testable import PodiumStore
+import PodiumWire
+import Postgres
+import Redis
 import Testing
 
 @Suite("User, admin and service routes", .timeLimit(.minutes(5)))

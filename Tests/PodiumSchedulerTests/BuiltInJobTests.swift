@@ -4,6 +4,7 @@ import PodiumCore
 import PodiumScheduler
 @testable import PodiumStore
 import PodiumTestSupport
+import PodiumWire
 import Postgres
 import Redis
 import Testing

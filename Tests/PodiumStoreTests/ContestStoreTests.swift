@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
 import PodiumCore
 @testable import PodiumStore
 import PodiumTestSupport
+import PodiumWire
+import Synchronization
 import Testing
 
 /// Contests across replicas, on a database and a Redis server of the test's own (its players would otherwise collide

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 @testable import PodiumStore
+import PodiumWire
 import Postgres
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import PodiumCore
 @testable import PodiumStore
 import PodiumTestSupport
+import PodiumWire
 import Testing
 
 /// Leagues on real PostgreSQL and Redis: placement, the close's moves, absence, ties, late completions and erasure.

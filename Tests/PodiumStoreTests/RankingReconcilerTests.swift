@@ -2,6 +2,7 @@ import Foundation
 import PodiumCore
 @testable import PodiumStore
 import PodiumTestSupport
+import PodiumWire
 import Postgres
 import Redis
 import Testing

@@ -3,6 +3,7 @@ import Logging
 import PodiumCore
 @testable import PodiumStore
 import PodiumTestSupport
+import PodiumWire
 import Postgres
 import Redis
 import Synchronization

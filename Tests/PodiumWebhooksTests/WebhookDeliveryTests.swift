@@ -8,6 +8,7 @@ import PodiumCore
 @testable import PodiumStore
 import PodiumTestSupport
 @testable import PodiumWebhooks
+import PodiumWire
 import Postgres
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// A pattern naming boards, as API key scopes hold them: `global`, `topic:<name>`, `topic:*`,
 /// `group:<name>`, `group:*` or `contest:<id>`.

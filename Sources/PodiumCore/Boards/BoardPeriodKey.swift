@@ -1,3 +1,4 @@
+import PodiumWire
 /// A board period by its three names.
 public struct BoardPeriodKey: Sendable, Hashable, Codable {
     /// Board id.

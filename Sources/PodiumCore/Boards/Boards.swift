@@ -1,20 +1,5 @@
 import Foundation
-
-/// What a board ranks players by.
-public enum BoardMetric: String, Sendable, Codable, CaseIterable {
-    /// Sum of points awarded (the default).
-    case points
-    /// Number of completions.
-    case completions
-
-    /// How much one completion worth `points` adds to a board of this metric.
-    public func increment(points: Int) -> Int64 {
-        switch self {
-        case .points: Int64(points)
-        case .completions: 1
-        }
-    }
-}
+import PodiumWire
 
 /// A configured rule that gives boards matching `scope` their time zone, windows, metric and medals.
 ///
@@ -245,4 +230,14 @@ private final class ContestBox: Sendable, Hashable {
     static func == (left: ContestBox, right: ContestBox) -> Bool { left.contest == right.contest }
 
     func hash(into hasher: inout Hasher) { hasher.combine(contest.id) }
+}
+
+extension BoardMetric {
+    /// How much one completion worth `points` adds to a board of this metric.
+    public func increment(points: Int) -> Int64 {
+        switch self {
+        case .points: Int64(points)
+        case .completions: 1
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 import Synchronization
 
 /// Which completions a contest counts: every one, one topic's, or those of a list of groups.
@@ -67,14 +68,6 @@ public enum ContestSchedule: Sendable, Hashable {
 
     /// The shortest and longest run a schedule may ask for: 1 minute to 366 days.
     public static let durations: ClosedRange<TimeInterval> = 60...(366 * 86_400)
-}
-
-/// Who takes part in a contest.
-public enum ContestEntry: String, Sendable, Codable, CaseIterable {
-    /// Every player in scope.
-    case open
-    /// Only players who joined (`PUT /v1/contests/{id}/entries/{user}`).
-    case join
 }
 
 /// A competition an admin created: a board whose periods are the runs of its schedule.

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// The checks of the fields that contests and leagues share: id, shown name, scope and zone. Each adds its problem to
 /// `errors` and returns the value it checked (nil when wrong, for values the caller builds on).

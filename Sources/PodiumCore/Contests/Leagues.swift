@@ -1,44 +1,5 @@
 import Foundation
-
-/// One tier of a league, and how many of each of its cohorts move at a close.
-public struct LeagueTier: Sendable, Hashable, Codable {
-    /// The tier's name in board ids (a scope name: `gold`).
-    public var name: String
-    /// The name players see (`Gold`).
-    public var title: String
-    /// How many of each cohort move up a tier at the close (0 in the top tier).
-    public var up: Int
-    /// How many of each cohort move down a tier at the close (0 in the bottom tier).
-    public var down: Int
-
-    /// Creates a tier.
-    public init(name: String, title: String, up: Int, down: Int) {
-        self.name = name
-        self.title = title
-        self.up = up
-        self.down = down
-    }
-}
-
-/// What a close does to one player of a cohort.
-public enum LeagueMove: String, Sendable, Codable, CaseIterable {
-    /// Up one tier.
-    case promoted
-    /// Down one tier.
-    case relegated
-    /// Same tier.
-    case stayed
-}
-
-/// Where a rank sits in a cohort while the week runs: the move it would make if the week closed now.
-public enum LeagueZone: String, Sendable, Codable {
-    /// Would move up.
-    case promotion
-    /// Would move down.
-    case relegation
-    /// Would stay.
-    case safe
-}
+import PodiumWire
 
 /// A league: weekly cohorts of players of one tier, whose best move up a tier and worst down at each close.
 ///
@@ -207,34 +168,5 @@ public final class LeagueCohortBoard: Sendable, Hashable {
         hasher.combine(league.id)
         hasher.combine(tier)
         hasher.combine(number)
-    }
-}
-
-/// A league cohort's page's `league`: where the cohort sits, and how many of it move up and down at the close.
-public struct LeagueCohortPage: Sendable, Codable, Equatable {
-    /// The league's id.
-    public var league: String
-    /// The league's name.
-    public var name: String
-    /// The tier's name.
-    public var tier: String
-    /// The tier's title.
-    public var tierTitle: String
-    /// The cohort's number in its tier's week.
-    public var cohort: Int
-    /// How many move up now (ranks 1 to this; `League.moves`, for the players on the board): 0 in the top tier.
-    public var promotion: Int
-    /// How many move down now (the last this many places): 0 in the bottom tier.
-    public var relegation: Int
-
-    /// Creates one.
-    public init(league: String, name: String, tier: String, tierTitle: String, cohort: Int, promotion: Int, relegation: Int) {
-        self.league = league
-        self.name = name
-        self.tier = tier
-        self.tierTitle = tierTitle
-        self.cohort = cohort
-        self.promotion = promotion
-        self.relegation = relegation
     }
 }

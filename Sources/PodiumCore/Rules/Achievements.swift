@@ -101,20 +101,3 @@ public struct AchievementFacts: Sendable, Equatable {
         self.topicCompletions = topicCompletions
     }
 }
-
-/// An achievement a player has unlocked.
-public struct UnlockedAchievement: Sendable, Codable, Equatable {
-    /// Rule id.
-    public var id: String
-    /// Name shown to players.
-    public var name: String
-    /// RFC 3339 time it was unlocked.
-    public var unlockedAt: String
-
-    /// Creates an unlocked achievement.
-    public init(id: String, name: String, unlockedAt: String) {
-        self.id = id
-        self.name = name
-        self.unlockedAt = unlockedAt
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// A stored completion with the id of a batch's item.
 public enum RecordedCompletion: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// A completion with what it earns, worked out before anything is stored: points and the board periods it counts on.
 public struct CompletionPlan: Sendable {

@@ -1,27 +1,5 @@
 import Foundation
-
-/// Where a points total sits on the level curve.
-///
-/// Every answer that shows a level also shows where it started, where the next one starts and
-/// how many points are still needed, so clients never recompute the curve.
-public struct LevelProgress: Sendable, Equatable, Codable {
-    /// The current level, starting at 1.
-    public let level: Int
-    /// The points total at which the current level starts.
-    public let levelStartsAt: Int
-    /// The points total at which the next level starts; nil at the last level.
-    public let nextLevelAt: Int?
-    /// `nextLevelAt - points`; nil at the last level.
-    public let pointsToNextLevel: Int?
-
-    /// Creates a progress value from its parts (the curve computes these; see `LevelCurve.progress`).
-    public init(level: Int, levelStartsAt: Int, nextLevelAt: Int?, pointsToNextLevel: Int?) {
-        self.level = level
-        self.levelStartsAt = levelStartsAt
-        self.nextLevelAt = nextLevelAt
-        self.pointsToNextLevel = pointsToNextLevel
-    }
-}
+import PodiumWire
 
 /// The points thresholds at which levels start.
 ///

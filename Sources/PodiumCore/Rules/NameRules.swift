@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// Rules for the identifiers and names clients send.
 ///

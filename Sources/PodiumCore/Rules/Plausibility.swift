@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// Limits on completions a player token posts: the client, not a trusted backend, chose their numbers.
 public struct PlausibilityRules: Sendable, Equatable {

@@ -1,16 +1,5 @@
 import Foundation
-
-/// How hard a quiz was, as reported with a completion.
-///
-/// The raw values are the wire and configuration spellings (`easy`, `medium`, `hard`).
-public enum Difficulty: String, Sendable, Codable, CaseIterable {
-    /// An easy quiz (default 2 points).
-    case easy
-    /// A medium quiz (default 3 points).
-    case medium
-    /// A hard quiz (default 5 points).
-    case hard
-}
+import PodiumWire
 
 /// The rules that turn one quiz completion into points.
 ///

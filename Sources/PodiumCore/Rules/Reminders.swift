@@ -1,33 +1,7 @@
 import Foundation
+import PodiumWire
 
-/// A player's reminder choices, as `PUT /v1/users/{id}/preferences` takes them under `reminders`.
-///
-/// On each chosen weekday, once the local `time` has passed in `time_zone` (the player's zone
-/// when left out), Podium emits one `reminder.due` event unless the player already completed a
-/// quiz that local day or ops marked the day closed. Local times follow the scheduler's DST
-/// policy: a time skipped by a spring-forward change fires at the end of the gap, a time that
-/// occurs twice fires at its first occurrence.
-public struct ReminderPreferences: Sendable, Codable, Equatable {
-    /// Whether reminders are on.
-    public var enabled: Bool
-    /// Local time of day, `HH:MM` (24-hour).
-    public var time: String
-    /// Weekdays, `mon` … `sun`.
-    public var days: [String]
-    /// IANA zone the time is read in; the player's time zone when nil.
-    public var timeZone: String?
-
-    /// Weekday names in ISO order, Monday first.
-    public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-
-    /// Creates preferences.
-    public init(enabled: Bool, time: String, days: [String], timeZone: String? = nil) {
-        self.enabled = enabled
-        self.time = time
-        self.days = days
-        self.timeZone = timeZone
-    }
-
+extension ReminderPreferences {
     /// Every problem, with fields named under `reminders.`.
     public func validationErrors() -> [FieldError] {
         var errors: [FieldError] = []

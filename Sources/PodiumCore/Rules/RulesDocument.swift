@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 
 /// The optional rules file (JSON, snake_case keys); anything left out keeps the spec's default.
 ///

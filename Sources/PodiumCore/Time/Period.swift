@@ -1,26 +1,6 @@
 import Foundation
+import PodiumWire
 import Synchronization
-
-/// The time windows a leaderboard can rank over.
-///
-/// `all` never ends; `day`, `week` and `month` are cut in the board's IANA time zone: `day` from local midnight,
-/// `week` from Monday 00:00 local (ISO 8601 weeks), `month` from the 1st 00:00 local. `contest` is the window of a
-/// contest board, whose periods (runs) come from the contest's schedule, not the calendar.
-public enum LeaderboardWindow: String, Sendable, Codable, CaseIterable {
-    /// All time: one period, `all`, that never closes.
-    case all
-    /// One local calendar day, named like `2026-11-21`.
-    case day
-    /// One ISO 8601 week from Monday, named like `2026-W47`.
-    case week
-    /// One local calendar month, named like `2026-11`.
-    case month
-    /// One run of a contest, named by its start in UTC like `20261127T1400Z`.
-    case contest
-
-    /// The windows a configured board can keep: every window but `contest`.
-    public static let calendar: [LeaderboardWindow] = [.all, .day, .week, .month]
-}
 
 /// A named, bounded time range of one window, cut in a time zone.
 ///

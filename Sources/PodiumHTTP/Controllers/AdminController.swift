@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// `/v1/admin/…`: API keys, ranking rebuilds and the calendar of closed days.
 struct AdminController {
@@ -163,67 +164,4 @@ struct AdminController {
         cache.invalidateAll()
         return try HTTPSupport.json(RebuildAnswer(boards: report.boards, entries: report.entries))
     }
-}
-
-/// The body of `POST /v1/admin/api-keys`.
-struct CreateKeyRequest: Codable, Sendable {
-    /// What the key is for.
-    var name: String?
-    /// `ingest`, `read`, `admin` or `display`.
-    var role: String?
-    /// Board patterns a read key is limited to, or a display key shows (required for display keys).
-    var scopes: [String]?
-    /// When the key stops working (RFC 3339, in the future); absent: it works until revoked.
-    var expiresAt: String?
-}
-
-/// The answer to `POST /v1/admin/api-keys`: the only time the secret is shown.
-struct CreatedKeyAnswer: Codable, Sendable {
-    /// The key as listed.
-    var key: ApiKeyInfo
-    /// The bearer token to give the client.
-    var secret: String
-    /// For a display key, the display page of its first single board with the key in the address's fragment, ready to
-    /// open on the classroom screen; absent for other keys, and when the scopes are only patterns such as `group:*`.
-    var displayUrl: String?
-}
-
-/// The answer to `GET /v1/admin/players`.
-struct PlayerMatches: Codable, Sendable {
-    /// Players found: by id prefix first, then by name.
-    var players: [PlayerMatch]
-}
-
-/// The answer to `GET /v1/admin/audit`.
-struct AuditPage: Codable, Sendable {
-    /// Entries, newest first.
-    var entries: [AuditEntry]
-    /// Send it back as `cursor` for the next page; absent on the last page.
-    var nextCursor: String?
-}
-
-/// The answer to `GET /v1/admin/api-keys`.
-struct KeyList: Codable, Sendable {
-    /// Every key, newest first (secrets are never shown again).
-    var keys: [ApiKeyInfo]
-}
-
-/// The answer to `GET /v1/admin/calendar/closed-days`.
-struct ClosedDayList: Codable, Sendable {
-    /// Closed days, oldest first.
-    var closedDays: [ClosedDay]
-}
-
-/// The body of `PUT /v1/admin/calendar/closed-days/{day}`.
-struct ClosedDayRequest: Codable, Sendable {
-    /// Why the day is closed.
-    var note: String?
-}
-
-/// The answer to `POST /v1/admin/rankings/rebuild`.
-struct RebuildAnswer: Codable, Sendable {
-    /// Board periods written.
-    var boards: Int
-    /// Player entries written.
-    var entries: Int
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Metrics
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// `POST /v1/completions` and `POST /v1/completions/batch`.
 struct CompletionsController {
@@ -161,36 +162,4 @@ struct CompletionsController {
             cache.invalidate(keys: periods.map(BoardPeriodKey.init))
         }
     }
-}
-
-/// The body of `POST /v1/completions/batch`.
-struct BatchRequest: Codable, Sendable {
-    /// Up to 500 completions.
-    var completions: [CompletionRequest]?
-}
-
-/// One completion's result in a batch answer.
-struct BatchItemResult: Codable, Sendable {
-    /// The completion id, as sent (empty when an invalid item had none).
-    var id: String
-    /// 201 created, 200 replay, 409 conflict; with `mode=partial` also 400, 403 or 422 for a refused item.
-    var status: Int
-    /// The answer, as `POST /v1/completions` would give it.
-    var result: CompletionResponse?
-    /// The problem, for a conflict.
-    var problem: Problem?
-}
-
-/// The answer to `POST /v1/completions/batch`.
-struct BatchResponse: Codable, Sendable {
-    /// One result per completion, in the order sent.
-    var results: [BatchItemResult]
-    /// How many were new.
-    var created: Int
-    /// How many were replays.
-    var replayed: Int
-    /// How many conflicted.
-    var conflicts: Int
-    /// How many were refused as invalid, each with its own problem (only with `mode=partial`; 0 otherwise).
-    var invalid: Int
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Contests: created, closed early and cancelled by admins; listed and joined by players and apps. Their boards are
 /// read through the leaderboard routes (`contest:<id>`, window `contest`).
@@ -207,22 +208,4 @@ struct ContestsController {
         let closed = try await contests.currentRunClosings([contest], now: at)[contest.id]
         return ContestView(contest, joined: joined, runClosedAt: closed, grace: rules.closeGrace, now: at)
     }
-}
-
-/// The answer to `GET /v1/contests`.
-struct ContestList: Codable, Sendable {
-    /// The contests of this page, most relevant first.
-    var contests: [ContestView]
-    /// How many contests match the query, on every page.
-    var total: Int
-    /// Send it back as `cursor` for the next page; absent on the last page.
-    var nextCursor: String?
-}
-
-/// The answer to joining a contest.
-struct ContestEntryState: Codable, Sendable {
-    /// The contest's id.
-    var contest: String
-    /// The player, now an entrant.
-    var userId: String
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// `GET /v1/events`: the outbox feed, read with a cursor.
 struct EventsController {

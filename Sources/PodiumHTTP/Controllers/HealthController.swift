@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PodiumStore
+import PodiumWire
 import Prometheus
 import Synchronization
 
@@ -95,14 +96,4 @@ final class ReadinessLog: Sendable {
         logger.log(level: status == "ready" ? .info : .warning, "readiness changed", metadata: [
             "readiness": "\(status)", "previous": "\(previous ?? "none")"])
     }
-}
-
-/// The answer of the health probes.
-struct HealthStatus: Codable, Sendable {
-    /// `ok`, `ready` or `not ready`.
-    var status: String
-    /// PostgreSQL check result (readiness only).
-    var postgres: String?
-    /// Redis check result (readiness only).
-    var redis: String?
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import PodiumCore
 import PodiumScheduler
 import PodiumStore
+import PodiumWire
 
 /// `/v1/admin/jobs…` and `/v1/admin/periods…`: watch and steer the scheduler, close a period now.
 struct JobsController {
@@ -128,46 +129,4 @@ struct JobsController {
         guard scheduler.settings(of: name) != nil else { throw APIError.notFound("no job \(name)") }
         return name
     }
-}
-
-/// The answer to `GET /v1/admin/jobs`.
-struct JobList: Codable, Sendable {
-    /// The replica that answered (its name appears in run history).
-    var replica: String
-    /// Every scheduled job.
-    var jobs: [JobSummary]
-}
-
-/// The answer to `GET /v1/admin/jobs/{name}/runs`.
-struct JobRunList: Codable, Sendable {
-    /// Job name.
-    var job: String
-    /// Runs, newest slot first.
-    var runs: [JobRun]
-}
-
-/// The answer to `GET /v1/admin/periods/{board}/{window}`.
-struct PeriodList: Codable, Sendable {
-    /// Board id.
-    var board: String
-    /// Window.
-    var window: LeaderboardWindow
-    /// The zone the board's periods are cut in.
-    var timeZone: String
-    /// Its newest periods, newest first.
-    var periods: [PeriodSummary]
-}
-
-/// The body of `POST /v1/admin/jobs/{name}/run`.
-struct RunJobRequest: Codable, Sendable {
-    /// `now` (the default) or an RFC 3339 slot.
-    var slot: String?
-}
-
-/// The answer to pause and resume.
-struct JobPauseState: Codable, Sendable {
-    /// Job name.
-    var job: String
-    /// Whether it is paused now.
-    var paused: Bool
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Leaderboard reads: the list of boards, pages, around-me, friends compare.
 struct LeaderboardsController {
@@ -505,72 +506,4 @@ struct LeaderboardsController {
         }
         return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
     }
-}
-
-/// The answer to `GET /v1/leaderboards/{board}/{window}/snapshots`.
-struct SnapshotList: Codable, Sendable {
-    /// Board id.
-    var board: String
-    /// Window.
-    var window: LeaderboardWindow
-    /// Period name.
-    var period: String
-    /// Snapshots, newest first.
-    var snapshots: [LeaderboardSnapshot]
-}
-
-/// The answer to `GET /v1/leaderboards/{board}/contest/groups`.
-struct GroupTotalList: Codable, Sendable {
-    /// Board id.
-    var board: String
-    /// Window (always `contest`).
-    var window: LeaderboardWindow
-    /// The run's period name.
-    var period: String
-    /// The groups' totals, best first (ties by name).
-    var groups: [GroupTotal]
-}
-
-/// The body of `POST …/compare`.
-struct CompareRequest: Codable, Sendable {
-    /// Players to rank (1 to 100).
-    var userIds: [String]?
-}
-
-/// The answer to `GET /v1/leaderboards`.
-struct BoardList: Codable, Sendable {
-    /// Known boards: configured ones and every board that has had a score, in id order (one page).
-    var boards: [BoardSummary]
-    /// Pass as `cursor` for the next page; nil on the last.
-    var nextCursor: String?
-}
-
-/// One board and its current periods.
-struct BoardSummary: Codable, Sendable {
-    /// Board id.
-    var board: String
-    /// What it ranks by.
-    var metric: String
-    /// Zone its periods are cut in.
-    var timeZone: String
-    /// How equal scores rank.
-    var tieBreak: TieBreak
-    /// Its windows with their current periods.
-    var windows: [WindowSummary]
-}
-
-/// A window's current period.
-struct WindowSummary: Codable, Sendable {
-    /// Window.
-    var window: LeaderboardWindow
-    /// Current period name.
-    var period: String
-    /// RFC 3339 start.
-    var startsAt: String?
-    /// RFC 3339 end.
-    var endsAt: String?
-    /// RFC 3339 time it closes.
-    var closesAt: String?
-    /// Whether closing awards medals.
-    var medals: Bool
 }

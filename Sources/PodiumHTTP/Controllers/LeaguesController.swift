@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Leagues: created, paused, resumed, ended and closed by admins; listed and read by apps; a player's own standing.
 /// Their cohorts' boards are read through the leaderboard routes (`league:<id>:<tier>:<n>`, window `week`).
@@ -194,16 +195,4 @@ struct LeagueStandings {
         }
         return standings
     }
-}
-
-/// The answer to `GET /v1/leagues`.
-struct LeagueList: Codable, Sendable {
-    /// The leagues, by id.
-    var leagues: [LeagueView]
-}
-
-/// The answer to `GET /v1/users/{id}/leagues`.
-struct PlayerLeagueList: Codable, Sendable {
-    /// The player's leagues, by id.
-    var leagues: [PlayerLeague]
 }

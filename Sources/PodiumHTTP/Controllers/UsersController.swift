@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Player routes: profile, history, topics, medals, rank history, preferences, following, erasure.
 struct UsersController {
@@ -169,24 +170,4 @@ struct UsersController {
         cache.invalidateAll()
         return Response(status: .noContent)
     }
-}
-
-/// The answer to `GET /v1/users/{id}/medals`.
-struct MedalList: Codable, Sendable {
-    /// Medals, newest first.
-    var medals: [MedalAward]
-}
-
-/// The answer to `GET /v1/users/{id}/rank-history`.
-struct RankHistory: Codable, Sendable {
-    /// Player id.
-    var userId: String
-    /// The player's rank in each snapshot that lists the player, newest first.
-    var points: [RankPoint]
-}
-
-/// The answer to `GET /v1/users/{id}/topics`.
-struct TopicList: Codable, Sendable {
-    /// Per-topic statistics, most played first.
-    var topics: [TopicStatistics]
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// `/v1/admin/webhooks…`: register, list, enable, disable and delete webhooks; see and resend deliveries.
 struct WebhooksController {
@@ -118,26 +119,4 @@ struct WebhooksController {
         guard let webhook = try await webhooks.setEnabled(id: id, enabled: enabled) else { throw APIError.notFound("no webhook \(id)") }
         return try HTTPSupport.json(webhook)
     }
-}
-
-/// The body of `POST /v1/admin/webhooks`.
-struct CreateWebhookRequest: Codable, Sendable {
-    /// Receiver URL.
-    var url: String?
-    /// Event types to receive.
-    var eventTypes: [String]?
-    /// Shared secret for the signature (16-200 characters).
-    var secret: String?
-}
-
-/// The answer to `GET /v1/admin/webhooks`.
-struct WebhookList: Codable, Sendable {
-    /// Every webhook, newest first.
-    var webhooks: [Webhook]
-}
-
-/// The answer to `GET /v1/admin/webhooks/{id}/deliveries`.
-struct WebhookDeliveryList: Codable, Sendable {
-    /// Deliveries, newest first.
-    var deliveries: [WebhookDelivery]
 }

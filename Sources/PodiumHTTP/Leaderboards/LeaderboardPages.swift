@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Board pages as the routes answer them: read from the live rankings or, once the period closed, its final snapshot;
 /// rendered as JSON or CSV; shared through this replica's cache.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Metrics
 import PodiumStore
+import PodiumWire
 
 /// Requests per minute each caller may make, shared by every replica.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// What a completion batch reads before it plans, in its transaction's first round trip.

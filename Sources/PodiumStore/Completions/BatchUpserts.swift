@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// A batch's upserts as one statement per table, however many completions the batch holds.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PodiumCore
+import PodiumWire
 
 /// How one item of an offline-sync batch came out.
 public enum BatchItemOutcome: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// What recording one completion came to.

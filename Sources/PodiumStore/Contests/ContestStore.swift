@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// What asking to join a contest did.
@@ -146,16 +147,6 @@ extension ContestStore {
         let row = try await postgres.run(statement)[0]
         return GroupStanding(total: row.total ?? 0, rank: row.total == nil ? nil : row.above + 1, groups: row.groups)
     }
-}
-
-/// One group's total in a contest run, and its rank among the run's groups.
-public struct GroupTotal: Sendable, Codable, Equatable {
-    /// The group's name.
-    public var group: String
-    /// Its total: the sum of what its completions scored in the run.
-    public var total: Int64
-    /// Its rank among the run's groups, competition style (1-2-2-4).
-    public var rank: Int
 }
 
 extension ContestStore {

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// Reads the definitions the contest registry holds: every contest and every league, as of one revision.

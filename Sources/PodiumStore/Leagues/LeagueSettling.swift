@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// What a league cohort's close does beyond any board's: each player's move by final rank (`League.move`), their

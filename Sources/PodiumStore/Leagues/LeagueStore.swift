@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// What asking to pause, resume or end a league did.
@@ -169,140 +170,6 @@ public struct LeaguePlacement: Sendable, Hashable {
         self.tier = tier
         self.cohort = cohort
     }
-}
-
-/// One cohort of a league's week as the console lists it.
-public struct LeagueCohort: Sendable, Codable, Equatable {
-    /// Its board id (`league:weekly:gold:3`).
-    public var board: String
-    /// Its tier's name.
-    public var tier: String
-    /// Its number in the tier's week.
-    public var cohort: Int
-    /// Places taken.
-    public var players: Int
-    /// Whether its week is closed.
-    public var closed: Bool
-}
-
-/// What a week's close did (or, in a dry run, would do) to one player.
-public struct LeagueResult: Sendable, Codable, Equatable {
-    /// The player.
-    public var userId: String
-    /// The week.
-    public var period: String
-    /// The cohort's board id.
-    public var board: String
-    /// The tier played in (its name).
-    public var tier: String
-    /// Final competition rank in the cohort.
-    public var rank: Int
-    /// Final score.
-    public var score: Int64
-    /// The move.
-    public var move: LeagueMove
-    /// The tier for the next week (its name).
-    public var nextTier: String
-    /// The medal the cohort's close awards (or awarded) the player, in a league that awards medals.
-    public var medal: Medal?
-    /// The player's display name, where an admin reads the report.
-    public var displayName: String?
-
-    /// Creates a result; `medals` tells whether the league awards them (`Medal.awarded` by rank and score).
-    public init(
-        userId: String, period: String, board: String, tier: String, rank: Int, score: Int64, move: LeagueMove, nextTier: String,
-        medals: Bool
-    ) {
-        self.userId = userId
-        self.period = period
-        self.board = board
-        self.tier = tier
-        self.rank = rank
-        self.score = score
-        self.move = move
-        self.nextTier = nextTier
-        medal = medals ? Medal.awarded(rank: rank, score: score) : nil
-    }
-
-    /// A `league_results` row of `league`; nil when its tiers or move are not the league's.
-    fileprivate init?(_ row: LeagueResultRow, league: League) {
-        guard league.tiers.indices.contains(row.tier), league.tiers.indices.contains(row.nextTier),
-              let move = LeagueMove(rawValue: row.outcome) else { return nil }
-        self.init(
-            userId: row.userID, period: row.period, board: BoardScope.league(league.id, tier: league.tiers[row.tier].name, cohort: row.cohort).id,
-            tier: league.tiers[row.tier].name, rank: row.rank, score: row.score, move: move, nextTier: league.tiers[row.nextTier].name,
-            medals: league.medals)
-    }
-}
-
-/// What a league week's close did or would do, by tier, with the players of some of its cohorts.
-public struct LeagueWeekReport: Sendable, Codable, Equatable {
-    /// The league's id.
-    public var league: String
-    /// The week.
-    public var period: String
-    /// Its first instant.
-    public var startsAt: String
-    /// The first instant after it.
-    public var endsAt: String
-    /// Its end plus the close grace: the close may come from then on.
-    public var closesAt: String
-    /// `dry-run` (nothing was written) or `closed` (every cohort is closed now).
-    public var outcome: PeriodCloseOutcome
-    /// The week's cohorts.
-    public var cohorts: Int
-    /// Of those, how many are closed.
-    public var closedCohorts: Int
-    /// Players placed in the week.
-    public var players: Int
-    /// The moves by tier, lowest first.
-    public var tiers: [LeagueTierSummary]
-    /// The cohorts asked for, each with its players' results in rank order.
-    public var cohortResults: [LeagueCohortResults]
-}
-
-/// One tier's part of a week's close.
-public struct LeagueTierSummary: Sendable, Codable, Equatable {
-    /// The tier's name.
-    public var tier: String
-    /// Its title.
-    public var title: String
-    /// Its cohorts this week.
-    public var cohorts = 0
-    /// Players placed in them.
-    public var players = 0
-    /// Players who move (or moved) up.
-    public var promoted = 0
-    /// Players who move (or moved) down.
-    public var relegated = 0
-    /// Players who stay (or stayed).
-    public var stayed = 0
-    /// Medals awarded (or to be).
-    public var medals = 0
-
-    /// An empty summary of a tier.
-    init(tier: String, title: String) {
-        self.tier = tier
-        self.title = title
-    }
-
-    /// Counts `cohort` and its results in.
-    mutating func add(_ cohort: LeagueCohort, moves: [LeagueResult]) {
-        cohorts += 1
-        players += cohort.players
-        promoted += moves.filter { $0.move == .promoted }.count
-        relegated += moves.filter { $0.move == .relegated }.count
-        stayed += moves.filter { $0.move == .stayed }.count
-        medals += moves.filter { $0.medal != nil }.count
-    }
-}
-
-/// One cohort of a week's report with its players' results.
-public struct LeagueCohortResults: Sendable, Codable, Equatable {
-    /// The cohort.
-    public var cohort: LeagueCohort
-    /// Its players' results in rank order.
-    public var results: [LeagueResult]
 }
 
 /// Stores a new league unless its id is taken.
@@ -491,4 +358,28 @@ private struct LiveStandings: PostgresStatement {
     let boardPrefixes: [String]
     /// The league's tie-break policy.
     let tieBreak: String
+}
+
+extension LeagueResult {
+    /// A `league_results` row of `league`; nil when its tiers or move are not the league's.
+    fileprivate init?(_ row: LeagueResultRow, league: League) {
+        guard league.tiers.indices.contains(row.tier), league.tiers.indices.contains(row.nextTier),
+              let move = LeagueMove(rawValue: row.outcome) else { return nil }
+        self.init(
+            userId: row.userID, period: row.period, board: BoardScope.league(league.id, tier: league.tiers[row.tier].name, cohort: row.cohort).id,
+            tier: league.tiers[row.tier].name, rank: row.rank, score: row.score, move: move, nextTier: league.tiers[row.nextTier].name,
+            medals: league.medals)
+    }
+}
+
+extension LeagueTierSummary {
+    /// Counts `cohort` and its results in.
+    public mutating func add(_ cohort: LeagueCohort, moves: [LeagueResult]) {
+        cohorts += 1
+        players += cohort.players
+        promoted += moves.filter { $0.move == .promoted }.count
+        relegated += moves.filter { $0.move == .relegated }.count
+        stayed += moves.filter { $0.move == .stayed }.count
+        medals += moves.filter { $0.medal != nil }.count
+    }
 }

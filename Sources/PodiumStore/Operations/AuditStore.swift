@@ -1,28 +1,7 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
-
-/// One admin action of the audit trail.
-public struct AuditEntry: Sendable, Codable, Equatable {
-    /// Its place in the trail (later entries have larger ids).
-    public var id: Int64
-    /// RFC 3339 time it was answered.
-    public var at: String
-    /// The id of the API key that did it, or `bootstrap` for the bootstrap admin key.
-    public var actor: String
-    /// The key's name (nil for the bootstrap key, or a key since deleted from the table).
-    public var actorName: String?
-    /// The route, `POST /v1/admin/jobs/{name}/pause`.
-    public var action: String
-    /// The path it was sent to, `/v1/admin/jobs/prune/pause` (an erased player's id as `sha256:` and 16 hex digits).
-    public var target: String
-    /// The HTTP status it was answered with.
-    public var status: Int
-    /// The request's id (`X-Request-Id`), to find its log lines.
-    public var requestId: String
-    /// What the action changed when its path does not say (`display key <id>, expires <time>`); absent otherwise.
-    public var detail: String?
-}
 
 /// What the trail records of one action, before it has an id.
 public struct AuditRecord: Sendable, Equatable {

@@ -1,70 +1,7 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
-
-/// One event of the outbox, as the feed shows it.
-public struct OutboxEvent: Sendable, Codable, Equatable {
-    /// Stable id, unique across the outbox (receivers deduplicate on it).
-    public var id: String
-    /// What happened: an `EventType` raw value, as stored.
-    public var type: String
-    /// RFC 3339 time of the change it reports.
-    public var occurredAt: String
-    /// The event's data (a JSON object).
-    public var data: JSONValue
-    /// Position after this event: pass it as `after` to continue from here.
-    public var cursor: String
-}
-
-/// Any JSON value: event data passes through `Codable` unchanged.
-public indirect enum JSONValue: Sendable, Codable, Equatable {
-    /// null
-    case null
-    /// true or false
-    case bool(Bool)
-    /// A number.
-    case number(Double)
-    /// A string.
-    case string(String)
-    /// An array.
-    case array([JSONValue])
-    /// An object.
-    case object([String: JSONValue])
-
-    /// Decodes whatever JSON value comes.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
-
-    /// Encodes the value as it came (whole numbers without a fraction).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value):
-            if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-}
-
-/// A page of the outbox feed.
-public struct EventPage: Sendable, Codable, Equatable {
-    /// Events in outbox order.
-    public var events: [OutboxEvent]
-    /// Where the next poll continues: the last event's cursor when the page is full, else a position past
-    /// every event the page considered (never before the `after` given).
-    public var nextCursor: String
-}
 
 /// Position in the outbox: the writing transaction's id and the event id (`<tx>-<id>`).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// A board period checked and ready to close: its key, its end, its board's tie-break and whether it awards medals.

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// When board periods were closed: by the clock's close, or early by ops (a contest run closed while under way).

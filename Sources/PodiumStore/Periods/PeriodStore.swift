@@ -1,33 +1,8 @@
 import Foundation
 import Metrics
 import PodiumCore
+import PodiumWire
 import Postgres
-
-/// What closing one period did (or, in a dry run, would do).
-public struct PeriodCloseReport: Sendable, Codable, Equatable {
-    /// Board id.
-    public var board: String
-    /// Window.
-    public var window: LeaderboardWindow
-    /// Period name.
-    public var period: String
-    /// What the call did.
-    public var outcome: PeriodCloseOutcome
-    /// Players on the final board.
-    public var players: Int
-    /// Medals awarded (or that would be), best first.
-    public var medals: [MedalAward]
-}
-
-/// What a call to close a period did.
-public enum PeriodCloseOutcome: String, Sendable, Codable {
-    /// This call closed it.
-    case closed
-    /// It was closed before: nothing changed.
-    case alreadyClosed = "already-closed"
-    /// A dry run: nothing was written.
-    case dryRun = "dry-run"
-}
 
 /// Board periods: which are due to close, closing them with a final snapshot and medals, and reading closed boards.
 ///
@@ -178,49 +153,6 @@ public struct PeriodStore: Sendable {
             board: key.board, window: key.window, period: key.period, outcome: .alreadyClosed, players: players,
             medals: try connection.run(SnapshotMedals(snapshot: snapshot)).map { $0.award(on: key) })
     }
-}
-
-/// One period of a board window as the console lists it.
-public struct PeriodSummary: Sendable, Codable, Equatable {
-    /// Period name.
-    public var period: String
-    /// Its first instant.
-    public var startsAt: String
-    /// Its end, exclusive.
-    public var endsAt: String
-    /// When it closes: its end plus the grace for late completions.
-    public var closesAt: String
-    /// Where it stands.
-    public var status: PeriodState
-    /// When it was closed; absent until then.
-    public var closedAt: String?
-    /// Players on it (on its final board once closed).
-    public var players: Int
-    /// Medals it awarded, best first; empty until it is closed.
-    public var medals: [MedalAward]
-
-    /// The summary of `period`, closed at `closedAt` (nil while not), as it stands at `now`.
-    init(period: Period, closedAt: Date?, players: Int, medals: [MedalAward], grace: TimeInterval, now: Date) {
-        self.period = period.key
-        startsAt = period.start.map(RFC3339.format) ?? ""
-        endsAt = period.end.map(RFC3339.format) ?? ""
-        let closes = period.closesAt(grace: grace) ?? now
-        closesAt = RFC3339.format(closes)
-        status = closedAt != nil ? .closed : now >= closes ? .due : .open
-        self.closedAt = closedAt.map(RFC3339.format)
-        self.players = players
-        self.medals = medals
-    }
-}
-
-/// Where a period stands.
-public enum PeriodState: String, Sendable, Codable {
-    /// It has not reached its close time yet.
-    case open
-    /// Its close time has passed and it is not closed yet: the next `close-periods` run (or an admin) closes it.
-    case due
-    /// It is closed: its final board and medals are fixed.
-    case closed
 }
 
 /// A period due to close, with its end (the paging position of `PeriodStore.duePeriods`).
@@ -533,4 +465,15 @@ private struct MarkRankingsPruned: PostgresStatement {
     typealias Row = NoRows
     let keys: [BoardPeriodKey]
     let prunedAt: Date
+}
+
+extension PeriodSummary {
+    /// The summary of `period`, closed at `closedAt` (nil while not), as it stands at `now`.
+    public init(period: Period, closedAt: Date?, players: Int, medals: [MedalAward], grace: TimeInterval, now: Date) {
+        let closes = period.closesAt(grace: grace) ?? now
+        self.init(
+            period: period.key, startsAt: period.start.map(RFC3339.format) ?? "", endsAt: period.end.map(RFC3339.format) ?? "",
+            closesAt: RFC3339.format(closes), status: closedAt != nil ? .closed : now >= closes ? .due : .open,
+            closedAt: closedAt.map(RFC3339.format), players: players, medals: medals)
+    }
 }

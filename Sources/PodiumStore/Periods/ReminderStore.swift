@@ -1,20 +1,7 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
-
-/// A day ops closed: no reminders on it.
-public struct ClosedDay: Sendable, Codable, Equatable {
-    /// The date, `YYYY-MM-DD`, in the zone of each player's reminders (the player's own unless set apart).
-    public var day: String
-    /// Why it is closed (a holiday's name).
-    public var note: String
-
-    /// Creates a closed day.
-    public init(day: String, note: String) {
-        self.day = day
-        self.note = note
-    }
-}
 
 /// What one pass of the reminder job did.
 public struct ReminderReport: Sendable, Equatable {

@@ -1,38 +1,7 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
-
-/// One snapshot of a board period.
-public struct LeaderboardSnapshot: Sendable, Codable, Equatable {
-    /// `scheduled` (top N of an open period) or `final` (the whole board at close).
-    public var kind: String
-    /// RFC 3339 time it was taken.
-    public var takenAt: String
-    /// Players on the board period then.
-    public var players: Int
-    /// The top entries, best first.
-    public var entries: [LeaderboardEntry]
-}
-
-/// A player's rank in one snapshot.
-public struct RankPoint: Sendable, Codable, Equatable {
-    /// Board id.
-    public var board: String
-    /// Window.
-    public var window: LeaderboardWindow
-    /// Period name.
-    public var period: String
-    /// `scheduled` or `final`.
-    public var kind: String
-    /// RFC 3339 time of the snapshot.
-    public var takenAt: String
-    /// Competition rank then.
-    public var rank: Int
-    /// Score then.
-    public var score: Int64
-    /// Players on the board period then.
-    public var players: Int
-}
 
 /// Scheduled snapshots of open periods and the history read from every snapshot.
 public struct SnapshotStore: Sendable {

@@ -1,25 +1,7 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
-
-/// What an API key may do.
-public enum Role: String, Sendable, Codable, CaseIterable {
-    /// Post completions, set preferences.
-    case ingest
-    /// Read leaderboards, profiles, events.
-    case read
-    /// Everything.
-    case admin
-    /// Leaderboard pages of its scoped boards only: safe in a classroom display's URL.
-    case display
-
-    /// Whether a key with this role may act as `required`.
-    public func allows(_ required: Role) -> Bool { self == .admin || self == required }
-
-    /// Whether keys of this role carry board scopes: display keys must, read keys may, ingest and admin keys do not
-    /// (scopes narrow reads; an admin key is for ops, an ingest key for the quiz backend).
-    public var takesScopes: Bool { self == .read || self == .display }
-}
 
 /// What a valid key grants: its role and, for read and display keys, the boards it is limited to.
 public struct KeyGrant: Sendable, Equatable {
@@ -52,26 +34,6 @@ public struct KeyGrant: Sendable, Equatable {
     public func covers(_ board: BoardScope) -> Bool {
         scopes.isEmpty || BoardPattern.any(scopes, match: board)
     }
-}
-
-/// An API key as listed (never the secret itself).
-public struct ApiKeyInfo: Sendable, Codable, Equatable {
-    /// Key id.
-    public var id: String
-    /// What ops called it.
-    public var name: String
-    /// Its role.
-    public var role: Role
-    /// Board patterns it is limited to; empty: every board.
-    public var scopes: [BoardPattern]
-    /// The first characters of the secret, to recognise it.
-    public var prefix: String
-    /// RFC 3339 creation time.
-    public var createdAt: String
-    /// RFC 3339 revocation time, nil while valid.
-    public var revokedAt: String?
-    /// RFC 3339 time the key stops working; nil when it does not expire.
-    public var expiresAt: String?
 }
 
 /// A newly created key: the only time its secret is shown.
@@ -136,7 +98,7 @@ public struct ApiKeyStore: Sendable {
         // One round trip and one transaction: the other replicas hear of the key when it commits.
         _ = try await postgres.withConnection { try $0.pipeline([insert.query, NotifyChange(.keys).query]) }
         let info = ApiKeyInfo(
-            id: id, name: name, role: role, scopes: scopes, prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil,
+            id: id, name: name, role: role, scopes: scopes.map(\.text), prefix: String(secret.prefix(8)), createdAt: RFC3339.format(now), revokedAt: nil,
             expiresAt: expiresAt.map(RFC3339.format))
         return CreatedApiKey(key: info, secret: secret)
     }
@@ -145,7 +107,7 @@ public struct ApiKeyStore: Sendable {
     public func list() async throws -> [ApiKeyInfo] {
         try await postgres.run(Keys()).map {
             ApiKeyInfo(
-                id: $0.id, name: $0.name, role: Role(rawValue: $0.role) ?? .read, scopes: Self.patterns($0.scopes), prefix: $0.prefix,
+                id: $0.id, name: $0.name, role: Role(rawValue: $0.role) ?? .read, scopes: Self.patterns($0.scopes).map(\.text), prefix: $0.prefix,
                 createdAt: RFC3339.format($0.createdAt), revokedAt: $0.revokedAt.map(RFC3339.format),
                 expiresAt: $0.expiresAt.map(RFC3339.format))
         }
@@ -241,4 +203,13 @@ private struct UnrevokedKeys: PostgresStatement {
         let scopes: String
         let expiresAt: Date?
     }
+}
+
+extension Role {
+    /// Whether a key with this role may act as `required`.
+    public func allows(_ required: Role) -> Bool { self == .admin || self == required }
+
+    /// Whether keys of this role carry board scopes: display keys must, read keys may, ingest and admin keys do not
+    /// (scopes narrow reads; an admin key is for ops, an ingest key for the quiz backend).
+    public var takesScopes: Bool { self == .read || self == .display }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PodiumCore
+import PodiumWire
 import Postgres
 import Redis
 
@@ -222,18 +223,6 @@ public struct HistoryCursor: Sendable, Equatable {
         guard NameRules.isValidIdentifier(id) else { return nil }
         self.init(completedAt: date, id: id)
     }
-}
-
-/// A player an admin's search found.
-public struct PlayerMatch: Sendable, Codable, Equatable {
-    /// The player's id.
-    public var userId: String
-    /// The display name, if set.
-    public var displayName: String?
-    /// Points in all.
-    public var points: Int64
-    /// RFC 3339 time Podium first heard of the player.
-    public var createdAt: String
 }
 
 /// A player's profile columns: name, zone, totals, when first seen, the boards with a score, and the active days.

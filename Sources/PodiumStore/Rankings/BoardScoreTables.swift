@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// One (board period, player)'s share of a completion batch: the score it adds and what the tie-breaks read of the

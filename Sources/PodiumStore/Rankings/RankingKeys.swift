@@ -1,4 +1,5 @@
 import PodiumCore
+import PodiumWire
 import Redis
 
 /// Redis key names for the live rankings.

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// Reading players' places (`RankingPlace`: score, then tie-break key) from `board_scores` rows.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import PodiumCore
+import PodiumWire
 import Postgres
 import Redis
 

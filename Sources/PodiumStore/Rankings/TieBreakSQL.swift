@@ -1,4 +1,5 @@
 import PodiumCore
+import PodiumWire
 
 /// The tie-break key (`TieBreak.key`) in SQL, for the ranking statements that order `board_scores` rows as Redis does:
 /// pages read from PostgreSQL, final snapshots, medals, league standings. One text, so PostgreSQL and Redis agree.

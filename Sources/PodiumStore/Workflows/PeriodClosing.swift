@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import PodiumCore
+import PodiumWire
 import Postgres
 
 /// Closing board periods: the use case that spans the stores' folders. A close takes each period's final snapshot and

@@ -1,49 +1,5 @@
 import Foundation
-
-/// The body of `POST /v1/completions`, as sent: every field optional so validation can name each one that is missing.
-public struct CompletionRequest: Sendable, Codable, Equatable {
-    /// The client's idempotency key.
-    public var id: String?
-    /// Opaque player id.
-    public var userId: String?
-    /// The quiz played.
-    public var quizId: String?
-    /// The quiz's topic (a board scope name).
-    public var topic: String?
-    /// `easy`, `medium` or `hard`.
-    public var difficulty: String?
-    /// Correct answers.
-    public var correct: Int?
-    /// Questions asked.
-    public var total: Int?
-    /// Time taken, in milliseconds.
-    public var durationMs: Int?
-    /// RFC 3339 time the quiz was finished; now when absent.
-    public var completedAt: String?
-    /// Classes, schools, teams the player ranks in.
-    public var groups: [String]?
-    /// Name shown on boards; kept until changed.
-    public var displayName: String?
-
-    /// Creates a request (tests and the load generator).
-    public init(
-        id: String? = nil, userId: String? = nil, quizId: String? = nil, topic: String? = nil, difficulty: String? = nil,
-        correct: Int? = nil, total: Int? = nil, durationMs: Int? = nil, completedAt: String? = nil, groups: [String]? = nil,
-        displayName: String? = nil
-    ) {
-        self.id = id
-        self.userId = userId
-        self.quizId = quizId
-        self.topic = topic
-        self.difficulty = difficulty
-        self.correct = correct
-        self.total = total
-        self.durationMs = durationMs
-        self.completedAt = completedAt
-        self.groups = groups
-        self.displayName = displayName
-    }
-}
+import PodiumWire
 
 /// A completion that passed validation.
 public struct ValidCompletion: Sendable, Hashable {
@@ -164,15 +120,5 @@ extension CompletionRequest {
             id, userId, quizId, topic, difficulty, correct.map(String.init), total.map(String.init), durationMs.map(String.init),
             completedAt.map(RFC3339.format), groups.joined(separator: ","), displayName,
         ])
-    }
-
-    /// `parts` as a JSON array, byte for byte as `JSONEncoder()` writes a `[String?]` (slashes escaped): stored request
-    /// hashes are hashes of that text, so it may never change. Written by hand, since every completion needs one.
-    static func fingerprint(of parts: [String?]) -> String {
-        var json = JSONText(capacity: 256)
-        json.array(parts) { json, part in
-            if let part { json.string(part, escapingSlashes: true) } else { json.raw("null") }
-        }
-        return String(decoding: json.bytes, as: UTF8.self)
     }
 }

@@ -1,5 +1,76 @@
 import Foundation
 
+/// How hard a quiz was, as reported with a completion.
+///
+/// The raw values are the wire and configuration spellings (`easy`, `medium`, `hard`).
+public enum Difficulty: String, Sendable, Codable, CaseIterable {
+    /// An easy quiz (default 2 points).
+    case easy
+    /// A medium quiz (default 3 points).
+    case medium
+    /// A hard quiz (default 5 points).
+    case hard
+}
+
+/// The body of `POST /v1/completions`, as sent: every field optional so validation can name each one that is missing.
+public struct CompletionRequest: Sendable, Codable, Equatable {
+    /// The client's idempotency key.
+    public var id: String?
+    /// Opaque player id.
+    public var userId: String?
+    /// The quiz played.
+    public var quizId: String?
+    /// The quiz's topic (a board scope name).
+    public var topic: String?
+    /// `easy`, `medium` or `hard`.
+    public var difficulty: String?
+    /// Correct answers.
+    public var correct: Int?
+    /// Questions asked.
+    public var total: Int?
+    /// Time taken, in milliseconds.
+    public var durationMs: Int?
+    /// RFC 3339 time the quiz was finished; now when absent.
+    public var completedAt: String?
+    /// Classes, schools, teams the player ranks in.
+    public var groups: [String]?
+    /// Name shown on boards; kept until changed.
+    public var displayName: String?
+
+    /// Creates a request (tests and the load generator).
+    public init(
+        id: String? = nil, userId: String? = nil, quizId: String? = nil, topic: String? = nil, difficulty: String? = nil,
+        correct: Int? = nil, total: Int? = nil, durationMs: Int? = nil, completedAt: String? = nil, groups: [String]? = nil,
+        displayName: String? = nil
+    ) {
+        self.id = id
+        self.userId = userId
+        self.quizId = quizId
+        self.topic = topic
+        self.difficulty = difficulty
+        self.correct = correct
+        self.total = total
+        self.durationMs = durationMs
+        self.completedAt = completedAt
+        self.groups = groups
+        self.displayName = displayName
+    }
+}
+
+/// One page of a player's history.
+public struct CompletionHistory: Sendable, Codable, Equatable {
+    /// Completions, newest first.
+    public var items: [CompletionRecord]
+    /// Cursor for the next page; nil on the last page.
+    public var nextCursor: String?
+
+    /// Creates a page.
+    public init(items: [CompletionRecord], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
 /// A recorded completion as the API shows it.
 public struct CompletionRecord: Sendable, Codable, Equatable {
     /// The client's idempotency key.
@@ -181,91 +252,56 @@ public struct CompletionResponse: Sendable, Codable, Equatable {
     }
 }
 
-/// One row of a leaderboard.
-public struct LeaderboardEntry: Sendable, Codable, Equatable {
-    /// Competition rank.
-    public var rank: Int
-    /// Player id.
-    public var userId: String
-    /// Display name, if the player set one.
-    public var displayName: String?
-    /// Score.
-    public var score: Int64
-    /// The medal, on closed periods that award medals.
-    public var medal: Medal?
+/// The body of `POST /v1/completions/batch`.
+public struct BatchRequest: Codable, Sendable {
+    /// Up to 500 completions.
+    public var completions: [CompletionRequest]?
 
-    /// Creates an entry.
-    public init(rank: Int, userId: String, displayName: String?, score: Int64, medal: Medal? = nil) {
-        self.rank = rank
-        self.userId = userId
-        self.displayName = displayName
-        self.score = score
-        self.medal = medal
+    /// Creates a value from its fields.
+    public init(completions: [CompletionRequest]? = nil) {
+        self.completions = completions
     }
 }
 
-/// Whether a board period still takes scores.
-public enum PeriodStatus: String, Sendable, Codable {
-    /// It takes scores (before its end plus grace, unless ops closed it early).
-    case open
-    /// Its final standings and medals are fixed.
-    case closed
+/// One completion's result in a batch answer.
+public struct BatchItemResult: Codable, Sendable {
+    /// The completion id, as sent (empty when an invalid item had none).
+    public var id: String
+    /// 201 created, 200 replay, 409 conflict; with `mode=partial` also 400, 403 or 422 for a refused item.
+    public var status: Int
+    /// The answer, as `POST /v1/completions` would give it.
+    public var result: CompletionResponse?
+    /// The problem, for a conflict.
+    public var problem: Problem?
+
+    /// Creates a value from its fields.
+    public init(id: String, status: Int, result: CompletionResponse? = nil, problem: Problem? = nil) {
+        self.id = id
+        self.status = status
+        self.result = result
+        self.problem = problem
+    }
 }
 
-/// A page of one board period.
-public struct LeaderboardPage: Sendable, Codable, Equatable {
-    /// Board id.
-    public var board: String
-    /// Window.
-    public var window: LeaderboardWindow
-    /// Period name.
-    public var period: String
-    /// RFC 3339 start (nil for `all`).
-    public var startsAt: String?
-    /// RFC 3339 end, exclusive (nil for `all`).
-    public var endsAt: String?
-    /// RFC 3339 time it closes (end plus grace; nil for `all`).
-    public var closesAt: String?
-    /// Whether the period still takes scores.
-    public var status: PeriodStatus
-    /// Players on the board period.
-    public var players: Int
-    /// True when read from the live Redis rankings, false when served from PostgreSQL.
-    public var live: Bool
-    /// Position of the first entry (0-based).
-    public var offset: Int
-    /// Entries, best first; ties in the order the players first came to Podium (earliest first), except on
-    /// boards closed before migration 011 numbered the players, which keep the user-id order they closed with.
-    public var entries: [LeaderboardEntry]
-    /// The title on a contest's board (its title) or a league cohort's (league, tier, cohort); absent on calendar boards.
-    public var title: String?
-    /// On a league cohort's board: its league and tier, and how many move up and down at the close.
-    public var league: LeagueCohortPage?
-    /// On a cancelled contest's board: when it was cancelled (its runs then take no score: `status` is `closed`).
-    public var cancelledAt: String?
-    /// On a contest's board: when the run after this one starts; absent when none is to come.
-    public var nextStartsAt: String?
+/// The answer to `POST /v1/completions/batch`.
+public struct BatchResponse: Codable, Sendable {
+    /// One result per completion, in the order sent.
+    public var results: [BatchItemResult]
+    /// How many were new.
+    public var created: Int
+    /// How many were replays.
+    public var replayed: Int
+    /// How many conflicted.
+    public var conflicts: Int
+    /// How many were refused as invalid, each with its own problem (only with `mode=partial`; 0 otherwise).
+    public var invalid: Int
 
-    /// Creates a page.
-    public init(
-        board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
-        status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry], title: String? = nil,
-        league: LeagueCohortPage? = nil, cancelledAt: String? = nil, nextStartsAt: String? = nil
-    ) {
-        self.title = title
-        self.league = league
-        self.cancelledAt = cancelledAt
-        self.nextStartsAt = nextStartsAt
-        self.board = board
-        self.window = window
-        self.period = period
-        self.startsAt = startsAt
-        self.endsAt = endsAt
-        self.closesAt = closesAt
-        self.status = status
-        self.players = players
-        self.live = live
-        self.offset = offset
-        self.entries = entries
+    /// Creates a value from its fields.
+    public init(results: [BatchItemResult], created: Int, replayed: Int, conflicts: Int, invalid: Int) {
+        self.results = results
+        self.created = created
+        self.replayed = replayed
+        self.conflicts = conflicts
+        self.invalid = invalid
     }
 }

@@ -300,3 +300,15 @@ extension CompletionRecordedEvent {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 }
+
+extension CompletionRequest {
+    /// `parts` as a JSON array, byte for byte as `JSONEncoder()` writes a `[String?]` (slashes escaped): stored request
+    /// hashes are hashes of that text, so it may never change. Written by hand, since every completion needs one.
+    public static func fingerprint(of parts: [String?]) -> String {
+        var json = JSONText(capacity: 256)
+        json.array(parts) { json, part in
+            if let part { json.string(part, escapingSlashes: true) } else { json.raw("null") }
+        }
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}

@@ -1,77 +1,7 @@
 import Foundation
+import PodiumWire
 
-/// The body of `POST /v1/admin/leagues`: every field optional here, so `validated` can name each missing or wrong
-/// one at once.
-public struct LeagueRequest: Codable, Sendable {
-    /// One tier as asked for: `up` and `down` default to the league's.
-    public struct Tier: Codable, Sendable {
-        /// The name in board ids (a scope name).
-        public var name: String?
-        /// The name players see; the name when left out.
-        public var title: String?
-        /// How many of each cohort move up (the league's `up` when left out; 0 in the top tier).
-        public var up: Int?
-        /// How many of each cohort move down (the league's `down` when left out; 0 in the bottom tier).
-        public var down: Int?
-
-        /// Creates a tier (tests and tools).
-        public init(name: String? = nil, title: String? = nil, up: Int? = nil, down: Int? = nil) {
-            self.name = name
-            self.title = title
-            self.up = up
-            self.down = down
-        }
-    }
-
-    /// The id (a scope name), which makes the cohorts' board ids `league:<id>:<tier>:<n>`.
-    public var id: String?
-    /// The name players see: 1...80 characters.
-    public var name: String?
-    /// Board ids: `["global"]`, `["topic:<name>"]` or `["group:<a>", ...]`.
-    public var scope: [String]?
-    /// The IANA zone whose ISO weeks are the league's weeks; UTC when left out.
-    public var timeZone: String?
-    /// The tiers, lowest first: 1...20.
-    public var tiers: [Tier]?
-    /// The most players in a cohort: 2...1000, 30 when left out.
-    public var cohortSize: Int?
-    /// How many of each cohort move up, for tiers that do not say: 7 when left out.
-    public var up: Int?
-    /// How many of each cohort move down, for tiers that do not say: 5 when left out.
-    public var down: Int?
-    /// What cohorts rank by; points when left out.
-    public var metric: BoardMetric?
-    /// How equal scores rank; shared when left out.
-    public var tieBreak: TieBreak?
-    /// Whether cohorts award medals at each close; true when left out.
-    public var medals: Bool?
-
-    /// The most tiers.
-    public static let maximumTiers = 20
-    /// The cohort sizes allowed.
-    public static let cohortSizes = 2...1000
-    /// The longest name or tier title.
-    public static let maximumNameLength = 80
-
-    /// Creates a request (tests and tools; the API decodes it).
-    public init(
-        id: String? = nil, name: String? = nil, scope: [String]? = nil, timeZone: String? = nil, tiers: [Tier]? = nil,
-        cohortSize: Int? = nil, up: Int? = nil, down: Int? = nil, metric: BoardMetric? = nil, tieBreak: TieBreak? = nil,
-        medals: Bool? = nil
-    ) {
-        self.id = id
-        self.name = name
-        self.scope = scope
-        self.timeZone = timeZone
-        self.tiers = tiers
-        self.cohortSize = cohortSize
-        self.up = up
-        self.down = down
-        self.metric = metric
-        self.tieBreak = tieBreak
-        self.medals = medals
-    }
-
+extension LeagueRequest {
     /// The league this asks for, created at `now`, or every problem with the request.
     public func validated(now: Date) -> Result<League, ValidationFailure> {
         var errors: [FieldError] = []

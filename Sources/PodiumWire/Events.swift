@@ -245,7 +245,10 @@ public struct LeagueMoveEvent<Kind: LeagueMoveKind>: EventPayload {
     public var score: Int64
 
     /// Creates the event.
-    public init(userId: String, league: String, period: String, board: String, tier: String, nextTier: String, rank: Int, score: Int64) {
+    public init(
+        userId: String, league: String, period: String, board: String, tier: String, nextTier: String, rank: Int,
+        score: Int64
+    ) {
         self.userId = userId
         self.league = league
         self.period = period
