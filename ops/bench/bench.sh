@@ -186,6 +186,10 @@ rows_per_completion() {
 }
 
 echo
+echo "== The hot answers' hand-written JSON writer against Foundation's JSONEncoder (podium bench-json, in-process)"
+"$bin" bench-json || echo "(this build has no bench-json)"
+
+echo
 echo "== Rows per completion of new players: the seed, one completion for each of 10,000 players in batches of 500"
 pg_rows > "$work/rows-0.txt"
 start_server
