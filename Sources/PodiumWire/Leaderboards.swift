@@ -189,6 +189,9 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     public var endsAt: String?
     /// RFC 3339 time it closes (end plus grace; nil for `all`).
     public var closesAt: String?
+    /// The IANA zone the board's periods are cut in, so a display names the period by its local dates (the bounds
+    /// above are in UTC).
+    public var timeZone: String
     /// Whether the period still takes scores.
     public var status: PeriodStatus
     /// Players on the board period.
@@ -212,8 +215,8 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     /// Creates a page.
     public init(
         board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
-        status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry], title: String? = nil,
-        league: LeagueCohortPage? = nil, cancelledAt: String? = nil, nextStartsAt: String? = nil
+        timeZone: String, status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry],
+        title: String? = nil, league: LeagueCohortPage? = nil, cancelledAt: String? = nil, nextStartsAt: String? = nil
     ) {
         self.title = title
         self.league = league
@@ -225,6 +228,7 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.closesAt = closesAt
+        self.timeZone = timeZone
         self.status = status
         self.players = players
         self.live = live

@@ -49,7 +49,7 @@ struct JSONWriterBench: ParsableCommand {
     /// A week's top-10 page with display names, as a display polls it.
     static let page = LeaderboardPage(
         board: "group:class-4b", window: .week, period: "2026-W49", startsAt: "2026-11-30T00:00:00.000Z",
-        endsAt: "2026-12-07T00:00:00.000Z", closesAt: "2026-12-07T00:15:00.000Z", status: .open, players: 31, live: true, offset: 0,
+        endsAt: "2026-12-07T00:00:00.000Z", closesAt: "2026-12-07T00:15:00.000Z", timeZone: "Europe/London", status: .open, players: 31, live: true, offset: 0,
         entries: (1...10).map { LeaderboardEntry(rank: $0, userId: "player-\($0)", displayName: "Player \($0)", score: Int64(500 - $0 * 7)) })
 
     /// The answer to a completion that counts on three boards, with a streak and a new achievement.

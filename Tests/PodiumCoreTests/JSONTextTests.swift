@@ -7,11 +7,11 @@ import Testing
 @Suite("Hand-written JSON equals the encoder's", .timeLimit(.minutes(5)))
 struct JSONTextTests {
     static let pages: [LeaderboardPage] = [
-        LeaderboardPage(board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: .open,
+        LeaderboardPage(board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, timeZone: "UTC", status: .open,
                         players: 0, live: true, offset: 0, entries: []),
         LeaderboardPage(
             board: "topic:math", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z",
-            endsAt: "2026-11-23T00:00:00.000Z", closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 3, live: false,
+            endsAt: "2026-11-23T00:00:00.000Z", closesAt: "2026-11-23T00:15:00.000Z", timeZone: "Pacific/Auckland", status: .closed, players: 3, live: false,
             offset: 7,
             entries: [
                 LeaderboardEntry(rank: 1, userId: "u-1", displayName: "Zoë \"the\" \\ best/ \u{1F600}", score: 9_000_000_000, medal: .gold),

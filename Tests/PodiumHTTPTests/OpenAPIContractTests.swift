@@ -399,12 +399,12 @@ struct OpenAPIModelTests {
     func leaderboardPages() throws {
         let week = LeaderboardPage(
             board: "global", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
-            closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 2, live: true, offset: 0, entries: [
+            closesAt: "2026-11-23T00:15:00.000Z", timeZone: "UTC", status: .closed, players: 2, live: true, offset: 0, entries: [
                 LeaderboardEntry(rank: 1, userId: "alice", displayName: "Alice", score: 40, medal: .gold),
                 LeaderboardEntry(rank: 2, userId: "bob", displayName: nil, score: 30),
             ])
         let all = LeaderboardPage(
-            board: "topic:math", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: .open, players: 0,
+            board: "topic:math", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, timeZone: "UTC", status: .open, players: 0,
             live: false, offset: 20, entries: [])
         #expect(try violations("GET", "/v1/leaderboards/global/week?limit=2", 200, week) == [])
         #expect(try violations("GET", "/v1/leaderboards/topic:math/all", 200, all) == [])

@@ -30,13 +30,13 @@ struct ResponseShape: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// The answers' Codable types against `openapi.json` and the hand-written `jsonBytes()`, field by field.
+/// The API's Codable types (PodiumWire) against `openapi.json` and the hand-written `jsonBytes()`, field by field.
 ///
-/// `Responses.swift` (and the other answer types) are the truth: the field tree each type records is
-/// compared with the tree its schema declares (keys and `required`, nested schemas included) and, for the
-/// answers `JSONText` writes by hand, with the keys those bytes hold. A field added, removed or renamed in
-/// one place only fails here with the type and the field's path in the message.
-@Suite("Answers name the same fields in Swift, openapi.json and the fast writer", .timeLimit(.minutes(5)))
+/// PodiumWire's types are the truth: the field tree each answer type records is compared with the tree its
+/// schema declares (keys and `required`, nested schemas included), each request type's keys with its request
+/// body schema, and, for the answers `JSONText` writes by hand, the keys those bytes hold. A field added, removed
+/// or renamed in one place only fails here with the type and the field's path in the message.
+@Suite("Answers and requests name the same fields in Swift, openapi.json and the fast writer", .timeLimit(.minutes(5)))
 struct ResponseShapeTests {
     /// Every answer schema with the Swift type it describes: the 27 bodies the routes declare and the 23 object schemas nested in them.
     static let shapes: [ResponseShape] = [
@@ -182,7 +182,7 @@ struct ResponseShapeTests {
     @Test("a sample with nil optionals records the same keys as a full one")
     func nilOptionalsAreRecorded() throws {
         let page = LeaderboardPage(
-            board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, status: .open, players: 1,
+            board: "global", window: .all, period: "all", startsAt: nil, endsAt: nil, closesAt: nil, timeZone: "UTC", status: .open, players: 1,
             live: false, offset: 0, entries: [LeaderboardEntry(rank: 1, userId: "bob", displayName: nil, score: 3)])
         var full = Samples.page
         full.league = nil  // a nil of a nested type shows its key but not what it holds (below)
@@ -227,7 +227,7 @@ private enum Samples {
     static let entry = LeaderboardEntry(rank: 1, userId: "alice", displayName: "Alice", score: 40, medal: .gold)
     static let page = LeaderboardPage(
         board: "global", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
-        closesAt: "2026-11-23T00:15:00.000Z", status: .closed, players: 1, live: true, offset: 0, entries: [entry], title: "Friday quiz",
+        closesAt: "2026-11-23T00:15:00.000Z", timeZone: "Europe/Paris", status: .closed, players: 1, live: true, offset: 0, entries: [entry], title: "Friday quiz",
         league: LeagueCohortPage(league: "weekly", name: "Weekly league", tier: "gold", tierTitle: "Gold", cohort: 3, promotion: 7, relegation: 5),
         cancelledAt: "2026-11-20T09:00:00.000Z", nextStartsAt: "2026-11-27T14:00:00.000Z")
     /// A recurring `join` contest with every optional field set (a cancelled one, so `cancelled_at` is written too).

@@ -8,14 +8,19 @@ The session fixtures (the database, Redis, the frontend's two origins, `podium s
 in conftest.py, shared with the other browser tests. Screenshots go to .local/browser/.
 """
 
+import datetime
+import json
+import os
 import re
 import secrets
+import subprocess
 import time
 import urllib.parse
 
 import pytest
 
-from conftest import GROUP, OUT, TIMEOUT_MS, TcpProxy, _opener, http_json
+from conftest import (GROUP, OUT, TIMEOUT_MS, TcpProxy, _opener, conninfo_for, http_json, new_admin_key, psql,
+                      start_podium, stop)
 
 BOARD = f"group:{GROUP}"
 PLAYER = "u-browser"  # posts from the frontend page
@@ -362,3 +367,80 @@ def test_display_page_shows_a_contest_with_its_title_and_run(browser, podium, di
         page.screenshot(path=str(OUT / "display-contest.png"), full_page=True)
     finally:
         page.close()
+
+
+# --- d) period names in the board's zone ---------------------------------------------------------------------------
+
+# Two zones 23 hours apart: at 11:00 UTC Auckland's day begins (UTC+13) and Pago Pago's (UTC-11) is one day older,
+# so both day periods start at the same instant, and only the board's zone tells which day the display shows.
+ZONED_BOARDS = {"group:akl": "Pacific/Auckland", "group:pago": "Pacific/Pago_Pago", "group:paris": "Europe/Paris"}
+
+
+@pytest.fixture(scope="module")
+def zoned_podium(tmp_path_factory):
+    """A Podium of its own whose three boards are in ZONED_BOARDS' zones, a display key for them, and one score on
+    each board (so each display has a row)."""
+    rules = tmp_path_factory.mktemp("zoned-podium") / "rules.json"
+    rules.write_text(json.dumps({"boards": [{"scope": scope, "time_zone": zone} for scope, zone in ZONED_BOARDS.items()]}))
+    name = f"podium_zoned_{secrets.token_hex(4)}"
+    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/10"
+    flush = ["redis-cli", "-u", redis, "FLUSHDB"]
+    subprocess.run(flush, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
+    psql(f"CREATE DATABASE {name}")
+    key = new_admin_key()
+    try:
+        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-zoned.log", PODIUM_RULES_FILE=str(rules))
+        try:
+            status, body = http_json("POST", f"{base}/v1/admin/api-keys", key,
+                                     {"name": "zones", "role": "display", "scopes": list(ZONED_BOARDS)})
+            assert status == 201, body
+            groups = [scope.split(":", 1)[1] for scope in ZONED_BOARDS]
+            status, answer = http_json("POST", f"{base}/v1/completions", key,
+                                       {"id": "c-zoned-1", "user_id": "u-zoned", "quiz_id": "q1", "topic": "math",
+                                        "difficulty": "easy", "correct": 3, "total": 4, "groups": groups})
+            assert status == 201, answer
+            yield {"base": base, "display_key": body["secret"]}
+        finally:
+            stop(process)
+            log.close()
+    finally:
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
+
+
+def expected_period_name(window, key):
+    """What the display should call a period, from its key alone (the calendar the test knows, not the page's)."""
+    if window == "day":
+        day = datetime.date.fromisoformat(key)
+        return f"{day:%a} {day.day} {day:%b}"
+    if window == "week":
+        monday = datetime.date.fromisocalendar(int(key[:4]), int(key[6:]), 1)
+        return f"Week of {monday.day} {monday:%b}"
+    return f"{datetime.date.fromisoformat(key + '-01'):%B %Y}"
+
+
+@pytest.mark.parametrize("window", ["day", "week", "month"])
+def test_display_names_the_period_in_the_boards_zone(browser, zoned_podium, window):
+    """Each board's display names its period by the board's local dates, whatever the browser's zone: Auckland's and
+    Pago Pago's day periods start at the same UTC instant and are still two different days on their displays."""
+    base, key = zoned_podium["base"], zoned_podium["display_key"]
+    names = {}
+    for scope, zone in ZONED_BOARDS.items():
+        status, answer = http_json("GET", f"{base}/v1/leaderboards/{scope}/{window}", key)
+        assert status == 200 and answer["time_zone"] == zone, answer
+        page = browser.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            page.goto(f"{base}/display/{scope}/{window}#key={key}")
+            page.locator("#entries tr").first.wait_for(state="visible")
+            shown = page.text_content("#period").split(" · ")[0]
+            names[scope] = shown
+            assert shown == expected_period_name(window, answer["period"]), (scope, answer["period"], answer["starts_at"])
+            if window == "day" and scope == "group:akl":
+                page.screenshot(path=str(OUT / "display-zoned-day.png"))
+        finally:
+            page.close()
+    if window == "day":
+        akl = datetime.date.fromisoformat(http_json("GET", f"{base}/v1/leaderboards/group:akl/day", key)[1]["period"])
+        pago = datetime.date.fromisoformat(http_json("GET", f"{base}/v1/leaderboards/group:pago/day", key)[1]["period"])
+        assert akl - pago == datetime.timedelta(days=1) and names["group:akl"] != names["group:pago"], names

@@ -135,6 +135,8 @@ extension LeaderboardPage {
         }
         json.raw(",\"status\":")
         json.string(status.rawValue)
+        json.raw(",\"time_zone\":")
+        json.string(timeZone)
         if let title {
             json.raw(",\"title\":")
             json.string(title)

@@ -32,6 +32,8 @@ class LeaderboardPage:
             the contest's runs.
         period (str): Period name: `all`, `2026-11-21`, `2026-W47`, `2026-11`, or a contest run's start in UTC
             (`20261127T1400Z`).
+        time_zone (str): IANA time zone the board's periods are cut in; the bounds above are in UTC, so a display names
+            the period by its local dates in this zone.
         status (LeaderboardPageStatus): Whether the period still accepts completions (every run of a cancelled contest
             is `closed`).
         players (int): Players on the board period.
@@ -58,6 +60,7 @@ class LeaderboardPage:
     board: str
     window: LeaderboardWindow
     period: str
+    time_zone: str
     status: LeaderboardPageStatus
     players: int
     live: bool
@@ -77,6 +80,8 @@ class LeaderboardPage:
         window: str = self.window
 
         period = self.period
+
+        time_zone = self.time_zone
 
         status: str = self.status
 
@@ -124,6 +129,7 @@ class LeaderboardPage:
                 "board": board,
                 "window": window,
                 "period": period,
+                "time_zone": time_zone,
                 "status": status,
                 "players": players,
                 "live": live,
@@ -159,6 +165,8 @@ class LeaderboardPage:
         window = check_leaderboard_window(d.pop("window"))
 
         period = d.pop("period")
+
+        time_zone = d.pop("time_zone")
 
         status = check_leaderboard_page_status(d.pop("status"))
 
@@ -223,6 +231,7 @@ class LeaderboardPage:
             board=board,
             window=window,
             period=period,
+            time_zone=time_zone,
             status=status,
             players=players,
             live=live,

@@ -66,6 +66,10 @@ export interface LeaderboardPage {
      */
     closesAt?: Date;
     /**
+     * IANA time zone the board's periods are cut in; the bounds above are in UTC, so a display names the period by its local dates in this zone.
+     */
+    timeZone: string;
+    /**
      * Whether the period still accepts completions (every run of a cancelled contest is `closed`).
      */
     status: LeaderboardPageStatusEnum;
@@ -121,6 +125,7 @@ export function instanceOfLeaderboardPage(value: object): value is LeaderboardPa
     if (!('board' in value) || value['board'] === undefined) return false;
     if (!('window' in value) || value['window'] === undefined) return false;
     if (!('period' in value) || value['period'] === undefined) return false;
+    if ((!('timeZone' in (value as Record<string, any>)) && !('time_zone' in (value as Record<string, any>))) || ((value as Record<string, any>)['timeZone'] === undefined && (value as Record<string, any>)['time_zone'] === undefined)) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('players' in value) || value['players'] === undefined) return false;
     if (!('live' in value) || value['live'] === undefined) return false;
@@ -145,6 +150,7 @@ export function LeaderboardPageFromJSONTyped(json: any, ignoreDiscriminator: boo
         'startsAt': json['starts_at'] == null ? undefined : (parseDateTime(json['starts_at'])),
         'endsAt': json['ends_at'] == null ? undefined : (parseDateTime(json['ends_at'])),
         'closesAt': json['closes_at'] == null ? undefined : (parseDateTime(json['closes_at'])),
+        'timeZone': json['time_zone'],
         'status': json['status'],
         'players': json['players'],
         'live': json['live'],
@@ -174,6 +180,7 @@ export function LeaderboardPageToJSONTyped(value?: LeaderboardPage | null, ignor
         'starts_at': value['startsAt'] == null ? value['startsAt'] : serializeDateTime(value['startsAt']),
         'ends_at': value['endsAt'] == null ? value['endsAt'] : serializeDateTime(value['endsAt']),
         'closes_at': value['closesAt'] == null ? value['closesAt'] : serializeDateTime(value['closesAt']),
+        'time_zone': value['timeZone'],
         'status': value['status'],
         'players': value['players'],
         'live': value['live'],

@@ -1528,6 +1528,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/closes_at`.
             public var closesAt: Foundation.Date?
+            /// IANA time zone the board's periods are cut in; the bounds above are in UTC, so a display names the period by its local dates in this zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeaderboardPage/time_zone`.
+            public var timeZone: Swift.String
             /// Whether the period still accepts completions (every run of a cancelled contest is `closed`).
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/status`.
@@ -1578,6 +1582,7 @@ extension Components {
             ///   - startsAt: Start of the period; absent for `all`.
             ///   - endsAt: End of the period, exclusive; absent for `all`.
             ///   - closesAt: When the period closes (end plus grace); absent for `all`.
+            ///   - timeZone: IANA time zone the board's periods are cut in; the bounds above are in UTC, so a display names the period by its local dates in this zone.
             ///   - status: Whether the period still accepts completions (every run of a cancelled contest is `closed`).
             ///   - players: Players on the board period.
             ///   - live: False when Redis failed and the page was served from PostgreSQL instead (degraded: it may trail the latest completions for a moment); true otherwise. A closed period read from its final snapshot is final, so it is true as well.
@@ -1594,6 +1599,7 @@ extension Components {
                 startsAt: Foundation.Date? = nil,
                 endsAt: Foundation.Date? = nil,
                 closesAt: Foundation.Date? = nil,
+                timeZone: Swift.String,
                 status: Components.Schemas.LeaderboardPage.StatusPayload,
                 players: Swift.Int,
                 live: Swift.Bool,
@@ -1610,6 +1616,7 @@ extension Components {
                 self.startsAt = startsAt
                 self.endsAt = endsAt
                 self.closesAt = closesAt
+                self.timeZone = timeZone
                 self.status = status
                 self.players = players
                 self.live = live
@@ -1627,6 +1634,7 @@ extension Components {
                 case startsAt = "starts_at"
                 case endsAt = "ends_at"
                 case closesAt = "closes_at"
+                case timeZone = "time_zone"
                 case status
                 case players
                 case live
@@ -1662,6 +1670,10 @@ extension Components {
                 self.closesAt = try container.decodeIfPresent(
                     Foundation.Date.self,
                     forKey: .closesAt
+                )
+                self.timeZone = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeZone
                 )
                 self.status = try container.decode(
                     Components.Schemas.LeaderboardPage.StatusPayload.self,
@@ -1706,6 +1718,7 @@ extension Components {
                     "starts_at",
                     "ends_at",
                     "closes_at",
+                    "time_zone",
                     "status",
                     "players",
                     "live",
