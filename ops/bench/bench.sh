@@ -56,6 +56,12 @@ createdb -h 127.0.0.1 -p "$pg_port" -U postgres podium_bench
 redis-cli -p "$redis_port" -n 2 FLUSHDB >/dev/null
 "$bin" migrate >/dev/null
 
+# A server left on the port (by a run that was killed) would answer instead of this build, with another admin key.
+if curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then
+    echo "something already answers on port $port: stop it (or set BENCH_PORT) and run again" >&2
+    exit 1
+fi
+
 server_pid=""
 start_server() {
     local started=$EPOCHREALTIME
@@ -346,9 +352,9 @@ awk -v body="$page_bytes" -v etag="${#etag}" 'BEGIN {
     printf "a live update of a top-10 page: %d bytes of SSE event per listener (a %d-byte page), before TCP and TLS framing\n",
         body + etag + length("id: \nevent: page\ndata: \n\n"), body }'
 stop_server
-start_server
 
 if [ "${BENCH_SCALE:-1}" != 0 ]; then
+    start_server
     echo
     echo "== Podium at 1,000,000 players (seeded in SQL, then rankings rebuild)"
     psql_bench -f ops/bench/seed-million.sql
