@@ -99,7 +99,7 @@ let package = Package(
 
         // The settings `serve` reads from the environment: one table of names, defaults and meanings, and the parser.
         .target(name: "PodiumSettings", dependencies: [
-            "PodiumCore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "Postgres", "Redis",
+            "PodiumCore", "PodiumStore", "PodiumScheduler", "PodiumWebhooks", "PodiumHTTP", "Postgres", "Redis",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -126,7 +126,9 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "PodiumTestSupport"]),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumWire", "PodiumCore"]),
-        .testTarget(name: "PodiumSettingsTests", dependencies: ["PodiumSettings", "PodiumHTTP", "PodiumStore", "PodiumCore"]),
+        .testTarget(name: "PodiumSettingsTests", dependencies: [
+            "PodiumSettings", "PodiumHTTP", "PodiumStore", "PodiumCore", "PodiumWebhooks", "Postgres", "Redis",
+        ]),
         .testTarget(name: "PodiumStoreTests", dependencies: [
             "PodiumStore", "PodiumWire", "PodiumCore", "Postgres", "Redis", "PodiumTestSupport",
             .product(name: "Logging", package: "swift-log"),

@@ -45,7 +45,7 @@ public struct HTTPSettings: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, bootstrapAdminKey: String? = nil, publicLeaderboards: Bool = false,
         leaderboardCacheLifetime: Duration = .milliseconds(1000), liveStreamLifetime: Duration = .seconds(300), accessLog: Bool = true,
-        webhookAttempts: Int = 8,
+        webhookAttempts: Int = WebhookStore.defaultMaxAttempts,
         playerTokens: PlayerTokenSettings = PlayerTokenSettings(), cors: CORSPolicy = CORSPolicy(),
         connections: ConnectionLimits = ConnectionLimits(), rateLimits: RateLimits = RateLimits(),
         plausibility: PlausibilityRules = PlausibilityRules(), publicURL: String? = nil

@@ -22,7 +22,7 @@ public struct WebhookSettings: Sendable {
     public var batchSize: Int
 
     /// Creates settings; the defaults suit production receivers.
-    public init(maxAttempts: Int = 8, timeout: TimeInterval = 5, backoff: TimeInterval = 2, maximumBackoff: TimeInterval = 3600, batchSize: Int = 20) {
+    public init(maxAttempts: Int = WebhookStore.defaultMaxAttempts, timeout: TimeInterval = 5, backoff: TimeInterval = 2, maximumBackoff: TimeInterval = 3600, batchSize: Int = 20) {
         self.maxAttempts = maxAttempts
         self.timeout = timeout
         self.backoff = backoff

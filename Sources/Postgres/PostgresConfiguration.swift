@@ -20,10 +20,14 @@ public struct PostgresConfiguration: Sendable {
     /// The server-side `statement_timeout` set on every new connection; `nil` keeps the server default.
     public var statementTimeout: Duration?
 
+    /// Connections per pool when the caller does not say: what `podium serve` opens per replica
+    /// (`PODIUM_PG_POOL_SIZE`'s default is read from here). Connections open lazily, on first use.
+    public static let defaultPoolSize = 16
+
     /// Creates settings; only the connection string has no sensible default.
     public init(
         connectionString: String,
-        poolSize: Int = 8,
+        poolSize: Int = defaultPoolSize,
         connectTimeout: Duration = .seconds(5),
         acquireTimeout: Duration = .seconds(10),
         statementTimeout: Duration? = .seconds(30)

@@ -36,9 +36,13 @@ public struct RedisConfiguration: Sendable {
     /// A test that holds a slot mid-migration for as long as it takes raises it.
     public var clusterAttempts = 8
 
+    /// Connections per pool when the caller does not say: what `podium serve` opens per replica
+    /// (`PODIUM_REDIS_POOL_SIZE`'s default is read from here). Connections open lazily, on first use.
+    public static let defaultPoolSize = 16
+
     /// Creates a configuration from its parts.
     public init(
-        host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, password: String? = nil, user: String? = nil, poolSize: Int = 8,
+        host: String = "127.0.0.1", port: Int = 6379, database: Int = 0, password: String? = nil, user: String? = nil, poolSize: Int = defaultPoolSize,
         connectTimeout: Duration = .seconds(2), commandTimeout: Duration = .seconds(2), acquireTimeout: Duration = .seconds(5),
         readDeadline: Duration? = nil, readSuspension: Duration = .seconds(1)
     ) {

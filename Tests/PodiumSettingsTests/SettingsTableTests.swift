@@ -1,8 +1,11 @@
 import Foundation
 import PodiumCore
 import PodiumHTTP
-import PodiumStore
 @testable import PodiumSettings
+import PodiumStore
+import PodiumWebhooks
+import Postgres
+import Redis
 import Testing
 
 /// The one table of settings: the parser reads exactly its names, its defaults are the ones in force, `podium config`
@@ -58,6 +61,15 @@ struct SettingsTableTests {
         #expect(settings.http.connections.bodyTimeout == limits.bodyTimeout)
         #expect(settings.http.connections.idleTimeout == limits.idleTimeout)
         #expect(settings.http.connections.maxConnections == limits.maxConnections)
+        #expect(settings.postgresPoolSize == PostgresConfiguration.defaultPoolSize)
+        #expect(settings.redisPoolSize == RedisConfiguration.defaultPoolSize)
+        #expect(settings.webhooks.maxAttempts == WebhookStore.defaultMaxAttempts)
+        #expect(settings.http.webhookAttempts == WebhookStore.defaultMaxAttempts)
+        #expect(settings.webhooks.timeout == WebhookSettings().timeout)
+        #expect(settings.webhooks.backoff == WebhookSettings().backoff)
+        #expect(settings.http.playerTokens.maxLifetime == PlayerTokenSettings().maxLifetime)
+        #expect(settings.http.leaderboardCacheLifetime == HTTPSettings().leaderboardCacheLifetime)
+        #expect(settings.http.liveStreamLifetime == HTTPSettings().liveStreamLifetime)
     }
 
     /// The public address loses a trailing slash and keeps a path, so display links join it with `/display/…`.

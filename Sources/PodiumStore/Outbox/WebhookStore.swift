@@ -30,6 +30,10 @@ public struct ClaimedDelivery: Sendable, Equatable {
 /// due deliveries with `FOR UPDATE SKIP LOCKED` and a lease, so a delivery is sent by one replica
 /// at a time; one whose sender died is taken over once the lease expires.
 public struct WebhookStore: Sendable {
+    /// Attempts per delivery before it is dead, unless `PODIUM_WEBHOOK_MAX_ATTEMPTS` says otherwise (the senders retry
+    /// up to it; the console and the API show it).
+    public static let defaultMaxAttempts = 8
+
     let postgres: PostgresPool
 
     /// Creates the store.
