@@ -9,6 +9,7 @@ free_port, psql, server_time, start_podium, TcpProxy, ...) are imported with `fr
 go to .local/browser/.
 """
 
+import contextlib
 import email.utils
 import functools
 import glob
@@ -179,6 +180,22 @@ def conninfo_for(dbname):
 def psql(sql):
     subprocess.run([psql_binary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", conninfo_for("postgres"), "-c", sql],
                    check=True, stdin=subprocess.DEVNULL, timeout=60)
+
+
+@contextlib.contextmanager
+def own_storage(prefix, redis_db):
+    """A new database named `prefix` and a random suffix, and Redis db `redis_db` emptied, for a Podium of a test's own:
+    yields (conninfo, Redis URL); afterwards the database is dropped and the Redis db emptied again."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/{redis_db}"
+    flush = ["redis-cli", "-u", redis, "FLUSHDB"]
+    subprocess.run(flush, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
+    psql(f"CREATE DATABASE {name}")
+    try:
+        yield conninfo_for(name), redis
+    finally:
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
 
 
 @pytest.fixture(scope="session")

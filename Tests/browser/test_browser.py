@@ -10,17 +10,14 @@ in conftest.py, shared with the other browser tests. Screenshots go to .local/br
 
 import datetime
 import json
-import os
 import re
 import secrets
-import subprocess
 import time
 import urllib.parse
 
 import pytest
 
-from conftest import (GROUP, OUT, TIMEOUT_MS, TcpProxy, _opener, conninfo_for, http_json, new_admin_key, psql,
-                      start_podium, stop)
+from conftest import GROUP, OUT, TIMEOUT_MS, TcpProxy, _opener, http_json, new_admin_key, own_storage, start_podium, stop
 
 BOARD = f"group:{GROUP}"
 PLAYER = "u-browser"  # posts from the frontend page
@@ -382,14 +379,9 @@ def zoned_podium(tmp_path_factory):
     each board (so each display has a row)."""
     rules = tmp_path_factory.mktemp("zoned-podium") / "rules.json"
     rules.write_text(json.dumps({"boards": [{"scope": scope, "time_zone": zone} for scope, zone in ZONED_BOARDS.items()]}))
-    name = f"podium_zoned_{secrets.token_hex(4)}"
-    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/10"
-    flush = ["redis-cli", "-u", redis, "FLUSHDB"]
-    subprocess.run(flush, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
-    psql(f"CREATE DATABASE {name}")
     key = new_admin_key()
-    try:
-        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-zoned.log", PODIUM_RULES_FILE=str(rules))
+    with own_storage("podium_zoned", 10) as (database, redis):
+        process, base, log = start_podium(database, redis, key, "podium-zoned.log", PODIUM_RULES_FILE=str(rules))
         try:
             status, body = http_json("POST", f"{base}/v1/admin/api-keys", key,
                                      {"name": "zones", "role": "display", "scopes": list(ZONED_BOARDS)})
@@ -403,9 +395,6 @@ def zoned_podium(tmp_path_factory):
         finally:
             stop(process)
             log.close()
-    finally:
-        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
 
 
 def expected_period_name(window, key):

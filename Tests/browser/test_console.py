@@ -19,7 +19,6 @@ import hmac
 import http.server
 import io
 import json
-import os
 import re
 import secrets
 import shutil
@@ -35,7 +34,7 @@ import zxingcpp
 from playwright.sync_api import expect
 from PIL import Image
 
-from conftest import (OUT, ROOT, TIMEOUT_MS, conninfo_for, free_port, http_json, new_admin_key, psql, psql_binary, start_podium,
+from conftest import (OUT, ROOT, TIMEOUT_MS, free_port, http_json, new_admin_key, own_storage, psql_binary, start_podium,
                       stop)
 
 expect.set_options(timeout=TIMEOUT_MS)
@@ -161,14 +160,9 @@ def due_podium(tmp_path_factory):
     rules = directory / "rules.json"
     rules.write_text(json.dumps({"boards": [{"scope": MEDAL_BOARD, "time_zone": MEDAL_BOARD_ZONE,
                                              "medal_windows": ["day", "week", "month"]}]}))
-    name = f"podium_console_{secrets.token_hex(4)}"
-    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/12"
-    flush = ["redis-cli", "-u", redis, "FLUSHDB"]
-    subprocess.run(flush, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
-    psql(f"CREATE DATABASE {name}")
     key = new_admin_key()
-    try:
-        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-today.log",
+    with own_storage("podium_console", 12) as (database, redis):
+        process, base, log = start_podium(database, redis, key, "podium-console-today.log",
                                           PODIUM_RULES_FILE=str(rules))
         today = {"base": base, "admin_key": key}
         try:
@@ -182,7 +176,7 @@ def due_podium(tmp_path_factory):
         finally:
             stop(process)
             log.close()
-        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-shifted.log",
+        process, base, log = start_podium(database, redis, key, "podium-console-shifted.log",
                                           PODIUM_RULES_FILE=str(rules), LD_PRELOAD=str(library),
                                           PODIUM_CLOCK_SHIFT_DAYS=str(SHIFT_DAYS))
         try:
@@ -190,9 +184,6 @@ def due_podium(tmp_path_factory):
         finally:
             stop(process)
             log.close()
-    finally:
-        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
 
 
 class Console:
@@ -1133,17 +1124,12 @@ def test_an_ended_period_still_in_its_grace_offers_its_dry_run(browser, tmp_path
     a contest's run, made to end ten minutes from now, seen by a Podium (and a browser) whose clock is 15 minutes
     ahead, so it ended five minutes ago. On a database and Redis db 13 of its own (test_docs.py empties db 13 again)."""
     library = clock_shift_library(tmp_path)
-    name = f"podium_console_{secrets.token_hex(4)}"
-    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/13"
-    flush = ["redis-cli", "-u", redis, "FLUSHDB"]
-    subprocess.run(flush, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
-    psql(f"CREATE DATABASE {name}")
     key = new_admin_key()
     contest = "ended-just-now"
     now = int(time.time()) // 60 * 60
     at = lambda offset: time.strftime("%Y-%m-%dT%H:%M:00Z", time.gmtime(now + offset))
-    try:
-        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-grace-today.log")
+    with own_storage("podium_console", 13) as (database, redis):
+        process, base, log = start_podium(database, redis, key, "podium-console-grace-today.log")
         try:
             status, made = admin({"base": base, "admin_key": key}, "POST", "/v1/admin/contests", {
                 "id": contest, "title": "Ended just now", "scope": [BOARD], "starts_at": at(-1800), "ends_at": at(600)})
@@ -1151,7 +1137,7 @@ def test_an_ended_period_still_in_its_grace_offers_its_dry_run(browser, tmp_path
         finally:
             stop(process)
             log.close()
-        process, base, log = start_podium(conninfo_for(name), redis, key, "podium-console-grace-shifted.log",
+        process, base, log = start_podium(database, redis, key, "podium-console-grace-shifted.log",
                                           LD_PRELOAD=str(library), PODIUM_CLOCK_SHIFT_SECONDS="900")
         shifted = {"base": base, "admin_key": key}
         console = Console(browser, shifted)
@@ -1176,9 +1162,6 @@ def test_an_ended_period_still_in_its_grace_offers_its_dry_run(browser, tmp_path
             console.close()
             stop(process)
             log.close()
-    finally:
-        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        subprocess.run(flush, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=30)
 
 
 def past_league_week(database, league, players):

@@ -8,13 +8,10 @@ calls the API from the page. Session fixtures (`podium`, `browser`) are in conft
 """
 
 import json
-import os
-import secrets
-import subprocess
 
 import pytest
 
-from conftest import OUT, TIMEOUT_MS, _opener, conninfo_for, new_admin_key, psql, start_podium, stop
+from conftest import OUT, TIMEOUT_MS, _opener, new_admin_key, own_storage, start_podium, stop
 
 # Set before any of the page's scripts run: every CSP violation the page causes, as the browser reports it.
 RECORD_VIOLATIONS = """
@@ -140,19 +137,14 @@ def test_docs_try_it_out_calls_the_api_with_the_key_entered(docs_page, podium):
 @pytest.fixture
 def fresh_podium():
     """A Podium of its own on a new database and an emptied Redis db 13: the examples must work on a fresh server."""
-    name = f"podium_browser_docs_{secrets.token_hex(4)}"
-    psql(f"CREATE DATABASE {name}")
-    redis = f"redis://127.0.0.1:{os.environ.get('PODIUM_REDIS_PORT', '6379')}/13"
-    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, stdin=subprocess.DEVNULL,
-                   stdout=subprocess.DEVNULL, timeout=30)
     admin_key = new_admin_key()
-    process, base, log = start_podium(conninfo_for(name), redis, admin_key, "podium-docs.log")
-    try:
-        yield {"base": base, "admin_key": admin_key}
-    finally:
-        stop(process)
-        log.close()
-        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with own_storage("podium_browser_docs", 13) as (database, redis):
+        process, base, log = start_podium(database, redis, admin_key, "podium-docs.log")
+        try:
+            yield {"base": base, "admin_key": admin_key}
+        finally:
+            stop(process)
+            log.close()
 
 
 def test_try_it_out_with_every_example_body_on_a_fresh_server(browser, fresh_podium):
