@@ -10,7 +10,8 @@ struct RedisConfigurationTests {
         #expect(configuration.port == 6379)
         #expect(configuration.database == 0)
         #expect(configuration.password == nil)
-        #expect(configuration.poolSize == 8)
+        #expect(configuration.poolSize == 16)
+        #expect(configuration.poolSize == RedisConfiguration.defaultPoolSize)
         #expect(configuration.connectTimeout == .seconds(2))
         #expect(configuration.commandTimeout == .seconds(2))
         #expect(configuration.acquireTimeout == .seconds(5))
@@ -22,7 +23,7 @@ struct RedisConfigurationTests {
         #expect(configuration.port == 6380)
         #expect(configuration.database == 15)
         #expect(configuration.password == "s@cret/")
-        #expect(configuration.poolSize == 8)
+        #expect(configuration.poolSize == RedisConfiguration.defaultPoolSize)
     }
 
     @Test("an ACL user before the password is sent with it; a user without a password, or rediss://, is refused plainly")
