@@ -451,13 +451,7 @@ public struct RankPoint: Sendable, Codable, Equatable {
     }
 }
 
-/// How a board ranks players whose scores are equal.
-///
-/// The choice is a key beside the score, lower first, read from what PostgreSQL keeps of each player on each
-/// board period (`reached_at`, the latest `completed_at` among the completions that added to the score,
-/// `duration_ms`, their summed playing time, and `untimed_completions`, how many of them came without one). Redis
-/// holds score and key in one sorted-set value (`RankingValue`), so pages, around-me and ranks stay one O(log n)
-/// lookup and agree with the medals, which PostgreSQL ranks by the same key.
+/// How a board ranks players whose scores are equal (the keys each policy ranks by are PodiumCore's `TieBreak.swift`).
 public enum TieBreak: String, Sendable, Codable, CaseIterable {
     /// Equal scores share a rank (competition ranking, 1-2-2-4): the default.
     case shared

@@ -114,14 +114,8 @@ public struct ReminderPreferences: Sendable, Codable, Equatable {
     }
 }
 
-/// Consecutive local days with at least one completion.
-///
-/// Days are counted in the player's time zone (UTC when none is set) as day numbers since
-/// 1970-01-01, so DST changes never split or merge a day. The current streak is the run of
-/// consecutive active days that ends on the latest active day, as long as that day is today or
-/// yesterday; a player who has not played since the day before yesterday has a current streak
-/// of 0 (the longest stays). A late completion for an earlier day fills its gap, and the runs on
-/// both sides join.
+/// Consecutive local days with at least one completion, as a profile and a completion's answer show them (how they
+/// are counted is PodiumCore's `Streaks.swift`).
 public struct Streak: Sendable, Codable, Equatable {
     /// Days in the run that is still alive (0 once a whole local day passed without a completion).
     public var current: Int

@@ -1,6 +1,14 @@
 import Foundation
 import PodiumWire
 
+/// The streak rule.
+///
+/// Days are counted in the player's time zone (UTC when none is set) as day numbers since
+/// 1970-01-01, so DST changes never split or merge a day. The current streak is the run of
+/// consecutive active days that ends on the latest active day, as long as that day is today or
+/// yesterday; a player who has not played since the day before yesterday has a current streak
+/// of 0 (the longest stays). A late completion for an earlier day fills its gap, and the runs on
+/// both sides join.
 extension Streak {
     /// The streak of `activeDays` (local day numbers, any order, repeats allowed) seen on local day `today`.
     public static func of(activeDays: [Int], today: Int) -> Streak {

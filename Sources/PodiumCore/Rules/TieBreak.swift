@@ -1,7 +1,13 @@
 import Foundation
 import PodiumWire
 
-/// The key each policy ranks equal scores by (see `TieBreak` in PodiumWire for what the policies mean).
+/// The key each policy ranks equal scores by.
+///
+/// The choice is a key beside the score, lower first, read from what PostgreSQL keeps of each player on each
+/// board period (`reached_at`, the latest `completed_at` among the completions that added to the score,
+/// `duration_ms`, their summed playing time, and `untimed_completions`, how many of them came without one). Redis
+/// holds score and key in one sorted-set value (`RankingValue`), so pages, around-me and ranks stay one O(log n)
+/// lookup and agree with the medals, which PostgreSQL ranks by the same key.
 extension TieBreak {
     /// The largest key, just under the 32 bits below a score in `RankingPlace.storedValue` (keys above it are held at
     /// it, then tie): 2¹¹ short of 2³², so that for scores up to 2³¹ the rounding of a large stored value (a double)
