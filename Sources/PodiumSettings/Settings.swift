@@ -193,8 +193,7 @@ public struct Settings: Sendable {
 
     /// Each setting's effective value as `summary` shows it, by name.
     func shownValues() -> [String: String] {
-        let seconds = { (duration: Duration) in "\(duration.components.seconds)" }
-        let milliseconds = { (duration: Duration) in "\(Int(duration.inSeconds * 1000))" }
+        let (seconds, milliseconds) = (SettingsTable.seconds, SettingsTable.milliseconds as (Duration) -> String)
         return Dictionary(uniqueKeysWithValues: [
             ("PODIUM_DATABASE_URL", Self.maskedPassword(in: databaseURL)),
             ("PODIUM_DATABASE_READ_URL", databaseReadURL.map(Self.maskedPassword(in:)) ?? "(not set)"),
@@ -213,8 +212,8 @@ public struct Settings: Sendable {
             ("PODIUM_STARTUP_WAIT_SECONDS", seconds(startupWait)), ("PODIUM_SHUTDOWN_GRACE_S", seconds(shutdownGrace)),
             ("PODIUM_LIVE_STREAM_SECONDS", seconds(http.liveStreamLifetime)),
             ("PODIUM_REPLICA_NAME", replicaName),
-            ("PODIUM_WEBHOOK_TIMEOUT_MS", "\(Int(webhooks.timeout * 1000))"), ("PODIUM_WEBHOOK_MAX_ATTEMPTS", "\(webhooks.maxAttempts)"),
-            ("PODIUM_WEBHOOK_BACKOFF_MS", "\(Int(webhooks.backoff * 1000))"),
+            ("PODIUM_WEBHOOK_TIMEOUT_MS", SettingsTable.milliseconds(webhooks.timeout)), ("PODIUM_WEBHOOK_MAX_ATTEMPTS", "\(webhooks.maxAttempts)"),
+            ("PODIUM_WEBHOOK_BACKOFF_MS", SettingsTable.milliseconds(webhooks.backoff)),
             ("PODIUM_PLAYER_TOKEN_HS256_KEYS", http.playerTokens.hmacSecrets.isEmpty
                 ? "(none)" : "key ids " + http.playerTokens.hmacSecrets.keys.sorted().joined(separator: ",") + " (secrets hidden)"),
             ("PODIUM_PLAYER_TOKEN_JWKS_FILE", jwksFile ?? "(none)"),

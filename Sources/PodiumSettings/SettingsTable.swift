@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 import PodiumHTTP
 import PodiumStore
 import PodiumWebhooks
@@ -134,18 +135,18 @@ public enum SettingsTable {
             "one `info` line per request (method, route template, status, duration, bytes, request id, key id or token subject); `false` turns them off"),
     ]
 
-    /// `duration` in whole milliseconds, as the `_MS` settings are written.
-    private static func milliseconds(_ duration: Duration) -> String {
-        "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)"
+    /// `duration` in whole milliseconds, as the `_MS` settings are written (here and in `Settings.summary`).
+    static func milliseconds(_ duration: Duration) -> String {
+        "\(Int(duration.inSeconds * 1000))"
     }
 
     /// `interval` in whole milliseconds.
-    private static func milliseconds(_ interval: TimeInterval) -> String {
-        "\(Int((interval * 1000).rounded()))"
+    static func milliseconds(_ interval: TimeInterval) -> String {
+        "\(Int(interval * 1000))"
     }
 
     /// `duration` in whole seconds, as the `_SECONDS` settings are written.
-    private static func seconds(_ duration: Duration) -> String {
+    static func seconds(_ duration: Duration) -> String {
         "\(duration.components.seconds)"
     }
 
