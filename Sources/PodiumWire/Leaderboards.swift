@@ -1,11 +1,29 @@
 import Foundation
 
-/// What a board ranks players by.
+/// Which value of a completion a board ranks players by.
 public enum BoardMetric: String, Sendable, Codable, CaseIterable {
-    /// Sum of points awarded (the default).
+    /// Points awarded (the default).
     case points
-    /// Number of completions.
+    /// Completions: each counts 1 (on `sum` boards only).
     case completions
+    /// Correct answers.
+    case correct
+    /// Accuracy, correct ÷ total, in basis points (0–10,000; on `best` and `latest` boards only).
+    case accuracy
+    /// The playing time of a perfect run (every answer correct, `duration_ms` given), lower first (on `best` boards
+    /// only): the fastest perfect run.
+    case duration
+}
+
+/// How a player's completions in a period become their score on a board.
+public enum BoardAggregate: String, Sendable, Codable, CaseIterable {
+    /// The sum of the metric over the period's completions (the default).
+    case sum
+    /// The best single completion of the period: higher first (lower for `duration`); of equal values, the faster run,
+    /// then the one reached first.
+    case best
+    /// The most recent completion of the period (by `completed_at`).
+    case latest
 }
 
 /// A medal, won by a top player of a closed period.
@@ -192,6 +210,11 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     /// The IANA zone the board's periods are cut in, so a display names the period by its local dates (the bounds
     /// above are in UTC).
     public var timeZone: String
+    /// Which value of a completion the board ranks, so a display formats `score` (on `duration` boards the run's
+    /// milliseconds, lower first; on `accuracy` boards basis points).
+    public var metric: BoardMetric
+    /// How the board keeps a player's completions: their sum, or their best or latest run.
+    public var aggregate: BoardAggregate
     /// Whether the period still takes scores.
     public var status: PeriodStatus
     /// Players on the board period.
@@ -215,9 +238,12 @@ public struct LeaderboardPage: Sendable, Codable, Equatable {
     /// Creates a page.
     public init(
         board: String, window: LeaderboardWindow, period: String, startsAt: String?, endsAt: String?, closesAt: String?,
-        timeZone: String, status: PeriodStatus, players: Int, live: Bool, offset: Int, entries: [LeaderboardEntry],
-        title: String? = nil, league: LeagueCohortPage? = nil, cancelledAt: String? = nil, nextStartsAt: String? = nil
+        timeZone: String, metric: BoardMetric = .points, aggregate: BoardAggregate = .sum, status: PeriodStatus, players: Int,
+        live: Bool, offset: Int, entries: [LeaderboardEntry], title: String? = nil, league: LeagueCohortPage? = nil,
+        cancelledAt: String? = nil, nextStartsAt: String? = nil
     ) {
+        self.metric = metric
+        self.aggregate = aggregate
         self.title = title
         self.league = league
         self.cancelledAt = cancelledAt
@@ -308,6 +334,8 @@ public struct BoardSummary: Codable, Sendable {
     public var board: String
     /// What it ranks by.
     public var metric: String
+    /// How it keeps a player's completions: their sum, or their best or latest run.
+    public var aggregate: BoardAggregate
     /// Zone its periods are cut in.
     public var timeZone: String
     /// How equal scores rank.
@@ -316,9 +344,12 @@ public struct BoardSummary: Codable, Sendable {
     public var windows: [WindowSummary]
 
     /// Creates a value from its fields.
-    public init(board: String, metric: String, timeZone: String, tieBreak: TieBreak, windows: [WindowSummary]) {
+    public init(
+        board: String, metric: String, aggregate: BoardAggregate = .sum, timeZone: String, tieBreak: TieBreak, windows: [WindowSummary]
+    ) {
         self.board = board
         self.metric = metric
+        self.aggregate = aggregate
         self.timeZone = timeZone
         self.tieBreak = tieBreak
         self.windows = windows
@@ -460,4 +491,7 @@ public enum TieBreak: String, Sendable, Codable, CaseIterable {
     /// Of equal scores, the one that took less summed playing time (`duration_ms`) ranks higher; a completion without
     /// `duration_ms` counts as the slowest possible, so any player with one ranks after every player timed throughout.
     case fastest
+    /// Of equal single runs (`best` and `latest` boards, which always break ties so), the faster run ranks higher, then
+    /// the one reached first, to the minute; a run without `duration_ms` counts as the slowest.
+    case run
 }

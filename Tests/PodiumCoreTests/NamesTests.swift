@@ -8,19 +8,21 @@ import Testing
 struct NamesTests {
     @Test("each scope's kind holds its id and no other kind does; the kinds are spelled in one list")
     func kinds() {
-        let scopes: [BoardScope] = [.global, .topic("maths"), .group("5c"), .contest("spring"), .league("l", tier: "gold", cohort: 3)]
+        let scopes: [BoardScope] = [
+            .global, .topic("maths"), .group("5c"), .quiz("Fractions:3@v2"), .contest("spring"), .league("l", tier: "gold", cohort: 3),
+        ]
         #expect(scopes.map(\.kind) == BoardScope.Kind.allCases)
         for scope in scopes {
             #expect(BoardScope.Kind.allCases.filter { $0.holds(boardID: scope.id) } == [scope.kind])
         }
         #expect(!BoardScope.Kind.global.holds(boardID: "globalx"))
         #expect(!BoardScope.Kind.topic.holds(boardID: "topics:x"))
-        #expect(BoardScope.Kind.spelled == "global, topic, group, contest or league")
+        #expect(BoardScope.Kind.spelled == "global, topic, group, quiz, contest or league")
     }
 
     @Test("valid scope ids parse and round-trip", arguments: [
         ("global", BoardScope.global), ("topic:math", .topic("math")), ("group:class-7b", .group("class-7b")),
-        ("topic:a.b_c-1", .topic("a.b_c-1")), ("group:" + String(repeating: "g", count: 64), .group(String(repeating: "g", count: 64))),
+        ("topic:a.b_c-1", .topic("a.b_c-1")), ("quiz:Fractions:3@v2", .quiz("Fractions:3@v2")), ("group:" + String(repeating: "g", count: 64), .group(String(repeating: "g", count: 64))),
     ])
     func validScopes(id: String, scope: BoardScope) {
         #expect(BoardScope(id: id) == scope)

@@ -20,6 +20,69 @@ struct RankingPlaceTests {
         #expect(byValue == places.sorted(), "ascending values are best first")
     }
 
+    @Test("run places keep 39 key bits: a run's value below 2^14 survives its stored value, and stored values sort as places do")
+    func runPlacesRoundTripAndSort() {
+        var generator = SystemRandomNumberGenerator()
+        let largestRunKey = TieBreak.slowestRunDeciseconds << TieBreak.runReachBits | ((1 << TieBreak.runReachBits) - 1)
+        let places = (0..<2_000).map { _ in
+            RankingPlace(score: Int64.random(in: 0..<16_384, using: &generator), key: Int64.random(in: 0...largestRunKey, using: &generator), keyBits: 39)
+        } + [RankingPlace(score: 0, keyBits: 39), RankingPlace(score: 16_383, key: largestRunKey, keyBits: 39)]
+        for place in places {
+            #expect(RankingPlace(storedValue: place.storedValue, keyBits: 39) == place, "\(place)")
+            #expect(RankingPlace(storedValue: String(Double(place.storedValue)!), keyBits: 39) == place, "\(place)")
+        }
+        #expect(places.sorted { Double($0.storedValue)! < Double($1.storedValue)! } == places.sorted())
+    }
+
+    @Test("run keys: deciseconds above minutes since 2020, untimed and very slow runs the slowest")
+    func runKeys() {
+        let reached = Date(timeIntervalSince1970: 1_795_000_000.9)
+        let minutes = Int64((1_795_000_000 - 1_577_836_800) / 60)
+        #expect(TieBreak.run.key(reachedAt: reached, durationMs: 61_299, untimedCompletions: 0) == 612 << 23 | minutes)
+        #expect(TieBreak.run.key(reachedAt: reached, durationMs: 5, untimedCompletions: 1) == TieBreak.slowestRunDeciseconds << 23 | minutes)
+        #expect(TieBreak.run.key(reachedAt: reached, durationMs: 1 << 40, untimedCompletions: 0) == TieBreak.slowestRunDeciseconds << 23 | minutes)
+        #expect(TieBreak.run.key(reachedAt: nil, durationMs: 100, untimedCompletions: 0) == 1 << 23)
+        #expect(TieBreak.run.keyBits == 39 && TieBreak.earliest.keyBits == 32)
+    }
+
+    @Test("duration values: perfect timed runs only, stored as the slowest less the centiseconds, shown back in milliseconds")
+    func durationValues() {
+        let metric = BoardMetric.duration
+        #expect(metric.value(points: 9, correct: 9, total: 10, durationMs: 1_000) == nil)
+        #expect(metric.value(points: 9, correct: 10, total: 10, durationMs: nil) == nil)
+        #expect(metric.value(points: 9, correct: 10, total: 10, durationMs: 21_000_000) == nil, "slower than 5 h 49 min")
+        let stored = metric.value(points: 9, correct: 10, total: 10, durationMs: 65_437)
+        #expect(stored == BoardMetric.slowestRunCentiseconds - 6_543)
+        #expect(stored.map(metric.shownValue) == 65_430)
+        #expect(BoardMetric.accuracy.value(points: 0, correct: 7, total: 8, durationMs: nil) == 8_750)
+        #expect(BoardMetric.correct.value(points: 0, correct: 7, total: 8, durationMs: nil) == 7)
+    }
+
+    @Test("a rule's metric, aggregate and tie-break must go together; contests and leagues refuse single-run metrics and run")
+    func rankingCombinations() {
+        func errors(_ metric: BoardMetric, _ aggregate: BoardAggregate, _ tieBreak: TieBreak = .shared) -> Int {
+            BoardCatalog(rules: [BoardRule(scope: "quiz:*", metric: metric, aggregate: aggregate, tieBreak: tieBreak)]).validationErrors().count
+        }
+        #expect(errors(.points, .best) == 0 && errors(.correct, .latest) == 0 && errors(.accuracy, .best) == 0 && errors(.duration, .best) == 0)
+        #expect(errors(.completions, .best) == 1 && errors(.accuracy, .sum) == 1 && errors(.duration, .latest) == 1)
+        #expect(errors(.points, .best, .fastest) == 1 && errors(.points, .sum, .run) == 1)
+        let catalog = BoardCatalog(rules: [
+            BoardRule(scope: "quiz:*", metric: .correct, aggregate: .best), BoardRule(scope: "quiz:speed", metric: .duration, aggregate: .best),
+        ])
+        #expect(catalog.definition(for: .quiz("any")).tieBreak == .run)
+        #expect(catalog.definition(for: .quiz("speed")).tieBreak == .earliest)
+        #expect(catalog.definition(for: .quiz("any")).medalWindows.isEmpty, "a rule made in code sets its medals")
+        #expect(BoardCatalog().definition(for: .quiz("any")).windows.isEmpty, "no rule, no quiz board")
+        #expect(!BoardCatalog().countsQuiz("any") && catalog.countsQuiz("any"))
+        let contest = ContestRequest(
+            id: "c", title: "C", scope: ["global"], startsAt: "2026-12-07T10:00:00Z", endsAt: "2026-12-07T11:00:00Z", metric: .duration, tieBreak: .run)
+        guard case .failure(let failure) = contest.validated(now: Date(timeIntervalSince1970: 1_796_000_000)) else {
+            Issue.record("a duration contest was accepted")
+            return
+        }
+        #expect(failure.errors.map(\.field) == ["metric", "tie_break"])
+    }
+
     @Test("beyond the exact range the score still orders")
     func largeScoresStillOrder() {
         let large = [RankingPlace(score: 3_000_000_000, key: 5), RankingPlace(score: 3_000_000_001, key: 9)]

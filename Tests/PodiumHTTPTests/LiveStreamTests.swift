@@ -115,7 +115,7 @@ struct LiveStreamTests {
             #expect(stream.status == .ok)
             let text = String(buffer: stream.body)
             #expect(text.hasPrefix("retry: 2000\n\nid: \""))
-            #expect(text.contains("\nevent: page\ndata: {\"board\":\"global\","))
+            #expect(text.contains("\nevent: page\ndata: {\"aggregate\":\"sum\",\"board\":\"global\","))
             #expect(text.hasSuffix("\n\nevent: status\ndata: {\"live\":false}\n\n"), "this harness runs no subscription: not live")
         }
     }

@@ -98,11 +98,11 @@ func instant(_ text: String) -> Date {
 
 /// A valid completion for tests (`durationMs` nil: sent without `duration_ms`).
 func completion(
-    id: String, user: String, topic: String, difficulty: String = "medium", correct: Int = 5, total: Int = 10,
+    id: String, user: String, quiz: String = "quiz-1", topic: String, difficulty: String = "medium", correct: Int = 5, total: Int = 10,
     completedAt: String? = nil, durationMs: Int? = 1234, groups: [String]? = nil, displayName: String? = nil, now: Date
 ) throws -> ValidCompletion {
     let request = CompletionRequest(
-        id: id, userId: user, quizId: "quiz-1", topic: topic, difficulty: difficulty, correct: correct, total: total,
+        id: id, userId: user, quizId: quiz, topic: topic, difficulty: difficulty, correct: correct, total: total,
         durationMs: durationMs, completedAt: completedAt, groups: groups, displayName: displayName)
     return try request.validated(now: now, rules: GameRules())
 }

@@ -223,6 +223,26 @@ struct TieBreakTests {
                     "\(duration) ms, \(count) untimed")
         }
     }
+
+    @Test("run: the SQL key PostgreSQL ranks and merges by equals the key Redis is written with")
+    func sqlRunKeyAgreesWithSwiftKey() async throws {
+        let postgres = try await StoreTestEnvironment.postgres(poolSize: 1)
+        defer { Task { await postgres.close() } }
+        let durations: [Int64] = [0, 99, 100, 61_299, 6_553_400, 6_553_500, 1 << 40]
+        let instants = [instant("2019-06-01T00:00:00Z"), instant("2026-11-23T10:00:59Z"), instant("2026-11-23T10:01:00Z"), instant("2060-01-01T00:00:00Z")]
+        let cases = durations.flatMap { duration in instants.flatMap { at in [(duration, at, Int64(0)), (duration, at, Int64(1))] } }
+        let rows = try await postgres.query("""
+            SELECT v.duration_ms, v.untimed_completions, v.reached_at, \(TieBreakSQL.key(policy: "'run'", row: "v")) AS tie_key
+            FROM (SELECT d AS duration_ms, n AS untimed_completions, r AS reached_at, NULL::timestamptz AS updated_at
+                  FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS x(d, n, r)) v
+            """, [cases.map(\.0), cases.map(\.2), cases.map { RFC3339.format($0.1) }]).rows
+        #expect(rows.count == cases.count)
+        for row in rows {
+            let (duration, untimed, at) = (try row.int64("duration_ms"), try row.int64("untimed_completions"), try row.date("reached_at"))
+            #expect(try row.int64("tie_key") == TieBreak.run.key(reachedAt: at, durationMs: duration, untimedCompletions: untimed),
+                    "\(duration) ms, \(untimed) untimed, at \(at)")
+        }
+    }
 }
 
 extension OwnRedis {

@@ -2,7 +2,7 @@ import Foundation
 import PodiumWire
 
 /// A pattern naming boards, as API key scopes hold them: `global`, `topic:<name>`, `topic:*`,
-/// `group:<name>`, `group:*` or `contest:<id>`.
+/// `group:<name>`, `group:*`, `quiz:<quiz_id>`, `quiz:*` or `contest:<id>`.
 ///
 /// A scoped key reads only the boards its patterns match, and only the players who appear on them
 /// (a teacher's key with `group:class-4b` sees that class's boards and its pupils' profiles).
@@ -13,12 +13,15 @@ public enum BoardPattern: Sendable, Hashable {
     case anyTopic
     /// Every group board.
     case anyGroup
+    /// Every quiz board.
+    case anyQuiz
 
-    /// Parses a pattern; nil unless it is a board id (a contest's included) or `topic:*` / `group:*`.
+    /// Parses a pattern; nil unless it is a board id (a contest's included) or `topic:*` / `group:*` / `quiz:*`.
     public init?(_ text: String) {
         switch text {
         case "topic:*": self = .anyTopic
         case "group:*": self = .anyGroup
+        case "quiz:*": self = .anyQuiz
         default:
             guard let board = BoardScope(id: text) else { return nil }
             self = .board(board)
@@ -31,6 +34,7 @@ public enum BoardPattern: Sendable, Hashable {
         case .board(let board): board.id
         case .anyTopic: "topic:*"
         case .anyGroup: "group:*"
+        case .anyQuiz: "quiz:*"
         }
     }
 
@@ -38,7 +42,7 @@ public enum BoardPattern: Sendable, Hashable {
     public func matches(_ board: BoardScope) -> Bool {
         switch (self, board) {
         case (.board(let named), _): named == board
-        case (.anyTopic, .topic), (.anyGroup, .group): true
+        case (.anyTopic, .topic), (.anyGroup, .group), (.anyQuiz, .quiz): true
         default: false
         }
     }
@@ -56,7 +60,7 @@ extension BoardPattern: Codable {
         let text = try container.decode(String.self)
         guard let pattern = BoardPattern(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "invalid board pattern \"\(text)\"; expected global, topic:<name>, topic:*, group:<name>, group:* or contest:<id>")
+                in: container, debugDescription: "invalid board pattern \"\(text)\"; expected global, topic:<name>, topic:*, group:<name>, group:*, quiz:<quiz_id>, quiz:* or contest:<id>")
         }
         self = pattern
     }
@@ -89,11 +93,11 @@ public struct PlayerClaims: Sendable, Equatable {
         expiresAt.map { $0 <= now } ?? false
     }
 
-    /// Boards a player may read: global, every topic, and its own groups (never another class's board). A contest's
+    /// Boards a player may read: global, every topic and quiz, and its own groups (never another class's board). A contest's
     /// board and a league cohort's are not among these; the caller checks the contest's or league's scope instead.
     public func maySee(_ board: BoardScope) -> Bool {
         switch board {
-        case .global, .topic: true
+        case .global, .topic, .quiz: true
         case .group(let name): groups.contains(name)
         case .contest, .league: false
         }

@@ -2,9 +2,10 @@ import Foundation
 
 /// Which players and completions a leaderboard ranks.
 ///
-/// The id form (`global`, `topic:<name>`, `group:<name>`, `contest:<id>`, `league:<id>:<tier>:<n>`) is what appears in
-/// URLs, config and storage keys; names follow `NameRules.isValidScopeName`, so only a league cohort's id has more than
-/// one `:`.
+/// The id form (`global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>`, `league:<id>:<tier>:<n>`) is
+/// what appears in URLs, config and storage keys; names follow `NameRules.isValidScopeName` and quiz ids
+/// `NameRules.isValidIdentifier`, so a league cohort's id and a quiz id holding `:` have more than one `:` (readers
+/// of a storage key split it from the right).
 public enum BoardScope: Sendable, Hashable {
     /// Every completion by every player.
     case global
@@ -12,17 +13,20 @@ public enum BoardScope: Sendable, Hashable {
     case topic(String)
     /// Completions by members of one group.
     case group(String)
+    /// Completions of one quiz (kept only where a rule turns quiz boards on).
+    case quiz(String)
     /// A contest's board (`Contest`): completions in its scope played during its runs.
     case contest(String)
     /// One cohort of a league (`League`): its players' completions in scope during a week.
     case league(String, tier: String, cohort: Int)
 
-    /// "global", "topic:<name>", "group:<name>", "contest:<id>" or "league:<id>:<tier>:<n>".
+    /// "global", "topic:<name>", "group:<name>", "quiz:<quiz_id>", "contest:<id>" or "league:<id>:<tier>:<n>".
     public var id: String {
         switch self {
         case .global: "global"
         case .topic(let name): "topic:\(name)"
         case .group(let name): "group:\(name)"
+        case .quiz(let id): "quiz:\(id)"
         case .contest(let id): "contest:\(id)"
         case .league(let id, let tier, let cohort): "league:\(id):\(tier):\(cohort)"
         }
@@ -39,6 +43,12 @@ public enum BoardScope: Sendable, Hashable {
             guard parts.count == 4, NameRules.isValidScopeName(parts[1]), NameRules.isValidScopeName(parts[2]),
                   parts[3].allSatisfy(\.isASCII), parts[3].first != "0", let cohort = Int(parts[3]), cohort > 0 else { return nil }
             self = .league(parts[1], tier: parts[2], cohort: cohort)
+            return
+        }
+        if id.hasPrefix("quiz:") {
+            let quizID = String(id.dropFirst("quiz:".count))
+            guard NameRules.isValidIdentifier(quizID) else { return nil }
+            self = .quiz(quizID)
             return
         }
         guard let colon = id.firstIndex(of: ":") else { return nil }
@@ -62,6 +72,8 @@ extension BoardScope {
         case topic
         /// `group:<name>`.
         case group
+        /// `quiz:<quiz_id>`.
+        case quiz
         /// `contest:<id>`.
         case contest
         /// `league:<id>:<tier>:<n>`.
@@ -72,7 +84,7 @@ extension BoardScope {
             self == .global ? id == "global" : id.hasPrefix(rawValue + ":")
         }
 
-        /// The kinds in words for an answer that lists them: "global, topic, group, contest or league".
+        /// The kinds in words for an answer that lists them: "global, topic, group, quiz, contest or league".
         public static var spelled: String {
             let names = allCases.map(\.rawValue)
             return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
@@ -85,6 +97,7 @@ extension BoardScope {
         case .global: .global
         case .topic: .topic
         case .group: .group
+        case .quiz: .quiz
         case .contest: .contest
         case .league: .league
         }
@@ -104,7 +117,7 @@ extension BoardScope: Codable {
         guard let scope = BoardScope(id: id) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name>, group:<name>, contest:<id> or league:<id>:<tier>:<n>"
+                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name>, group:<name>, quiz:<quiz_id>, contest:<id> or league:<id>:<tier>:<n>"
             )
         }
         self = scope

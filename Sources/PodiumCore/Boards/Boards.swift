@@ -1,10 +1,10 @@
 import Foundation
 import PodiumWire
 
-/// A configured rule that gives boards matching `scope` their time zone, windows, metric and medals.
+/// A configured rule that gives boards matching `scope` their time zone, windows, metric, aggregate and medals.
 ///
-/// `scope` is an exact board id (`global`, `topic:math`) or a wildcard for a kind
-/// (`topic:*`, `group:*`). Exact ids win over wildcards.
+/// `scope` is an exact board id (`global`, `topic:math`, `quiz:fractions-3`) or a wildcard for a kind
+/// (`topic:*`, `group:*`, `quiz:*`). Exact ids win over wildcards.
 public struct BoardRule: Sendable, Codable, Equatable {
     /// Board id or kind wildcard this rule applies to.
     public var scope: String
@@ -12,29 +12,33 @@ public struct BoardRule: Sendable, Codable, Equatable {
     public var timeZone: String
     /// Windows the board keeps.
     public var windows: [LeaderboardWindow]
-    /// What the board ranks by.
+    /// Which value of a completion the board ranks by.
     public var metric: BoardMetric
+    /// How a player's completions in a period become their score.
+    public var aggregate: BoardAggregate
     /// Windows whose closed periods award medals.
     public var medalWindows: [LeaderboardWindow]
-    /// How equal scores rank.
+    /// How equal scores rank (on `sum` boards; best and latest boards always break ties by the run).
     public var tieBreak: TieBreak
 
-    /// Creates a rule; defaults are UTC, all four windows, points, no medals, shared ranks for ties.
+    /// Creates a rule; defaults are UTC, all four windows, the sum of points, no medals, shared ranks for ties.
     public init(
         scope: String, timeZone: String = "UTC", windows: [LeaderboardWindow] = LeaderboardWindow.calendar,
-        metric: BoardMetric = .points, medalWindows: [LeaderboardWindow] = [], tieBreak: TieBreak = .shared
+        metric: BoardMetric = .points, aggregate: BoardAggregate = .sum, medalWindows: [LeaderboardWindow] = [],
+        tieBreak: TieBreak = .shared
     ) {
         self.scope = scope
         self.timeZone = timeZone
         self.windows = windows
         self.metric = metric
+        self.aggregate = aggregate
         self.medalWindows = medalWindows
         self.tieBreak = tieBreak
     }
 
     /// Decodes a rule; every key but `scope` may be left out.
     ///
-    /// Without `medal_windows`, a global or topic board keeps the spec's medals (week and month, those
+    /// Without `medal_windows`, a global, topic or quiz board keeps the spec's medals (week and month, those
     /// of them it keeps) and a group board has none; `"medal_windows": []` turns medals off.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -42,7 +46,8 @@ public struct BoardRule: Sendable, Codable, Equatable {
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
         windows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .windows) ?? LeaderboardWindow.calendar
         metric = try container.decodeIfPresent(BoardMetric.self, forKey: .metric) ?? .points
-        let awardsByDefault = scope == "global" || scope.hasPrefix("topic:")
+        aggregate = try container.decodeIfPresent(BoardAggregate.self, forKey: .aggregate) ?? .sum
+        let awardsByDefault = scope == "global" || scope.hasPrefix("topic:") || scope.hasPrefix("quiz:")
         medalWindows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .medalWindows)
             ?? (awardsByDefault ? [.week, .month].filter(windows.contains) : [])
         tieBreak = try container.decodeIfPresent(TieBreak.self, forKey: .tieBreak) ?? .shared
@@ -64,8 +69,40 @@ public struct BoardRule: Sendable, Codable, Equatable {
         case .global: self.scope == "global"
         case .topic: self.scope == "topic:*"
         case .group: self.scope == "group:*"
+        case .quiz: self.scope == "quiz:*"
         case .contest, .league: false
         }
+    }
+
+    /// The tie-break the rule's boards rank by: the rule's own on a `sum` board; on a best or latest board the run's
+    /// (faster, then earlier), or the earliest for a duration, whose score already is the run's time.
+    var effectiveTieBreak: TieBreak {
+        switch aggregate {
+        case .sum: tieBreak
+        case .best, .latest: metric == .duration ? .earliest : .run
+        }
+    }
+
+    /// Problems with the rule's metric, aggregate and tie-break together; empty when they go together.
+    var rankingErrors: [String] {
+        var errors: [String] = []
+        switch (metric, aggregate) {
+        case (.completions, .best), (.completions, .latest):
+            errors.append("board \(scope): completions are counted, so they go with aggregate sum only")
+        case (.accuracy, .sum):
+            errors.append("board \(scope): accuracy is a single run's, so it goes with aggregate best or latest")
+        case (.duration, .sum), (.duration, .latest):
+            errors.append("board \(scope): duration ranks the fastest perfect run, so it goes with aggregate best only")
+        default:
+            break
+        }
+        if aggregate != .sum && tieBreak != .shared {
+            errors.append("board \(scope): best and latest boards break ties by the run (faster, then earlier); leave tie_break out")
+        }
+        if aggregate == .sum && tieBreak == .run {
+            errors.append("board \(scope): tie_break run belongs to best and latest boards")
+        }
+        return errors
     }
 }
 
@@ -77,8 +114,10 @@ public struct BoardDefinition: Sendable, Hashable {
     public let timeZone: TimeZone
     /// Windows it keeps.
     public let windows: [LeaderboardWindow]
-    /// What it ranks by.
+    /// Which value of a completion it ranks by.
     public let metric: BoardMetric
+    /// How a player's completions in a period become their score.
+    public let aggregate: BoardAggregate
     /// Windows that award medals when a period closes.
     public let medalWindows: [LeaderboardWindow]
     /// How equal scores rank.
@@ -93,13 +132,14 @@ public struct BoardDefinition: Sendable, Hashable {
 
     /// Creates a definition.
     init(
-        scope: BoardScope, timeZone: TimeZone, windows: [LeaderboardWindow], metric: BoardMetric, medalWindows: [LeaderboardWindow],
-        tieBreak: TieBreak, contest: Contest?, cohort: LeagueCohortBoard? = nil
+        scope: BoardScope, timeZone: TimeZone, windows: [LeaderboardWindow], metric: BoardMetric, aggregate: BoardAggregate = .sum,
+        medalWindows: [LeaderboardWindow], tieBreak: TieBreak, contest: Contest?, cohort: LeagueCohortBoard? = nil
     ) {
         self.scope = scope
         self.timeZone = timeZone
         self.windows = windows
         self.metric = metric
+        self.aggregate = aggregate
         self.medalWindows = medalWindows
         self.tieBreak = tieBreak
         contestBox = contest.map(ContestBox.init)
@@ -140,10 +180,14 @@ public struct BoardCatalog: Sendable {
     /// The contests, which PostgreSQL holds (shared by every copy of this catalog).
     public let contests: ContestRegistry
 
+    /// Whether any rule turns quiz boards on (most configurations have none, and skip the lookup per completion).
+    private let quizRules: Bool
+
     /// Creates a catalog; `validationErrors` reports unknown zones or scopes.
     public init(rules: [BoardRule] = BoardRule.defaults, contests: ContestRegistry = ContestRegistry()) {
         self.rules = rules
         self.contests = contests
+        quizRules = rules.contains { $0.scope.hasPrefix("quiz:") }
     }
 
     /// Problems with the configured rules (unknown time zone, bad scope, no windows), empty when valid.
@@ -151,19 +195,19 @@ public struct BoardCatalog: Sendable {
         rules.flatMap { rule -> [String] in
             var errors: [String] = []
             if !NameRules.isValidTimeZone(rule.timeZone) { errors.append("board \(rule.scope): unknown time zone \(rule.timeZone)") }
-            let wildcard = ["topic:*", "group:*"].contains(rule.scope)
+            let wildcard = ["topic:*", "group:*", "quiz:*"].contains(rule.scope)
             if !wildcard && BoardScope(id: rule.scope) == nil { errors.append("board \(rule.scope): not a board id or wildcard") }
             if rule.windows.isEmpty { errors.append("board \(rule.scope): no windows") }
             if rule.windows.contains(.contest) { errors.append("board \(rule.scope): the contest window belongs to contests only") }
             if rule.scope.hasPrefix("contest:") { errors.append("board \(rule.scope): contests are created through the API, not the rules file") }
             if Set(rule.windows).count != rule.windows.count { errors.append("board \(rule.scope): a window is listed twice") }
-            return errors
+            return errors + rule.rankingErrors
         }
     }
 
     /// The definition of `scope`: its exact rule, else its kind's wildcard, else the defaults' rule for its kind.
     ///
-    /// A contest's board comes from the contest, a league cohort's from the league; a contest, league or tier that does
+    /// A quiz board no rule names has no windows (quiz boards are kept only where a rule turns them on). A contest's board comes from the contest, a league cohort's from the league; a contest, league or tier that does
     /// not exist has a board without windows (so every window of it is not found).
     public func definition(for scope: BoardScope) -> BoardDefinition {
         if case .contest(let id) = scope {
@@ -175,14 +219,15 @@ public struct BoardCatalog: Sendable {
             }
             return league.cohortBoard(tier: index, cohort: cohort)
         }
-        let rule = rule(for: scope)
+        guard let rule = rule(for: scope) else { return .missing(scope) }
         return BoardDefinition(
             scope: scope,
             timeZone: TimeZone(identifier: rule.timeZone) ?? .gmt,
             windows: rule.windows,
             metric: rule.metric,
+            aggregate: rule.aggregate,
             medalWindows: rule.medalWindows,
-            tieBreak: rule.tieBreak,
+            tieBreak: rule.effectiveTieBreak,
             contest: nil
         )
     }
@@ -192,15 +237,37 @@ public struct BoardCatalog: Sendable {
     public func tieBreak(of scope: BoardScope) -> TieBreak {
         if case .contest(let id) = scope { return contests.board(id)?.tieBreak ?? .shared }
         if case .league(let id, _, _) = scope { return contests.league(id)?.tieBreak ?? .shared }
-        return rule(for: scope).tieBreak
+        return rule(for: scope)?.effectiveTieBreak ?? .shared
     }
 
-    /// The rule for a calendar board: its exact rule, else its kind's wildcard, else the defaults' rule for its kind.
-    private func rule(for scope: BoardScope) -> BoardRule {
+    /// Which value `scope` ranks: `definition(for:).metric`, without making the whole definition (reads ask it per answer).
+    public func metric(of scope: BoardScope) -> BoardMetric {
+        if case .contest(let id) = scope { return contests.board(id)?.metric ?? .points }
+        if case .league(let id, _, _) = scope { return contests.league(id)?.metric ?? .points }
+        return rule(for: scope)?.metric ?? .points
+    }
+
+    /// How `scope` keeps a player's completions: `definition(for:).aggregate`, without making the whole definition
+    /// (contests and leagues sum).
+    public func aggregate(of scope: BoardScope) -> BoardAggregate {
+        switch scope {
+        case .contest, .league: .sum
+        default: rule(for: scope)?.aggregate ?? .sum
+        }
+    }
+
+    /// Whether completions of quiz `quizID` count on its quiz board: a rule names it or `quiz:*`.
+    public func countsQuiz(_ quizID: String) -> Bool {
+        quizRules && rule(for: .quiz(quizID)) != nil
+    }
+
+    /// The rule for a calendar board: its exact rule, else its kind's wildcard, else the defaults' rule for its kind;
+    /// nil for a quiz board no rule names.
+    private func rule(for scope: BoardScope) -> BoardRule? {
         rules.first { $0.matchesExactly(scope) }
             ?? rules.first { $0.matchesKind(scope) }
             ?? BoardRule.defaults.first { $0.matchesKind(scope) }
-            ?? BoardRule(scope: scope.id)
+            ?? (scope.kind == .quiz ? nil : BoardRule(scope: scope.id))
     }
 }
 
@@ -233,11 +300,30 @@ private final class ContestBox: Sendable, Hashable {
 }
 
 extension BoardMetric {
-    /// How much one completion worth `points` adds to a board of this metric.
-    public func increment(points: Int) -> Int64 {
+    /// The slowest perfect run a `duration` board ranks, in centiseconds (about 5 h 50 min); slower ones do not count.
+    public static let slowestRunCentiseconds: Int64 = (1 << 21) - 1
+
+    /// What one completion worth `points` with `correct` of `total` right in `durationMs` gives a board of this metric:
+    /// the amount a `sum` board adds, the run a `best` or `latest` board compares; nil when it does not count (a
+    /// `duration` board takes perfect, timed runs only).
+    ///
+    /// Every board ranks higher stored scores first, so a duration is stored as `slowestRunCentiseconds` less the run's
+    /// centiseconds (`shownValue` turns it back into milliseconds).
+    public func value(points: Int, correct: Int, total: Int, durationMs: Int?) -> Int64? {
         switch self {
-        case .points: Int64(points)
-        case .completions: 1
+        case .points: return Int64(points)
+        case .completions: return 1
+        case .correct: return Int64(correct)
+        case .accuracy: return total > 0 ? Int64(correct) * 10_000 / Int64(total) : 0
+        case .duration:
+            guard total > 0, correct == total, let durationMs, durationMs >= 0 else { return nil }
+            let centiseconds = Int64(durationMs) / 10
+            return centiseconds > Self.slowestRunCentiseconds ? nil : Self.slowestRunCentiseconds - centiseconds
         }
+    }
+
+    /// The value a stored score shows in answers: the score itself, or for `duration` the run's milliseconds.
+    public func shownValue(_ stored: Int64) -> Int64 {
+        self == .duration ? (Self.slowestRunCentiseconds - stored) * 10 : stored
     }
 }

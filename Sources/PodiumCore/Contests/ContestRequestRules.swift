@@ -16,6 +16,7 @@ extension ContestRequest {
         let end = instant(endsAt, field: "ends_at", errors: &errors)
         if let start, let end, start >= end { errors.append(FieldError(field: "ends_at", message: "must be after starts_at")) }
         let schedule = schedule(start: start, end: end, zone: zone, errors: &errors)
+        DefinitionFields.sumRanking(metric: metric, tieBreak: tieBreak, errors: &errors)
         let entry = entry ?? .open
         if let maxPlayers {
             if entry != .join {

@@ -43,4 +43,15 @@ enum DefinitionFields {
         }
         return TimeZone(identifier: name)
     }
+
+    /// The `metric` and `tie_break` of a contest or league, whose boards rank sums: `accuracy` and `duration` (a single
+    /// run's) and the `run` tie-break (best and latest boards') are refused.
+    static func sumRanking(metric: BoardMetric?, tieBreak: TieBreak?, errors: inout [FieldError]) {
+        if let metric, ![.points, .completions, .correct].contains(metric) {
+            errors.append(FieldError(field: "metric", message: "must be points, completions or correct: contests and leagues rank sums"))
+        }
+        if tieBreak == .run {
+            errors.append(FieldError(field: "tie_break", message: "must be shared, earliest or fastest: run belongs to best and latest boards"))
+        }
+    }
 }

@@ -9,6 +9,7 @@ extension LeagueRequest {
         let name = DefinitionFields.shownName(name, field: "name", maxLength: Self.maximumNameLength, errors: &errors)
         let scope = DefinitionFields.scope(scope, errors: &errors)
         let zone = DefinitionFields.zone(timeZone, errors: &errors)
+        DefinitionFields.sumRanking(metric: metric, tieBreak: tieBreak, errors: &errors)
         let size = cohortSize ?? League.defaultCohortSize
         if !Self.cohortSizes.contains(size) {
             errors.append(FieldError(field: "cohort_size", message: "must be \(Self.cohortSizes.lowerBound)-\(Self.cohortSizes.upperBound)"))

@@ -12,11 +12,20 @@ public struct CompletionPlan: Sendable {
     /// Board periods it falls in that had already closed: it missed them.
     public private(set) var closed: [BoardPeriod]
 
-    /// Plans `item`, recorded at `now`, under `rules`.
+    /// Plans `item`, recorded at `now`, under `rules`: the board periods it falls in, less those of boards it does not
+    /// count on (a `duration` board takes perfect, timed runs only).
     public init(_ item: ValidCompletion, rules: GameRules, now: Date) {
         self.item = item
-        points = rules.points.points(difficulty: item.difficulty, correct: item.correct, total: item.total)
-        (open, closed) = rules.boardPeriods(topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now)
+        let points = rules.points.points(difficulty: item.difficulty, correct: item.correct, total: item.total)
+        self.points = points
+        let (open, closed) = rules.boardPeriods(
+            quizID: item.quizID, topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now)
+        let counts = { (entry: BoardPeriod) in
+            entry.board.metric != .duration
+                || entry.board.metric.value(points: points, correct: item.correct, total: item.total, durationMs: item.durationMS) != nil
+        }
+        self.open = open.filter(counts)
+        self.closed = closed.filter(counts)
     }
 
     /// The same plan without the board periods `excluded` picks (contest runs of a `join` contest the player did not join).
@@ -35,8 +44,14 @@ public struct CompletionPlan: Sendable {
         return plan
     }
 
-    /// Board-score increments for the open periods, in their order.
-    public var increments: [Int64] { open.map { $0.board.metric.increment(points: points) } }
+    /// What the completion gives each open period, in their order: the amount a `sum` board adds, the run a `best` or
+    /// `latest` board compares (`BoardMetric.value`).
+    public var increments: [Int64] { open.map { value(on: $0.board) } }
+
+    /// What the completion gives a board of `board`'s metric (0 where it does not count, which `init` leaves out).
+    public func value(on board: BoardDefinition) -> Int64 {
+        board.metric.value(points: points, correct: item.correct, total: item.total, durationMs: item.durationMS) ?? 0
+    }
 }
 
 /// What the store knows of a player right after adding one completion: the facts the game rules look at.

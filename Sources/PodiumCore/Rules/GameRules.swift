@@ -45,22 +45,26 @@ public struct GameRules: Sendable {
         self.achievements = achievements
     }
 
-    /// The boards a completion counts on: global, its topic and each of its groups.
-    public func scopes(topic: String, groups: [String]) -> [BoardScope] {
-        [.global, .topic(topic)] + groups.map { .group($0) }
+    /// The boards a completion counts on: global, its topic, each of its groups, and its quiz's board when a rule turns
+    /// that on.
+    public func scopes(quizID: String, topic: String, groups: [String]) -> [BoardScope] {
+        let calendar: [BoardScope] = [.global, .topic(topic)] + groups.map { .group($0) }
+        return boards.countsQuiz(quizID) ? calendar + [.quiz(quizID)] : calendar
     }
 
     /// Every board period a completion at `completedAt` falls in, each marked closed or open at `now`: the calendar
     /// periods of its boards, then the run of each standing contest in scope that was under way then.
     ///
     /// A `join` contest's run is listed for every player; the store leaves it out for players who did not join.
-    public func boardPeriods(topic: String, groups: [String], completedAt: Date, now: Date) -> (open: [BoardPeriod], closed: [BoardPeriod]) {
+    public func boardPeriods(
+        quizID: String, topic: String, groups: [String], completedAt: Date, now: Date
+    ) -> (open: [BoardPeriod], closed: [BoardPeriod]) {
         var open: [BoardPeriod] = []
         var closed: [BoardPeriod] = []
         func add(_ entry: BoardPeriod) {
             if entry.period.isClosed(at: now, grace: closeGrace) { closed.append(entry) } else { open.append(entry) }
         }
-        for scope in scopes(topic: topic, groups: groups) {
+        for scope in scopes(quizID: quizID, topic: topic, groups: groups) {
             let board = boards.definition(for: scope)
             for window in board.windows {
                 add(BoardPeriod(board: board, period: Period.containing(completedAt, window: window, timeZone: board.timeZone)))

@@ -24,12 +24,27 @@ extension TieBreak {
     /// The most untimed completions a key tells apart (more count as this many).
     public static let largestUntimedCount: Int64 = 1 << 10
 
+    /// Bits of a `run` key that hold when the run was reached (minutes since `epoch`: 2²³ minutes, 15 years); the run's
+    /// deciseconds sit above them.
+    public static let runReachBits: Int64 = 23
+    /// The most deciseconds a `run` key tells apart (about 1 h 49 min; slower runs and untimed ones count as this).
+    public static let slowestRunDeciseconds: Int64 = (1 << 16) - 1
+
+    /// How many bits of `RankingPlace.storedValue` the key takes: 39 for `run` (16 bits of deciseconds and 23 of
+    /// minutes), 32 for the others.
+    public var keyBits: Int64 { self == .run ? 39 : 32 }
+
     /// The key of a player who reached the score at `reachedAt` in `durationMs` of timed play plus `untimedCompletions`
     /// completions without a duration: 0 for `shared`.
     public func key(reachedAt: Date?, durationMs: Int64, untimedCompletions: Int64) -> Int64 {
         switch self {
         case .shared:
             return 0
+        case .run:
+            let deciseconds = untimedCompletions > 0 ? Self.slowestRunDeciseconds : min(max(durationMs, 0) / 100, Self.slowestRunDeciseconds)
+            let minutes = reachedAt.map { ($0.timeIntervalSince(Self.epoch) / 60).rounded(.down) } ?? 0
+            let reach = minutes <= 0 ? 0 : min(Int64(min(minutes, 1e12)), (1 << Self.runReachBits) - 1)
+            return deciseconds << Self.runReachBits | reach
         case .earliest:
             guard let reachedAt else { return 0 }
             let seconds = reachedAt.timeIntervalSince(Self.epoch).rounded(.down)
@@ -56,11 +71,14 @@ public struct RankingPlace: Sendable, Hashable, Comparable {
     public let score: Int64
     /// The tie-break key (`TieBreak.key`); 0 on `shared` boards.
     public let key: Int64
+    /// How many bits below the score the key takes in `storedValue` (`TieBreak.keyBits`).
+    public let keyBits: Int64
 
-    /// Creates a place.
-    public init(score: Int64, key: Int64 = 0) {
+    /// Creates a place whose key takes `keyBits` bits (`TieBreak.keyBits` of the board's tie-break).
+    public init(score: Int64, key: Int64 = 0, keyBits: Int64 = 32) {
         self.score = score
         self.key = key
+        self.keyBits = keyBits
     }
 
     /// Whether `lhs` ranks above `rhs`.
@@ -68,11 +86,12 @@ public struct RankingPlace: Sendable, Hashable, Comparable {
         lhs.score != rhs.score ? lhs.score > rhs.score : lhs.key < rhs.key
     }
 
-    /// The value Redis sorts by, ascending: −score × 2³² + key, as an integer text (exact while the score is below 2²¹;
-    /// above it Redis's double rounds the key's low bits away, so players close on the key may tie in Redis).
+    /// The value Redis sorts by, ascending: −score × 2^keyBits + key, as an integer text (exact while it is below 2⁵³:
+    /// a score below 2²¹ with 32 key bits, below 2¹⁴ with 39; above it Redis's double rounds the key's low bits away,
+    /// so players close on the key may tie in Redis).
     public var storedValue: String {
-        if score >= 0, score < 1 << 31 { return String(-(score << 32) + key) }
-        return String(format: "%.0f", -Double(score) * 4_294_967_296 + Double(key))
+        if score >= 0, score < 1 << (63 - keyBits) { return String(-(score << keyBits) + key) }
+        return String(format: "%.0f", -Double(score) * Double(Int64(1) << keyBits) + Double(key))
     }
 
     /// Whether Redis holding `text` (a sorted-set score as it answers it, nil for none) holds this place: compared as
@@ -82,21 +101,23 @@ public struct RankingPlace: Sendable, Hashable, Comparable {
         return held == own
     }
 
-    /// The place behind a value Redis returns (`-21474836380`, or in its double notation).
-    public init?(storedValue text: String) {
+    /// The place behind a value Redis returns (`-21474836380`, or in its double notation) for a board whose keys take
+    /// `keyBits` bits.
+    public init?(storedValue text: String, keyBits: Int64 = 32) {
         let negated: Double
         if let value = Int64(text) {
             let positive = -value
-            let score = (positive + (1 << 32) - 1) >> 32
-            self.init(score: score, key: (score << 32) - positive)
+            let score = (positive + (1 << keyBits) - 1) >> keyBits
+            self.init(score: score, key: (score << keyBits) - positive, keyBits: keyBits)
             return
         } else if let value = Double(text), value.isFinite {
             negated = -value
         } else {
             return nil
         }
-        let score = (negated / 4_294_967_296).rounded(.up)
-        guard let whole = Int64(exactly: score), let key = Int64(exactly: (score * 4_294_967_296 - negated).rounded()) else { return nil }
-        self.init(score: whole, key: key)
+        let unit = Double(Int64(1) << keyBits)
+        let score = (negated / unit).rounded(.up)
+        guard let whole = Int64(exactly: score), let key = Int64(exactly: (score * unit - negated).rounded()) else { return nil }
+        self.init(score: whole, key: key, keyBits: keyBits)
     }
 }

@@ -158,7 +158,7 @@ struct CompletionsController {
         if response.rankingsLive {
             cache.invalidate(keys: response.ranks.map { BoardPeriodKey(board: $0.board, window: $0.window, period: $0.period) })
         } else {
-            let periods = rules.boardPeriods(topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now()).open
+            let periods = rules.boardPeriods(quizID: item.quizID, topic: item.topic, groups: item.groups, completedAt: item.completedAt, now: now()).open
             cache.invalidate(keys: periods.map(BoardPeriodKey.init))
         }
     }

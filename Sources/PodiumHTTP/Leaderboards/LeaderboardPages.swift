@@ -62,7 +62,7 @@ final class LeaderboardPages: Sendable {
         return LeaderboardPage(
             board: target.board.id, window: period.window, period: period.key, startsAt: period.start.map(RFC3339.format),
             endsAt: period.end.map(RFC3339.format), closesAt: period.closesAt(grace: closeGrace).map(RFC3339.format),
-            timeZone: target.board.timeZone.configuredName,
+            timeZone: target.board.timeZone.configuredName, metric: target.board.metric, aggregate: target.board.aggregate,
             status: closed || contest?.cancelledAt != nil || period.isClosed(at: now(), grace: closeGrace) ? .closed : .open,
             players: entries.players, live: entries.live, offset: entries.offset, entries: entries.entries, title: target.board.title,
             league: target.board.cohort?.page(players: entries.players), cancelledAt: contest?.cancelledAt.map(RFC3339.format),

@@ -39,7 +39,7 @@ struct BatchUpserts {
             topics[TopicKey(user: item.userID, topic: item.topic), default: TopicRow(userID: item.userID, topic: item.topic)].add(plan)
             for (period, increment) in zip(plan.open, plan.increments) {
                 let key = ScoreKey(period, user: item.userID)
-                scores[key, default: ScoreRow(board: key.board, window: key.window, period: key.period, userID: key.user)]
+                scores[key, default: ScoreRow(board: key.board, window: key.window, period: key.period, userID: key.user, definition: period.board)]
                     .add(increment, completedAt: item.completedAt, durationMs: item.durationMS)
             }
         }
@@ -112,9 +112,13 @@ struct BatchUpserts {
                 }
                 // The tie-break key after the whole batch: an earlier completion of the same player in the batch is
                 // answered with its own score but the batch's final key (a rank within a tie may differ from what a
-                // lone request would have answered; the stored board is exact).
-                stored.append((period, ScoreUpdate(key: RankingKeys.board(period), member: member, place: place)))
-                places[key] = RankingPlace(score: place.score - increment, key: place.key)
+                // lone request would have answered; the stored board is exact). On a best or latest board there is nothing
+                // to take off: each completion of the batch is answered with the batch's final place.
+                stored.append((period, ScoreUpdate(
+                    key: RankingKeys.board(period), member: member, place: place, replaces: period.board.aggregate == .latest)))
+                if period.board.aggregate == .sum {
+                    places[key] = RankingPlace(score: place.score - increment, key: place.key, keyBits: place.keyBits)
+                }
             }
             states.append(CompletionState(
                 standing: PlayerStanding(

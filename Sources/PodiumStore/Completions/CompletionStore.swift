@@ -155,7 +155,7 @@ public struct CompletionStore: Sendable {
                 response.ranks = zip(completion.periods, zip(completion.scores, standingsHere)).map { period, pair in
                     BoardRank(
                         board: period.board.id, window: period.period.window, period: period.period.key,
-                        rank: pair.1.rank, score: pair.0.place.score, players: pair.1.players)
+                        rank: pair.1.rank, score: period.board.metric.shownValue(pair.0.place.score), players: pair.1.players)
                 }
                 response.rankingsLive = true
                 offset += completion.scores.count

@@ -55,7 +55,7 @@ enum LeaguePlacing {
     /// The leagues `item`, worth `points`, counts in (by id), each with the week it was played in.
     private static func weeks(of item: ValidCompletion, points: Int, rules: GameRules) -> [(League, Period)] {
         rules.boards.contests.leaguesCounting(topic: item.topic, groups: item.groups, completedAt: item.completedAt)
-            .filter { $0.metric.increment(points: points) > 0 }
+            .filter { ($0.metric.value(points: points, correct: item.correct, total: item.total, durationMs: item.durationMS) ?? 0) > 0 }
             .map { ($0, $0.week(containing: item.completedAt)) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 import Postgres
 
 /// The list of boards that ever took a score (rows of `boards`, written with the first score).
@@ -15,10 +16,28 @@ public struct BoardStore: Sendable {
         try await !postgres.run(BoardScored(board: id)).isEmpty
     }
 
+    /// The players of group `group`, those with a score on its own board `group:<group>` in any period, by user id: at
+    /// most `limit`. The group's board is its membership (a completion names its player's groups).
+    public func members(ofGroup group: String, limit: Int) async throws -> [String] {
+        try await postgres.run(GroupMembers(board: BoardScope.group(group).id, limit: limit)).map(\.userID)
+    }
+
     /// The board ids that took a score, sorted: those after `after` (all when nil) that start with `prefix`.
     public func scoredBoards(after: String? = nil, prefix: String = "") async throws -> [String] {
         try await postgres.run(ScoredBoards(after: after, prefix: prefix)).map(\.board)
     }
+}
+
+/// The players on one board's current rows (every player who ever scored on it has one), by user id.
+private struct GroupMembers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT user_id FROM board_current_scores WHERE board = \(\.board) ORDER BY user_id LIMIT \(\.limit)
+        """
+    struct Row: Decodable, Sendable {
+        let userID: String
+    }
+    let board: String
+    let limit: Int
 }
 
 /// A row when one board ever took a score, none otherwise.

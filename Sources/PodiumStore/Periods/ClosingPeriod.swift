@@ -3,7 +3,8 @@ import PodiumCore
 import PodiumWire
 import Postgres
 
-/// A board period checked and ready to close: its key, its end, its board's tie-break and whether it awards medals.
+/// A board period checked and ready to close: its key, its end, its board's tie-break and metric, and whether it awards
+/// medals.
 struct ClosingPeriod: Sendable {
     /// The period.
     let key: BoardPeriodKey
@@ -11,6 +12,8 @@ struct ClosingPeriod: Sendable {
     let end: Date
     /// How its board ranks equal scores.
     let tieBreak: TieBreak
+    /// Which value its board ranks (a `duration` board's stored scores are shown as the run's milliseconds).
+    let metric: BoardMetric
     /// Whether its window awards medals on its board.
     let awardsMedals: Bool
 
@@ -18,7 +21,7 @@ struct ClosingPeriod: Sendable {
     static let columns = PostgresColumns<ClosingPeriod>(
         .column("board", "text", { $0.key.board }), .column("board_window", "text", { $0.key.window.rawValue }),
         .column("period", "text", { $0.key.period }), .column("ends_at", "timestamptz", { $0.end }),
-        .column("policy", "text", { $0.tieBreak.rawValue }))
+        .column("policy", "text", { $0.tieBreak.rawValue }), .column("metric", "text", { $0.metric.rawValue }))
 }
 
 /// A final snapshot the close took, with the period it belongs to.
@@ -34,5 +37,5 @@ struct TakenSnapshot: Sendable {
     static let columns = PostgresColumns<TakenSnapshot>(
         .column("id", "bigint", { $0.id }), .column("board", "text", { $0.period.key.board }),
         .column("board_window", "text", { $0.period.key.window.rawValue }), .column("period", "text", { $0.period.key.period }),
-        .column("policy", "text", { $0.period.tieBreak.rawValue }))
+        .column("policy", "text", { $0.period.tieBreak.rawValue }), .column("metric", "text", { $0.period.metric.rawValue }))
 }

@@ -74,6 +74,7 @@ public struct UserStore: Sendable {
             case .board(let board): boards.append(board.id)
             case .anyTopic: prefixes.append("topic:%")
             case .anyGroup: prefixes.append("group:%")
+            case .anyQuiz: prefixes.append("quiz:%")
             }
         }
         return Set(try await postgres.run(PlayersOnBoards(userIDs: userIDs, boards: boards, prefixes: prefixes)).map(\.userID))

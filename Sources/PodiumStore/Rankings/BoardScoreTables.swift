@@ -3,8 +3,8 @@ import PodiumCore
 import PodiumWire
 import Postgres
 
-/// One (board period, player)'s share of a completion batch: the score it adds and what the tie-breaks read of the
-/// completions that added to it.
+/// One (board period, player)'s share of a completion batch: on a `sum` board the score it adds and what the tie-breaks
+/// read of the completions that added to it; on a `best` or `latest` board the one run of the batch that counts, whole.
 struct ScoreRow: Sendable {
     /// The board id.
     let board: String
@@ -14,28 +14,62 @@ struct ScoreRow: Sendable {
     let period: String
     /// The player.
     let userID: String
-    /// The score the batch adds.
+    /// How the board keeps a player's completions (`BoardScoreTables.aggregateCode`): `s` sums, `b` and `d` keep the
+    /// best run (by the `run` and `earliest` keys), `l` the latest.
+    let aggregate: String
+    /// The board's tie-break, which orders runs on `b`, `d` and `l` boards.
+    let tieBreak: TieBreak
+    /// The score the batch adds (`s`), or the kept run's value.
     var increment: Int64 = 0
-    /// The latest `completed_at` of the completions that added to the score (nil while none did).
+    /// The latest `completed_at` of the completions that added to the score, or the kept run's (nil while none did).
     var reachedAt: Date?
-    /// The playing time of the completions that added to the score.
+    /// The playing time of the completions that added to the score, or the kept run's.
     var durationMs: Int64 = 0
-    /// How many of them came without a duration.
+    /// How many of them came without a duration (for a run, 1 when it did).
     var untimedCompletions: Int64 = 0
+
+    /// A row of `period`'s board for `userID`, before any completion.
+    init(board: String, window: String, period: String, userID: String, definition: BoardDefinition) {
+        (self.board, self.window, self.period, self.userID) = (board, window, period, userID)
+        aggregate = BoardScoreTables.aggregateCode(of: definition)
+        tieBreak = definition.tieBreak
+    }
 
     /// The row's columns as `RecordBoardScores` binds them.
     static let columns = PostgresColumns<ScoreRow>(
         .column("board", "text", { $0.board }), .column("board_window", "text", { $0.window }),
         .column("period", "text", { $0.period }), .column("user_id", "text", { $0.userID }),
+        .column("aggregate", "\"char\"", { $0.aggregate }),
         .column("increment", "bigint", { $0.increment }), .optional("reached_at", "timestamptz", { $0.reachedAt }),
         .column("duration_ms", "bigint", { $0.durationMs }), .column("untimed_completions", "bigint", { $0.untimedCompletions }))
 
-    /// Adds one completion's `increment`; only a completion that adds to the score counts for the tie-breaks.
-    mutating func add(_ increment: Int64, completedAt: Date, durationMs: Int?) {
-        self.increment += increment
-        guard increment > 0 else { return }
-        reachedAt = max(reachedAt ?? completedAt, completedAt)
-        if let durationMs { self.durationMs += Int64(durationMs) } else { untimedCompletions += 1 }
+    /// Adds one completion's `value` (`CompletionPlan.increments`): summed on a `sum` board, where only a completion that
+    /// adds to the score counts for the tie-breaks; kept on a best or latest board when it beats the batch's run so far
+    /// (`beats`, the order `BoardScoreTables.beats` gives in SQL).
+    mutating func add(_ value: Int64, completedAt: Date, durationMs: Int?) {
+        guard aggregate != "s" else {
+            increment += value
+            guard value > 0 else { return }
+            reachedAt = max(reachedAt ?? completedAt, completedAt)
+            if let durationMs { self.durationMs += Int64(durationMs) } else { untimedCompletions += 1 }
+            return
+        }
+        let run = (score: value, reachedAt: completedAt, durationMs: Int64(durationMs ?? 0), untimed: Int64(durationMs == nil ? 1 : 0))
+        if let held = reachedAt, !beats(run, held: (increment, held, self.durationMs, untimedCompletions)) { return }
+        (increment, reachedAt, self.durationMs, untimedCompletions) = run
+    }
+
+    /// Whether `run` beats `held` (score, reached at, duration, untimed) on this row's board: a better place by the
+    /// board's tie-break, or for `latest` a later run (at the same instant, the better place).
+    private func beats(
+        _ run: (score: Int64, reachedAt: Date, durationMs: Int64, untimed: Int64),
+        held: (score: Int64, reachedAt: Date, durationMs: Int64, untimed: Int64)
+    ) -> Bool {
+        func place(_ r: (score: Int64, reachedAt: Date, durationMs: Int64, untimed: Int64)) -> RankingPlace {
+            RankingPlace(score: r.score, key: tieBreak.key(reachedAt: r.reachedAt, durationMs: r.durationMs, untimedCompletions: r.untimed))
+        }
+        if aggregate == "l", run.reachedAt != held.reachedAt { return run.reachedAt > held.reachedAt }
+        return place(run) < place(held)
     }
 }
 
@@ -75,6 +109,61 @@ enum BoardScoreTables {
         "\(window)_period, \(window)_score, \(window)_reached_at, \(window)_duration_ms, \(window)_untimed_completions"
     }.joined(separator: ", ")
 
+    /// The score answers show for a stored `score` on a board of `metric` (both SQL expressions): the score itself, or
+    /// on a `duration` board the run's milliseconds (`BoardMetric.shownValue`).
+    static func shownScore(metric: String, score: String) -> String {
+        "(CASE WHEN \(metric) = 'duration' THEN (\(BoardMetric.slowestRunCentiseconds) - \(score)) * 10 ELSE \(score) END)"
+    }
+
+    /// How a board keeps a player's completions, as the `aggregate` column holds it: `s` sums; `b` keeps the best run by
+    /// the `run` key; `d` the best run of a duration board, by the `earliest` key (its score is the run's time); `l`
+    /// the latest run.
+    static func aggregateCode(of board: BoardDefinition) -> String {
+        switch board.aggregate {
+        case .sum: "s"
+        case .best: board.metric == .duration ? "d" : "b"
+        case .latest: "l"
+        }
+    }
+
+    /// SQL true when the run `new` beats the run `old` on a board kept as `aggregate` (an SQL expression of
+    /// `aggregateCode`): a better place by its key, or on `l` a later run (at the same instant, the better place).
+    /// Each argument lists its run's score, reached_at, duration_ms and untimed_completions expressions.
+    static func beats(_ new: [String], _ old: [String], aggregate: String) -> String {
+        func runKey(_ run: [String]) -> String { TieBreakSQL.runKey(reachedAt: run[1], durationMs: run[2], untimed: run[3]) }
+        func earliestKey(_ run: [String]) -> String { TieBreakSQL.earliestKey(reachedAt: run[1]) }
+        return "(CASE \(aggregate) WHEN 'd' THEN (\(new[0]), -\(earliestKey(new))) > (\(old[0]), -\(earliestKey(old))) "
+            + "WHEN 'l' THEN (\(new[1]), \(new[0]), -\(runKey(new))) > (\(old[1]), \(old[0]), -\(runKey(old))) "
+            + "ELSE (\(new[0]), -\(runKey(new))) > (\(old[0]), -\(runKey(old))) END)"
+    }
+
+    /// The four columns of a run (score, reached_at, duration_ms, untimed_completions) named `prefix` plus each, for
+    /// `beats`: `c.day_` gives `c.day_score`…; `s.` gives `s.score`….
+    static func run(_ prefix: String) -> [String] {
+        ["score", "reached_at", "duration_ms", "untimed_completions"].map { prefix + $0 }
+    }
+
+    /// An upsert's SET of one run column (`column` of `run`): `sum` on a `s` row or where either side has no run yet
+    /// (`oldScore`, `newScore` NULL), else the winner's by `beats`.
+    static func merged(_ column: Int, new: [String], old: [String], sum: String) -> String {
+        "CASE WHEN EXCLUDED.aggregate = 's' OR \(old[0]) IS NULL OR \(new[0]) IS NULL THEN \(sum) "
+            + "WHEN \(beats(new, old, aggregate: "EXCLUDED.aggregate")) THEN \(new[column]) ELSE \(old[column]) END"
+    }
+
+    /// The order that puts the best run of a group first, over rows with columns score, reached_at, duration_ms,
+    /// untimed_completions and aggregate (`moved`'s choice among a held row and the batch's row of one period).
+    static let runOrder = """
+        CASE WHEN aggregate = 'l' THEN reached_at END DESC NULLS LAST, score DESC, \
+        CASE WHEN aggregate = 'd' THEN \(TieBreakSQL.earliestKey(reachedAt: "reached_at")) \
+        ELSE \(TieBreakSQL.runKey(reachedAt: "reached_at", durationMs: "duration_ms", untimed: "untimed_completions")) END
+        """
+
+    /// `moved`'s value of run column `column` for a group of rows of one (board period, player): their sum on `s`
+    /// boards, the best run's (`runOrder`) on the others.
+    static func grouped(_ column: String, sum: String) -> String {
+        "CASE WHEN min(aggregate) = 's' THEN \(sum) ELSE (array_agg(\(column) ORDER BY \(runOrder)))[1] END"
+    }
+
     /// Each timed window's newest period and what the batch adds to it (NULL period: the batch has none to keep).
     fileprivate static let currentSums = timedWindows.map { window in
         let only = "FILTER (WHERE board_window = '\(window)')"
@@ -86,18 +175,43 @@ enum BoardScoreTables {
     /// newer one (the older one has moved to the period rows).
     fileprivate static let currentMerges = timedWindows.map { window in
         let (new, old) = ("EXCLUDED.\(window)", "c.\(window)")
+        let (newRun, oldRun) = (run("\(new)_"), run("\(old)_"))
         func merged(_ column: String, same: String) -> String {
             "\(window)_\(column) = CASE WHEN \(new)_period IS NULL THEN \(old)_\(column) WHEN \(new)_period = \(old)_period THEN \(same) "
                 + "ELSE \(new)_\(column) END"
         }
         return [
-            merged("score", same: "\(old)_score + \(new)_score"),
-            merged("reached_at", same: "GREATEST(\(old)_reached_at, \(new)_reached_at)"),
-            merged("duration_ms", same: "\(old)_duration_ms + \(new)_duration_ms"),
-            merged("untimed_completions", same: "\(old)_untimed_completions + \(new)_untimed_completions"),
+            merged("score", same: BoardScoreTables.merged(0, new: newRun, old: oldRun, sum: "\(old)_score + \(new)_score")),
+            merged("reached_at", same: BoardScoreTables.merged(
+                1, new: newRun, old: oldRun, sum: "GREATEST(\(old)_reached_at, \(new)_reached_at)")),
+            merged("duration_ms", same: BoardScoreTables.merged(2, new: newRun, old: oldRun, sum: "\(old)_duration_ms + \(new)_duration_ms")),
+            merged("untimed_completions", same: BoardScoreTables.merged(
+                3, new: newRun, old: oldRun, sum: "\(old)_untimed_completions + \(new)_untimed_completions")),
             "\(window)_period = COALESCE(\(new)_period, \(old)_period)",
         ].joined(separator: ",\n        ")
     }.joined(separator: ",\n        ")
+
+    /// The all-time columns after the batch, as `kept`'s SET: summed, or the better run.
+    fileprivate static let allTimeMerges: String = {
+        let (new, old) = (run("EXCLUDED.all_"), run("c.all_"))
+        return [
+            "all_score = \(merged(0, new: new, old: old, sum: "COALESCE(c.all_score + EXCLUDED.all_score, c.all_score, EXCLUDED.all_score)"))",
+            "all_reached_at = \(merged(1, new: new, old: old, sum: "GREATEST(c.all_reached_at, EXCLUDED.all_reached_at)"))",
+            "all_duration_ms = \(merged(2, new: new, old: old, sum: "c.all_duration_ms + EXCLUDED.all_duration_ms"))",
+            "all_untimed_completions = \(merged(3, new: new, old: old, sum: "c.all_untimed_completions + EXCLUDED.all_untimed_completions"))",
+        ].joined(separator: ",\n        ")
+    }()
+
+    /// A period row's columns after the batch, as `moved`'s SET: summed, or the better run.
+    fileprivate static let periodMerges: String = {
+        let (new, old) = (run("EXCLUDED."), run("s."))
+        return [
+            "score = \(merged(0, new: new, old: old, sum: "s.score + EXCLUDED.score"))",
+            "reached_at = \(merged(1, new: new, old: old, sum: "GREATEST(s.reached_at, EXCLUDED.reached_at)"))",
+            "duration_ms = \(merged(2, new: new, old: old, sum: "s.duration_ms + EXCLUDED.duration_ms"))",
+            "untimed_completions = \(merged(3, new: new, old: old, sum: "s.untimed_completions + EXCLUDED.untimed_completions"))",
+        ].joined(separator: ",\n                ")
+    }()
 }
 
 /// Deletes every board score of one player and returns the board period of each, for the erasure's Redis part.
@@ -146,7 +260,7 @@ struct RecordBoardScores: PostgresStatement {
                                                                                  AND c.period = x.period AND c.closed_at IS NOT NULL)
         ),
         held AS (
-            SELECT h.board, h.user_id, w.*
+            SELECT h.board, h.user_id, h.aggregate, w.*
             FROM board_current_scores h
             CROSS JOIN LATERAL (VALUES \(unescaped: BoardScoreTables.heldWindows)) AS w(board_window, period, score, reached_at, duration_ms, untimed_completions)
             WHERE (h.board, h.user_id) IN (SELECT board, user_id FROM x) AND w.period IS NOT NULL
@@ -162,35 +276,32 @@ struct RecordBoardScores: PostgresStatement {
         ),
         moved AS (
             INSERT INTO board_period_scores AS s (board, board_window, period, user_id, score, updated_at, reached_at, duration_ms,
-                                                  untimed_completions)
-            SELECT board, board_window, period, user_id, sum(score), \(\.recordedAt), max(reached_at), sum(duration_ms),
-                   sum(untimed_completions)
-            FROM (SELECT board, board_window, period, user_id, increment AS score, reached_at, duration_ms, untimed_completions
+                                                  untimed_completions, aggregate)
+            SELECT board, board_window, period, user_id, \(unescaped: BoardScoreTables.grouped("score", sum: "sum(score)")), \(\.recordedAt),
+                   \(unescaped: BoardScoreTables.grouped("reached_at", sum: "max(reached_at)")),
+                   \(unescaped: BoardScoreTables.grouped("duration_ms", sum: "sum(duration_ms)")),
+                   \(unescaped: BoardScoreTables.grouped("untimed_completions", sum: "sum(untimed_completions)")), min(aggregate)
+            FROM (SELECT board, board_window, period, user_id, increment AS score, reached_at, duration_ms, untimed_completions, aggregate
                   FROM placed WHERE NOT current
                   UNION ALL
-                  SELECT h.board, h.board_window, h.period, h.user_id, h.score, h.reached_at, h.duration_ms, h.untimed_completions
+                  SELECT h.board, h.board_window, h.period, h.user_id, h.score, h.reached_at, h.duration_ms, h.untimed_completions, h.aggregate
                   FROM held h JOIN newest n USING (board, user_id, board_window) WHERE n.period > h.period) m
             GROUP BY board, board_window, period, user_id ORDER BY board, board_window, period, user_id
             ON CONFLICT (board, board_window, period, user_id) DO UPDATE SET
-                score = s.score + EXCLUDED.score, updated_at = EXCLUDED.updated_at,
-                reached_at = GREATEST(s.reached_at, EXCLUDED.reached_at), duration_ms = s.duration_ms + EXCLUDED.duration_ms,
-                untimed_completions = s.untimed_completions + EXCLUDED.untimed_completions
+                \(unescaped: BoardScoreTables.periodMerges), updated_at = EXCLUDED.updated_at, aggregate = EXCLUDED.aggregate
             RETURNING board, board_window, period, user_id, score, reached_at, updated_at, duration_ms, untimed_completions
         ),
         kept AS (
-            INSERT INTO board_current_scores AS c (board, user_id, updated_at, all_score, all_reached_at, all_duration_ms,
+            INSERT INTO board_current_scores AS c (board, user_id, aggregate, updated_at, all_score, all_reached_at, all_duration_ms,
                                                    all_untimed_completions, \(unescaped: BoardScoreTables.currentColumns))
-            SELECT board, user_id, \(\.recordedAt), sum(increment) FILTER (WHERE board_window = 'all'),
+            SELECT board, user_id, min(aggregate), \(\.recordedAt), sum(increment) FILTER (WHERE board_window = 'all'),
                    max(reached_at) FILTER (WHERE board_window = 'all'),
                    COALESCE(sum(duration_ms) FILTER (WHERE board_window = 'all'), 0),
                    COALESCE(sum(untimed_completions) FILTER (WHERE board_window = 'all'), 0), \(unescaped: BoardScoreTables.currentSums)
             FROM placed WHERE current GROUP BY board, user_id ORDER BY board, user_id
             ON CONFLICT (board, user_id) DO UPDATE SET
-                updated_at = EXCLUDED.updated_at,
-                all_score = COALESCE(c.all_score + EXCLUDED.all_score, c.all_score, EXCLUDED.all_score),
-                all_reached_at = GREATEST(c.all_reached_at, EXCLUDED.all_reached_at),
-                all_duration_ms = c.all_duration_ms + EXCLUDED.all_duration_ms,
-                all_untimed_completions = c.all_untimed_completions + EXCLUDED.all_untimed_completions,
+                updated_at = EXCLUDED.updated_at, aggregate = EXCLUDED.aggregate,
+                \(unescaped: BoardScoreTables.allTimeMerges),
                 \(unescaped: BoardScoreTables.currentMerges)
             RETURNING *
         )

@@ -25,6 +25,14 @@ public struct RankedEntries: Sendable, Equatable {
     public var live: Bool
     /// For `.around`: false when the player is not on the board period.
     public var found: Bool
+
+    /// The same entries with the scores a board of `metric` shows (`BoardMetric.shownValue`).
+    func showing(_ metric: BoardMetric) -> RankedEntries {
+        guard metric == .duration else { return self }
+        var shown = self
+        for index in shown.entries.indices { shown.entries[index].score = metric.shownValue(shown.entries[index].score) }
+        return shown
+    }
 }
 
 /// Reads rankings: from Redis (on one server one round trip per answer, a Lua script; on a cluster the script on the
@@ -107,16 +115,18 @@ public struct LeaderboardStore: Sendable {
     /// Reads a slice of a board period.
     public func read(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
+        let metric = rules.metric(ofBoard: board)
         do {
-            return try await readFromRedis(key, slice: slice)
+            return try await readFromRedis(key, slice: slice, keyBits: rules.tieBreak(ofBoard: board).keyBits).showing(metric)
         } catch let error as RedisError {
             noteFallback("leaderboard read", error)
             return try await fallbacks.run { try await readFromPostgres(board: board, window: window, period: period, slice: slice) }
+                .showing(metric)
         }
     }
 
-    /// `read` from Redis.
-    private func readFromRedis(_ key: String, slice: LeaderboardSlice) async throws -> RankedEntries {
+    /// `read` from Redis, of a board whose places' keys take `keyBits` bits.
+    private func readFromRedis(_ key: String, slice: LeaderboardSlice, keyBits: Int64) async throws -> RankedEntries {
         let marker = layout.readyMarker(besides: key)
         guard layout.cluster else {
             let arguments: [String] = switch slice {
@@ -124,7 +134,7 @@ public struct LeaderboardStore: Sendable {
             case .around(let userID, let radius): ["around", userID, String(radius)]
             }
             let keys = [key, marker, RankingLayout.serverPlayers, RankingLayout.serverMembers]
-            return try Self.decodeSlice(try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments))
+            return try Self.decodeSlice(try await reads.evaluate(Self.sliceScript, keys: keys, arguments: arguments), keyBits: keyBits)
         }
         let arguments: [String] = switch slice {
         case .page(let offset, let limit): ["page", String(offset), String(limit)]
@@ -134,12 +144,13 @@ public struct LeaderboardStore: Sendable {
         let reply = try await reads.evaluate(Self.sliceScript, keys: [key, marker], arguments: arguments)
         let page = reply.array?[safe: 2]?.array ?? []
         let members = stride(from: 0, to: page.count - 1, by: 2).compactMap { page[$0].string }
-        return try Self.decodeSlice(reply, values: try await playerValues(of: members))
+        return try Self.decodeSlice(reply, values: try await playerValues(of: members), keyBits: keyBits)
     }
 
     /// Ranks a given list of players on a board period (friends view); players not on it are left out.
     public func compare(board: String, window: LeaderboardWindow, period: String, userIDs: [String]) async throws -> RankedEntries {
         let key = RankingKeys.board(board, window, period)
+        let (keyBits, metric) = (rules.tieBreak(ofBoard: board).keyBits, rules.metric(ofBoard: board))
         do {
             let marker = layout.readyMarker(besides: key)
             let parts: [RedisReply]
@@ -163,7 +174,8 @@ public struct LeaderboardStore: Sendable {
             var listed: [(entry: LeaderboardEntry, member: String)] = []
             for (index, item) in (parts[1].array ?? []).enumerated() {
                 guard let fields = item.array, fields.count == 4, let argument = fields[0].string, let stored = fields[1].string,
-                      let score = RankingPlace(storedValue: stored)?.score, let above = fields[2].integer, let member = fields[3].string
+                      let score = RankingPlace(storedValue: stored, keyBits: keyBits)?.score, let above = fields[2].integer,
+                      let member = fields[3].string
                 else { throw Self.malformed }
                 let user = layout.cluster ? userOfMember[argument] : argument
                 // A player without its field (hashes out of step with the board) is not guessed at, as on a page.
@@ -175,6 +187,7 @@ public struct LeaderboardStore: Sendable {
             // Listing order, as on a page: rank, then member (handle order) within a tie.
             listed.sort { ($0.entry.rank, $0.member) < ($1.entry.rank, $1.member) }
             return RankedEntries(players: Int(parts[0].integer ?? 0), offset: 0, entries: listed.map(\.entry), live: true, found: true)
+                .showing(metric)
         } catch let error as RedisError {
             noteFallback("leaderboard compare", error)
             let statement = ComparedPlayers(
@@ -183,7 +196,7 @@ public struct LeaderboardStore: Sendable {
             let entries = rows.compactMap(\.listed).map {
                 LeaderboardEntry(rank: $0.above + 1, userId: $0.userID, displayName: $0.displayName, score: $0.score)
             }
-            return RankedEntries(players: rows[0].counts.players, offset: 0, entries: entries, live: false, found: true)
+            return RankedEntries(players: rows[0].counts.players, offset: 0, entries: entries, live: false, found: true).showing(metric)
         }
     }
 
@@ -223,11 +236,12 @@ public struct LeaderboardStore: Sendable {
         for (indices, reply) in zip(groups, replies) {
             for item in reply.array ?? [] {
                 guard let fields = item.array, fields.count == 4, let position = fields[0].integer, let stored = fields[1].string,
-                      let score = RankingPlace(storedValue: stored)?.score, let above = fields[2].integer, let card = fields[3].integer,
-                      let index = indices[safe: Int(position) - 1] else { throw Self.malformed }
+                      let index = indices[safe: Int(position) - 1],
+                      let score = RankingPlace(storedValue: stored, keyBits: periods[index].board.tieBreak.keyBits)?.score,
+                      let above = fields[2].integer, let card = fields[3].integer else { throw Self.malformed }
                 let period = periods[index]
                 ranks.append((index, BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
-                                               rank: Int(above) + 1, score: score, players: Int(card))))
+                                               rank: Int(above) + 1, score: period.board.metric.shownValue(score), players: Int(card))))
             }
         }
         return ranks.sorted { $0.index < $1.index }.map(\.rank)
@@ -299,14 +313,15 @@ public struct LeaderboardStore: Sendable {
         return try await replica.run(RanksOnPeriods(periods: periods, userID: userID)).compactMap { row in
             guard let period = periods[safe: row.i - 1] else { return nil }
             return BoardRank(board: period.board.id, window: period.period.window, period: period.period.key,
-                             rank: row.above + 1, score: row.score, players: row.players)
+                             rank: row.above + 1, score: period.board.metric.shownValue(row.score), players: row.players)
         }
     }
 
     private static let malformed = RedisError(kind: .protocolError, message: "unexpected script reply", operation: "leaderboard script")
 
-    /// The entries of a `sliceScript` reply, with the player values in it (one server) or `values` (a cluster).
-    static func decodeSlice(_ reply: RedisReply, values: [RedisReply]? = nil) throws -> RankedEntries {
+    /// The entries of a `sliceScript` reply, with the player values in it (one server) or `values` (a cluster), of a
+    /// board whose places' keys take `keyBits` bits; the scores are as stored.
+    static func decodeSlice(_ reply: RedisReply, values: [RedisReply]? = nil, keyBits: Int64 = 32) throws -> RankedEntries {
         guard let parts = reply.array, parts.count == 5, let card = parts[0].integer, let start = parts[1].integer else { throw malformed }
         if start < 0 { return RankedEntries(players: Int(card), offset: 0, entries: [], live: true, found: false) }
         let flat = parts[2].array ?? []
@@ -316,7 +331,7 @@ public struct LeaderboardStore: Sendable {
         for index in stride(from: 0, to: flat.count - 1, by: 2) {
             // A member without a player (hashes out of step with the board) is not guessed at: the read falls back.
             guard let value = values[safe: index / 2]?.string, let stored = flat[index + 1].string,
-                  let place = RankingPlace(storedValue: stored)
+                  let place = RankingPlace(storedValue: stored, keyBits: keyBits)
             else { throw malformed }
             players.append(RankingKeys.player(fromValue: value))
             places.append(place)

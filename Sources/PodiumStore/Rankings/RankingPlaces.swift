@@ -16,6 +16,17 @@ extension GameRules {
     func tieBreak(ofBoard id: String) -> TieBreak {
         BoardScope(id: id).map { boards.tieBreak(of: $0) } ?? .shared
     }
+
+    /// The metric of board `id` (`points` for an id no rule reads).
+    func metric(ofBoard id: String) -> BoardMetric {
+        BoardScope(id: id).map { boards.metric(of: $0) } ?? .points
+    }
+
+    /// Whether board `id` keeps each player's latest run, whose places in Redis are replaced rather than only improved
+    /// (`ScoreUpdate.replaces`).
+    func replacesPlaces(ofBoard id: String) -> Bool {
+        BoardScope(id: id).map { boards.aggregate(of: $0) == .latest } ?? false
+    }
 }
 
 /// The columns `RankingPlaces.columns` names, as a statement reads them: what a player's place is read from.
@@ -35,7 +46,8 @@ struct RankingPlaceColumns: Decodable, Sendable {
     func place(tieBreak: TieBreak) -> RankingPlace {
         RankingPlace(
             score: score,
-            key: tieBreak.key(reachedAt: reachedAt ?? updatedAt, durationMs: durationMs, untimedCompletions: untimedCompletions))
+            key: tieBreak.key(reachedAt: reachedAt ?? updatedAt, durationMs: durationMs, untimedCompletions: untimedCompletions),
+            keyBits: tieBreak.keyBits)
     }
 }
 

@@ -74,6 +74,8 @@ public struct RankingReconciler: Sendable {
         var after = ""
         var rowsSeen = 0
         let tieBreak = rules.tieBreak(ofBoard: period.board)
+        // A latest board's places can get worse: any difference is repaired under the player's lock.
+        let replaces = rules.replacesPlaces(ofBoard: period.board)
         while true {
             let rows = try await postgres.run(
                 PeriodScoresAfter(board: period.board, window: period.window.rawValue, period: period.period, userID: after))
@@ -85,9 +87,11 @@ public struct RankingReconciler: Sendable {
                 let held = stored[safe: index]?.string
                 let truth = row.place(tieBreak: tieBreak)
                 if truth.isStored(as: held) { continue }
-                if let held, let value = Double(held), let own = Double(truth.storedValue), value < own {
+                let ranksHigher = if let held, let value = Double(held), let own = Double(truth.storedValue) { value < own } else { false }
+                if replaces || ranksHigher {
                     // Redis ranks the player higher than PostgreSQL does: a batch that wrote Redis and has not
-                    // committed yet, or one that rolled back. Only a read under the player's lock can tell.
+                    // committed yet, or one that rolled back. Only a read under the player's lock can tell. (On a
+                    // latest board a batch may have written a lower place too.)
                     ahead.append(Suspect(member: players[index].member, userID: players[index].userID))
                 } else {
                     behind.append(Raise(member: players[index].member, place: truth, added: held == nil))

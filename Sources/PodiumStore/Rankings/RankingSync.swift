@@ -110,26 +110,53 @@ public struct RankingSync: Sendable {
         var wanted = Set<PlayerBoardPeriod>()
         for row in rows {
             let groups = row.groups.split(separator: ",").map(String.init)
-            let periods = rules.boardPeriods(topic: row.topic, groups: groups, completedAt: row.completedAt, now: row.recordedAt).open
+            let periods = rules.boardPeriods(quizID: row.quizID, topic: row.topic, groups: groups, completedAt: row.completedAt, now: row.recordedAt).open
             for period in periods {
                 wanted.insert(PlayerBoardPeriod(
                     board: period.board.id, window: period.period.window.rawValue, period: period.period.key, userID: row.userID))
             }
         }
+        let replaced = wanted.filter { rules.replacesPlaces(ofBoard: $0.board) }
+        let (updates, players) = try scoreUpdates(try await postgres.run(WantedScores(wanted: Array(wanted.subtracting(replaced)))))
+        try await rankings.write(updates, players: players)
+        try await writeLocked(Array(replaced))
+        try await postgres.run(MarkRanked(ids: rows.map(\.id), completedAts: rows.map(\.completedAt)))
+        logger.info("caught up rankings", metadata: ["completions": "\(rows.count)", "entries": "\(wanted.count)"])
+        return rows.count
+    }
+
+    /// The updates and players of `rows` (`WantedScores`).
+    private func scoreUpdates(_ rows: [WantedScores.Row]) throws -> ([ScoreUpdate], [RankedPlayer]) {
         var updates: [ScoreUpdate] = []
         var players: [String: RankedPlayer] = [:]
-        for row in try await postgres.run(WantedScores(wanted: Array(wanted))) {
+        for row in rows {
             let window = LeaderboardWindow(rawValue: row.boardWindow) ?? .all
             let player = try row.columns.player()
             updates.append(ScoreUpdate(
                 key: RankingKeys.board(row.board, window, row.period), member: player.member,
-                place: row.place(tieBreak: rules.tieBreak(ofBoard: row.board))))
+                place: row.place(tieBreak: rules.tieBreak(ofBoard: row.board)), replaces: rules.replacesPlaces(ofBoard: row.board)))
             players[player.member] = player
         }
-        try await rankings.write(updates, players: Array(players.values))
-        try await postgres.run(MarkRanked(ids: rows.map(\.id), completedAts: rows.map(\.completedAt)))
-        logger.info("caught up rankings", metadata: ["completions": "\(rows.count)", "entries": "\(updates.count)"])
-        return rows.count
+        return (updates, Array(players.values))
+    }
+
+    /// Writes the places of `wanted` on `latest` boards, whose places Redis replaces: each chunk is read fresh under
+    /// its players' locks (`PlayerLocks`), held until Redis is written, as a batch holds them from its read to its
+    /// commit, after its own write. A place read without the lock could be older than one a batch wrote meanwhile.
+    private func writeLocked(_ wanted: [PlayerBoardPeriod]) async throws {
+        for start in stride(from: 0, to: wanted.count, by: 500) {
+            let chunk = Array(wanted[start..<min(start + 500, wanted.count)])
+            try await postgres.withSession { session in
+                let rows = try await session.run { connection in
+                    try connection.execute("BEGIN")
+                    try connection.run(LockPlayers(userIDs: chunk.map(\.userID)))
+                    return try connection.run(WantedScores(wanted: chunk))
+                }
+                let (updates, players) = try scoreUpdates(rows)
+                try await rankings.write(updates, players: players)
+                try await session.run { try $0.execute("COMMIT") }
+            }
+        }
     }
 
     /// How long an erasure is repeated: longer than any ranking write of a completion committed before it.
@@ -325,10 +352,14 @@ public struct RankingSync: Sendable {
                 let rows = try await postgres.run(OpenBoardScorePage(window, after: after, updatedSince: since))
                 guard let last = rows.last else { break }
                 after = (last.board, last.period, last.userID)
-                try await rankings.write(try rows.map { row in
+                let replaced = rows.filter { rules.replacesPlaces(ofBoard: $0.board) }
+                try await rankings.write(try rows.filter { !rules.replacesPlaces(ofBoard: $0.board) }.map { row in
                     ScoreUpdate(
                         key: RankingKeys.board(row.board, window, row.period), member: try RankingMember.member(ofHandle: row.handle),
                         place: row.place(tieBreak: rules.tieBreak(ofBoard: row.board)))
+                })
+                try await writeLocked(replaced.map {
+                    PlayerBoardPeriod(board: $0.board, window: $0.boardWindow, period: $0.period, userID: $0.userID)
                 })
             }
         }
@@ -381,12 +412,13 @@ private struct SyncBacklog: PostgresStatement {
 /// The oldest completions not yet ranked that were recorded before a time, with what decides their board periods.
 private struct UnrankedCompletions: PostgresStatement {
     static let sql: PostgresSQL<Self> = """
-        SELECT id, user_id, topic, array_to_string(groups, ',') AS groups, completed_at, recorded_at
+        SELECT id, user_id, quiz_id, topic, array_to_string(groups, ',') AS groups, completed_at, recorded_at
         FROM completions WHERE NOT ranked AND recorded_at < \(\.recordedBefore) ORDER BY recorded_at LIMIT \(\.limit)
         """
     struct Row: Decodable, Sendable {
         let id: String
         let userID: String
+        let quizID: String
         let topic: String
         /// The groups, comma-separated.
         let groups: String

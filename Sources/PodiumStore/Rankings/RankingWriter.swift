@@ -11,12 +11,22 @@ public struct ScoreUpdate: Sendable, Hashable {
     public let member: String
     /// The player's place there, as PostgreSQL holds it.
     public let place: RankingPlace
+    /// Whether the place replaces whatever Redis holds (`ZADD` on a `latest` board, whose places can get worse) rather
+    /// than only improving it (`ZADD … LT`). Its writer must hold the player's lock (`PlayerLocks`) from its read of
+    /// PostgreSQL until Redis is written, so that no stale place replaces a newer one.
+    public let replaces: Bool
 
-    /// Creates an update.
-    public init(key: String, member: String, place: RankingPlace) {
+    /// Creates an update; `replaces` for a `latest` board's.
+    public init(key: String, member: String, place: RankingPlace, replaces: Bool = false) {
         self.key = key
         self.member = member
         self.place = place
+        self.replaces = replaces
+    }
+
+    /// The command that writes it.
+    var command: [String] {
+        replaces ? ["ZADD", key, place.storedValue, member] : ["ZADD", key, "LT", place.storedValue, member]
     }
 }
 
@@ -126,8 +136,8 @@ public struct RankingWriter: Sendable {
         if let first = players.first {
             keys += [layout.playersHash(ofMember: first.member), layout.membersHash(ofUser: first.userID)]
         }
-        var arguments = [RankingKeys.liveChannel, String(updates.count)]
-        arguments.reserveCapacity(2 + updates.count * 2 + players.count * 3)
+        var arguments = [RankingKeys.liveChannel, String(updates.count), String(updates.map { $0.replaces ? "=" : "<" })]
+        arguments.reserveCapacity(3 + updates.count * 2 + players.count * 3)
         for update in updates {
             arguments.append(update.place.storedValue)
             arguments.append(update.member)
@@ -138,7 +148,8 @@ public struct RankingWriter: Sendable {
         return RedisScriptCall(Self.updateScript, keys: keys, arguments: arguments)
     }
 
-    /// One call for a batch's boards (on a cluster, those of one slot): per update `ZADD … LT`, then the other players
+    /// One call for a batch's boards (on a cluster, those of one slot): per update `ZADD … LT` (`ZADD` for one that
+    /// `replaces`: the batch holds its players' locks until it commits, after this), then the other players
     /// above the written score and the board's size; then, on one server, the players' hash fields. A script rather
     /// than three commands per update, because building, sending and parsing those cost more of the server's CPU than
     /// Redis spends.
@@ -152,8 +163,9 @@ public struct RankingWriter: Sendable {
     /// not ranked, answer without ranks, and the ranking sync brings them in after the rebuild.
     ///
     /// KEYS: the boards of the n updates, the ready marker, then (with players) the player and user-to-member hashes.
-    /// ARGV: the live channel (`RankingKeys.liveChannel`, which it publishes the changed boards to), n, n (stored
-    /// value, member) pairs, then (member, user id, player value) triples. Returns n (players above, players) pairs.
+    /// ARGV: the live channel (`RankingKeys.liveChannel`, which it publishes the changed boards to), n, the updates' modes
+    /// (one character each: `<` for `LT`, `=` to replace), n (stored value, member) pairs, then (member, user id, player
+    /// value) triples. Returns n (players above, players) pairs.
     static let updateScript = RedisScript.bundled("ranking-update")
 
     /// Removes a user's field from the user-to-member hash while it still names one of the erased members: a player
@@ -163,9 +175,10 @@ public struct RankingWriter: Sendable {
     static let forgetMemberScript = RedisScript.bundled("forget-member")
 
     /// Writes absolute scores and the players' hash fields without reading standings back (catch-up and
-    /// rebuild), in pipelines of at most 10,000 commands so memory stays bounded however many there are.
+    /// rebuild), in pipelines of at most 10,000 commands so memory stays bounded however many there are. An update that
+    /// `replaces` needs its player's lock held by the caller.
     public func write(_ updates: [ScoreUpdate], players: [RankedPlayer] = []) async throws {
-        var commands = updates.map { ["ZADD", $0.key, "LT", $0.place.storedValue, $0.member] }
+        var commands = updates.map(\.command)
         commands += layout.playerCommands(players)
         for start in stride(from: 0, to: commands.count, by: 10_000) {
             let replies = try await redis.pipeline(Array(commands[start..<min(start + 10_000, commands.count)]))

@@ -12,12 +12,27 @@ enum TieBreakSQL {
     static func key(policy: String, row: String) -> String {
         let timed = "GREATEST(0, \(row).duration_ms)"
         return """
-        (CASE \(policy) WHEN 'earliest' THEN LEAST(\(TieBreak.largestKey), GREATEST(0, floor(extract(epoch FROM COALESCE(\(row).reached_at, \(row).updated_at)) - \(Int64(TieBreak.epoch.timeIntervalSince1970)))))::bigint \
+        (CASE \(policy) WHEN 'earliest' THEN \(earliestKey(reachedAt: "COALESCE(\(row).reached_at, \(row).updated_at)")) \
         WHEN 'fastest' THEN CASE WHEN \(row).untimed_completions > 0 \
         THEN LEAST(\(TieBreak.largestKey), \(TieBreak.firstUntimedKey) + (LEAST(\(row).untimed_completions, \(TieBreak.largestUntimedCount)) - 1) * \(1 << TieBreak.timedSecondsBits) \
         + LEAST(\((1 << TieBreak.timedSecondsBits) - 1), \(timed) / 1000)) \
-        ELSE LEAST(\(TieBreak.firstUntimedKey - 1), \(timed)) END ELSE 0 END)
+        ELSE LEAST(\(TieBreak.firstUntimedKey - 1), \(timed)) END \
+        WHEN 'run' THEN \(runKey(reachedAt: "COALESCE(\(row).reached_at, \(row).updated_at)", durationMs: "\(row).duration_ms", untimed: "\(row).untimed_completions")) \
+        ELSE 0 END)
         """
+    }
+
+    /// The `earliest` key of a score reached at the SQL expression `reachedAt`: whole seconds since `TieBreak.epoch`.
+    static func earliestKey(reachedAt: String) -> String {
+        "LEAST(\(TieBreak.largestKey), GREATEST(0, floor(extract(epoch FROM \(reachedAt)) - \(Int64(TieBreak.epoch.timeIntervalSince1970)))))::bigint"
+    }
+
+    /// The `run` key of one run, from SQL expressions for its `completed_at`, `duration_ms` and whether it came untimed
+    /// (`untimed` > 0): its deciseconds (the slowest for an untimed run), then the minutes since `TieBreak.epoch`.
+    static func runKey(reachedAt: String, durationMs: String, untimed: String) -> String {
+        let slowest = TieBreak.slowestRunDeciseconds
+        let minutes = "LEAST(\((1 << TieBreak.runReachBits) - 1), GREATEST(0, floor((extract(epoch FROM \(reachedAt)) - \(Int64(TieBreak.epoch.timeIntervalSince1970))) / 60)))::bigint"
+        return "((CASE WHEN \(untimed) > 0 THEN \(slowest) ELSE LEAST(\(slowest), GREATEST(0, \(durationMs)) / 100) END) * \(Int64(1) << TieBreak.runReachBits) + \(minutes))"
     }
 
     /// SQL true when the `board_scores` row aliased `row` ranks above the one aliased `other` under `policy`: a higher

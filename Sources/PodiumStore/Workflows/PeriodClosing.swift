@@ -61,7 +61,8 @@ public struct PeriodClosing: Sendable {
             throw PeriodCloseError.unknownPeriod(key)
         }
         guard end <= now || (early && key.window == .contest) else { throw PeriodCloseError.notEnded(key, endsAt: end) }
-        return ClosingPeriod(key: key, end: end, tieBreak: board.tieBreak, awardsMedals: board.medalWindows.contains(key.window))
+        return ClosingPeriod(
+            key: key, end: end, tieBreak: board.tieBreak, metric: board.metric, awardsMedals: board.medalWindows.contains(key.window))
     }
 
     /// Counts the medals of a close that closed its period.
@@ -76,13 +77,15 @@ public struct PeriodClosing: Sendable {
     /// What closing would do; for a period already closed, what closing did (as a real close would answer).
     private func previewClose(_ key: BoardPeriodKey, awardsMedals: Bool) async throws -> PeriodCloseReport {
         let policy = rules.tieBreak(ofBoard: key.board)
+        let metric = rules.metric(ofBoard: key.board)
         return try await postgres.withConnection { connection in
             if let closed = try connection.run(PeriodSnapshot(key: key)).first?.finalSnapshotID {
                 return try PeriodStore.alreadyClosed(key, snapshot: closed, on: connection)
             }
             let players = try connection.run(PeriodPlayers(key: key))[0].n
             let medals = awardsMedals
-                ? try connection.run(MedalCandidates(key: key, lastRank: Medal.lastMedalRank, policy: policy.rawValue)).compactMap {
+                ? try connection.run(MedalCandidates(
+                    key: key, lastRank: Medal.lastMedalRank, policy: policy.rawValue, metric: metric.rawValue)).compactMap {
                     PeriodStore.standingsMedal($0, key: key)
                 }
                 : []
@@ -200,7 +203,7 @@ private struct PeriodPlayers: PostgresStatement {
 /// use the same order, so the medals agree with what the board showed.
 private struct MedalCandidates: PostgresStatement {
     static let sql: PostgresSQL<Self> = """
-        SELECT user_id, score, rank FROM (
+        SELECT user_id, \(\.metric, in: { BoardScoreTables.shownScore(metric: $0, score: "score") }) AS score, rank FROM (
             SELECT row_number() OVER listing - 1 AS position, user_id, score, rank() OVER ranking AS rank
             FROM (SELECT s.user_id, s.score, \(\.policy, in: { TieBreakSQL.key(policy: $0, row: "s") }) AS tie_key, u.handle
                   FROM board_scores s JOIN users u USING (user_id)
@@ -212,6 +215,8 @@ private struct MedalCandidates: PostgresStatement {
     let key: BoardPeriodKey
     let lastRank: Int
     let policy: String
+    /// The board's metric, which decides the score shown.
+    let metric: String
 }
 
 /// Lists the closing periods in `board_periods` (a period no score reached yet has no row).
@@ -268,12 +273,12 @@ private struct AddFinalSnapshots: PostgresStatement {
 }
 
 /// Fills the final snapshots with every player in listing order, with position and competition rank under the board's
-/// tie-break (each snapshot's `policy`).
+/// tie-break (each snapshot's `policy`), and the score shown (`BoardScoreTables.shownScore`), as every snapshot keeps it.
 private struct FillFinalSnapshots: PostgresStatement {
     static let sql: PostgresSQL<Self> = """
         INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
-        SELECT id, row_number() OVER listing - 1, user_id, score, rank() OVER ranking
-        FROM (SELECT x.id, s.user_id, s.score, \(unescaped: TieBreakSQL.key(policy: "x.policy", row: "s")) AS tie_key, u.handle
+        SELECT id, row_number() OVER listing - 1, user_id, shown, rank() OVER ranking
+        FROM (SELECT x.id, s.user_id, s.score, \(unescaped: BoardScoreTables.shownScore(metric: "x.metric", score: "s.score")) AS shown, \(unescaped: TieBreakSQL.key(policy: "x.policy", row: "s")) AS tie_key, u.handle
               FROM \(unnest: \.snapshots, TakenSnapshot.columns, as: "x")
               JOIN board_scores s ON s.board = x.board AND s.board_window = x.board_window AND s.period = x.period
               JOIN users u ON u.user_id = s.user_id) places

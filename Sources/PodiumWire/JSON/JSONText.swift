@@ -65,7 +65,9 @@ extension LeaderboardPage {
     /// The page as JSON, identical to `PodiumJSON.encoder().encode(self)` (sorted keys, nil fields left out).
     public func jsonBytes() -> [UInt8] {
         var json = JSONText(capacity: 256 + entries.count * 96)
-        json.raw("{\"board\":")
+        json.raw("{\"aggregate\":")
+        json.string(aggregate.rawValue)
+        json.raw(",\"board\":")
         json.string(board)
         if let cancelledAt {
             json.raw(",\"cancelled_at\":")
@@ -119,6 +121,8 @@ extension LeaderboardPage {
         }
         json.raw(",\"live\":")
         json.boolean(live)
+        json.raw(",\"metric\":")
+        json.string(metric.rawValue)
         if let nextStartsAt {
             json.raw(",\"next_starts_at\":")
             json.string(nextStartsAt)
