@@ -96,6 +96,8 @@ struct AccessMatrixTests {
             statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
         Row(method: .get, template: "/v1/leaderboards/{board}/{window}/friends", path: board + "/friends?user=pupil", body: nil,
             statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
+        Row(method: .get, template: "/v1/leaderboards/{board}/{window}/members", path: board + "/members?group=class-4b", body: nil,
+            statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
         Row(method: .get, template: "/v1/users/{id}/following", path: "/v1/users/pupil/following", body: nil,
             statuses: statuses([200, 403, 403, 403, 200, 404, 403, 200, 200])),
         // Credentials run in order: the pupil's own token follows first (201); ingest and admin find it followed (200).

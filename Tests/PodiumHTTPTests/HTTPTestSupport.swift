@@ -173,8 +173,8 @@ func unique(_ prefix: String) -> String {
 
 /// A valid completion body.
 func completionBody(id: String, user: String, topic: String, difficulty: String = "medium", correct: Int = 5,
-                    groups: [String]? = nil, displayName: String? = nil, completedAt: String? = nil) -> [String: any Sendable] {
-    var body: [String: any Sendable] = ["id": id, "user_id": user, "quiz_id": "q1", "topic": topic, "difficulty": difficulty,
+                    groups: [String]? = nil, displayName: String? = nil, completedAt: String? = nil, quiz: String = "q1") -> [String: any Sendable] {
+    var body: [String: any Sendable] = ["id": id, "user_id": user, "quiz_id": quiz, "topic": topic, "difficulty": difficulty,
                                "correct": correct, "total": 10, "duration_ms": 30_000]
     if let groups { body["groups"] = groups }
     if let displayName { body["display_name"] = displayName }

@@ -214,7 +214,11 @@ struct LeaderboardRoutesTests {
             var revalidations: [HTTPResponse.Status] = []
             for _ in 0..<50 where revalidations.last != .notModified {
                 let list = try await client.send(.get, "/v1/leaderboards", key: harness.readKey)
-                let zones = Set((list.json["boards"] as? [[String: Any]] ?? []).compactMap { $0["time_zone"] as? String })
+                // Contests and leagues other tests created (in the shared database) keep their own zones.
+                let calendarBoards = (list.json["boards"] as? [[String: Any]] ?? []).filter {
+                    !(($0["board"] as? String ?? "").hasPrefix("contest:") || ($0["board"] as? String ?? "").hasPrefix("league:"))
+                }
+                let zones = Set(calendarBoards.compactMap { $0["time_zone"] as? String })
                 #expect(zones == ["UTC"], "boards without a zone of their own say UTC, not Foundation's GMT")
                 let listTag = try #require(list.headers[.eTag])
                 let revalidated = try await client.send(.get, "/v1/leaderboards", key: harness.readKey, headers: [.ifNoneMatch: listTag])
@@ -311,7 +315,7 @@ struct LeaderboardRoutesTests {
                 == ["topic:\(district)"])
             #expect(ids(try await client.send(.get, "/v1/leaderboards?kind=global", key: harness.readKey)) == ["global"])
             #expect(ids(try await client.send(.get, "/v1/leaderboards?kind=group&prefix=topic:", key: harness.readKey)) == [])
-            let bad = try await client.send(.get, "/v1/leaderboards?kind=planet&prefix=Group&cursor=nowhere&limit=0", key: harness.readKey)
+            let bad = try await client.send(.get, "/v1/leaderboards?kind=planet&prefix=group*&cursor=nowhere&limit=0", key: harness.readKey)
             #expect(bad.errorFields == ["limit", "kind", "prefix", "cursor"])
         }
     }

@@ -300,6 +300,7 @@ struct PodiumOpenAPIDocumentTests {
             "POST /v1/completions", "POST /v1/completions/batch",
             "GET /v1/leaderboards", "GET /v1/leaderboards/{board}/{window}", "POST /v1/leaderboards/{board}/{window}/compare",
             "GET /v1/leaderboards/{board}/{window}/snapshots", "GET /v1/leaderboards/{board}/{window}/friends",
+            "GET /v1/leaderboards/{board}/{window}/members",
             "GET /v1/leaderboards/{board}/{window}/live", "GET /v1/leaderboards/{board}/{window}/groups", "GET /display/{board}/{window}",
             "GET /v1/users/{id}", "DELETE /v1/users/{id}", "GET /v1/users/{id}/completions", "GET /v1/users/{id}/topics",
             "GET /v1/users/{id}/medals", "GET /v1/users/{id}/rank-history", "PUT /v1/users/{id}/preferences",

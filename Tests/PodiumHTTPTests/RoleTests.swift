@@ -50,7 +50,7 @@ struct RoleTests {
     @Test("no key is 401 and another role's key is 403 wherever the document names a role; open routes need no key")
     func everyRouteChecksItsRole() async throws {
         let operations = try Self.operations()
-        #expect(operations.count == 65)
+        #expect(operations.count == 66)
         #expect(Set(operations.compactMap(\.role)) == ["ingest", "read", "admin"])
         let harness = try await HTTPHarness()
         try await harness.run { client in
@@ -80,7 +80,8 @@ struct RoleTests {
         #expect(operations.filter(\.publicWhenConfigured).map(\.description) == [
             "GET /v1/comparisons", "GET /v1/contests", "GET /v1/contests/u-roles",
             "GET /v1/leaderboards", "GET /v1/leaderboards/global/week", "POST /v1/leaderboards/global/week/compare",
-            "GET /v1/leaderboards/global/week/groups", "GET /v1/leaderboards/global/week/live", "GET /v1/leaderboards/global/week/snapshots",
+            "GET /v1/leaderboards/global/week/groups", "GET /v1/leaderboards/global/week/live", "GET /v1/leaderboards/global/week/members",
+            "GET /v1/leaderboards/global/week/snapshots",
             "GET /v1/leagues", "GET /v1/leagues/u-roles",
         ])
         let harness = try await HTTPHarness(publicLeaderboards: true)

@@ -151,6 +151,9 @@ call("put", "/v1/users/{id}/following/{other}", path="/v1/users/amara/following/
 call("get", "/v1/users/{id}/following", path="/v1/users/amara/following", credential=teacher, expect=200)
 call("get", "/v1/leaderboards/{board}/{window}/friends", path="/v1/leaderboards/group:class-4b/week/friends?user=amara",
      credential=teacher, expect=200)
+# The class's players on the global board (on a quiz board, "quiz:<quiz_id>", the class's best on that quiz), as ops
+# read it: the teacher's key is limited to the class's board.
+call("get", "/v1/leaderboards/{board}/{window}/members", path="/v1/leaderboards/global/week/members?group=class-4b", expect=200)
 call("get", "/v1/users/{id}", path="/v1/users/amara", credential=teacher, expect=200)
 call("get", "/v1/users/{id}/completions", path="/v1/users/amara/completions?limit=20", credential=teacher, expect=200)
 call("get", "/v1/users/{id}/topics", path="/v1/users/amara/topics", credential=teacher, expect=200)

@@ -28,6 +28,7 @@ struct LeaderboardsController {
         router.get("/v1/leaderboards/:board/:window", use: page)
         router.post("/v1/leaderboards/:board/:window/compare", use: compare)
         router.get("/v1/leaderboards/:board/:window/friends", use: friends)
+        router.get("/v1/leaderboards/:board/:window/members", use: members)
         router.get("/v1/leaderboards/:board/:window/live", use: live)
         router.get("/v1/leaderboards/:board/:window/snapshots", use: listSnapshots)
         router.get("/v1/leaderboards/:board/:window/groups", use: groupTotals)
@@ -59,8 +60,8 @@ struct LeaderboardsController {
             errors.append(FieldError(field: "kind", message: "must be \(BoardScope.Kind.spelled)"))
         }
         let prefix = request.uri.queryParameters.get("prefix").map { String($0) } ?? ""
-        if !prefix.isEmpty, prefix.count > 150 || !prefix.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || ":._-".contains($0)) }) {
-            errors.append(FieldError(field: "prefix", message: "must be the start of a board id: up to 150 of a-z 0-9 : . _ -"))
+        if !prefix.isEmpty, prefix.count > 150 || !prefix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":._@-".contains($0)) }) {
+            errors.append(FieldError(field: "prefix", message: "must be the start of a board id: up to 150 of A-Z a-z 0-9 : . _ @ -"))
         }
         let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
         if let cursor { _ = HTTPSupport.boardScope(cursor, field: "cursor", errors: &errors) }
@@ -79,7 +80,8 @@ struct LeaderboardsController {
         let boards = page.map { scope in
             let board = rules.boards.definition(for: scope)
             return BoardSummary(
-                board: board.id, metric: board.metric.rawValue, timeZone: board.timeZone.configuredName, tieBreak: board.tieBreak,
+                board: board.id, metric: board.metric.rawValue, aggregate: board.aggregate, timeZone: board.timeZone.configuredName,
+                tieBreak: board.tieBreak,
                 windows: board.windows.compactMap { window in
                     guard let period = board.currentPeriod(of: window, at: at) else { return nil }
                     return WindowSummary(
@@ -234,15 +236,47 @@ struct LeaderboardsController {
         try context.requireBoardReader(.ranking)
         var errors: [FieldError] = []
         let target = try target(query: request.uri.queryParameters, context: context, read: .ranking, errors: &errors)
-        let user = request.uri.queryParameters.get("user").map { String($0) }
-        if let user {
-            if !NameRules.isValidIdentifier(user) { errors.append(FieldError(field: "user", message: "must be a user id")) }
-        } else {
-            errors.append(FieldError(field: "user", message: "is required"))
-        }
+        let user = Self.required("user", in: request, errors: &errors, "must be a user id", valid: NameRules.isValidIdentifier)
         guard errors.isEmpty, let target, let user else { throw APIError.validation(errors) }
         try await context.requirePlayerRead(user) { patterns in try await users.appears(userID: user, onAny: patterns) }
         return try Self.revalidatedJSON(request, try await ranks(of: [user] + follows.following(userID: user), on: target))
+    }
+
+    /// The query parameter `name`, when given and `valid`; a missing one, or one that is not valid (`message`), is added to
+    /// `errors`.
+    private static func required(
+        _ name: String, in request: Request, errors: inout [FieldError], _ message: String, valid: (String) -> Bool
+    ) -> String? {
+        guard let value = request.uri.queryParameters.get(name).map({ String($0) }) else {
+            errors.append(FieldError(field: name, message: "is required"))
+            return nil
+        }
+        guard valid(value) else {
+            errors.append(FieldError(field: name, message: message))
+            return nil
+        }
+        return value
+    }
+
+    /// The most players a group's view lists (`members`); a larger group is read on its own board.
+    static let groupViewLimit = 1_000
+
+    /// Handles `GET /v1/leaderboards/:board/:window/members?group=`: the players of one group (those on the group's own
+    /// board) with their real ranks on the board period, as the friends view lists a player's friends: a class's best
+    /// on a quiz. The caller must read the group's board as well as this one.
+    @Sendable func members(_ request: Request, context: PodiumRequestContext) async throws -> Response {
+        try context.requireBoardReader(.ranking)
+        var errors: [FieldError] = []
+        let target = try target(query: request.uri.queryParameters, context: context, read: .ranking, errors: &errors)
+        let group = Self.required("group", in: request, errors: &errors, "must be a group name", valid: NameRules.isValidScopeName)
+        guard errors.isEmpty, let target, let group else { throw APIError.validation(errors) }
+        try context.requireBoardRead(.group(group), .ranking)
+        let members = try await boards.members(ofGroup: group, limit: Self.groupViewLimit + 1)
+        guard members.count <= Self.groupViewLimit else {
+            throw APIError.validation([FieldError(
+                field: "group", message: "has more than \(Self.groupViewLimit) players: read its own board, group:\(group)")])
+        }
+        return try Self.revalidatedJSON(request, try await ranks(of: members, on: target))
     }
 
     /// The page of `users`' ranks on `target`: from its final snapshot once closed, else from the live rankings.
@@ -446,7 +480,7 @@ struct LeaderboardsController {
         switch scope {
         case .contest(let id): rules.boards.contests.contest(id)?.scope.boards ?? []
         case .league(let id, _, _): rules.boards.contests.league(id)?.scope.boards ?? []
-        case .global, .topic, .group: []
+        case .global, .topic, .group, .quiz: []
         }
     }
 

@@ -392,9 +392,12 @@
 
   // --- a. boards and periods ----------------------------------------------------------------------------------
 
+  // The board kinds, as GET /v1/leaderboards filters by them.
+  const BOARD_KINDS = ["global", "topic", "group", "quiz", "contest", "league"];
+
   function renderBoards(container) {
     const kind = el("select", { name: "kind" }, el("option", { value: "" }, "every kind"),
-      ["global", "topic", "group", "contest"].map((k) => el("option", { value: k }, k)));
+      BOARD_KINDS.map((k) => el("option", { value: k }, k)));
     const prefix = el("input", { name: "prefix", type: "search", placeholder: "group:school-12-", spellcheck: "false" });
     const list = el("div", { class: "boards", id: "board-list" });
     const more = button("More boards", () => attempt(() => load(more.dataset.cursor)), "quiet");
@@ -424,7 +427,7 @@
     const players = el("span", { class: "players" }, "…");
     const card = el("article", { class: "card board", dataset: { board: board.board } },
       el("header", { class: "card-head" }, el("h2", {}, board.board),
-        el("span", { class: "meta" }, `ranks by ${board.metric} · ${zone} · `, players)));
+        el("span", { class: "meta" }, `ranks by ${board.aggregate === "best" || board.aggregate === "latest" ? `${board.aggregate} run's ${board.metric}` : board.metric} · ${zone} · `, players)));
     const rows = [];
     for (const win of board.windows) {
       const periodsRow = el("tr", { class: "periods-row", hidden: true },

@@ -7,6 +7,7 @@ from .batch_item_result import BatchItemResult
 from .batch_item_result_status import BatchItemResultStatus
 from .batch_request import BatchRequest
 from .batch_response import BatchResponse
+from .board_aggregate import BoardAggregate
 from .board_list import BoardList
 from .board_metric import BoardMetric
 from .board_rank import BoardRank
@@ -144,6 +145,7 @@ __all__ = (
     "BatchItemResultStatus",
     "BatchRequest",
     "BatchResponse",
+    "BoardAggregate",
     "BoardList",
     "BoardMetric",
     "BoardRank",

@@ -1,9 +1,12 @@
 from typing import Literal
 
-BoardMetric = Literal["completions", "points"]
+BoardMetric = Literal["accuracy", "completions", "correct", "duration", "points"]
 
 BOARD_METRIC_VALUES: set[BoardMetric] = {
+    "accuracy",
     "completions",
+    "correct",
+    "duration",
     "points",
 }
 

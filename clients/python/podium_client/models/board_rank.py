@@ -15,13 +15,15 @@ class BoardRank:
     """A player's place on one board period.
 
     Attributes:
-        board (str): Board id: `global`, `topic:<name>` or `group:<name>`.
+        board (str): Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or
+            `league:<id>:<tier>:<n>`.
         window (LeaderboardWindow): Time window of a board: `all` never ends; `day`, `week` (ISO, from Monday) and
             `month` are cut in the board's time zone; `contest` is the one window of a contest's board, whose periods are
             the contest's runs.
         period (str): Period name: `all`, `2026-11-21`, `2026-W47` or `2026-11`.
         rank (int): Competition rank: ties share a rank, the next rank skips.
-        score (int): The player's score there.
+        score (int): The player's score there. In the board's `metric`: on a `duration` board the run's time in
+            milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
         players (int): Players on that board period.
     """
 

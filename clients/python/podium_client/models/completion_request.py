@@ -20,7 +20,8 @@ class CompletionRequest:
     Attributes:
         id (str): The client's idempotency key: posting the same id and body again replays the first answer.
         user_id (str): Opaque player id; not only dots (`.` and `..` cannot be URL path segments).
-        quiz_id (str): The quiz played.
+        quiz_id (str): The quiz played; where a board rule turns quiz boards on, the completion also counts on board
+            `quiz:<quiz_id>`.
         topic (str): The quiz's topic; the completion also counts on board `topic:<topic>`.
         difficulty (Difficulty): How hard the quiz was.
         correct (int): Correct answers, at most `total`.

@@ -49,14 +49,25 @@ class ContestRequest:
         entry (ContestRequestEntry | Unset): `open`: every player in scope (the default); `join`: only players who
             joined. Default: 'open'.
         max_players (int | Unset): `join` contests only: the most players who may join.
-        metric (BoardMetric | Unset): What a board ranks by: points earned or completions played.
+        metric (BoardMetric | Unset): Which value of a completion a board ranks by: `points` (the default: points
+            earned), `completions` (each completion counts 1; `sum` boards only), `correct` (correct answers), `accuracy`
+            (correct ÷ total in basis points, 0-10000: 8750 is 87.5 %; `best` and `latest` boards only) or `duration` (the
+            fastest perfect run: every answer correct and `duration_ms` given; lower ranks higher; `best` boards only; a
+            score is the run's time in milliseconds, kept to the centisecond, and runs slower than 5 h 49 min do not count).
+            A completion that is not a perfect, timed run does not count on a `duration` board at all. Contests and leagues
+            take `points`, `completions` or `correct`.
         tie_break (TieBreak | Unset): How a board ranks equal scores: `shared` (the default) gives tied players the same
             competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the
             `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions
             took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so
             a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then
             less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and
-            untimed count) still shares a rank. Set per board in the rules file (`tie_break`).
+            untimed count) still shares a rank. `run` is the tie-break of every `best` and `latest` board, and only theirs:
+            of equal runs, the faster run (its `duration_ms`) ranks higher, then the run reached first (its `completed_at`,
+            to the minute); a run without `duration_ms` counts as the slowest. A `duration` board, whose score already is
+            the run's time, breaks ties by `earliest`. Set per `sum` board in the rules file (`tie_break`: `shared`,
+            `earliest` or `fastest`); best and latest boards leave it out. Contests and leagues take `shared`, `earliest` or
+            `fastest`.
         medals (bool | Unset): Whether each run awards gold, silver and bronze when it closes. Default: True.
     """
 

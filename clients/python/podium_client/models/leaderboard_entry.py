@@ -21,7 +21,8 @@ class LeaderboardEntry:
     Attributes:
         rank (int): Competition rank: ties share a rank.
         user_id (str): Player id.
-        score (int): Score.
+        score (int): Score. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is
+            better), on an `accuracy` board basis points (8750 is 87.5 %).
         display_name (str | Unset): Display name, if the player set one.
         medal (LeaderboardEntryMedal | Unset): Medal won, on closed periods of windows that award medals.
     """

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.board_aggregate import BoardAggregate, check_board_aggregate
+from ..models.board_metric import BoardMetric, check_board_metric
 from ..models.leaderboard_page_status import (
     LeaderboardPageStatus,
     check_leaderboard_page_status,
@@ -34,6 +36,20 @@ class LeaderboardPage:
             (`20261127T1400Z`).
         time_zone (str): IANA time zone the board's periods are cut in; the bounds above are in UTC, so a display names
             the period by its local dates in this zone.
+        metric (BoardMetric): Which value of a completion a board ranks by: `points` (the default: points earned),
+            `completions` (each completion counts 1; `sum` boards only), `correct` (correct answers), `accuracy` (correct ÷
+            total in basis points, 0-10000: 8750 is 87.5 %; `best` and `latest` boards only) or `duration` (the fastest
+            perfect run: every answer correct and `duration_ms` given; lower ranks higher; `best` boards only; a score is
+            the run's time in milliseconds, kept to the centisecond, and runs slower than 5 h 49 min do not count). A
+            completion that is not a perfect, timed run does not count on a `duration` board at all. Contests and leagues
+            take `points`, `completions` or `correct`.
+        aggregate (BoardAggregate): How a board turns a player's completions in a period into a score: `sum` (the
+            default: the metric summed over the period's completions), `best` (the player's best single completion of the
+            period: a better one replaces it, a worse one changes nothing) or `latest` (the player's most recent completion
+            of the period, by `completed_at`: a later run replaces an earlier one even when worse; at the same instant the
+            better one stays). A replayed completion id counts once. Best and latest boards break ties by the run
+            (`tie_break` `run`; `earliest` on a `duration` board). Set per board in the rules file (`aggregate`); contest
+            and league boards are always `sum`.
         status (LeaderboardPageStatus): Whether the period still accepts completions (every run of a cancelled contest
             is `closed`).
         players (int): Players on the board period.
@@ -61,6 +77,8 @@ class LeaderboardPage:
     window: LeaderboardWindow
     period: str
     time_zone: str
+    metric: BoardMetric
+    aggregate: BoardAggregate
     status: LeaderboardPageStatus
     players: int
     live: bool
@@ -82,6 +100,10 @@ class LeaderboardPage:
         period = self.period
 
         time_zone = self.time_zone
+
+        metric: str = self.metric
+
+        aggregate: str = self.aggregate
 
         status: str = self.status
 
@@ -130,6 +152,8 @@ class LeaderboardPage:
                 "window": window,
                 "period": period,
                 "time_zone": time_zone,
+                "metric": metric,
+                "aggregate": aggregate,
                 "status": status,
                 "players": players,
                 "live": live,
@@ -167,6 +191,10 @@ class LeaderboardPage:
         period = d.pop("period")
 
         time_zone = d.pop("time_zone")
+
+        metric = check_board_metric(d.pop("metric"))
+
+        aggregate = check_board_aggregate(d.pop("aggregate"))
 
         status = check_leaderboard_page_status(d.pop("status"))
 
@@ -232,6 +260,8 @@ class LeaderboardPage:
             window=window,
             period=period,
             time_zone=time_zone,
+            metric=metric,
+            aggregate=aggregate,
             status=status,
             players=players,
             live=live,

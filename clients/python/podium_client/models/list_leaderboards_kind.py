@@ -1,12 +1,13 @@
 from typing import Literal
 
-ListLeaderboardsKind = Literal["contest", "global", "group", "league", "topic"]
+ListLeaderboardsKind = Literal["contest", "global", "group", "league", "quiz", "topic"]
 
 LIST_LEADERBOARDS_KIND_VALUES: set[ListLeaderboardsKind] = {
     "contest",
     "global",
     "group",
     "league",
+    "quiz",
     "topic",
 }
 

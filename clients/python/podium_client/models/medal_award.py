@@ -26,7 +26,8 @@ class MedalAward:
         user_id (str): Player id.
         medal (MedalAwardMedal): Medal: `gold` for rank 1, `silver` for 2, `bronze` for 3.
         rank (int): Final competition rank (tied players share it, and the medal).
-        score (int): Final score.
+        score (int): Final score. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower
+            is better), on an `accuracy` board basis points (8750 is 87.5 %).
         awarded_at (datetime.datetime | Unset): When the period was closed; absent in a dry run.
         display_name (str | Unset): The player's display name, in an admin's close report (dry run or close); absent
             elsewhere.

@@ -25,7 +25,8 @@ class RankPoint:
         kind (RankPointKind): The snapshot's kind: `scheduled` or `final`.
         taken_at (datetime.datetime): When the snapshot was taken.
         rank (int): Competition rank then.
-        score (int): Score then.
+        score (int): Score then. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is
+            better), on an `accuracy` board basis points (8750 is 87.5 %).
         players (int): Players on the board period then.
     """
 

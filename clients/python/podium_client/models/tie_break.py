@@ -1,10 +1,11 @@
 from typing import Literal
 
-TieBreak = Literal["earliest", "fastest", "shared"]
+TieBreak = Literal["earliest", "fastest", "run", "shared"]
 
 TIE_BREAK_VALUES: set[TieBreak] = {
     "earliest",
     "fastest",
+    "run",
     "shared",
 }
 

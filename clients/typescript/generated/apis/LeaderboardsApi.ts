@@ -61,7 +61,7 @@ import {
 
 export interface CompareOnLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -103,7 +103,7 @@ export interface ComparePeriodsRequest {
 
 export interface FetchLeaderboardDisplayRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -134,7 +134,7 @@ export interface FetchLeaderboardDisplayRequest {
 
 export interface FetchLeaderboardPageRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -173,7 +173,7 @@ export interface FetchLeaderboardPageRequest {
 
 export interface FriendsOnLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -190,9 +190,28 @@ export interface FriendsOnLeaderboardRequest {
     period?: string;
 }
 
+export interface GroupOnLeaderboardRequest {
+    /**
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     */
+    board: string;
+    /**
+     * Window; a board without this window answers 404.
+     */
+    window: LeaderboardWindow;
+    /**
+     * The group whose players are ranked.
+     */
+    group: string;
+    /**
+     * Period name (`all`, `2026-11-21`, `2026-W47`, `2026-11`, or a contest run's start in UTC, `20261127T1400Z`); the current period when absent (for a contest: the run under way, else the latest that started, else the first to come). A name of another shape is 400; a name this window does not have (`2026-W47` for `day`, `2026-W54`, a time no run of the contest starts at) is 404.
+     */
+    period?: string;
+}
+
 export interface ListContestGroupTotalsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -215,7 +234,7 @@ export interface ListContestGroupTotalsRequest {
 
 export interface ListLeaderboardSnapshotsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -265,7 +284,7 @@ export interface ListLeaderboardsRequest {
 
 export interface StreamLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
      */
     board: string;
     /**
@@ -361,7 +380,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own groups\' boards; display keys cannot.
+     * Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups\' boards; display keys cannot.
      * Rank chosen players
      */
     async compareOnLeaderboardRaw(requestParameters: CompareOnLeaderboardRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<LeaderboardPage>> {
@@ -372,7 +391,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own groups\' boards; display keys cannot.
+     * Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups\' boards; display keys cannot.
      * Rank chosen players
      */
     async compareOnLeaderboard(requestParameters: CompareOnLeaderboardRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<LeaderboardPage> {
@@ -612,7 +631,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups\' boards.
+     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and quiz boards and their own groups\' boards.
      * A page of a board period
      */
     async fetchLeaderboardPageRaw(requestParameters: FetchLeaderboardPageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<LeaderboardPage>> {
@@ -623,7 +642,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups\' boards.
+     * A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and quiz boards and their own groups\' boards.
      * A page of a board period
      */
     async fetchLeaderboardPage(requestParameters: FetchLeaderboardPageRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<LeaderboardPage> {
@@ -706,6 +725,84 @@ export class LeaderboardsApi extends runtime.BaseAPI {
      */
     async friendsOnLeaderboard(requestParameters: FriendsOnLeaderboardRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<LeaderboardPage> {
         const response = await this.friendsOnLeaderboardRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for groupOnLeaderboard without sending the request
+     */
+    async groupOnLeaderboardRequestOpts(requestParameters: GroupOnLeaderboardRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['board'] == null) {
+            throw new runtime.RequiredError(
+                'board',
+                'Required parameter "board" was null or undefined when calling groupOnLeaderboard().'
+            );
+        }
+
+        if (requestParameters['window'] == null) {
+            throw new runtime.RequiredError(
+                'window',
+                'Required parameter "window" was null or undefined when calling groupOnLeaderboard().'
+            );
+        }
+
+        if (requestParameters['group'] == null) {
+            throw new runtime.RequiredError(
+                'group',
+                'Required parameter "group" was null or undefined when calling groupOnLeaderboard().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['period'] != null) {
+            queryParameters['period'] = requestParameters['period'];
+        }
+
+        if (requestParameters['group'] != null) {
+            queryParameters['group'] = requestParameters['group'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/leaderboards/{board}/{window}/members`;
+        urlPath = urlPath.replace('{board}', encodeURIComponent(String(requestParameters['board'])));
+        urlPath = urlPath.replace('{window}', encodeURIComponent(String(requestParameters['window'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The players of one group (those with a score on the group\'s own board, `group:<group>`) with their real ranks on the current period (or `period`) of a board: a class\'s best on a quiz (`quiz:<quiz_id>`), or its players on the global board. Players without a score there are left out. A group of more than 1,000 players is refused (400 on `group`): read its own board. Role: `read` (open to everyone when public leaderboards are on), and the caller must read both this board and the group\'s board (a player token only its own groups; a scoped key needs both patterns, such as `quiz:*` and `group:class-4b`). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed.
+     * Rank one group\'s players
+     */
+    async groupOnLeaderboardRaw(requestParameters: GroupOnLeaderboardRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<LeaderboardPage>> {
+        const requestOptions = await this.groupOnLeaderboardRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => LeaderboardPageFromJSON(jsonValue));
+    }
+
+    /**
+     * The players of one group (those with a score on the group\'s own board, `group:<group>`) with their real ranks on the current period (or `period`) of a board: a class\'s best on a quiz (`quiz:<quiz_id>`), or its players on the global board. Players without a score there are left out. A group of more than 1,000 players is refused (400 on `group`): read its own board. Role: `read` (open to everyone when public leaderboards are on), and the caller must read both this board and the group\'s board (a player token only its own groups; a scoped key needs both patterns, such as `quiz:*` and `group:class-4b`). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed.
+     * Rank one group\'s players
+     */
+    async groupOnLeaderboard(requestParameters: GroupOnLeaderboardRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<LeaderboardPage> {
+        const response = await this.groupOnLeaderboardRaw(requestParameters, initOverrides);
         return await response.value();
     }
 
@@ -844,7 +941,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and their own groups\' boards; display keys cannot.
+     * Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups\' boards; display keys cannot.
      * Snapshots of a board period
      */
     async listLeaderboardSnapshotsRaw(requestParameters: ListLeaderboardSnapshotsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<SnapshotList>> {
@@ -855,7 +952,7 @@ export class LeaderboardsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and their own groups\' boards; display keys cannot.
+     * Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups\' boards; display keys cannot.
      * Snapshots of a board period
      */
     async listLeaderboardSnapshots(requestParameters: ListLeaderboardSnapshotsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<SnapshotList> {
@@ -1034,6 +1131,7 @@ export const ListLeaderboardsKindEnum = {
     Global: 'global',
     Topic: 'topic',
     Group: 'group',
+    Quiz: 'quiz',
     Contest: 'contest',
     League: 'league',
 } as const;

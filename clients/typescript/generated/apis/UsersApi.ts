@@ -84,7 +84,7 @@ export interface FetchUserRankHistoryRequest {
      */
     id: string;
     /**
-     * Only this board: `global`, `topic:<name>` or `group:<name>`.
+     * Only this board: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
      */
     board?: string;
     /**

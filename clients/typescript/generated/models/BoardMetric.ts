@@ -14,12 +14,15 @@
 
 
 /**
- * What a board ranks by: points earned or completions played.
+ * Which value of a completion a board ranks by: `points` (the default: points earned), `completions` (each completion counts 1; `sum` boards only), `correct` (correct answers), `accuracy` (correct ÷ total in basis points, 0-10000: 8750 is 87.5 %; `best` and `latest` boards only) or `duration` (the fastest perfect run: every answer correct and `duration_ms` given; lower ranks higher; `best` boards only; a score is the run's time in milliseconds, kept to the centisecond, and runs slower than 5 h 49 min do not count). A completion that is not a perfect, timed run does not count on a `duration` board at all. Contests and leagues take `points`, `completions` or `correct`.
  * @export
  */
 export const BoardMetric = {
     Points: 'points',
     Completions: 'completions',
+    Correct: 'correct',
+    Accuracy: 'accuracy',
+    Duration: 'duration',
 } as const;
 export type BoardMetric = typeof BoardMetric[keyof typeof BoardMetric];
 

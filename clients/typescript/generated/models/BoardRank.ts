@@ -28,7 +28,7 @@ import {
  */
 export interface BoardRank {
     /**
-     * Board id: `global`, `topic:<name>` or `group:<name>`.
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
      */
     board: string;
     /**
@@ -44,7 +44,7 @@ export interface BoardRank {
      */
     rank: number;
     /**
-     * The player's score there.
+     * The player's score there. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
      */
     score: number;
     /**

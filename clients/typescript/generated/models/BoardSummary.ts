@@ -13,6 +13,13 @@
  */
 
 import { mapValues } from '../runtime';
+import type { BoardAggregate } from './BoardAggregate';
+import {
+    BoardAggregateFromJSON,
+    BoardAggregateFromJSONTyped,
+    BoardAggregateToJSON,
+    BoardAggregateToJSONTyped,
+} from './BoardAggregate';
 import type { WindowSummary } from './WindowSummary';
 import {
     WindowSummaryFromJSON,
@@ -42,13 +49,17 @@ import {
  */
 export interface BoardSummary {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>`.
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
      */
     board: string;
     /**
      * 
      */
     metric: BoardMetric;
+    /**
+     * 
+     */
+    aggregate: BoardAggregate;
     /**
      * IANA time zone its periods are cut in.
      */
@@ -71,6 +82,7 @@ export interface BoardSummary {
 export function instanceOfBoardSummary(value: object): value is BoardSummary {
     if (!('board' in value) || value['board'] === undefined) return false;
     if (!('metric' in value) || value['metric'] === undefined) return false;
+    if (!('aggregate' in value) || value['aggregate'] === undefined) return false;
     if ((!('timeZone' in (value as Record<string, any>)) && !('time_zone' in (value as Record<string, any>))) || ((value as Record<string, any>)['timeZone'] === undefined && (value as Record<string, any>)['time_zone'] === undefined)) return false;
     if ((!('tieBreak' in (value as Record<string, any>)) && !('tie_break' in (value as Record<string, any>))) || ((value as Record<string, any>)['tieBreak'] === undefined && (value as Record<string, any>)['tie_break'] === undefined)) return false;
     if (!('windows' in value) || value['windows'] === undefined) return false;
@@ -89,6 +101,7 @@ export function BoardSummaryFromJSONTyped(json: any, ignoreDiscriminator: boolea
         
         'board': json['board'],
         'metric': BoardMetricFromJSON(json['metric']),
+        'aggregate': BoardAggregateFromJSON(json['aggregate']),
         'timeZone': json['time_zone'],
         'tieBreak': TieBreakFromJSON(json['tie_break']),
         'windows': ((json['windows'] as Array<any>).map(WindowSummaryFromJSON)),
@@ -108,6 +121,7 @@ export function BoardSummaryToJSONTyped(value?: BoardSummary | null, ignoreDiscr
         
         'board': value['board'],
         'metric': BoardMetricToJSON(value['metric']),
+        'aggregate': BoardAggregateToJSON(value['aggregate']),
         'time_zone': value['timeZone'],
         'tie_break': TieBreakToJSON(value['tieBreak']),
         'windows': ((value['windows'] as Array<any>).map(WindowSummaryToJSON)),

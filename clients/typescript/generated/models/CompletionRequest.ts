@@ -36,7 +36,7 @@ export interface CompletionRequest {
      */
     userId: string;
     /**
-     * The quiz played.
+     * The quiz played; where a board rule turns quiz boards on, the completion also counts on board `quiz:<quiz_id>`.
      */
     quizId: string;
     /**

@@ -89,11 +89,11 @@ export interface ContestRequest {
      */
     maxPlayers?: number;
     /**
-     * 
+     * What the contest's board ranks (default `points`): `points`, `completions` or `correct`; a contest ranks sums, so `accuracy` and `duration` are refused (field `metric`).
      */
     metric?: BoardMetric;
     /**
-     * 
+     * How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
      */
     tieBreak?: TieBreak;
     /**

@@ -32,7 +32,7 @@ export interface LeaderboardEntry {
      */
     displayName?: string;
     /**
-     * Score.
+     * Score. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
      */
     score: number;
     /**

@@ -13,6 +13,20 @@
  */
 
 import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
+import type { BoardAggregate } from './BoardAggregate';
+import {
+    BoardAggregateFromJSON,
+    BoardAggregateFromJSONTyped,
+    BoardAggregateToJSON,
+    BoardAggregateToJSONTyped,
+} from './BoardAggregate';
+import type { BoardMetric } from './BoardMetric';
+import {
+    BoardMetricFromJSON,
+    BoardMetricFromJSONTyped,
+    BoardMetricToJSON,
+    BoardMetricToJSONTyped,
+} from './BoardMetric';
 import type { LeaderboardWindow } from './LeaderboardWindow';
 import {
     LeaderboardWindowFromJSON,
@@ -70,6 +84,14 @@ export interface LeaderboardPage {
      */
     timeZone: string;
     /**
+     * Which value the board ranks, so a display can format `score`: on a `duration` board every score is the run's time in milliseconds (lower is better, listed first), on an `accuracy` board basis points (8750 is 87.5 %); otherwise points, completions or correct answers.
+     */
+    metric: BoardMetric;
+    /**
+     * How the board keeps a player's completions in the period: their `sum`, or one run, the `best` or the `latest`.
+     */
+    aggregate: BoardAggregate;
+    /**
      * Whether the period still accepts completions (every run of a cancelled contest is `closed`).
      */
     status: LeaderboardPageStatusEnum;
@@ -126,6 +148,8 @@ export function instanceOfLeaderboardPage(value: object): value is LeaderboardPa
     if (!('window' in value) || value['window'] === undefined) return false;
     if (!('period' in value) || value['period'] === undefined) return false;
     if ((!('timeZone' in (value as Record<string, any>)) && !('time_zone' in (value as Record<string, any>))) || ((value as Record<string, any>)['timeZone'] === undefined && (value as Record<string, any>)['time_zone'] === undefined)) return false;
+    if (!('metric' in value) || value['metric'] === undefined) return false;
+    if (!('aggregate' in value) || value['aggregate'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('players' in value) || value['players'] === undefined) return false;
     if (!('live' in value) || value['live'] === undefined) return false;
@@ -151,6 +175,8 @@ export function LeaderboardPageFromJSONTyped(json: any, ignoreDiscriminator: boo
         'endsAt': json['ends_at'] == null ? undefined : (parseDateTime(json['ends_at'])),
         'closesAt': json['closes_at'] == null ? undefined : (parseDateTime(json['closes_at'])),
         'timeZone': json['time_zone'],
+        'metric': BoardMetricFromJSON(json['metric']),
+        'aggregate': BoardAggregateFromJSON(json['aggregate']),
         'status': json['status'],
         'players': json['players'],
         'live': json['live'],
@@ -181,6 +207,8 @@ export function LeaderboardPageToJSONTyped(value?: LeaderboardPage | null, ignor
         'ends_at': value['endsAt'] == null ? value['endsAt'] : serializeDateTime(value['endsAt']),
         'closes_at': value['closesAt'] == null ? value['closesAt'] : serializeDateTime(value['closesAt']),
         'time_zone': value['timeZone'],
+        'metric': BoardMetricToJSON(value['metric']),
+        'aggregate': BoardAggregateToJSON(value['aggregate']),
         'status': value['status'],
         'players': value['players'],
         'live': value['live'],

@@ -88,11 +88,11 @@ export interface LeagueRequest {
      */
     down?: number;
     /**
-     * 
+     * What the league's boards rank (default `points`): `points`, `completions` or `correct`; a league ranks sums, so `accuracy` and `duration` are refused (field `metric`).
      */
     metric?: BoardMetric;
     /**
-     * 
+     * How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
      */
     tieBreak?: TieBreak;
     /**

@@ -14,13 +14,14 @@
 
 
 /**
- * How a board ranks equal scores: `shared` (the default) gives tied players the same competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and untimed count) still shares a rank. Set per board in the rules file (`tie_break`).
+ * How a board ranks equal scores: `shared` (the default) gives tied players the same competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and untimed count) still shares a rank. `run` is the tie-break of every `best` and `latest` board, and only theirs: of equal runs, the faster run (its `duration_ms`) ranks higher, then the run reached first (its `completed_at`, to the minute); a run without `duration_ms` counts as the slowest. A `duration` board, whose score already is the run's time, breaks ties by `earliest`. Set per `sum` board in the rules file (`tie_break`: `shared`, `earliest` or `fastest`); best and latest boards leave it out. Contests and leagues take `shared`, `earliest` or `fastest`.
  * @export
  */
 export const TieBreak = {
     Shared: 'shared',
     Earliest: 'earliest',
     Fastest: 'fastest',
+    Run: 'run',
 } as const;
 export type TieBreak = typeof TieBreak[keyof typeof TieBreak];
 

@@ -6,6 +6,7 @@ export * from './AuditPage';
 export * from './BatchItemResult';
 export * from './BatchRequest';
 export * from './BatchResponse';
+export * from './BoardAggregate';
 export * from './BoardList';
 export * from './BoardMetric';
 export * from './BoardRank';

@@ -133,8 +133,8 @@ def sync_detailed(
     on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed
     when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-
     None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a
-    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own
-    groups' boards; display keys cannot.
+    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz
+    boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):
@@ -180,8 +180,8 @@ def sync(
     on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed
     when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-
     None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a
-    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own
-    groups' boards; display keys cannot.
+    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz
+    boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):
@@ -222,8 +222,8 @@ async def asyncio_detailed(
     on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed
     when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-
     None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a
-    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own
-    groups' boards; display keys cannot.
+    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz
+    boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):
@@ -267,8 +267,8 @@ async def asyncio(
     on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed
     when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-
     None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a
-    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own
-    groups' boards; display keys cannot.
+    conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz
+    boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):

@@ -148,7 +148,7 @@ def sync_detailed(
     JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
     `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
     configured public). Display keys read pages of their boards (not `around`); scoped keys their
-    boards; player tokens global, topic and their own groups' boards.
+    boards; player tokens global, topic and quiz boards and their own groups' boards.
 
     Args:
         board (str):
@@ -210,7 +210,7 @@ def sync(
     JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
     `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
     configured public). Display keys read pages of their boards (not `around`); scoped keys their
-    boards; player tokens global, topic and their own groups' boards.
+    boards; player tokens global, topic and quiz boards and their own groups' boards.
 
     Args:
         board (str):
@@ -267,7 +267,7 @@ async def asyncio_detailed(
     JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
     `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
     configured public). Display keys read pages of their boards (not `around`); scoped keys their
-    boards; player tokens global, topic and their own groups' boards.
+    boards; player tokens global, topic and quiz boards and their own groups' boards.
 
     Args:
         board (str):
@@ -327,7 +327,7 @@ async def asyncio(
     JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`;
     `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are
     configured public). Display keys read pages of their boards (not `around`); scoped keys their
-    boards; player tokens global, topic and their own groups' boards.
+    boards; player tokens global, topic and quiz boards and their own groups' boards.
 
     Args:
         board (str):

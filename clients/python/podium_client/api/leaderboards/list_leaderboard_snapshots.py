@@ -130,7 +130,7 @@ def sync_detailed(
     number of players on the board at that time. A period with no snapshot yet answers an empty list.
     Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-
     None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global,
-    topic and their own groups' boards; display keys cannot.
+    topic and quiz boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):
@@ -184,7 +184,7 @@ def sync(
     number of players on the board at that time. A period with no snapshot yet answers an empty list.
     Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-
     None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global,
-    topic and their own groups' boards; display keys cannot.
+    topic and quiz boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):
@@ -233,7 +233,7 @@ async def asyncio_detailed(
     number of players on the board at that time. A period with no snapshot yet answers an empty list.
     Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-
     None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global,
-    topic and their own groups' boards; display keys cannot.
+    topic and quiz boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):
@@ -285,7 +285,7 @@ async def asyncio(
     number of players on the board at that time. A period with no snapshot yet answers an empty list.
     Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-
     None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global,
-    topic and their own groups' boards; display keys cannot.
+    topic and quiz boards and their own groups' boards; display keys cannot.
 
     Args:
         board (str):

@@ -1576,7 +1576,7 @@ public struct Client: APIProtocol {
     }
     /// A page of a board period
     ///
-    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups' boards.
+    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and quiz boards and their own groups' boards.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/get(fetchLeaderboardPage)`.
@@ -1908,7 +1908,7 @@ public struct Client: APIProtocol {
     }
     /// Rank chosen players
     ///
-    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `POST /v1/leaderboards/{board}/{window}/compare`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/compare/post(compareOnLeaderboard)`.
@@ -2244,7 +2244,7 @@ public struct Client: APIProtocol {
     }
     /// Snapshots of a board period
     ///
-    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/snapshots`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/snapshots/get(listLeaderboardSnapshots)`.
@@ -9992,6 +9992,296 @@ public struct Client: APIProtocol {
                 case 404:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.FriendsOnLeaderboard.Output.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Swift.Int.self
+                        ),
+                        rateLimit: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "RateLimit",
+                            as: Swift.String.self
+                        ),
+                        rateLimitPolicy: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "RateLimit-Policy",
+                            as: Swift.String.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(body: body))
+                case 503:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Rank one group's players
+    ///
+    /// The players of one group (those with a score on the group's own board, `group:<group>`) with their real ranks on the current period (or `period`) of a board: a class's best on a quiz (`quiz:<quiz_id>`), or its players on the global board. Players without a score there are left out. A group of more than 1,000 players is refused (400 on `group`): read its own board. Role: `read` (open to everyone when public leaderboards are on), and the caller must read both this board and the group's board (a player token only its own groups; a scoped key needs both patterns, such as `quiz:*` and `group:class-4b`). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed.
+    ///
+    /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/members`.
+    /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)`.
+    public func groupOnLeaderboard(_ input: Operations.GroupOnLeaderboard.Input) async throws -> Operations.GroupOnLeaderboard.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GroupOnLeaderboard.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/leaderboards/{}/{}/members",
+                    parameters: [
+                        input.path.board,
+                        input.path.window
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "period",
+                    value: input.query.period
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "group",
+                    value: input.query.group
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GroupOnLeaderboard.Output.Ok.Headers = .init(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Swift.String.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Swift.String.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GroupOnLeaderboard.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.LeaderboardPage.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 304:
+                    let headers: Operations.GroupOnLeaderboard.Output.NotModified.Headers = .init(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Swift.String.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Swift.String.self
+                        )
+                    )
+                    return .notModified(.init(headers: headers))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "WWW-Authenticate",
+                        as: Swift.String.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GroupOnLeaderboard.Output.NotFound.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [

@@ -36,12 +36,23 @@ extension Components {
             case month = "month"
             case contest = "contest"
         }
-        /// What a board ranks by: points earned or completions played.
+        /// Which value of a completion a board ranks by: `points` (the default: points earned), `completions` (each completion counts 1; `sum` boards only), `correct` (correct answers), `accuracy` (correct ÷ total in basis points, 0-10000: 8750 is 87.5 %; `best` and `latest` boards only) or `duration` (the fastest perfect run: every answer correct and `duration_ms` given; lower ranks higher; `best` boards only; a score is the run's time in milliseconds, kept to the centisecond, and runs slower than 5 h 49 min do not count). A completion that is not a perfect, timed run does not count on a `duration` board at all. Contests and leagues take `points`, `completions` or `correct`.
         ///
         /// - Remark: Generated from `#/components/schemas/BoardMetric`.
         @frozen public enum BoardMetric: String, Codable, Hashable, Sendable, CaseIterable {
             case points = "points"
             case completions = "completions"
+            case correct = "correct"
+            case accuracy = "accuracy"
+            case duration = "duration"
+        }
+        /// How a board turns a player's completions in a period into a score: `sum` (the default: the metric summed over the period's completions), `best` (the player's best single completion of the period: a better one replaces it, a worse one changes nothing) or `latest` (the player's most recent completion of the period, by `completed_at`: a later run replaces an earlier one even when worse; at the same instant the better one stays). A replayed completion id counts once. Best and latest boards break ties by the run (`tie_break` `run`; `earliest` on a `duration` board). Set per board in the rules file (`aggregate`); contest and league boards are always `sum`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BoardAggregate`.
+        @frozen public enum BoardAggregate: String, Codable, Hashable, Sendable, CaseIterable {
+            case sum = "sum"
+            case best = "best"
+            case latest = "latest"
         }
         /// What an API key may do: `ingest` posts completions and sets preferences, `read` reads leaderboards and players (within its scopes, if it has any), `admin` may do everything, `display` reads leaderboard pages of its scoped boards only (safe in a classroom display's URL).
         ///
@@ -283,7 +294,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CompletionRequest/user_id`.
             public var userId: Swift.String
-            /// The quiz played.
+            /// The quiz played; where a board rule turns quiz boards on, the completion also counts on board `quiz:<quiz_id>`.
             ///
             /// - Remark: Generated from `#/components/schemas/CompletionRequest/quiz_id`.
             public var quizId: Swift.String
@@ -322,7 +333,7 @@ extension Components {
             /// - Parameters:
             ///   - id: The client's idempotency key: posting the same id and body again replays the first answer.
             ///   - userId: Opaque player id; not only dots (`.` and `..` cannot be URL path segments).
-            ///   - quizId: The quiz played.
+            ///   - quizId: The quiz played; where a board rule turns quiz boards on, the completion also counts on board `quiz:<quiz_id>`.
             ///   - topic: The quiz's topic; the completion also counts on board `topic:<topic>`.
             ///   - difficulty:
             ///   - correct: Correct answers, at most `total`.
@@ -712,7 +723,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/BoardRank`.
         public struct BoardRank: Codable, Hashable, Sendable {
-            /// Board id: `global`, `topic:<name>` or `group:<name>`.
+            /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
             ///
             /// - Remark: Generated from `#/components/schemas/BoardRank/board`.
             public var board: Swift.String
@@ -726,7 +737,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/BoardRank/rank`.
             public var rank: Swift.Int
-            /// The player's score there.
+            /// The player's score there. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///
             /// - Remark: Generated from `#/components/schemas/BoardRank/score`.
             public var score: Swift.Int
@@ -737,11 +748,11 @@ extension Components {
             /// Creates a new `BoardRank`.
             ///
             /// - Parameters:
-            ///   - board: Board id: `global`, `topic:<name>` or `group:<name>`.
+            ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
             ///   - window:
             ///   - period: Period name: `all`, `2026-11-21`, `2026-W47` or `2026-11`.
             ///   - rank: Competition rank: ties share a rank, the next rank skips.
-            ///   - score: The player's score there.
+            ///   - score: The player's score there. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///   - players: Players on that board period.
             public init(
                 board: Swift.String,
@@ -1292,12 +1303,14 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/BoardSummary`.
         public struct BoardSummary: Codable, Hashable, Sendable {
-            /// Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>`.
+            /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
             ///
             /// - Remark: Generated from `#/components/schemas/BoardSummary/board`.
             public var board: Swift.String
             /// - Remark: Generated from `#/components/schemas/BoardSummary/metric`.
             public var metric: Components.Schemas.BoardMetric
+            /// - Remark: Generated from `#/components/schemas/BoardSummary/aggregate`.
+            public var aggregate: Components.Schemas.BoardAggregate
             /// IANA time zone its periods are cut in.
             ///
             /// - Remark: Generated from `#/components/schemas/BoardSummary/time_zone`.
@@ -1311,20 +1324,23 @@ extension Components {
             /// Creates a new `BoardSummary`.
             ///
             /// - Parameters:
-            ///   - board: Board id: `global`, `topic:<name>`, `group:<name>` or `contest:<id>`.
+            ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
             ///   - metric:
+            ///   - aggregate:
             ///   - timeZone: IANA time zone its periods are cut in.
             ///   - tieBreak:
             ///   - windows: Its windows with their current periods.
             public init(
                 board: Swift.String,
                 metric: Components.Schemas.BoardMetric,
+                aggregate: Components.Schemas.BoardAggregate,
                 timeZone: Swift.String,
                 tieBreak: Components.Schemas.TieBreak,
                 windows: [Components.Schemas.WindowSummary]
             ) {
                 self.board = board
                 self.metric = metric
+                self.aggregate = aggregate
                 self.timeZone = timeZone
                 self.tieBreak = tieBreak
                 self.windows = windows
@@ -1332,6 +1348,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case board
                 case metric
+                case aggregate
                 case timeZone = "time_zone"
                 case tieBreak = "tie_break"
                 case windows
@@ -1345,6 +1362,10 @@ extension Components {
                 self.metric = try container.decode(
                     Components.Schemas.BoardMetric.self,
                     forKey: .metric
+                )
+                self.aggregate = try container.decode(
+                    Components.Schemas.BoardAggregate.self,
+                    forKey: .aggregate
                 )
                 self.timeZone = try container.decode(
                     Swift.String.self,
@@ -1361,6 +1382,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "board",
                     "metric",
+                    "aggregate",
                     "time_zone",
                     "tie_break",
                     "windows"
@@ -1427,7 +1449,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardEntry/display_name`.
             public var displayName: Swift.String?
-            /// Score.
+            /// Score. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardEntry/score`.
             public var score: Swift.Int
@@ -1449,7 +1471,7 @@ extension Components {
             ///   - rank: Competition rank: ties share a rank.
             ///   - userId: Player id.
             ///   - displayName: Display name, if the player set one.
-            ///   - score: Score.
+            ///   - score: Score. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///   - medal: Medal won, on closed periods of windows that award medals.
             public init(
                 rank: Swift.Int,
@@ -1532,6 +1554,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/time_zone`.
             public var timeZone: Swift.String
+            /// Which value the board ranks, so a display can format `score`: on a `duration` board every score is the run's time in milliseconds (lower is better, listed first), on an `accuracy` board basis points (8750 is 87.5 %); otherwise points, completions or correct answers.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeaderboardPage/metric`.
+            public var metric: Components.Schemas.BoardMetric
+            /// How the board keeps a player's completions in the period: their `sum`, or one run, the `best` or the `latest`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LeaderboardPage/aggregate`.
+            public var aggregate: Components.Schemas.BoardAggregate
             /// Whether the period still accepts completions (every run of a cancelled contest is `closed`).
             ///
             /// - Remark: Generated from `#/components/schemas/LeaderboardPage/status`.
@@ -1583,6 +1613,8 @@ extension Components {
             ///   - endsAt: End of the period, exclusive; absent for `all`.
             ///   - closesAt: When the period closes (end plus grace); absent for `all`.
             ///   - timeZone: IANA time zone the board's periods are cut in; the bounds above are in UTC, so a display names the period by its local dates in this zone.
+            ///   - metric: Which value the board ranks, so a display can format `score`: on a `duration` board every score is the run's time in milliseconds (lower is better, listed first), on an `accuracy` board basis points (8750 is 87.5 %); otherwise points, completions or correct answers.
+            ///   - aggregate: How the board keeps a player's completions in the period: their `sum`, or one run, the `best` or the `latest`.
             ///   - status: Whether the period still accepts completions (every run of a cancelled contest is `closed`).
             ///   - players: Players on the board period.
             ///   - live: False when Redis failed and the page was served from PostgreSQL instead (degraded: it may trail the latest completions for a moment); true otherwise. A closed period read from its final snapshot is final, so it is true as well.
@@ -1600,6 +1632,8 @@ extension Components {
                 endsAt: Foundation.Date? = nil,
                 closesAt: Foundation.Date? = nil,
                 timeZone: Swift.String,
+                metric: Components.Schemas.BoardMetric,
+                aggregate: Components.Schemas.BoardAggregate,
                 status: Components.Schemas.LeaderboardPage.StatusPayload,
                 players: Swift.Int,
                 live: Swift.Bool,
@@ -1617,6 +1651,8 @@ extension Components {
                 self.endsAt = endsAt
                 self.closesAt = closesAt
                 self.timeZone = timeZone
+                self.metric = metric
+                self.aggregate = aggregate
                 self.status = status
                 self.players = players
                 self.live = live
@@ -1635,6 +1671,8 @@ extension Components {
                 case endsAt = "ends_at"
                 case closesAt = "closes_at"
                 case timeZone = "time_zone"
+                case metric
+                case aggregate
                 case status
                 case players
                 case live
@@ -1674,6 +1712,14 @@ extension Components {
                 self.timeZone = try container.decode(
                     Swift.String.self,
                     forKey: .timeZone
+                )
+                self.metric = try container.decode(
+                    Components.Schemas.BoardMetric.self,
+                    forKey: .metric
+                )
+                self.aggregate = try container.decode(
+                    Components.Schemas.BoardAggregate.self,
+                    forKey: .aggregate
                 )
                 self.status = try container.decode(
                     Components.Schemas.LeaderboardPage.StatusPayload.self,
@@ -1719,6 +1765,8 @@ extension Components {
                     "ends_at",
                     "closes_at",
                     "time_zone",
+                    "metric",
+                    "aggregate",
                     "status",
                     "players",
                     "live",
@@ -2908,7 +2956,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/MedalAward/rank`.
             public var rank: Swift.Int
-            /// Final score.
+            /// Final score. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///
             /// - Remark: Generated from `#/components/schemas/MedalAward/score`.
             public var score: Swift.Int
@@ -2929,7 +2977,7 @@ extension Components {
             ///   - userId: Player id.
             ///   - medal: Medal: `gold` for rank 1, `silver` for 2, `bronze` for 3.
             ///   - rank: Final competition rank (tied players share it, and the medal).
-            ///   - score: Final score.
+            ///   - score: Final score. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///   - awardedAt: When the period was closed; absent in a dry run.
             ///   - displayName: The player's display name, in an admin's close report (dry run or close); absent elsewhere.
             public init(
@@ -3077,7 +3125,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RankPoint/rank`.
             public var rank: Swift.Int
-            /// Score then.
+            /// Score then. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///
             /// - Remark: Generated from `#/components/schemas/RankPoint/score`.
             public var score: Swift.Int
@@ -3094,7 +3142,7 @@ extension Components {
             ///   - kind: The snapshot's kind: `scheduled` or `final`.
             ///   - takenAt: When the snapshot was taken.
             ///   - rank: Competition rank then.
-            ///   - score: Score then.
+            ///   - score: Score then. In the board's `metric`: on a `duration` board the run's time in milliseconds (lower is better), on an `accuracy` board basis points (8750 is 87.5 %).
             ///   - players: Players on the board period then.
             public init(
                 board: Swift.String,
@@ -4641,7 +4689,7 @@ extension Components {
                 ])
             }
         }
-        /// A board a key is limited to: `global`, `topic:<name>`, `topic:*`, `group:<name>`, `group:*` or `contest:<id>`.
+        /// A board a key is limited to: `global`, `topic:<name>`, `topic:*`, `group:<name>`, `group:*`, `quiz:<quiz_id>`, `quiz:*` or `contest:<id>`.
         ///
         /// - Remark: Generated from `#/components/schemas/BoardPattern`.
         public typealias BoardPattern = Swift.String
@@ -5051,13 +5099,14 @@ extension Components {
                 ])
             }
         }
-        /// How a board ranks equal scores: `shared` (the default) gives tied players the same competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and untimed count) still shares a rank. Set per board in the rules file (`tie_break`).
+        /// How a board ranks equal scores: `shared` (the default) gives tied players the same competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and untimed count) still shares a rank. `run` is the tie-break of every `best` and `latest` board, and only theirs: of equal runs, the faster run (its `duration_ms`) ranks higher, then the run reached first (its `completed_at`, to the minute); a run without `duration_ms` counts as the slowest. A `duration` board, whose score already is the run's time, breaks ties by `earliest`. Set per `sum` board in the rules file (`tie_break`: `shared`, `earliest` or `fastest`); best and latest boards leave it out. Contests and leagues take `shared`, `earliest` or `fastest`.
         ///
         /// - Remark: Generated from `#/components/schemas/TieBreak`.
         @frozen public enum TieBreak: String, Codable, Hashable, Sendable, CaseIterable {
             case shared = "shared"
             case earliest = "earliest"
             case fastest = "fastest"
+            case run = "run"
         }
         /// A new contest.
         ///
@@ -5163,8 +5212,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ContestRequest/max_players`.
             public var maxPlayers: Swift.Int?
+            /// What the contest's board ranks (default `points`): `points`, `completions` or `correct`; a contest ranks sums, so `accuracy` and `duration` are refused (field `metric`).
+            ///
             /// - Remark: Generated from `#/components/schemas/ContestRequest/metric`.
             public var metric: Components.Schemas.BoardMetric?
+            /// How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
+            ///
             /// - Remark: Generated from `#/components/schemas/ContestRequest/tie_break`.
             public var tieBreak: Components.Schemas.TieBreak?
             /// Whether each run awards gold, silver and bronze when it closes.
@@ -5184,8 +5237,8 @@ extension Components {
             ///   - timeZone: IANA zone runs are scheduled and shown in; UTC when left out.
             ///   - entry: `open`: every player in scope (the default); `join`: only players who joined.
             ///   - maxPlayers: `join` contests only: the most players who may join.
-            ///   - metric:
-            ///   - tieBreak:
+            ///   - metric: What the contest's board ranks (default `points`): `points`, `completions` or `correct`; a contest ranks sums, so `accuracy` and `duration` are refused (field `metric`).
+            ///   - tieBreak: How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
             ///   - medals: Whether each run awards gold, silver and bronze when it closes.
             public init(
                 id: Swift.String,
@@ -6743,8 +6796,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/down`.
             public var down: Swift.Int?
+            /// What the league's boards rank (default `points`): `points`, `completions` or `correct`; a league ranks sums, so `accuracy` and `duration` are refused (field `metric`).
+            ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/metric`.
             public var metric: Components.Schemas.BoardMetric?
+            /// How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
+            ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/tie_break`.
             public var tieBreak: Components.Schemas.TieBreak?
             /// Whether each cohort awards medals at its close.
@@ -6762,8 +6819,8 @@ extension Components {
             ///   - cohortSize: The most players in one cohort.
             ///   - up: How many of each cohort move up, for tiers that do not say.
             ///   - down: How many of each cohort move down, for tiers that do not say.
-            ///   - metric:
-            ///   - tieBreak:
+            ///   - metric: What the league's boards rank (default `points`): `points`, `completions` or `correct`; a league ranks sums, so `accuracy` and `duration` are refused (field `metric`).
+            ///   - tieBreak: How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
             ///   - medals: Whether each cohort awards medals at its close.
             public init(
                 id: Swift.String,

@@ -1737,6 +1737,7 @@ public enum Operations {
                     case global = "global"
                     case topic = "topic"
                     case group = "group"
+                    case quiz = "quiz"
                     case contest = "contest"
                     case league = "league"
                 }
@@ -2126,7 +2127,7 @@ public enum Operations {
     }
     /// A page of a board period
     ///
-    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups' boards.
+    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and quiz boards and their own groups' boards.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/get(fetchLeaderboardPage)`.
@@ -2135,7 +2136,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -2146,7 +2147,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -2648,7 +2649,7 @@ public enum Operations {
     }
     /// Rank chosen players
     ///
-    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `POST /v1/leaderboards/{board}/{window}/compare`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/compare/post(compareOnLeaderboard)`.
@@ -2657,7 +2658,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/compare/POST/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/compare/POST/path/board`.
                 public var board: Components.Parameters.Board
@@ -2668,7 +2669,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -3144,7 +3145,7 @@ public enum Operations {
     }
     /// Snapshots of a board period
     ///
-    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/snapshots`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/snapshots/get(listLeaderboardSnapshots)`.
@@ -3153,7 +3154,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/snapshots/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/snapshots/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -3164,7 +3165,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -3619,7 +3620,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/groups/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/groups/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -3630,7 +3631,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -4078,7 +4079,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/display/{board}/{window}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/display/{board}/{window}/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -4089,7 +4090,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -6108,7 +6109,7 @@ public enum Operations {
             public var path: Operations.FetchUserRankHistory.Input.Path
             /// - Remark: Generated from `#/paths/v1/users/{id}/rank-history/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Only this board: `global`, `topic:<name>` or `group:<name>`.
+                /// Only this board: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/rank-history/GET/query/board`.
                 public var board: Swift.String?
@@ -6123,7 +6124,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - board: Only this board: `global`, `topic:<name>` or `group:<name>`.
+                ///   - board: Only this board: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>` or `league:<id>:<tier>:<n>`.
                 ///   - window: Only this window.
                 ///   - limit: Most points to answer.
                 public init(
@@ -9516,7 +9517,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/{period}/close/POST/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/{period}/close/POST/path/board`.
                 public var board: Components.Parameters.Board
@@ -9538,7 +9539,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window: `day`, `week`, `month` or `contest` (`all` never closes); a board without this window answers 404.
                 ///   - period: Period name of the window (a contest run's is its start in UTC, `20261127T1400Z`); a well-formed name the window does not have is 404.
                 public init(
@@ -13538,7 +13539,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/friends/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/friends/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -13549,7 +13550,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -13920,6 +13921,456 @@ public enum Operations {
             /// PostgreSQL or Redis is unreachable or timed out; retry shortly (resending a completion is safe: it is idempotent).
             ///
             /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/friends/get(friendsOnLeaderboard)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Rank one group's players
+    ///
+    /// The players of one group (those with a score on the group's own board, `group:<group>`) with their real ranks on the current period (or `period`) of a board: a class's best on a quiz (`quiz:<quiz_id>`), or its players on the global board. Players without a score there are left out. A group of more than 1,000 players is refused (400 on `group`): read its own board. Role: `read` (open to everyone when public leaderboards are on), and the caller must read both this board and the group's board (a player token only its own groups; a scoped key needs both patterns, such as `quiz:*` and `group:class-4b`). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed.
+    ///
+    /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/members`.
+    /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)`.
+    public enum GroupOnLeaderboard {
+        public static let id: Swift.String = "groupOnLeaderboard"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/path/board`.
+                public var board: Components.Parameters.Board
+                /// Window; a board without this window answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/path/window`.
+                public var window: Components.Parameters.Window
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - window: Window; a board without this window answers 404.
+                public init(
+                    board: Components.Parameters.Board,
+                    window: Components.Parameters.Window
+                ) {
+                    self.board = board
+                    self.window = window
+                }
+            }
+            public var path: Operations.GroupOnLeaderboard.Input.Path
+            /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Period name (`all`, `2026-11-21`, `2026-W47`, `2026-11`, or a contest run's start in UTC, `20261127T1400Z`); the current period when absent (for a contest: the run under way, else the latest that started, else the first to come). A name of another shape is 400; a name this window does not have (`2026-W47` for `day`, `2026-W54`, a time no run of the contest starts at) is 404.
+                ///
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/query/period`.
+                public var period: Components.Parameters.Period?
+                /// The group whose players are ranked.
+                ///
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/query/group`.
+                public var group: Swift.String
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - period: Period name (`all`, `2026-11-21`, `2026-W47`, `2026-11`, or a contest run's start in UTC, `20261127T1400Z`); the current period when absent (for a contest: the run under way, else the latest that started, else the first to come). A name of another shape is 400; a name this window does not have (`2026-W47` for `day`, `2026-W54`, a time no run of the contest starts at) is 404.
+                ///   - group: The group whose players are ranked.
+                public init(
+                    period: Components.Parameters.Period? = nil,
+                    group: Swift.String
+                ) {
+                    self.period = period
+                    self.group = group
+                }
+            }
+            public var query: Operations.GroupOnLeaderboard.Input.Query
+            /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GroupOnLeaderboard.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GroupOnLeaderboard.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GroupOnLeaderboard.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GroupOnLeaderboard.Input.Path,
+                query: Operations.GroupOnLeaderboard.Input.Query,
+                headers: Operations.GroupOnLeaderboard.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong validator of the body; send it back in `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/200/headers/ETag`.
+                    public var eTag: Swift.String?
+                    /// `no-cache`: revalidate every time (cheap thanks to the ETag).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong validator of the body; send it back in `If-None-Match`.
+                    ///   - cacheControl: `no-cache`: revalidate every time (cheap thanks to the ETag).
+                    public init(
+                        eTag: Swift.String? = nil,
+                        cacheControl: Swift.String? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GroupOnLeaderboard.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LeaderboardPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LeaderboardPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GroupOnLeaderboard.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GroupOnLeaderboard.Output.Ok.Headers = .init(),
+                    body: Operations.GroupOnLeaderboard.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The group's players, best first (those on the board).
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GroupOnLeaderboard.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GroupOnLeaderboard.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/304/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong validator of the body; send it back in `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/304/headers/ETag`.
+                    public var eTag: Swift.String?
+                    /// `no-cache`: revalidate every time (cheap thanks to the ETag).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/304/headers/Cache-Control`.
+                    public var cacheControl: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong validator of the body; send it back in `If-None-Match`.
+                    ///   - cacheControl: `no-cache`: revalidate every time (cheap thanks to the ETag).
+                    public init(
+                        eTag: Swift.String? = nil,
+                        cacheControl: Swift.String? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GroupOnLeaderboard.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.GroupOnLeaderboard.Output.NotModified.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Not modified since the ETag sent in `If-None-Match`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GroupOnLeaderboard.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Operations.GroupOnLeaderboard.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body, a path segment or a query parameter is invalid (`validation-failed`, with `errors` naming each field; a key repeated in one object of the body is invalid, named by its path such as `completions[3].id`) or the body is not JSON (`malformed-body`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid API key: send `Authorization: Bearer <key>`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key's role may not do this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GroupOnLeaderboard.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GroupOnLeaderboard.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// The board has no such window, or a scoped key cannot read that player.
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.GroupOnLeaderboard.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.GroupOnLeaderboard.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The caller's rate limit is spent (`rate-limited`): per API key by role, per player token subject, and per client address for failed authentications, shared by every replica. `Retry-After` says when to try again; `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers) describe the bucket, as they do on every counted answer.
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something failed that the client cannot fix; it has been logged (`internal-error`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// PostgreSQL or Redis is unreachable or timed out; retry shortly (resending a completion is safe: it is idempotent).
+            ///
+            /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)
@@ -15016,7 +15467,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/live/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/live/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -15027,7 +15478,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -15430,7 +15881,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -15448,7 +15899,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
                 ///   - window: Window: `day`, `week`, `month` or `contest` (`all` never closes); a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,

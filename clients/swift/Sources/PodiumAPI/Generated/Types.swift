@@ -75,21 +75,21 @@ public protocol APIProtocol: Sendable {
     func listLeaderboards(_ input: Operations.ListLeaderboards.Input) async throws -> Operations.ListLeaderboards.Output
     /// A page of a board period
     ///
-    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups' boards.
+    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and quiz boards and their own groups' boards.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/get(fetchLeaderboardPage)`.
     func fetchLeaderboardPage(_ input: Operations.FetchLeaderboardPage.Input) async throws -> Operations.FetchLeaderboardPage.Output
     /// Rank chosen players
     ///
-    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `POST /v1/leaderboards/{board}/{window}/compare`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/compare/post(compareOnLeaderboard)`.
     func compareOnLeaderboard(_ input: Operations.CompareOnLeaderboard.Input) async throws -> Operations.CompareOnLeaderboard.Output
     /// Snapshots of a board period
     ///
-    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/snapshots`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/snapshots/get(listLeaderboardSnapshots)`.
@@ -311,6 +311,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/friends`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/friends/get(friendsOnLeaderboard)`.
     func friendsOnLeaderboard(_ input: Operations.FriendsOnLeaderboard.Input) async throws -> Operations.FriendsOnLeaderboard.Output
+    /// Rank one group's players
+    ///
+    /// The players of one group (those with a score on the group's own board, `group:<group>`) with their real ranks on the current period (or `period`) of a board: a class's best on a quiz (`quiz:<quiz_id>`), or its players on the global board. Players without a score there are left out. A group of more than 1,000 players is refused (400 on `group`): read its own board. Role: `read` (open to everyone when public leaderboards are on), and the caller must read both this board and the group's board (a player token only its own groups; a scoped key needs both patterns, such as `quiz:*` and `group:class-4b`). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed.
+    ///
+    /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/members`.
+    /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)`.
+    func groupOnLeaderboard(_ input: Operations.GroupOnLeaderboard.Input) async throws -> Operations.GroupOnLeaderboard.Output
     /// Whom a player follows
     ///
     /// The players this player follows, sorted, and the most they may follow. A player not seen yet follows nobody (an empty list). Role: `read`. A player token reads only its own player; a scoped key only players with a score on its boards (404 for others).
@@ -576,7 +583,7 @@ extension APIProtocol {
     }
     /// A page of a board period
     ///
-    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and their own groups' boards.
+    /// A page of the current period (or `period`): `limit` entries from `offset`, or the `radius` entries either side of the player `around`. CSV with `format=csv`, or an `Accept` that prefers `text/csv` to JSON (by `q`, then order: `Accept: application/json, text/csv` is JSON). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Role: `read` (no key needed when leaderboards are configured public). Display keys read pages of their boards (not `around`); scoped keys their boards; player tokens global, topic and quiz boards and their own groups' boards.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/get(fetchLeaderboardPage)`.
@@ -593,7 +600,7 @@ extension APIProtocol {
     }
     /// Rank chosen players
     ///
-    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Ranks the given players on the current period (or `period`) of a board: a friends view. Players not on the board are left out; ranks are their ranks on the whole board. Role: `read` (no key needed when leaderboards are configured public). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed (as for pages, although RFC 9110 would answer a conditional POST with 412). Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `POST /v1/leaderboards/{board}/{window}/compare`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/compare/post(compareOnLeaderboard)`.
@@ -612,7 +619,7 @@ extension APIProtocol {
     }
     /// Snapshots of a board period
     ///
-    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and their own groups' boards; display keys cannot.
+    /// Snapshots of the current period (or `period`), newest first. While the period is open the `snapshot-leaderboards` job takes `scheduled` snapshots of its top entries; closing the period takes the `final` snapshot of the whole board, with medals. Each snapshot lists its best `top` entries and the number of players on the board at that time. A period with no snapshot yet answers an empty list. Role: `read` (no key needed when leaderboards are configured public). Answers carry an `ETag`; `If-None-Match` with the current one gets 304. Scoped keys read their boards; player tokens global, topic and quiz boards and their own groups' boards; display keys cannot.
     ///
     /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/snapshots`.
     /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/snapshots/get(listLeaderboardSnapshots)`.
@@ -1079,6 +1086,23 @@ extension APIProtocol {
         headers: Operations.FriendsOnLeaderboard.Input.Headers = .init()
     ) async throws -> Operations.FriendsOnLeaderboard.Output {
         try await friendsOnLeaderboard(Operations.FriendsOnLeaderboard.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Rank one group's players
+    ///
+    /// The players of one group (those with a score on the group's own board, `group:<group>`) with their real ranks on the current period (or `period`) of a board: a class's best on a quiz (`quiz:<quiz_id>`), or its players on the global board. Players without a score there are left out. A group of more than 1,000 players is refused (400 on `group`): read its own board. Role: `read` (open to everyone when public leaderboards are on), and the caller must read both this board and the group's board (a player token only its own groups; a scoped key needs both patterns, such as `quiz:*` and `group:class-4b`). The answer carries an `ETag`; the same request with `If-None-Match` naming it gets 304 while nothing changed.
+    ///
+    /// - Remark: HTTP `GET /v1/leaderboards/{board}/{window}/members`.
+    /// - Remark: Generated from `#/paths//v1/leaderboards/{board}/{window}/members/get(groupOnLeaderboard)`.
+    public func groupOnLeaderboard(
+        path: Operations.GroupOnLeaderboard.Input.Path,
+        query: Operations.GroupOnLeaderboard.Input.Query,
+        headers: Operations.GroupOnLeaderboard.Input.Headers = .init()
+    ) async throws -> Operations.GroupOnLeaderboard.Output {
+        try await groupOnLeaderboard(Operations.GroupOnLeaderboard.Input(
             path: path,
             query: query,
             headers: headers
