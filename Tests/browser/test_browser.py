@@ -433,3 +433,68 @@ def test_display_names_the_period_in_the_boards_zone(browser, zoned_podium, wind
         akl = datetime.date.fromisoformat(http_json("GET", f"{base}/v1/leaderboards/group:akl/day", key)[1]["period"])
         pago = datetime.date.fromisoformat(http_json("GET", f"{base}/v1/leaderboards/group:pago/day", key)[1]["period"])
         assert akl - pago == datetime.timedelta(days=1) and names["group:akl"] != names["group:pago"], names
+
+
+# --- e) quiz boards: times and accuracy --------------------------------------------------------------------------
+
+QUIZ_RULES = [
+    {"scope": "quiz:times@tables", "aggregate": "best", "metric": "duration", "windows": ["week", "all"]},
+    {"scope": "quiz:*", "aggregate": "latest", "metric": "accuracy", "windows": ["week"]},
+]
+
+
+@pytest.fixture(scope="module")
+def quiz_podium(tmp_path_factory):
+    """A Podium of its own whose quiz `times@tables` ranks the fastest perfect run and every other quiz the latest
+    accuracy, with a display key for both boards and three players' runs on each."""
+    rules = tmp_path_factory.mktemp("quiz-podium") / "rules.json"
+    rules.write_text(json.dumps({"boards": QUIZ_RULES}))
+    key = new_admin_key()
+    with own_storage("podium_quiz", 14) as (database, redis):
+        process, base, log = start_podium(database, redis, key, "podium-quiz.log", PODIUM_RULES_FILE=str(rules))
+        try:
+            status, body = http_json("POST", f"{base}/v1/admin/api-keys", key,
+                                     {"name": "quiz screen", "role": "display", "scopes": ["quiz:times@tables", "quiz:spelling"]})
+            assert status == 201, body
+            runs = [  # (user, name, quiz, correct, total, duration_ms)
+                ("u-ada", "Ada", "times@tables", 12, 12, 65_430), ("u-ada", "Ada", "times@tables", 11, 12, 30_000),
+                ("u-ben", "Ben", "times@tables", 12, 12, 48_120), ("u-cy", "Cy", "times@tables", 12, 12, 125_000),
+                ("u-ada", "Ada", "spelling", 7, 8, 40_000), ("u-ben", "Ben", "spelling", 5, 8, 40_000),
+                ("u-cy", "Cy", "spelling", 8, 8, 40_000),
+            ]
+            completions = [{"id": f"c-quiz-{index}", "user_id": user, "display_name": name, "quiz_id": quiz, "topic": "maths",
+                            "difficulty": "easy", "correct": correct, "total": total, "duration_ms": duration}
+                           for index, (user, name, quiz, correct, total, duration) in enumerate(runs)]
+            status, answer = http_json("POST", f"{base}/v1/completions/batch", key, {"completions": completions})
+            assert status == 200 and answer["created"] == len(runs), answer
+            yield {"base": base, "display_key": body["secret"]}
+        finally:
+            stop(process)
+            log.close()
+
+
+def test_display_shows_a_quiz_boards_times_and_accuracy(browser, quiz_podium):
+    """The display of a duration quiz board (its id holding "@") lists the fastest perfect runs first as times, under
+    a Time heading, Ada's imperfect 30 s run left out; an accuracy board lists percentages."""
+    base, key = quiz_podium["base"], quiz_podium["display_key"]
+    status, answer = http_json("GET", f"{base}/v1/leaderboards/quiz:times@tables/week", key)
+    assert status == 200 and (answer["metric"], answer["aggregate"]) == ("duration", "best"), answer
+    assert [(entry["display_name"], entry["score"]) for entry in answer["entries"]] == [("Ben", 48_120), ("Ada", 65_430),
+                                                                                        ("Cy", 125_000)]
+    expected = {
+        "quiz:times%40tables": ("Time", [("Ben", "48.12 s"), ("Ada", "1:05.43"), ("Cy", "2:05.00")], "display-quiz-times.png"),
+        "quiz:spelling": ("Accuracy", [("Cy", "100 %"), ("Ada", "87.5 %"), ("Ben", "62.5 %")], "display-quiz-accuracy.png"),
+    }
+    for board, (heading, rows, shot) in expected.items():
+        page = browser.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            page.goto(f"{base}/display/{board}/week#key={key}")
+            page.locator("#entries tr").first.wait_for(state="visible")
+            assert page.text_content("#score-heading") == heading
+            shown = page.eval_on_selector_all(
+                "#entries tr", "rows => rows.map(r => [r.querySelector('.name').textContent, r.querySelector('.score').textContent])")
+            assert [tuple(row) for row in shown] == rows, shown
+            page.screenshot(path=str(OUT / shot))
+        finally:
+            page.close()
