@@ -15,6 +15,15 @@ public enum BoardMetric: String, Sendable, Codable, CaseIterable {
     case duration
 }
 
+/// How a teams board scores each of its teams (groups) from the group's own board in the same period.
+public enum TeamScore: String, Sendable, Codable, CaseIterable {
+    /// The sum of the players' scores (the default).
+    case sum
+    /// The sum divided by the players who scored in the period, rounded to the nearest whole number (halves away from
+    /// zero): a class of 18 can beat a class of 31.
+    case average
+}
+
 /// How a player's completions in a period become their score on a board.
 public enum BoardAggregate: String, Sendable, Codable, CaseIterable {
     /// The sum of the metric over the period's completions (the default).

@@ -131,7 +131,10 @@ struct AchievementRuleTests {
               "boards": [
                 { "scope": "global", "time_zone": "Europe/Paris", "medal_windows": ["week", "month"] },
                 { "scope": "topic:*", "windows": ["all", "week"] },
-                { "scope": "group:*", "metric": "completions" }
+                { "scope": "group:*", "metric": "completions", "tie_break": "earliest" },
+                { "scope": "quiz:*", "aggregate": "best", "metric": "points", "windows": ["week", "all"] },
+                { "scope": "quiz:times-tables", "aggregate": "best", "metric": "duration" },
+                { "scope": "team:houses", "teams": ["house-*"], "team_score": "average" }
               ],
               "close_grace_minutes": 15, "future_skew_minutes": 5, "maximum_age_days": 30,
               "achievements": [ { "id": "first-quiz", "name": "First quiz", "kind": "completions", "threshold": 1 } ],
@@ -144,6 +147,8 @@ struct AchievementRuleTests {
             }
             """.utf8))
         #expect(full.scheduler.jobs.first { $0.name == "snapshot-leaderboards" }?.lease == 60)
+        #expect(full.boards.validationErrors().isEmpty)
+        #expect(full.boards.definition(for: .team("houses")).teams == TeamSelection(patterns: [.prefix("house-")], score: .average))
         let error = #expect(throws: RulesError.self) {
             try RulesDocument.rules(from: Data("""
                 { "points": { "perfect_bonus": 10 }, "close_grace_minute": 60, "levels": { "first_treshold": 5 },

@@ -9,7 +9,8 @@ struct NamesTests {
     @Test("each scope's kind holds its id and no other kind does; the kinds are spelled in one list")
     func kinds() {
         let scopes: [BoardScope] = [
-            .global, .topic("maths"), .group("5c"), .quiz("Fractions:3@v2"), .contest("spring"), .league("l", tier: "gold", cohort: 3),
+            .global, .topic("maths"), .group("5c"), .quiz("Fractions:3@v2"), .team("houses"), .contest("spring"),
+            .league("l", tier: "gold", cohort: 3),
         ]
         #expect(scopes.map(\.kind) == BoardScope.Kind.allCases)
         for scope in scopes {
@@ -17,7 +18,7 @@ struct NamesTests {
         }
         #expect(!BoardScope.Kind.global.holds(boardID: "globalx"))
         #expect(!BoardScope.Kind.topic.holds(boardID: "topics:x"))
-        #expect(BoardScope.Kind.spelled == "global, topic, group, quiz, contest or league")
+        #expect(BoardScope.Kind.spelled == "global, topic, group, quiz, team, contest or league")
     }
 
     @Test("valid scope ids parse and round-trip", arguments: [
@@ -32,7 +33,7 @@ struct NamesTests {
 
     @Test("invalid scope ids are rejected", arguments: [
         "", "Global", "GLOBAL", "global:", " global", "global ", "topic", "topic:", "topic:Math", "topic:math:x",
-        "topic:ma th", "topic:é", "team:x", "Topic:math", "group:" + String(repeating: "g", count: 65), ":math",
+        "topic:ma th", "topic:é", "teams:x", "team:X", "quiz:", "quiz:a b", "Topic:math", "group:" + String(repeating: "g", count: 65), ":math",
         "topic::", "group:a/b",
     ])
     func invalidScopes(id: String) {

@@ -158,7 +158,7 @@ struct LeaderboardRoutesTests {
             }
             #expect(LeaderboardsController.prefersCSV("application/json, text/csv") == false)
 
-            let bothBad = try await client.send(.get, "/v1/leaderboards/team:x/year", key: harness.readKey)
+            let bothBad = try await client.send(.get, "/v1/leaderboards/planet:x/year", key: harness.readKey)
             #expect(bothBad.errorFields == ["board", "window"])
             #expect(try await client.send(.get, "\(base)?around=\(users[0])&radius=51", key: harness.readKey).errorFields == ["radius"])
             #expect(try await client.send(.get, "\(base)?around=bad%20id", key: harness.readKey).errorFields == ["around"])
@@ -173,13 +173,13 @@ struct LeaderboardRoutesTests {
             }
             // A bad board is listed with the body's bad fields, whether the body decoded or not.
             for (body, field) in [(["user_ids": "u1"] as [String: any Sendable], "user_ids"), (["user_ids": ["bad id"]], "user_ids[0]")] {
-                #expect(try await client.send(.post, "/v1/leaderboards/team:x/all/compare", key: harness.readKey, json: body).errorFields
+                #expect(try await client.send(.post, "/v1/leaderboards/planet:x/all/compare", key: harness.readKey, json: body).errorFields
                     == ["board", field])
             }
 
             let badWindow = try await client.send(.get, "/v1/leaderboards/global/year", key: harness.readKey)
             #expect(badWindow.errorFields == ["window"])
-            let badBoard = try await client.send(.get, "/v1/leaderboards/team:x/all", key: harness.readKey)
+            let badBoard = try await client.send(.get, "/v1/leaderboards/planet:x/all", key: harness.readKey)
             #expect(badBoard.errorFields == ["board"])
             // A malformed name is a bad request; a well-formed name the window does not have is a period that does not exist.
             let badPeriod = try await client.send(.get, "/v1/leaderboards/global/week?period=week-54", key: harness.readKey)

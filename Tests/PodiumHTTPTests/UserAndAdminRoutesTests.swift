@@ -62,7 +62,7 @@ struct UserAndAdminRoutesTests {
             #expect(badCursor.errorFields == ["cursor"])
             let badFilters = try await client.send(.get, "/v1/users/\(user)/completions?topic=Bad%20Topic&limit=0", key: harness.readKey)
             #expect(Set(badFilters.errorFields) == ["topic", "limit"])
-            let badHistory = try await client.send(.get, "/v1/users/\(user)/rank-history?limit=0&board=team:x&window=year", key: harness.readKey)
+            let badHistory = try await client.send(.get, "/v1/users/\(user)/rank-history?limit=0&board=planet:x&window=year", key: harness.readKey)
             #expect(badHistory.errorFields == ["limit", "board", "window"])
 
             let topics = try await client.send(.get, "/v1/users/\(user)/topics", key: harness.readKey)
@@ -205,7 +205,7 @@ struct UserAndAdminRoutesTests {
         let harness = try await HTTPHarness()
         try await harness.run { client in
             let admin = HTTPHarness.adminKey
-            let close = try await client.send(.post, "/v1/admin/periods/team:x/all/2026-W47/close?dry_run=maybe", key: admin)
+            let close = try await client.send(.post, "/v1/admin/periods/planet:x/all/2026-W47/close?dry_run=maybe", key: admin)
             #expect(close.errorFields == ["board", "window", "dry_run"])
             #expect(try await client.send(.get, "/v1/admin/jobs/prune/runs?limit=0", key: admin).errorFields == ["limit"])
             #expect(try await client.send(.get, "/v1/admin/webhooks/1/deliveries?limit=501", key: admin).errorFields == ["limit"])

@@ -5,9 +5,10 @@ import PodiumTestSupport
 import Postgres
 import Testing
 
-/// A league week closing on three real `podium serve` replicas, the one closing it SIGKILLed between two pages: every
-/// cohort closes exactly once, and every player is settled exactly once (issue 27; ops/bench/bench-leagues.sh measures
-/// the same close at 1,000,000 players).
+/// A league week, and best and teams boards' weeks, closing on three real `podium serve` replicas, the one closing them
+/// SIGKILLed between two pages: every cohort and board closes exactly once, every player is settled exactly once, and
+/// every medal is awarded once (issues 27 and 36; ops/bench/bench-leagues.sh measures the same close at 1,000,000
+/// players). One suite, run in turn: its drills share Redis db 3.
 @Suite("League close across processes", .serialized, .timeLimit(.minutes(5)))
 struct LeagueCloseDrillTests {
     /// Cohorts of three in each of two tiers.
@@ -17,19 +18,8 @@ struct LeagueCloseDrillTests {
     @Test("a league week closes exactly once across three replicas when the one closing it is SIGKILLed mid-close")
     func closesOnceThroughAKill() async throws {
         let database = "podium_lg_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = try await SchedulerTestEnvironment.postgres()
-        try await admin.query("CREATE DATABASE \(database)")
-        // Pages of 4 cohorts, two at once, each followed by the test gate: the close takes ten pages, and stops at the
-        // gate after the first two while the test holds it. Its schedule is once a year with missed slots skipped, so
-        // only the run asked for below closes the week.
-        let replicas = try ReplicaGroup(
-            database: database, count: 3, arguments: ["--test-close-pages", "4=\(MultiProcessTests.gateLock)"],
-            jobs: #"[{"name": "close-periods", "cron": "0 0 1 1 *", "misfire": "skip", "lease_seconds": 6, "backoff_seconds": 1}]"#,
-            redis: .leagueDrill)
+        let (admin, replicas, postgres) = try await Self.replicas(on: database)
         defer { replicas.killAll() }
-        let postgres = PostgresPool(
-            configuration: PostgresConfiguration(connectionString: replicas.databaseURL, poolSize: 2), logger: SchedulerTestEnvironment.logger)
-        try await replicas.waitUntilReady()
         try await Self.seedPastWeek(postgres)
 
         let slot = "2026-01-03T04:05:06.000Z"
@@ -80,6 +70,117 @@ struct LeagueCloseDrillTests {
         await postgres.close()
         try await admin.query("DROP DATABASE \(database) WITH (FORCE)")
         await admin.close()
+    }
+
+    /// Quiz boards of the best-board drill, each with three players.
+    static let quizBoards = 30
+
+    @Test("best quiz boards and teams boards close exactly once across three replicas when the one closing them is SIGKILLed")
+    func bestAndTeamsBoardsCloseOnceThroughAKill() async throws {
+        let database = "podium_bt_\(UUID().uuidString.prefix(8).lowercased())"
+        let boards = #"""
+            [{"scope": "quiz:*", "aggregate": "best", "windows": ["week"], "medal_windows": ["week"]},
+             {"scope": "team:houses", "teams": ["house-*"], "windows": ["week"], "medal_windows": ["week"]},
+             {"scope": "team:average", "teams": ["house-*"], "team_score": "average", "windows": ["week"], "medal_windows": ["week"]}]
+            """#
+        let (admin, replicas, postgres) = try await Self.replicas(on: database, boards: boards)
+        defer { replicas.killAll() }
+        try await Self.seedBestAndTeams(postgres)
+
+        let slot = "2026-01-03T04:05:06.000Z"
+        let gate = try await MultiProcessTests.shutGate(replicas.databaseURL)
+        let running: (attempts: Int, replica: String)
+        do {
+            #expect(try await replicas.post(0, "/v1/admin/jobs/close-periods/run", body: "{\"slot\": \"\(slot)\"}") == 202)
+            running = try await MultiProcessTests.waitForRun(postgres, job: "close-periods", slot: slot, status: "running")
+            try await MultiProcessTests.waitAtGate(postgres, count: 2)
+            replicas.kill(try #require(replicas.names.firstIndex(of: running.replica)))
+        } catch {
+            await gate.close()
+            throw error
+        }
+        await gate.close()
+        let finished = try await MultiProcessTests.waitForRun(postgres, job: "close-periods", slot: slot, status: "succeeded", timeout: 60)
+        #expect(finished.replica != running.replica)
+
+        let periods = Self.quizBoards + 2
+        let counts = try await postgres.query("""
+            SELECT (SELECT count(*) FROM board_periods WHERE closed_at IS NOT NULL) AS closed,
+                   (SELECT count(*) FROM snapshots WHERE kind = 'final') AS finals,
+                   (SELECT count(*) FROM events WHERE type = 'period.closed') AS closes,
+                   (SELECT count(*) FROM events WHERE type = 'medal.awarded') AS medals,
+                   (SELECT count(DISTINCT (payload->>'board', payload->>'user_id')) FROM events WHERE type = 'medal.awarded') AS medalled
+            """).rows[0]
+        #expect(try counts.int("closed") == periods)
+        #expect(try counts.int("finals") == periods, "one final snapshot per board period")
+        #expect(try counts.int("closes") == periods)
+        #expect(try counts.int("medals") == Self.quizBoards * 3 + 6, "gold, silver and bronze on every board, once")
+        #expect(try counts.int("medalled") == Self.quizBoards * 3 + 6)
+        // The teams' medals: houses by sum (a 15, c 10, b 6), average by average per player (c 10, a 5, b 2).
+        let teams = try await postgres.query("""
+            SELECT payload->>'board' AS board, payload->>'user_id' AS team, payload->>'medal' AS medal FROM events
+            WHERE type = 'medal.awarded' AND payload->>'board' LIKE 'team:%' ORDER BY 1, 2
+            """).rows.map { "\(try $0.string("board")) \(try $0.string("team")) \(try $0.string("medal"))" }
+        #expect(teams == [
+            "team:average group:house-a silver", "team:average group:house-b bronze", "team:average group:house-c gold",
+            "team:houses group:house-a gold", "team:houses group:house-b bronze", "team:houses group:house-c silver",
+        ])
+        // Each best board's gold is its best run, 3 points.
+        let golds = try await postgres.query(
+            "SELECT count(*) AS n FROM events WHERE type = 'medal.awarded' AND payload->>'medal' = 'gold' AND (payload->>'score')::int = 3")
+        #expect(try golds.rows[0].int("n") == Self.quizBoards)
+
+        replicas.killAll()
+        await postgres.close()
+        try await admin.query("DROP DATABASE \(database) WITH (FORCE)")
+        await admin.close()
+    }
+
+    /// Week 2020-W10, long over, written in SQL: 30 best quiz boards of three players scoring 3, 2 and 1; houses a
+    /// (three players of 5), b (three of 2) and c (one of 10) on their group boards; the quiz and teams boards' periods
+    /// listed, as completions list them.
+    static func seedBestAndTeams(_ postgres: PostgresPool) async throws {
+        try await postgres.withTransaction { connection in
+            try connection.execute("""
+                INSERT INTO users (user_id, display_name, points, completions, correct_answers, total_answers, created_at, updated_at)
+                SELECT 'p' || g, 'Player ' || g, 1, 1, 1, 1, now(), now() FROM generate_series(0, \(quizBoards * 3) - 1) g;
+                INSERT INTO board_current_scores (board, user_id, updated_at, aggregate, week_period, week_score, week_reached_at)
+                SELECT 'quiz:q' || (g / 3), 'p' || g, '2020-03-05T12:00:00Z', 'b', '2020-W10', 3 - g % 3, '2020-03-05T12:00:00Z'
+                FROM generate_series(0, \(quizBoards * 3) - 1) g;
+                INSERT INTO board_current_scores (board, user_id, updated_at, week_period, week_score, week_reached_at)
+                SELECT 'group:house-' || h, 'p' || g, '2020-03-05T12:00:00Z', '2020-W10', s, '2020-03-05T12:00:00Z'
+                FROM (VALUES ('a', 0, 5), ('a', 1, 5), ('a', 2, 5), ('b', 3, 2), ('b', 4, 2), ('b', 5, 2), ('c', 6, 10)) AS x(h, g, s);
+                INSERT INTO board_periods (board, board_window, period, ends_at)
+                SELECT DISTINCT board, 'week', '2020-W10', timestamptz '2020-03-09T00:00:00Z' FROM board_current_scores
+                WHERE board LIKE 'quiz:%'
+                UNION ALL SELECT 'team:houses', 'week', '2020-W10', timestamptz '2020-03-09T00:00:00Z'
+                UNION ALL SELECT 'team:average', 'week', '2020-W10', timestamptz '2020-03-09T00:00:00Z';
+                """)
+        }
+    }
+
+    /// A new database `database` and three ready replicas on it with `boards` as their board rules, with a pool on the
+    /// server (to drop the database) and one on the database.
+    ///
+    /// Pages of 4 periods, two at once, each followed by the test gate: a close stops at the gate after its first two
+    /// pages while the test holds it. The close job's schedule is once a year with missed slots skipped, so only the
+    /// run a test asks for closes anything.
+    static func replicas(on database: String, boards: String = "[]") async throws -> (PostgresPool, ReplicaGroup, PostgresPool) {
+        let admin = try await SchedulerTestEnvironment.postgres()
+        try await admin.query("CREATE DATABASE \(database)")
+        let replicas = try ReplicaGroup(
+            database: database, count: 3, arguments: ["--test-close-pages", "4=\(MultiProcessTests.gateLock)"],
+            jobs: #"[{"name": "close-periods", "cron": "0 0 1 1 *", "misfire": "skip", "lease_seconds": 6, "backoff_seconds": 1}]"#,
+            boards: boards, redis: .leagueDrill)
+        let postgres = PostgresPool(
+            configuration: PostgresConfiguration(connectionString: replicas.databaseURL, poolSize: 2), logger: SchedulerTestEnvironment.logger)
+        do {
+            try await replicas.waitUntilReady()
+        } catch {
+            replicas.killAll()
+            throw error
+        }
+        return (admin, replicas, postgres)
     }
 
     /// How many of the drill's cohorts are closed.

@@ -131,11 +131,11 @@ final class ReplicaGroup: @unchecked Sendable {
     private var logs: [URL] = []
 
     /// Starts `count` replicas of `podium serve` with `arguments` on `database`, with `jobs` as the rules file's job
-    /// settings, on Redis db `redis`.
+    /// settings and `boards` as its board rules (a JSON array), on Redis db `redis`.
     init(
         database: String, count: Int, arguments: [String] = ["--test-job-gate", "snapshot-leaderboards=\(MultiProcessTests.gateLock)"],
         jobs: String = #"[{"name": "snapshot-leaderboards", "lease_seconds": 6, "backoff_seconds": 1}]"#,
-        redis: TestRedisDatabase = .multiProcess
+        boards: String = "[]", redis: TestRedisDatabase = .multiProcess
     ) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = ProcessInfo.processInfo.environment["PODIUM_BINARY"] ?? root.appendingPathComponent(".build/debug/podium").path
@@ -145,7 +145,7 @@ final class ReplicaGroup: @unchecked Sendable {
         let base = SchedulerTestEnvironment.databaseURL.split(separator: " ").filter { !$0.hasPrefix("dbname=") }.joined(separator: " ")
         databaseURL = base + " dbname=\(database)"
         let rules = FileManager.default.temporaryDirectory.appendingPathComponent("\(database)-rules.json")
-        try Data(#"{"scheduler": {"jobs": \#(jobs)}}"#.utf8).write(to: rules)
+        try Data(#"{"boards": \#(boards), "scheduler": {"jobs": \#(jobs)}}"#.utf8).write(to: rules)
         ports = try (0..<count).map { _ in try freeLoopbackPort() }
         names = (0..<count).map { "\(database)-r\($0)" }
         processes = []

@@ -4,7 +4,8 @@ import Foundation
 /// other's boards. A test that needs a db of its own takes one here (or starts an `OwnRedisServer`); ops/test.sh
 /// empties 1 and 3 to 15 before a run.
 ///
-/// Taken outside the Swift tests: 11 the browser tests, 8 ops/test/schemathesis.sh, 7 ops/test/monitoring-test.sh, 6 the docs
+/// Taken outside the Swift tests: 11 the browser tests (and 10, 12, 13 and 14 for Podiums of their own, after the Swift
+/// tests), 8 ops/test/schemathesis.sh, 7 ops/test/monitoring-test.sh, 6 the docs
 /// test's helper, 3 and 2 ops/bench/bench.sh and ops/bench/bench-live.sh; 0 is the quick start's.
 public enum TestRedisDatabase: Int, Sendable, CaseIterable {
     /// The suites' shared db (`PODIUM_TEST_REDIS_URL`'s).

@@ -105,8 +105,10 @@ struct PoolTests {
         try await TestDatabase.withPool(poolSize: 1) { admin in
             try await TestDatabase.withPool(poolSize: 1) { pool in
                 let before = try await pool.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid")
-                let sleeper = Task { try await pool.query("SELECT pg_sleep(10)") }
-                for _ in 0..<100 {
+                // The call sleeps far longer than the machine could take to start it; it ends when it is terminated.
+                let sleeper = Task { try await pool.query("SELECT pg_sleep(120)") }
+                // Wait until the call runs, however loaded the machine (a call terminated before it started would not fail).
+                for _ in 0..<3000 {
                     let state = try await admin.query("SELECT state FROM pg_stat_activity WHERE pid = $1", [before])
                     if state.rows.first?["state"] == "active" { break }
                     try await Task.sleep(for: .milliseconds(20))

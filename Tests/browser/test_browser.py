@@ -440,6 +440,7 @@ def test_display_names_the_period_in_the_boards_zone(browser, zoned_podium, wind
 QUIZ_RULES = [
     {"scope": "quiz:times@tables", "aggregate": "best", "metric": "duration", "windows": ["week", "all"]},
     {"scope": "quiz:*", "aggregate": "latest", "metric": "accuracy", "windows": ["week"]},
+    {"scope": "team:classes", "teams": ["class-*"], "team_score": "average", "windows": ["week"]},
 ]
 
 
@@ -454,7 +455,8 @@ def quiz_podium(tmp_path_factory):
         process, base, log = start_podium(database, redis, key, "podium-quiz.log", PODIUM_RULES_FILE=str(rules))
         try:
             status, body = http_json("POST", f"{base}/v1/admin/api-keys", key,
-                                     {"name": "quiz screen", "role": "display", "scopes": ["quiz:times@tables", "quiz:spelling"]})
+                                     {"name": "quiz screen", "role": "display",
+                                      "scopes": ["quiz:times@tables", "quiz:spelling", "team:classes"]})
             assert status == 201, body
             runs = [  # (user, name, quiz, correct, total, duration_ms)
                 ("u-ada", "Ada", "times@tables", 12, 12, 65_430), ("u-ada", "Ada", "times@tables", 11, 12, 30_000),
@@ -462,12 +464,14 @@ def quiz_podium(tmp_path_factory):
                 ("u-ada", "Ada", "spelling", 7, 8, 40_000), ("u-ben", "Ben", "spelling", 5, 8, 40_000),
                 ("u-cy", "Cy", "spelling", 8, 8, 40_000),
             ]
+            classes = {"u-ada": "class-4a", "u-ben": "class-4a", "u-cy": "class-4b"}
             completions = [{"id": f"c-quiz-{index}", "user_id": user, "display_name": name, "quiz_id": quiz, "topic": "maths",
-                            "difficulty": "easy", "correct": correct, "total": total, "duration_ms": duration}
+                            "difficulty": "easy", "correct": correct, "total": total, "duration_ms": duration,
+                            "groups": [classes[user]]}
                            for index, (user, name, quiz, correct, total, duration) in enumerate(runs)]
             status, answer = http_json("POST", f"{base}/v1/completions/batch", key, {"completions": completions})
             assert status == 200 and answer["created"] == len(runs), answer
-            yield {"base": base, "display_key": body["secret"]}
+            yield {"base": base, "display_key": body["secret"], "admin_key": key}
         finally:
             stop(process)
             log.close()
@@ -498,3 +502,32 @@ def test_display_shows_a_quiz_boards_times_and_accuracy(browser, quiz_podium):
             page.screenshot(path=str(OUT / shot))
         finally:
             page.close()
+
+
+def test_display_shows_class_against_class(browser, quiz_podium):
+    """A teams board's display lists the classes, headed Team, each scored by its average points per player on its own
+    group board (class 4a: Ada and Ben; class 4b: Cy), best first."""
+    base, key = quiz_podium["base"], quiz_podium["display_key"]
+    averages = {}
+    for group in ["class-4a", "class-4b"]:
+        status, board = http_json("GET", f"{base}/v1/leaderboards/group:{group}/week", quiz_podium["admin_key"])
+        assert status == 200, board
+        scores = [entry["score"] for entry in board["entries"]]
+        averages[group] = int(sum(scores) / len(scores) + 0.5)
+    expected = sorted(averages, key=lambda group: (-averages[group], group))
+    status, answer = http_json("GET", f"{base}/v1/leaderboards/team:classes/week", key)
+    assert status == 200, answer
+    assert [(entry["display_name"], entry["score"]) for entry in answer["entries"]] == [(group, averages[group]) for group in expected]
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{base}/display/team:classes/week#key={key}")
+        page.locator("#entries tr").first.wait_for(state="visible")
+        assert page.text_content("#name-heading") == "Team"
+        assert page.text_content("#period").endswith(" · 2 teams")
+        shown = page.eval_on_selector_all(
+            "#entries tr", "rows => rows.map(r => [r.querySelector('.name').textContent, r.querySelector('.score').textContent])")
+        assert [tuple(row) for row in shown] == [(group, str(averages[group])) for group in expected], shown
+        page.screenshot(path=str(OUT / "display-class-against-class.png"))
+    finally:
+        page.close()

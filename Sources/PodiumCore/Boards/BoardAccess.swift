@@ -97,7 +97,7 @@ public struct PlayerClaims: Sendable, Equatable {
     /// board and a league cohort's are not among these; the caller checks the contest's or league's scope instead.
     public func maySee(_ board: BoardScope) -> Bool {
         switch board {
-        case .global, .topic, .quiz: true
+        case .global, .topic, .quiz, .team: true
         case .group(let name): groups.contains(name)
         case .contest, .league: false
         }

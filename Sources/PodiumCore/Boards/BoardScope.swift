@@ -2,10 +2,10 @@ import Foundation
 
 /// Which players and completions a leaderboard ranks.
 ///
-/// The id form (`global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `contest:<id>`, `league:<id>:<tier>:<n>`) is
-/// what appears in URLs, config and storage keys; names follow `NameRules.isValidScopeName` and quiz ids
-/// `NameRules.isValidIdentifier`, so a league cohort's id and a quiz id holding `:` have more than one `:` (readers
-/// of a storage key split it from the right).
+/// The id form (`global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>`, `team:<name>`, `contest:<id>`,
+/// `league:<id>:<tier>:<n>`) is what appears in URLs, config and storage keys; names follow `NameRules.isValidScopeName`
+/// and quiz ids `NameRules.isValidIdentifier`, so a league cohort's id and a quiz id holding `:` have more than one `:`
+/// (readers of a storage key split it from the right).
 public enum BoardScope: Sendable, Hashable {
     /// Every completion by every player.
     case global
@@ -15,18 +15,21 @@ public enum BoardScope: Sendable, Hashable {
     case group(String)
     /// Completions of one quiz (kept only where a rule turns quiz boards on).
     case quiz(String)
+    /// Groups ranked against each other (a rule names its teams): each team's score comes from its group's board.
+    case team(String)
     /// A contest's board (`Contest`): completions in its scope played during its runs.
     case contest(String)
     /// One cohort of a league (`League`): its players' completions in scope during a week.
     case league(String, tier: String, cohort: Int)
 
-    /// "global", "topic:<name>", "group:<name>", "quiz:<quiz_id>", "contest:<id>" or "league:<id>:<tier>:<n>".
+    /// "global", "topic:<name>", "group:<name>", "quiz:<quiz_id>", "team:<name>", "contest:<id>" or "league:<id>:<tier>:<n>".
     public var id: String {
         switch self {
         case .global: "global"
         case .topic(let name): "topic:\(name)"
         case .group(let name): "group:\(name)"
         case .quiz(let id): "quiz:\(id)"
+        case .team(let name): "team:\(name)"
         case .contest(let id): "contest:\(id)"
         case .league(let id, let tier, let cohort): "league:\(id):\(tier):\(cohort)"
         }
@@ -57,6 +60,7 @@ public enum BoardScope: Sendable, Hashable {
         switch id[..<colon] {
         case "topic": self = .topic(name)
         case "group": self = .group(name)
+        case "team": self = .team(name)
         case "contest": self = .contest(name)
         default: return nil
         }
@@ -74,6 +78,8 @@ extension BoardScope {
         case group
         /// `quiz:<quiz_id>`.
         case quiz
+        /// `team:<name>`.
+        case team
         /// `contest:<id>`.
         case contest
         /// `league:<id>:<tier>:<n>`.
@@ -84,7 +90,7 @@ extension BoardScope {
             self == .global ? id == "global" : id.hasPrefix(rawValue + ":")
         }
 
-        /// The kinds in words for an answer that lists them: "global, topic, group, quiz, contest or league".
+        /// The kinds in words for an answer that lists them: "global, topic, group, quiz, team, contest or league".
         public static var spelled: String {
             let names = allCases.map(\.rawValue)
             return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
@@ -98,6 +104,7 @@ extension BoardScope {
         case .topic: .topic
         case .group: .group
         case .quiz: .quiz
+        case .team: .team
         case .contest: .contest
         case .league: .league
         }
@@ -117,7 +124,7 @@ extension BoardScope: Codable {
         guard let scope = BoardScope(id: id) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name>, group:<name>, quiz:<quiz_id>, contest:<id> or league:<id>:<tier>:<n>"
+                debugDescription: "invalid board scope \"\(id)\"; expected global, topic:<name>, group:<name>, quiz:<quiz_id>, team:<name>, contest:<id> or league:<id>:<tier>:<n>"
             )
         }
         self = scope

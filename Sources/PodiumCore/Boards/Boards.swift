@@ -20,12 +20,16 @@ public struct BoardRule: Sendable, Codable, Equatable {
     public var medalWindows: [LeaderboardWindow]
     /// How equal scores rank (on `sum` boards; best and latest boards always break ties by the run).
     public var tieBreak: TieBreak
+    /// On a teams board (`team:<name>`): its teams, group names or name prefixes ending in `*` (`house-*`).
+    public var teams: [String]?
+    /// On a teams board: how a team's score comes from its group's board (the sum, or the average per player).
+    public var teamScore: TeamScore?
 
     /// Creates a rule; defaults are UTC, all four windows, the sum of points, no medals, shared ranks for ties.
     public init(
         scope: String, timeZone: String = "UTC", windows: [LeaderboardWindow] = LeaderboardWindow.calendar,
         metric: BoardMetric = .points, aggregate: BoardAggregate = .sum, medalWindows: [LeaderboardWindow] = [],
-        tieBreak: TieBreak = .shared
+        tieBreak: TieBreak = .shared, teams: [String]? = nil, teamScore: TeamScore? = nil
     ) {
         self.scope = scope
         self.timeZone = timeZone
@@ -34,23 +38,28 @@ public struct BoardRule: Sendable, Codable, Equatable {
         self.aggregate = aggregate
         self.medalWindows = medalWindows
         self.tieBreak = tieBreak
+        self.teams = teams
+        self.teamScore = teamScore
     }
 
     /// Decodes a rule; every key but `scope` may be left out.
     ///
-    /// Without `medal_windows`, a global, topic or quiz board keeps the spec's medals (week and month, those
+    /// Without `medal_windows`, a global, topic, quiz or teams board keeps the spec's medals (week and month, those
     /// of them it keeps) and a group board has none; `"medal_windows": []` turns medals off.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        scope = try container.decode(String.self, forKey: .scope)
+        let scope = try container.decode(String.self, forKey: .scope)
+        self.scope = scope
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
         windows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .windows) ?? LeaderboardWindow.calendar
         metric = try container.decodeIfPresent(BoardMetric.self, forKey: .metric) ?? .points
         aggregate = try container.decodeIfPresent(BoardAggregate.self, forKey: .aggregate) ?? .sum
-        let awardsByDefault = scope == "global" || scope.hasPrefix("topic:") || scope.hasPrefix("quiz:")
+        let awardsByDefault = scope == "global" || ["topic:", "quiz:", "team:"].contains { scope.hasPrefix($0) }
         medalWindows = try container.decodeIfPresent([LeaderboardWindow].self, forKey: .medalWindows)
             ?? (awardsByDefault ? [.week, .month].filter(windows.contains) : [])
         tieBreak = try container.decodeIfPresent(TieBreak.self, forKey: .tieBreak) ?? .shared
+        teams = try container.decodeIfPresent([String].self, forKey: .teams)
+        teamScore = try container.decodeIfPresent(TeamScore.self, forKey: .teamScore)
     }
 
     /// The spec's defaults: every scope kind gets all four windows in UTC; global and topic boards award medals weekly and monthly.
@@ -70,8 +79,24 @@ public struct BoardRule: Sendable, Codable, Equatable {
         case .topic: self.scope == "topic:*"
         case .group: self.scope == "group:*"
         case .quiz: self.scope == "quiz:*"
-        case .contest, .league: false
+        case .team, .contest, .league: false
         }
+    }
+
+    /// Problems with a teams board's rule, or with team fields on another board's; empty when there are none.
+    var teamErrors: [String] {
+        guard scope.hasPrefix("team:") else {
+            return teams != nil || teamScore != nil ? ["board \(scope): teams and team_score belong to teams boards (team:<name>)"] : []
+        }
+        var errors: [String] = []
+        if (teams ?? []).isEmpty { errors.append("board \(scope): a teams board lists its teams (group names, or prefixes like house-*)") }
+        for team in teams ?? [] where TeamPattern(team) == nil {
+            errors.append("board \(scope): team \(team) is not a group name or a group name prefix ending in *")
+        }
+        if metric != .points || aggregate != .sum || tieBreak != .shared {
+            errors.append("board \(scope): a teams board ranks its groups' boards' scores; set metric, aggregate and tie_break on group:*")
+        }
+        return errors
     }
 
     /// The tie-break the rule's boards rank by: the rule's own on a `sum` board; on a best or latest board the run's
@@ -126,6 +151,8 @@ public struct BoardDefinition: Sendable, Hashable {
     private let contestBox: ContestBox?
     /// The league cohort this board is, for a cohort's board; nil for others.
     public let cohort: LeagueCohortBoard?
+    /// On a teams board: its teams and how each scores; nil for others.
+    public let teams: TeamSelection?
 
     /// The contest, for a contest board (whose periods are the contest's runs); nil for a calendar board.
     public var contest: Contest? { contestBox?.contest }
@@ -133,8 +160,10 @@ public struct BoardDefinition: Sendable, Hashable {
     /// Creates a definition.
     init(
         scope: BoardScope, timeZone: TimeZone, windows: [LeaderboardWindow], metric: BoardMetric, aggregate: BoardAggregate = .sum,
-        medalWindows: [LeaderboardWindow], tieBreak: TieBreak, contest: Contest?, cohort: LeagueCohortBoard? = nil
+        medalWindows: [LeaderboardWindow], tieBreak: TieBreak, contest: Contest?, cohort: LeagueCohortBoard? = nil,
+        teams: TeamSelection? = nil
     ) {
+        self.teams = teams
         self.scope = scope
         self.timeZone = timeZone
         self.windows = windows
@@ -182,12 +211,15 @@ public struct BoardCatalog: Sendable {
 
     /// Whether any rule turns quiz boards on (most configurations have none, and skip the lookup per completion).
     private let quizRules: Bool
+    /// The teams boards' rules (most configurations have none).
+    private let teamRules: [BoardRule]
 
     /// Creates a catalog; `validationErrors` reports unknown zones or scopes.
     public init(rules: [BoardRule] = BoardRule.defaults, contests: ContestRegistry = ContestRegistry()) {
         self.rules = rules
         self.contests = contests
         quizRules = rules.contains { $0.scope.hasPrefix("quiz:") }
+        teamRules = rules.filter { $0.scope.hasPrefix("team:") }
     }
 
     /// Problems with the configured rules (unknown time zone, bad scope, no windows), empty when valid.
@@ -200,6 +232,7 @@ public struct BoardCatalog: Sendable {
             if rule.windows.isEmpty { errors.append("board \(rule.scope): no windows") }
             if rule.windows.contains(.contest) { errors.append("board \(rule.scope): the contest window belongs to contests only") }
             if rule.scope.hasPrefix("contest:") { errors.append("board \(rule.scope): contests are created through the API, not the rules file") }
+            errors += rule.teamErrors + teamZoneErrors(rule)
             if Set(rule.windows).count != rule.windows.count { errors.append("board \(rule.scope): a window is listed twice") }
             return errors + rule.rankingErrors
         }
@@ -207,7 +240,7 @@ public struct BoardCatalog: Sendable {
 
     /// The definition of `scope`: its exact rule, else its kind's wildcard, else the defaults' rule for its kind.
     ///
-    /// A quiz board no rule names has no windows (quiz boards are kept only where a rule turns them on). A contest's board comes from the contest, a league cohort's from the league; a contest, league or tier that does
+    /// A quiz or teams board no rule names has no windows (they are kept only where a rule turns them on). A contest's board comes from the contest, a league cohort's from the league; a contest, league or tier that does
     /// not exist has a board without windows (so every window of it is not found).
     public func definition(for scope: BoardScope) -> BoardDefinition {
         if case .contest(let id) = scope {
@@ -228,7 +261,8 @@ public struct BoardCatalog: Sendable {
             aggregate: rule.aggregate,
             medalWindows: rule.medalWindows,
             tieBreak: rule.effectiveTieBreak,
-            contest: nil
+            contest: nil,
+            teams: rule.teams.map { TeamSelection(patterns: $0.compactMap(TeamPattern.init), score: rule.teamScore ?? .sum) }
         )
     }
 
@@ -256,6 +290,30 @@ public struct BoardCatalog: Sendable {
         }
     }
 
+    /// The teams boards that rank group `group` among their teams.
+    public func teamBoards(ofGroup group: String) -> [BoardDefinition] {
+        teamRules.filter { rule in (rule.teams ?? []).contains { TeamPattern($0)?.includes(group) == true } }
+            .map { definition(for: .team(String($0.scope.dropFirst("team:".count)))) }
+    }
+
+    /// A teams board's rule against its groups' boards: each of its windows must be one its groups' boards keep, in
+    /// the same zone, so a team's period is its group's period.
+    private func teamZoneErrors(_ rule: BoardRule) -> [String] {
+        guard rule.scope.hasPrefix("team:") else { return [] }
+        let groups = (rule.teams ?? []).compactMap(TeamPattern.init).map { pattern -> BoardScope in
+            if case .group(let name) = pattern { return .group(name) }
+            return .group("any-group-of-the-prefix")
+        }
+        return groups.compactMap { group -> String? in
+            let kept = definition(for: group)
+            if kept.metric == .duration { return "board \(rule.scope): its groups' boards rank durations, which teams cannot add up" }
+            guard kept.timeZone.identifier != TimeZone(identifier: rule.timeZone)?.identifier || !Set(rule.windows).isSubset(of: kept.windows)
+            else { return nil }
+            return "board \(rule.scope): its windows and time zone must be ones its groups' boards keep (\(group.id): "
+                + "\(kept.windows.map(\.rawValue).joined(separator: ", ")) in \(kept.timeZone.identifier))"
+        }.first.map { [$0] } ?? []
+    }
+
     /// Whether completions of quiz `quizID` count on its quiz board: a rule names it or `quiz:*`.
     public func countsQuiz(_ quizID: String) -> Bool {
         quizRules && rule(for: .quiz(quizID)) != nil
@@ -267,8 +325,53 @@ public struct BoardCatalog: Sendable {
         rules.first { $0.matchesExactly(scope) }
             ?? rules.first { $0.matchesKind(scope) }
             ?? BoardRule.defaults.first { $0.matchesKind(scope) }
-            ?? (scope.kind == .quiz ? nil : BoardRule(scope: scope.id))
+            ?? ([.quiz, .team].contains(scope.kind) ? nil : BoardRule(scope: scope.id))
     }
+}
+
+/// One entry of a teams board's `teams`: a group's name, or a prefix of group names (`house-*`).
+public enum TeamPattern: Sendable, Hashable {
+    /// The group of this name.
+    case group(String)
+    /// Every group whose name starts with this.
+    case prefix(String)
+
+    /// Parses `text`: a group name, or a non-empty start of one followed by `*`; nil for anything else.
+    public init?(_ text: String) {
+        if text.hasSuffix("*") {
+            let start = String(text.dropLast())
+            guard NameRules.isValidScopeName(start) else { return nil }
+            self = .prefix(start)
+        } else {
+            guard NameRules.isValidScopeName(text) else { return nil }
+            self = .group(text)
+        }
+    }
+
+    /// Whether group `name` is one of the teams this names.
+    public func includes(_ name: String) -> Bool {
+        switch self {
+        case .group(let group): group == name
+        case .prefix(let start): name.hasPrefix(start)
+        }
+    }
+}
+
+/// A teams board's teams and how each scores.
+public struct TeamSelection: Sendable, Hashable {
+    /// Which groups are teams.
+    public let patterns: [TeamPattern]
+    /// How a team's score comes from its group's board.
+    public let score: TeamScore
+
+    /// Creates a selection.
+    public init(patterns: [TeamPattern], score: TeamScore) {
+        self.patterns = patterns
+        self.score = score
+    }
+
+    /// Whether group `name` is one of the teams.
+    public func includes(_ name: String) -> Bool { patterns.contains { $0.includes(name) } }
 }
 
 /// One board period a completion falls in.

@@ -11,6 +11,9 @@ public struct CompletionPlan: Sendable {
     public private(set) var open: [BoardPeriod]
     /// Board periods it falls in that had already closed: it missed them.
     public private(set) var closed: [BoardPeriod]
+    /// Open periods of teams boards ranking its groups: they take no score of their own (a team's comes from its
+    /// group's board), but are listed, and change, with it.
+    public let teamPeriods: [BoardPeriod]
 
     /// Plans `item`, recorded at `now`, under `rules`: the board periods it falls in, less those of boards it does not
     /// count on (a `duration` board takes perfect, timed runs only).
@@ -26,6 +29,7 @@ public struct CompletionPlan: Sendable {
         }
         self.open = open.filter(counts)
         self.closed = closed.filter(counts)
+        teamPeriods = rules.teamPeriods(groups: item.groups, completedAt: item.completedAt, now: now)
     }
 
     /// The same plan without the board periods `excluded` picks (contest runs of a `join` contest the player did not join).

@@ -52,6 +52,19 @@ public struct GameRules: Sendable {
         return boards.countsQuiz(quizID) ? calendar + [.quiz(quizID)] : calendar
     }
 
+    /// The periods of the teams boards that rank any of `groups`, open at `now`, containing `completedAt`: a completion
+    /// scored on its groups' boards changes these teams' scores (each teams board once, however many of its teams).
+    public func teamPeriods(groups: [String], completedAt: Date, now: Date) -> [BoardPeriod] {
+        var boards: [String: BoardDefinition] = [:]
+        for group in groups {
+            for board in self.boards.teamBoards(ofGroup: group) { boards[board.id] = board }
+        }
+        return boards.values.sorted { $0.id < $1.id }.flatMap { board in
+            board.windows.map { BoardPeriod(board: board, period: Period.containing(completedAt, window: $0, timeZone: board.timeZone)) }
+                .filter { !$0.period.isClosed(at: now, grace: closeGrace) }
+        }
+    }
+
     /// Every board period a completion at `completedAt` falls in, each marked closed or open at `now`: the calendar
     /// periods of its boards, then the run of each standing contest in scope that was under way then.
     ///

@@ -281,6 +281,9 @@ struct LeaderboardsController {
 
     /// The page of `users`' ranks on `target`: from its final snapshot once closed, else from the live rankings.
     private func ranks(of users: [String], on target: Target) async throws -> LeaderboardPage {
+        guard target.board.teams == nil else {
+            throw APIError.notFound("board \(target.board.id) ranks teams, not players: read its page")
+        }
         let read = try await pages.reads.compare(target.boardPeriod, userIDs: users, now: now())
         return pages.makePage(target, read.entries, closed: read.isFinal)
     }
@@ -480,7 +483,7 @@ struct LeaderboardsController {
         switch scope {
         case .contest(let id): rules.boards.contests.contest(id)?.scope.boards ?? []
         case .league(let id, _, _): rules.boards.contests.league(id)?.scope.boards ?? []
-        case .global, .topic, .group, .quiz: []
+        case .global, .topic, .group, .quiz, .team: []
         }
     }
 

@@ -147,6 +147,8 @@ public struct CompletionStore: Sendable {
         do {
             let standings = try await rankings.apply(
                 updates, players: Array(written.players.values), erasures: written.erasures.values.sorted { $0.userID < $1.userID })
+            // Teams boards have no ranking of their own in Redis: their live streams hear of the change here.
+            try await rankings.announce(Set(written.fresh.flatMap(\.teamPeriods).map(RankingKeys.board(_:))).sorted())
             var offset = 0
             var result: [String: CompletionResponse] = [:]
             for completion in created {
@@ -269,8 +271,10 @@ extension CompletionStore {
         var statements: [any PostgresStatement] = contests.holdRunsOpen.map { [$0] } ?? []
         let upsertsAt = statements.count
         statements += upserts.statements(recordedAt: recordedAt)
-        statements.append(AddBoards(boards: Set(fresh.flatMap { $0.open.map(\.board.id) }).sorted(), createdAt: recordedAt))
-        statements.append(AddTimedPeriods(periods: Array(Set(fresh.flatMap { $0.open.compactMap(TimedPeriodRow.init) }))))
+        // Teams boards' periods are listed with their groups' (they close, with medals, as any board's).
+        let listed = fresh.flatMap { $0.open + $0.teamPeriods }
+        statements.append(AddBoards(boards: Set(listed.map(\.board.id)).sorted(), createdAt: recordedAt))
+        statements.append(AddTimedPeriods(periods: Array(Set(listed.compactMap(TimedPeriodRow.init)))))
         if let totals = contests.groupTotals { statements.append(totals) }
         let results = try connection.pipeline(statements.map { $0.query })
         return try upserts.states(from: BatchUpserts.Results(results[upsertsAt...]))

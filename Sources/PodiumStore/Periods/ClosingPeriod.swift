@@ -16,6 +16,8 @@ struct ClosingPeriod: Sendable {
     let metric: BoardMetric
     /// Whether its window awards medals on its board.
     let awardsMedals: Bool
+    /// On a teams board, its teams (its standings come from its groups' boards); nil for others.
+    var teams: TeamSelection? = nil
 
     /// The columns the close's statements read.
     static let columns = PostgresColumns<ClosingPeriod>(

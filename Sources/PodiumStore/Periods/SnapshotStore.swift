@@ -76,7 +76,7 @@ private struct AddScheduledSnapshot: PostgresStatement {
 }
 
 /// Stores a snapshot's entries, in their order (position from 0).
-private struct AddSnapshotEntries: PostgresStatement {
+struct AddSnapshotEntries: PostgresStatement {
     static let sql: PostgresSQL<Self> = """
         INSERT INTO snapshot_entries (snapshot_id, position, user_id, score, rank)
         SELECT \(\.snapshotID), x.i - 1, x.user_id, x.score, x.rank

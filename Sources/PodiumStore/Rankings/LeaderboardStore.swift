@@ -114,6 +114,15 @@ public struct LeaderboardStore: Sendable {
 
     /// Reads a slice of a board period.
     public func read(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
+        if let scope = BoardScope(id: board), case .team = scope {
+            // A teams board's standings come from its groups' boards in PostgreSQL; it ranks teams, not players.
+            let definition = rules.boards.definition(for: scope)
+            guard let teams = definition.teams, case .page(let offset, let limit) = slice else {
+                return RankedEntries(players: 0, offset: 0, entries: [], live: true, found: false)
+            }
+            return try await TeamStandings.page(
+                teams: teams, window: window, period: period, offset: offset, limit: limit, on: postgres)
+        }
         let key = RankingKeys.board(board, window, period)
         let metric = rules.metric(ofBoard: board)
         do {

@@ -168,6 +168,13 @@ public struct RankingWriter: Sendable {
     /// value) triples. Returns n (players above, players) pairs.
     static let updateScript = RedisScript.bundled("ranking-update")
 
+    /// Tells live streams on every replica that the board periods of `keys` changed (as the update script tells of the
+    /// ones it writes): for teams boards, whose scores come from their groups' boards.
+    public func announce(_ keys: [String]) async throws {
+        guard !keys.isEmpty else { return }
+        try await redis.pipeline([["PUBLISH", RankingKeys.liveChannel, keys.joined(separator: " ")]]).throwFirstError(operation: "live notice")
+    }
+
     /// Removes a user's field from the user-to-member hash while it still names one of the erased members: a player
     /// who came back has a new member, which stays.
     ///

@@ -29,7 +29,12 @@ public struct BoardReads: Sendable {
     /// A slice of `period` at `now`: its final board once closed, else the live one.
     public func read(_ period: BoardPeriod, slice: LeaderboardSlice, now: Date) async throws -> Read {
         if let snapshot = try await finalSnapshot(of: period, now: now) {
-            return Read(entries: try await periods.readFinal(snapshot: snapshot, slice: slice), isFinal: true)
+            var entries = try await periods.readFinal(snapshot: snapshot, slice: slice)
+            if period.board.teams != nil {
+                // A team's entry is its group's board id; it shows the group's name, as the live page does.
+                for index in entries.entries.indices { entries.entries[index].displayName = String(entries.entries[index].userId.dropFirst("group:".count)) }
+            }
+            return Read(entries: entries, isFinal: true)
         }
         let live = try await leaderboards.read(board: period.board.id, window: period.period.window, period: period.period.key, slice: slice)
         return Read(entries: live, isFinal: false)

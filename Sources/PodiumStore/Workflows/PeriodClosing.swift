@@ -62,7 +62,8 @@ public struct PeriodClosing: Sendable {
         }
         guard end <= now || (early && key.window == .contest) else { throw PeriodCloseError.notEnded(key, endsAt: end) }
         return ClosingPeriod(
-            key: key, end: end, tieBreak: board.tieBreak, metric: board.metric, awardsMedals: board.medalWindows.contains(key.window))
+            key: key, end: end, tieBreak: board.tieBreak, metric: board.metric, awardsMedals: board.medalWindows.contains(key.window),
+            teams: board.teams)
     }
 
     /// Counts the medals of a close that closed its period.
@@ -81,6 +82,14 @@ public struct PeriodClosing: Sendable {
         return try await postgres.withConnection { connection in
             if let closed = try connection.run(PeriodSnapshot(key: key)).first?.finalSnapshotID {
                 return try PeriodStore.alreadyClosed(key, snapshot: closed, on: connection)
+            }
+            if let teams = rules.boards.definition(for: BoardScope(id: key.board) ?? .global).teams {
+                let entries = try TeamStandings.all(teams: teams, window: key.window, period: key.period, on: connection)
+                let medals = awardsMedals ? entries.compactMap {
+                    PeriodStore.standingsMedal(StandingsPlace(userID: $0.userId, score: $0.score, rank: $0.rank), key: key)
+                } : []
+                return PeriodCloseReport(
+                    board: key.board, window: key.window, period: key.period, outcome: .dryRun, players: entries.count, medals: medals)
             }
             let players = try connection.run(PeriodPlayers(key: key))[0].n
             let medals = awardsMedals
@@ -143,12 +152,21 @@ public struct PeriodClosing: Sendable {
     /// rank under the board's tie-break, and the periods marked closed at `now` with them.
     private static func takeFinalSnapshots(of periods: [ClosingPeriod], now: Date, on connection: PostgresConnection) throws -> [TakenSnapshot] {
         let byKey = Dictionary(uniqueKeysWithValues: periods.map { ($0.key, $0) })
-        let snapshots = try connection.run(AddFinalSnapshots(periods: periods, takenAt: now)).compactMap { row -> TakenSnapshot? in
+        var snapshots = try connection.run(AddFinalSnapshots(periods: periods, takenAt: now)).compactMap { row -> TakenSnapshot? in
             guard let period = byKey[row.key] else { return nil }
             return TakenSnapshot(id: row.id, period: period, players: row.players)
         }
         // Pages ranked by Redis use the same order, so the medals agree with what the boards showed.
         try connection.run(FillFinalSnapshots(snapshots: snapshots))
+        // A teams board's final standings are its teams', from its groups' boards, as its pages show them.
+        for (index, snapshot) in snapshots.enumerated() {
+            guard let teams = snapshot.period.teams else { continue }
+            let key = snapshot.period.key
+            let entries = try TeamStandings.all(teams: teams, window: key.window, period: key.period, on: connection)
+            try connection.run(AddSnapshotEntries(snapshotID: snapshot.id, entries: entries))
+            try connection.run(SetSnapshotPlayers(id: snapshot.id, players: entries.count))
+            snapshots[index] = TakenSnapshot(id: snapshot.id, period: snapshot.period, players: entries.count)
+        }
         try connection.run(MarkPeriodsClosed(snapshots: snapshots, closedAt: now))
         return snapshots
     }
@@ -286,6 +304,14 @@ private struct FillFinalSnapshots: PostgresStatement {
         """
     typealias Row = NoRows
     let snapshots: [TakenSnapshot]
+}
+
+/// Sets how many entries (teams) a final snapshot of a teams board holds.
+private struct SetSnapshotPlayers: PostgresStatement {
+    static let sql: PostgresSQL<Self> = "UPDATE snapshots SET players = \(\.players) WHERE id = \(\.id)"
+    typealias Row = NoRows
+    let id: Int64
+    let players: Int
 }
 
 /// Marks the periods of the final snapshots closed.

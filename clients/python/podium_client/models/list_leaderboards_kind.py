@@ -1,6 +1,8 @@
 from typing import Literal
 
-ListLeaderboardsKind = Literal["contest", "global", "group", "league", "quiz", "topic"]
+ListLeaderboardsKind = Literal[
+    "contest", "global", "group", "league", "quiz", "team", "topic"
+]
 
 LIST_LEADERBOARDS_KIND_VALUES: set[ListLeaderboardsKind] = {
     "contest",
@@ -8,6 +10,7 @@ LIST_LEADERBOARDS_KIND_VALUES: set[ListLeaderboardsKind] = {
     "group",
     "league",
     "quiz",
+    "team",
     "topic",
 }
 

@@ -137,7 +137,7 @@ export interface CloseDayRequest {
 
 export interface ClosePeriodRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -232,7 +232,7 @@ export interface ListJobRunsRequest {
 
 export interface ListPeriodsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**

@@ -61,7 +61,7 @@ import {
 
 export interface CompareOnLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -103,7 +103,7 @@ export interface ComparePeriodsRequest {
 
 export interface FetchLeaderboardDisplayRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -134,7 +134,7 @@ export interface FetchLeaderboardDisplayRequest {
 
 export interface FetchLeaderboardPageRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -173,7 +173,7 @@ export interface FetchLeaderboardPageRequest {
 
 export interface FriendsOnLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -192,7 +192,7 @@ export interface FriendsOnLeaderboardRequest {
 
 export interface GroupOnLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -211,7 +211,7 @@ export interface GroupOnLeaderboardRequest {
 
 export interface ListContestGroupTotalsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -234,7 +234,7 @@ export interface ListContestGroupTotalsRequest {
 
 export interface ListLeaderboardSnapshotsRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -284,7 +284,7 @@ export interface ListLeaderboardsRequest {
 
 export interface StreamLeaderboardRequest {
     /**
-     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+     * Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
      */
     board: string;
     /**
@@ -1132,6 +1132,7 @@ export const ListLeaderboardsKindEnum = {
     Topic: 'topic',
     Group: 'group',
     Quiz: 'quiz',
+    Team: 'team',
     Contest: 'contest',
     League: 'league',
 } as const;

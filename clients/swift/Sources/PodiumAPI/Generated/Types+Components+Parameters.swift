@@ -22,7 +22,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/UserId`.
         public typealias UserId = Swift.String
-        /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+        /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
         ///
         /// - Remark: Generated from `#/components/parameters/Board`.
         public typealias Board = Swift.String

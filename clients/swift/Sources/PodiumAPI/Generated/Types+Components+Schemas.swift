@@ -4689,7 +4689,7 @@ extension Components {
                 ])
             }
         }
-        /// A board a key is limited to: `global`, `topic:<name>`, `topic:*`, `group:<name>`, `group:*`, `quiz:<quiz_id>`, `quiz:*` or `contest:<id>`.
+        /// A board a key is limited to: `global`, `topic:<name>`, `topic:*`, `group:<name>`, `group:*`, `quiz:<quiz_id>`, `quiz:*` or `contest:<id>`. A teams board is named exactly (`team:houses`).
         ///
         /// - Remark: Generated from `#/components/schemas/BoardPattern`.
         public typealias BoardPattern = Swift.String

@@ -1738,6 +1738,7 @@ public enum Operations {
                     case topic = "topic"
                     case group = "group"
                     case quiz = "quiz"
+                    case team = "team"
                     case contest = "contest"
                     case league = "league"
                 }
@@ -2136,7 +2137,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -2147,7 +2148,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -2658,7 +2659,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/compare/POST/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/compare/POST/path/board`.
                 public var board: Components.Parameters.Board
@@ -2669,7 +2670,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -3154,7 +3155,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/snapshots/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/snapshots/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -3165,7 +3166,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -3620,7 +3621,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/groups/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/groups/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -3631,7 +3632,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -4079,7 +4080,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/display/{board}/{window}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/display/{board}/{window}/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -4090,7 +4091,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -9517,7 +9518,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/{period}/close/POST/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/{period}/close/POST/path/board`.
                 public var board: Components.Parameters.Board
@@ -9539,7 +9540,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window: `day`, `week`, `month` or `contest` (`all` never closes); a board without this window answers 404.
                 ///   - period: Period name of the window (a contest run's is its start in UTC, `20261127T1400Z`); a well-formed name the window does not have is 404.
                 public init(
@@ -13539,7 +13540,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/friends/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/friends/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -13550,7 +13551,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -13989,7 +13990,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/members/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -14000,7 +14001,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -15467,7 +15468,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/live/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/leaderboards/{board}/{window}/live/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -15478,7 +15479,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window; a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
@@ -15881,7 +15882,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                /// Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/admin/periods/{board}/{window}/GET/path/board`.
                 public var board: Components.Parameters.Board
@@ -15899,7 +15900,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`).
+                ///   - board: Board id: `global`, `topic:<name>`, `group:<name>`, `quiz:<quiz_id>` (a quiz's board, where a board rule turns quiz boards on), `contest:<id>` (a contest's board, window `contest`) or `league:<id>:<tier>:<n>` (a league cohort's board, window `week`). A teams board (`team:<name>`, where a rule names its teams) ranks groups: each entry is a team, its `user_id` the group's board id (`group:5a`) and its `display_name` the group's name.
                 ///   - window: Window: `day`, `week`, `month` or `contest` (`all` never closes); a board without this window answers 404.
                 public init(
                     board: Components.Parameters.Board,
