@@ -62,6 +62,26 @@ public struct BoardRule: Sendable, Codable, Equatable {
         teamScore = try container.decodeIfPresent(TeamScore.self, forKey: .teamScore)
     }
 
+    /// The keys of a rule in a rules file (snake case there).
+    private enum CodingKeys: String, CodingKey {
+        case scope, timeZone, windows, metric, aggregate, medalWindows, tieBreak, teams, teamScore
+    }
+
+    /// Encodes the rule as a rules file writes it; a best or latest board's `tie_break` is left out, since such a board
+    /// always breaks ties by the run (and a rules file naming one is refused).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scope, forKey: .scope)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(windows, forKey: .windows)
+        try container.encode(metric, forKey: .metric)
+        try container.encode(aggregate, forKey: .aggregate)
+        try container.encode(medalWindows, forKey: .medalWindows)
+        if aggregate == .sum { try container.encode(tieBreak, forKey: .tieBreak) }
+        try container.encodeIfPresent(teams, forKey: .teams)
+        try container.encodeIfPresent(teamScore, forKey: .teamScore)
+    }
+
     /// The spec's defaults: every scope kind gets all four windows in UTC; global and topic boards award medals weekly and monthly.
     public static let defaults: [BoardRule] = [
         BoardRule(scope: "global", medalWindows: [.week, .month]),
