@@ -122,6 +122,8 @@ from .snapshot_list import SnapshotList
 from .streak import Streak
 from .stream_leaderboard_response_200 import StreamLeaderboardResponse200
 from .stream_leaderboard_response_200_event import StreamLeaderboardResponse200Event
+from .sum_metric import SumMetric
+from .sum_tie_break import SumTieBreak
 from .tie_break import TieBreak
 from .time_zone import TimeZone
 from .topic_list import TopicList
@@ -260,6 +262,8 @@ __all__ = (
     "Streak",
     "StreamLeaderboardResponse200",
     "StreamLeaderboardResponse200Event",
+    "SumMetric",
+    "SumTieBreak",
     "TieBreak",
     "TimeZone",
     "TopicList",

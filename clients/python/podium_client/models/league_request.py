@@ -13,8 +13,8 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.board_metric import BoardMetric, check_board_metric
-from ..models.tie_break import TieBreak, check_tie_break
+from ..models.sum_metric import SumMetric, check_sum_metric
+from ..models.sum_tie_break import SumTieBreak, check_sum_tie_break
 from ..models.time_zone import TimeZone, check_time_zone
 from ..types import UNSET, Unset
 
@@ -43,25 +43,11 @@ class LeagueRequest:
         cohort_size (int | Unset): The most players in one cohort. Default: 30.
         up (int | Unset): How many of each cohort move up, for tiers that do not say. Default: 7.
         down (int | Unset): How many of each cohort move down, for tiers that do not say. Default: 5.
-        metric (BoardMetric | Unset): Which value of a completion a board ranks by: `points` (the default: points
-            earned), `completions` (each completion counts 1; `sum` boards only), `correct` (correct answers), `accuracy`
-            (correct ÷ total in basis points, 0-10000: 8750 is 87.5 %; `best` and `latest` boards only) or `duration` (the
-            fastest perfect run: every answer correct and `duration_ms` given; lower ranks higher; `best` boards only; a
-            score is the run's time in milliseconds, kept to the centisecond, and runs slower than 5 h 49 min do not count).
-            A completion that is not a perfect, timed run does not count on a `duration` board at all. Contests and leagues
-            take `points`, `completions` or `correct`.
-        tie_break (TieBreak | Unset): How a board ranks equal scores: `shared` (the default) gives tied players the same
-            competition rank (1-2-2-4); `earliest` ranks higher the player who reached the score first (by the
-            `completed_at` of the completion that reached it); `fastest` ranks higher the player whose scoring completions
-            took less `duration_ms` in total; a scoring completion without `duration_ms` counts as the slowest possible, so
-            a player with any ranks after every player timed throughout (among them, fewer untimed completions first, then
-            less timed play). A full tie under `earliest` or `fastest` (same score and same second, or same total time and
-            untimed count) still shares a rank. `run` is the tie-break of every `best` and `latest` board, and only theirs:
-            of equal runs, the faster run (its `duration_ms`) ranks higher, then the run reached first (its `completed_at`,
-            to the minute); a run without `duration_ms` counts as the slowest. A `duration` board, whose score already is
-            the run's time, breaks ties by `earliest`. Set per `sum` board in the rules file (`tie_break`: `shared`,
-            `earliest` or `fastest`); best and latest boards leave it out. Contests and leagues take `shared`, `earliest` or
-            `fastest`.
+        metric (SumMetric | Unset): What a contest's or a league's boards rank: they rank sums, so of the `BoardMetric`s
+            only `points`, `completions` and `correct` (the single-run metrics `accuracy` and `duration` are refused, 400 on
+            `metric`).
+        tie_break (SumTieBreak | Unset): How a contest's or a league's equal scores rank: the `TieBreak`s of sum boards
+            (`run` belongs to best and latest boards and is refused, 400 on `tie_break`).
         medals (bool | Unset): Whether each cohort awards medals at its close. Default: True.
     """
 
@@ -73,8 +59,8 @@ class LeagueRequest:
     cohort_size: int | Unset = 30
     up: int | Unset = 7
     down: int | Unset = 5
-    metric: BoardMetric | Unset = UNSET
-    tie_break: TieBreak | Unset = UNSET
+    metric: SumMetric | Unset = UNSET
+    tie_break: SumTieBreak | Unset = UNSET
     medals: bool | Unset = True
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -197,18 +183,18 @@ class LeagueRequest:
         down = d.pop("down", UNSET)
 
         _metric = d.pop("metric", UNSET)
-        metric: BoardMetric | Unset
+        metric: SumMetric | Unset
         if isinstance(_metric, Unset):
             metric = UNSET
         else:
-            metric = check_board_metric(_metric)
+            metric = check_sum_metric(_metric)
 
         _tie_break = d.pop("tie_break", UNSET)
-        tie_break: TieBreak | Unset
+        tie_break: SumTieBreak | Unset
         if isinstance(_tie_break, Unset):
             tie_break = UNSET
         else:
-            tie_break = check_tie_break(_tie_break)
+            tie_break = check_sum_tie_break(_tie_break)
 
         medals = d.pop("medals", UNSET)
 

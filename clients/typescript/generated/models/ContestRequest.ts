@@ -13,6 +13,13 @@
  */
 
 import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
+import type { SumMetric } from './SumMetric';
+import {
+    SumMetricFromJSON,
+    SumMetricFromJSONTyped,
+    SumMetricToJSON,
+    SumMetricToJSONTyped,
+} from './SumMetric';
 import type { ContestRequestScope } from './ContestRequestScope';
 import {
     ContestRequestScopeFromJSON,
@@ -20,6 +27,13 @@ import {
     ContestRequestScopeToJSON,
     ContestRequestScopeToJSONTyped,
 } from './ContestRequestScope';
+import type { SumTieBreak } from './SumTieBreak';
+import {
+    SumTieBreakFromJSON,
+    SumTieBreakFromJSONTyped,
+    SumTieBreakToJSON,
+    SumTieBreakToJSONTyped,
+} from './SumTieBreak';
 import type { TimeZone } from './TimeZone';
 import {
     TimeZoneFromJSON,
@@ -27,20 +41,6 @@ import {
     TimeZoneToJSON,
     TimeZoneToJSONTyped,
 } from './TimeZone';
-import type { BoardMetric } from './BoardMetric';
-import {
-    BoardMetricFromJSON,
-    BoardMetricFromJSONTyped,
-    BoardMetricToJSON,
-    BoardMetricToJSONTyped,
-} from './BoardMetric';
-import type { TieBreak } from './TieBreak';
-import {
-    TieBreakFromJSON,
-    TieBreakFromJSONTyped,
-    TieBreakToJSON,
-    TieBreakToJSONTyped,
-} from './TieBreak';
 
 /**
  * A new contest.
@@ -91,11 +91,11 @@ export interface ContestRequest {
     /**
      * What the contest's board ranks (default `points`): `points`, `completions` or `correct`; a contest ranks sums, so `accuracy` and `duration` are refused (field `metric`).
      */
-    metric?: BoardMetric;
+    metric?: SumMetric;
     /**
      * How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
      */
-    tieBreak?: TieBreak;
+    tieBreak?: SumTieBreak;
     /**
      * Whether each run awards gold, silver and bronze when it closes.
      */
@@ -143,8 +143,8 @@ export function ContestRequestFromJSONTyped(json: any, ignoreDiscriminator: bool
         'timeZone': json['time_zone'] == null ? undefined : TimeZoneFromJSON(json['time_zone']),
         'entry': json['entry'] == null ? undefined : json['entry'],
         'maxPlayers': json['max_players'] == null ? undefined : json['max_players'],
-        'metric': json['metric'] == null ? undefined : BoardMetricFromJSON(json['metric']),
-        'tieBreak': json['tie_break'] == null ? undefined : TieBreakFromJSON(json['tie_break']),
+        'metric': json['metric'] == null ? undefined : SumMetricFromJSON(json['metric']),
+        'tieBreak': json['tie_break'] == null ? undefined : SumTieBreakFromJSON(json['tie_break']),
         'medals': json['medals'] == null ? undefined : json['medals'],
     };
 }
@@ -170,8 +170,8 @@ export function ContestRequestToJSONTyped(value?: ContestRequest | null, ignoreD
         'time_zone': TimeZoneToJSON(value['timeZone']),
         'entry': value['entry'],
         'max_players': value['maxPlayers'],
-        'metric': BoardMetricToJSON(value['metric']),
-        'tie_break': TieBreakToJSON(value['tieBreak']),
+        'metric': SumMetricToJSON(value['metric']),
+        'tie_break': SumTieBreakToJSON(value['tieBreak']),
         'medals': value['medals'],
     };
 }

@@ -13,6 +13,13 @@
  */
 
 import { mapValues } from '../runtime';
+import type { SumMetric } from './SumMetric';
+import {
+    SumMetricFromJSON,
+    SumMetricFromJSONTyped,
+    SumMetricToJSON,
+    SumMetricToJSONTyped,
+} from './SumMetric';
 import type { ContestRequestScope } from './ContestRequestScope';
 import {
     ContestRequestScopeFromJSON,
@@ -20,6 +27,13 @@ import {
     ContestRequestScopeToJSON,
     ContestRequestScopeToJSONTyped,
 } from './ContestRequestScope';
+import type { SumTieBreak } from './SumTieBreak';
+import {
+    SumTieBreakFromJSON,
+    SumTieBreakFromJSONTyped,
+    SumTieBreakToJSON,
+    SumTieBreakToJSONTyped,
+} from './SumTieBreak';
 import type { TimeZone } from './TimeZone';
 import {
     TimeZoneFromJSON,
@@ -34,20 +48,6 @@ import {
     LeagueTierRequestToJSON,
     LeagueTierRequestToJSONTyped,
 } from './LeagueTierRequest';
-import type { BoardMetric } from './BoardMetric';
-import {
-    BoardMetricFromJSON,
-    BoardMetricFromJSONTyped,
-    BoardMetricToJSON,
-    BoardMetricToJSONTyped,
-} from './BoardMetric';
-import type { TieBreak } from './TieBreak';
-import {
-    TieBreakFromJSON,
-    TieBreakFromJSONTyped,
-    TieBreakToJSON,
-    TieBreakToJSONTyped,
-} from './TieBreak';
 
 /**
  * A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00) in `time_zone`.
@@ -90,11 +90,11 @@ export interface LeagueRequest {
     /**
      * What the league's boards rank (default `points`): `points`, `completions` or `correct`; a league ranks sums, so `accuracy` and `duration` are refused (field `metric`).
      */
-    metric?: BoardMetric;
+    metric?: SumMetric;
     /**
      * How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
      */
-    tieBreak?: TieBreak;
+    tieBreak?: SumTieBreak;
     /**
      * Whether each cohort awards medals at its close.
      */
@@ -132,8 +132,8 @@ export function LeagueRequestFromJSONTyped(json: any, ignoreDiscriminator: boole
         'cohortSize': json['cohort_size'] == null ? undefined : json['cohort_size'],
         'up': json['up'] == null ? undefined : json['up'],
         'down': json['down'] == null ? undefined : json['down'],
-        'metric': json['metric'] == null ? undefined : BoardMetricFromJSON(json['metric']),
-        'tieBreak': json['tie_break'] == null ? undefined : TieBreakFromJSON(json['tie_break']),
+        'metric': json['metric'] == null ? undefined : SumMetricFromJSON(json['metric']),
+        'tieBreak': json['tie_break'] == null ? undefined : SumTieBreakFromJSON(json['tie_break']),
         'medals': json['medals'] == null ? undefined : json['medals'],
     };
 }
@@ -157,8 +157,8 @@ export function LeagueRequestToJSONTyped(value?: LeagueRequest | null, ignoreDis
         'cohort_size': value['cohortSize'],
         'up': value['up'],
         'down': value['down'],
-        'metric': BoardMetricToJSON(value['metric']),
-        'tie_break': TieBreakToJSON(value['tieBreak']),
+        'metric': SumMetricToJSON(value['metric']),
+        'tie_break': SumTieBreakToJSON(value['tieBreak']),
         'medals': value['medals'],
     };
 }

@@ -94,6 +94,8 @@ export * from './RunJobRequestSlot';
 export * from './SnapshotList';
 export * from './Streak';
 export * from './StreamLeaderboard200Response';
+export * from './SumMetric';
+export * from './SumTieBreak';
 export * from './TieBreak';
 export * from './TimeZone';
 export * from './TopicList';

@@ -54,6 +54,14 @@ extension Components {
             case best = "best"
             case latest = "latest"
         }
+        /// What a contest's or a league's boards rank: they rank sums, so of the `BoardMetric`s only `points`, `completions` and `correct` (the single-run metrics `accuracy` and `duration` are refused, 400 on `metric`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SumMetric`.
+        @frozen public enum SumMetric: String, Codable, Hashable, Sendable, CaseIterable {
+            case points = "points"
+            case completions = "completions"
+            case correct = "correct"
+        }
         /// What an API key may do: `ingest` posts completions and sets preferences, `read` reads leaderboards and players (within its scopes, if it has any), `admin` may do everything, `display` reads leaderboard pages of its scoped boards only (safe in a classroom display's URL).
         ///
         /// - Remark: Generated from `#/components/schemas/Role`.
@@ -5108,6 +5116,14 @@ extension Components {
             case fastest = "fastest"
             case run = "run"
         }
+        /// How a contest's or a league's equal scores rank: the `TieBreak`s of sum boards (`run` belongs to best and latest boards and is refused, 400 on `tie_break`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SumTieBreak`.
+        @frozen public enum SumTieBreak: String, Codable, Hashable, Sendable, CaseIterable {
+            case shared = "shared"
+            case earliest = "earliest"
+            case fastest = "fastest"
+        }
         /// A new contest.
         ///
         /// - Remark: Generated from `#/components/schemas/ContestRequest`.
@@ -5215,11 +5231,11 @@ extension Components {
             /// What the contest's board ranks (default `points`): `points`, `completions` or `correct`; a contest ranks sums, so `accuracy` and `duration` are refused (field `metric`).
             ///
             /// - Remark: Generated from `#/components/schemas/ContestRequest/metric`.
-            public var metric: Components.Schemas.BoardMetric?
+            public var metric: Components.Schemas.SumMetric?
             /// How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
             ///
             /// - Remark: Generated from `#/components/schemas/ContestRequest/tie_break`.
-            public var tieBreak: Components.Schemas.TieBreak?
+            public var tieBreak: Components.Schemas.SumTieBreak?
             /// Whether each run awards gold, silver and bronze when it closes.
             ///
             /// - Remark: Generated from `#/components/schemas/ContestRequest/medals`.
@@ -5251,8 +5267,8 @@ extension Components {
                 timeZone: Components.Schemas.TimeZone? = nil,
                 entry: Components.Schemas.ContestRequest.EntryPayload? = nil,
                 maxPlayers: Swift.Int? = nil,
-                metric: Components.Schemas.BoardMetric? = nil,
-                tieBreak: Components.Schemas.TieBreak? = nil,
+                metric: Components.Schemas.SumMetric? = nil,
+                tieBreak: Components.Schemas.SumTieBreak? = nil,
                 medals: Swift.Bool? = nil
             ) {
                 self.id = id
@@ -5327,11 +5343,11 @@ extension Components {
                     forKey: .maxPlayers
                 )
                 self.metric = try container.decodeIfPresent(
-                    Components.Schemas.BoardMetric.self,
+                    Components.Schemas.SumMetric.self,
                     forKey: .metric
                 )
                 self.tieBreak = try container.decodeIfPresent(
-                    Components.Schemas.TieBreak.self,
+                    Components.Schemas.SumTieBreak.self,
                     forKey: .tieBreak
                 )
                 self.medals = try container.decodeIfPresent(
@@ -6799,11 +6815,11 @@ extension Components {
             /// What the league's boards rank (default `points`): `points`, `completions` or `correct`; a league ranks sums, so `accuracy` and `duration` are refused (field `metric`).
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/metric`.
-            public var metric: Components.Schemas.BoardMetric?
+            public var metric: Components.Schemas.SumMetric?
             /// How equal scores rank (default `shared`): `shared`, `earliest` or `fastest`; `run` belongs to best and latest boards and is refused (field `tie_break`).
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/tie_break`.
-            public var tieBreak: Components.Schemas.TieBreak?
+            public var tieBreak: Components.Schemas.SumTieBreak?
             /// Whether each cohort awards medals at its close.
             ///
             /// - Remark: Generated from `#/components/schemas/LeagueRequest/medals`.
@@ -6831,8 +6847,8 @@ extension Components {
                 cohortSize: Swift.Int? = nil,
                 up: Swift.Int? = nil,
                 down: Swift.Int? = nil,
-                metric: Components.Schemas.BoardMetric? = nil,
-                tieBreak: Components.Schemas.TieBreak? = nil,
+                metric: Components.Schemas.SumMetric? = nil,
+                tieBreak: Components.Schemas.SumTieBreak? = nil,
                 medals: Swift.Bool? = nil
             ) {
                 self.id = id
