@@ -157,29 +157,8 @@ SQL
     sed -n '/^INSERT INTO events/,$p' "$work/completion.sql"
 } > "$work/minimal.sql"
 
-# Rows written and CPU spent per completion over one Podium-only stretch of load. PostgreSQL's table counters
-# (inserted, updated and deleted rows of every table) are read with the server stopped: a backend hands them over
-# when it ends. CPU is Podium's process and every PostgreSQL process (the postmaster's own counters hold its
-# children that ended), from /proc, in clock ticks.
-pg_rows() {
-    # The monthly partitions of events (migration 021) and of completions (022) count as their table.
-    psql_bench -F ' ' -c "
-        SELECT CASE WHEN relname ~ '^(events|completions)_(default|[0-9]{4}_[0-9]{2})$' THEN substring(relname from '^[a-z]+')
-                    ELSE relname END AS t,
-               sum(n_tup_ins + n_tup_upd + n_tup_del)
-        FROM pg_stat_user_tables GROUP BY 1 ORDER BY 1"
-}
-pg_cpu_ticks() {
-    local postmaster
-    postmaster="$(head -n 1 "$(psql_bench -c 'SHOW data_directory')/postmaster.pid")"
-    { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$postmaster/stat"
-      for child in $(pgrep -P "$postmaster"); do awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || true; done
-    } | awk '{ n += $1 } END { print n }'
-}
-podium_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
-redis_cpu_ticks() {
-    awk '{ print $14 + $15 }' "/proc/$(redis-cli -p "$redis_port" INFO server | tr -d '\r' | awk -F: '$1 == "process_id" { print $2 }')/stat"
-}
+# Rows written and CPU spent per completion over one Podium-only stretch of load (ops/lib/bench-counters.sh).
+. "$root/ops/lib/bench-counters.sh"
 # Prints rows per completion, in all and by table, between the counter files $1 and $2, with the label $3.
 rows_per_completion() {
     awk -v label="$3" '

@@ -114,19 +114,21 @@ public struct LeaderboardStore: Sendable {
 
     /// Reads a slice of a board period.
     public func read(board: String, window: LeaderboardWindow, period: String, slice: LeaderboardSlice) async throws -> RankedEntries {
-        if let scope = BoardScope(id: board), case .team = scope {
+        let scope = BoardScope(id: board)
+        if let scope, case .team = scope {
             // A teams board's standings come from its groups' boards in PostgreSQL; it ranks teams, not players.
-            let definition = rules.boards.definition(for: scope)
-            guard let teams = definition.teams, case .page(let offset, let limit) = slice else {
+            guard let teams = rules.boards.definition(for: scope).teams, case .page(let offset, let limit) = slice else {
                 return RankedEntries(players: 0, offset: 0, entries: [], live: true, found: false)
             }
             return try await TeamStandings.page(
                 teams: teams, window: window, period: period, offset: offset, limit: limit, on: postgres)
         }
         let key = RankingKeys.board(board, window, period)
-        let metric = rules.metric(ofBoard: board)
+        // The id is parsed once for the three lookups a read makes (team, metric, tie-break).
+        let metric = scope.map(rules.boards.metric(of:)) ?? .points
+        let keyBits = (scope.map(rules.boards.tieBreak(of:)) ?? .shared).keyBits
         do {
-            return try await readFromRedis(key, slice: slice, keyBits: rules.tieBreak(ofBoard: board).keyBits).showing(metric)
+            return try await readFromRedis(key, slice: slice, keyBits: keyBits).showing(metric)
         } catch let error as RedisError {
             noteFallback("leaderboard read", error)
             return try await fallbacks.run { try await readFromPostgres(board: board, window: window, period: period, slice: slice) }

@@ -83,7 +83,7 @@ public struct PeriodClosing: Sendable {
             if let closed = try connection.run(PeriodSnapshot(key: key)).first?.finalSnapshotID {
                 return try PeriodStore.alreadyClosed(key, snapshot: closed, on: connection)
             }
-            if let teams = rules.boards.definition(for: BoardScope(id: key.board) ?? .global).teams {
+            if let teams = BoardScope(id: key.board).flatMap({ rules.boards.definition(for: $0).teams }) {
                 let entries = try TeamStandings.all(teams: teams, window: key.window, period: key.period, on: connection)
                 let medals = awardsMedals ? entries.compactMap {
                     PeriodStore.standingsMedal(StandingsPlace(userID: $0.userId, score: $0.score, rank: $0.rank), key: key)
