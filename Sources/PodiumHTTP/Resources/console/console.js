@@ -393,7 +393,7 @@
   // --- a. boards and periods ----------------------------------------------------------------------------------
 
   // The board kinds, as GET /v1/leaderboards filters by them.
-  const BOARD_KINDS = ["global", "topic", "group", "quiz", "contest", "league"];
+  const BOARD_KINDS = ["global", "topic", "group", "quiz", "team", "contest", "league"];
 
   function renderBoards(container) {
     const kind = el("select", { name: "kind" }, el("option", { value: "" }, "every kind"),
@@ -422,12 +422,23 @@
     attempt(() => load());
   }
 
+  // Whether a board ranks teams (groups) rather than players.
+  const isTeams = (board) => board.board.startsWith("team:");
+
+  // What a board ranks by, in words: "ranks by points", "ranks by best run's points", "ranks teams by their groups'
+  // scores".
+  function rankedBy(board) {
+    if (isTeams(board)) return "ranks teams by their groups' scores";
+    const single = board.aggregate === "best" || board.aggregate === "latest";
+    return `ranks by ${single ? `${board.aggregate} run's ${board.metric}` : board.metric}`;
+  }
+
   function boardCard(board) {
     const zone = board.time_zone;
     const players = el("span", { class: "players" }, "…");
     const card = el("article", { class: "card board", dataset: { board: board.board } },
       el("header", { class: "card-head" }, el("h2", {}, board.board),
-        el("span", { class: "meta" }, `ranks by ${board.aggregate === "best" || board.aggregate === "latest" ? `${board.aggregate} run's ${board.metric}` : board.metric} · ${zone} · `, players)));
+        el("span", { class: "meta" }, `${rankedBy(board)} · ${zone} · `, players)));
     const rows = [];
     for (const win of board.windows) {
       const periodsRow = el("tr", { class: "periods-row", hidden: true },
@@ -452,7 +463,7 @@
     const first = board.windows.find((w) => w.window === "all") || board.windows[0];
     if (first) {
       get(`/v1/leaderboards/${seg(board.board)}/${first.window}?limit=1`).then((page) => {
-        players.textContent = `${plural(page.players, "player")}${first.window === "all" ? " all time" : ` this ${first.window}`}`;
+        players.textContent = `${plural(page.players, isTeams(board) ? "team" : "player")}${first.window === "all" ? " all time" : ` this ${first.window}`}`;
       }, (error) => { players.textContent = "players unknown"; players.title = error.message; });
     } else {
       players.textContent = "no windows";
