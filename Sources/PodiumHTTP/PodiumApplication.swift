@@ -114,9 +114,10 @@ public enum PodiumApplication {
         ).addRoutes(to: router)
         leaderboards.addRoutes(to: router)
         let standings = LeagueStandings(leagues: storage.leagues, leaderboards: storage.leaderboards, rules: storage.rules, now: now)
+        let goalProgress = GoalStandings(goals: storage.goals, rules: storage.rules, now: now)
         UsersController(
             users: storage.users, erasure: storage.erasure, follows: storage.follows, periods: storage.periods, snapshots: storage.snapshots,
-            leagues: standings, cache: cache, now: now
+            leagues: standings, goals: goalProgress, cache: cache, now: now
         ).addRoutes(to: router)
         EventsController(events: storage.events).addRoutes(to: router)
         AdminController(
@@ -131,6 +132,7 @@ public enum PodiumApplication {
             leagues: storage.leagues, closing: storage.closing, users: storage.users, standings: standings, rules: storage.rules, cache: cache,
             now: now
         ).addRoutes(to: router)
+        GoalsController(goals: storage.goals, standings: goalProgress, rules: storage.rules, now: now).addRoutes(to: router)
         JobsController(
             scheduler: scheduler, runs: runs, periods: storage.periods, closing: storage.closing, users: storage.users, rules: storage.rules,
             cache: cache, now: now

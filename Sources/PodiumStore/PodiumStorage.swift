@@ -56,6 +56,8 @@ public struct PodiumStorage: Sendable {
     public let contests: ContestStore
     /// Leagues: definitions, placements and what each week's close did.
     public let leagues: LeagueStore
+    /// Goals: definitions and the progress players and groups made.
+    public let goals: GoalStore
     /// The audit trail of admin actions.
     public let audit: AuditStore
     /// Whether the servers answer, and the figures `/metrics` reports.
@@ -100,6 +102,7 @@ public struct PodiumStorage: Sendable {
         follows = FollowStore(postgres: postgres, rules: rules)
         contests = ContestStore(postgres: postgres, registry: rules.boards.contests)
         leagues = LeagueStore(postgres: postgres, contests: contests)
+        goals = GoalStore(postgres: postgres, contests: contests)
         users = UserStore(
             postgres: postgres, replica: replica, leaderboards: leaderboards, periods: periods, rankings: rankings, follows: follows,
             rules: rules, logger: logger)

@@ -213,6 +213,8 @@ public struct CompletionResponse: Sendable, Codable, Equatable {
     public var streak: Streak
     /// Achievements it unlocked.
     public var achievementsUnlocked: [UnlockedAchievement]
+    /// The goals it counted toward, with their progress after it and whether it reached them, by goal then group.
+    public var goals: [GoalAdvance] = []
 
     /// Creates a response.
     public init(
@@ -233,10 +235,10 @@ public struct CompletionResponse: Sendable, Codable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case completion, pointsAwarded, totals, level, levelReached, ranks, rankingsLive, missedPeriods, streak, achievementsUnlocked
+        case completion, pointsAwarded, totals, level, levelReached, ranks, rankingsLive, missedPeriods, streak, achievementsUnlocked, goals
     }
 
-    /// Decodes an answer; answers stored before streaks and achievements existed replay with none.
+    /// Decodes an answer; answers stored before streaks, achievements and goals existed replay with none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         completion = try container.decode(CompletionRecord.self, forKey: .completion)
@@ -249,6 +251,7 @@ public struct CompletionResponse: Sendable, Codable, Equatable {
         missedPeriods = try container.decode([MissedPeriod].self, forKey: .missedPeriods)
         streak = try container.decodeIfPresent(Streak.self, forKey: .streak) ?? Streak(current: 0, longest: 0)
         achievementsUnlocked = try container.decodeIfPresent([UnlockedAchievement].self, forKey: .achievementsUnlocked) ?? []
+        goals = try container.decodeIfPresent([GoalAdvance].self, forKey: .goals) ?? []
     }
 }
 

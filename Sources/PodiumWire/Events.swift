@@ -23,6 +23,8 @@ public enum EventType: String, Sendable, Codable, CaseIterable {
     case leagueRelegated = "league.relegated"
     /// A league week closed and kept a player in their tier (`LeagueMoveEvent`).
     case leagueStayed = "league.stayed"
+    /// A player, or a group, reached a goal's target in one period (`GoalCompletedEvent`).
+    case goalCompleted = "goal.completed"
 }
 
 /// The data of one kind of event, encoded with `PodiumJSON` (snake_case keys) into the event's `data`.

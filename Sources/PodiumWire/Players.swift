@@ -157,6 +157,9 @@ public struct UserProfile: Sendable, Codable, Equatable {
     public var friends: [FriendProgress]
     /// Where the player stands in the leagues they play (`PlayerLeague`), by league id; the HTTP layer fills it in.
     public var leagues: [PlayerLeague] = []
+    /// The player's goals and their groups' class goals in their periods under way, by goal then group; the HTTP layer
+    /// fills it in.
+    public var goals: [GoalProgress] = []
 
     /// Creates a profile.
     public init(

@@ -129,7 +129,7 @@ struct MedalAndEventTests {
     func payloads() throws {
         #expect(Set(EventType.allCases.map(\.rawValue)) == [
             "completion.recorded", "level.reached", "achievement.unlocked", "period.closed", "medal.awarded", "reminder.due",
-            "league.promoted", "league.relegated", "league.stayed",
+            "league.promoted", "league.relegated", "league.stayed", "goal.completed",
         ])
         let move = LeagueMoveEvent<LeagueRelegation>(
             userId: "alice", league: "weekly", period: "2026-W48", board: "league:weekly:gold:3", tier: "gold", nextTier: "silver", rank: 29,
@@ -149,6 +149,17 @@ struct MedalAndEventTests {
             == #"{"achievement":"streak-3","completion_id":"c-9","name":"3-day streak","user_id":"alice"}"#)
         #expect(try PodiumJSON.string(ReminderDueEvent(userId: "alice", localDate: "2026-11-25", timeZone: "Europe/Zurich", streakAtRisk: true))
             == #"{"local_date":"2026-11-25","streak_at_risk":true,"time_zone":"Europe/Zurich","user_id":"alice"}"#)
+        let personal = GoalCompletedEvent(
+            goal: "three-a-week", title: "3 quizzes", kind: .personal, userId: "alice", period: "2026-W48", window: .week, target: 3,
+            progress: 3, completionId: "c-9", completedAt: "2026-11-25T12:00:00.000Z")
+        #expect(try PodiumJSON.string(personal)
+            == #"{"completed_at":"2026-11-25T12:00:00.000Z","completion_id":"c-9","goal":"three-a-week","kind":"personal","period":"2026-W48","progress":3,"target":3,"title":"3 quizzes","user_id":"alice","window":"week"}"#)
+        let team = GoalCompletedEvent(
+            goal: "class-500", title: "500 right", kind: .class, group: "5c", period: "2026-W48", window: .week, target: 500, progress: 503,
+            completedAt: "2026-11-25T12:00:00.000Z")
+        #expect(try PodiumJSON.string(team)
+            == #"{"completed_at":"2026-11-25T12:00:00.000Z","goal":"class-500","group":"5c","kind":"class","period":"2026-W48","progress":503,"target":500,"title":"500 right","window":"week"}"#)
+        #expect(personal.subject == "alice" && team.subject == nil, "a class goal's event names no player")
         #expect(PeriodClosedEvent.type == .periodClosed && MedalAwardedEvent(award).subject == "alice")
         #expect(PeriodClosedEvent(board: "global", window: .day, period: "p", players: 0, medals: 0, closedAt: "").subject == nil)
     }

@@ -181,6 +181,20 @@ struct AccessMatrixTests {
             statuses: adminOnly(404)),
         Row(method: .post, template: "/v1/admin/leagues/{id}/close", path: "/v1/admin/leagues/class-4b-league/close?dry_run=true", body: nil,
             statuses: adminOnly(200)),
+        Row(method: .get, template: "/v1/goals", path: "/v1/goals", body: nil,
+            statuses: statuses([200, 200, 403, 403, 200, 200, 403, 200, 200])),
+        Row(method: .get, template: "/v1/goals/{id}", path: "/v1/goals/class-4b-goal", body: nil,
+            statuses: statuses([200, 403, 403, 403, 200, 403, 403, 200, 200])),
+        // A group's class goals are read as a page of its board: its display reads them.
+        Row(method: .get, template: "/v1/groups/{group}/goals", path: "/v1/groups/class-4b/goals", body: nil,
+            statuses: statuses([200, 403, 200, 403, 200, 403, 403, 200, 200])),
+        Row(method: .post, template: "/v1/admin/goals", path: "/v1/admin/goals", body: { _ in [:] }, statuses: adminOnly(400)),
+        Row(method: .post, template: "/v1/admin/goals/{id}/pause", path: "/v1/admin/goals/no-such-goal/pause", body: nil,
+            statuses: adminOnly(404)),
+        Row(method: .post, template: "/v1/admin/goals/{id}/resume", path: "/v1/admin/goals/no-such-goal/resume", body: nil,
+            statuses: adminOnly(404)),
+        Row(method: .post, template: "/v1/admin/goals/{id}/end", path: "/v1/admin/goals/no-such-goal/end", body: nil,
+            statuses: adminOnly(404)),
     ]
 
     /// A player token for `subject`, signed with the matrix secret unless another collection is given.
@@ -236,6 +250,11 @@ struct AccessMatrixTests {
         // A league of the pupil's class.
         let league = LeagueRequest(id: "class-4b-league", name: "Class 4b league", scope: ["group:class-4b"], tiers: [.init(name: "bronze")])
         #expect(try await harness.storage.leagues.create(try league.validated(now: now).get()))
+        // A class goal of the pupil's class.
+        let goal = GoalRequest(
+            id: "class-4b-goal", title: "Class 4b: 100 right", kind: .class, scope: ["group:class-4b"], measure: .correct, target: 100,
+            window: .week)
+        #expect(try await harness.storage.goals.create(try goal.validated(now: now).get()))
         try await harness.run { client in
             for (id, user, groups) in [("seed-pupil", "pupil", ["class-4b"]), ("seed-stranger", "stranger", [String]())] {
                 let seeded = try await client.send(.post, "/v1/completions", key: harness.ingestKey, json: [

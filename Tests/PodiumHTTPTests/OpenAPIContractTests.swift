@@ -321,6 +321,8 @@ struct PodiumOpenAPIDocumentTests {
             "POST /v1/admin/leagues", "GET /v1/leagues", "GET /v1/leagues/{id}", "POST /v1/admin/leagues/{id}/pause",
             "POST /v1/admin/leagues/{id}/resume", "POST /v1/admin/leagues/{id}/end", "POST /v1/admin/leagues/{id}/close",
             "GET /v1/users/{id}/leagues",
+            "POST /v1/admin/goals", "GET /v1/goals", "GET /v1/goals/{id}", "POST /v1/admin/goals/{id}/pause",
+            "POST /v1/admin/goals/{id}/resume", "POST /v1/admin/goals/{id}/end", "GET /v1/groups/{group}/goals",
         ])
     }
 

@@ -38,7 +38,7 @@ struct ResponseShape: Sendable, CustomTestStringConvertible {
 /// or renamed in one place only fails here with the type and the field's path in the message.
 @Suite("Answers and requests name the same fields in Swift, openapi.json and the fast writer", .timeLimit(.minutes(5)))
 struct ResponseShapeTests {
-    /// Every answer schema with the Swift type it describes: the 27 bodies the routes declare and the 23 object schemas nested in them.
+    /// Every answer schema with the Swift type it describes: the 44 bodies the routes declare and the 40 object schemas nested in them.
     static let shapes: [ResponseShape] = [
         ResponseShape("CompletionRecord", Samples.record), ResponseShape("PlayerTotals", Samples.totals),
         ResponseShape("BoardRank", Samples.rank), ResponseShape("MissedPeriod", Samples.missed),
@@ -94,6 +94,9 @@ struct ResponseShapeTests {
         ResponseShape("LeagueResult", Samples.leagueResult), ResponseShape("LeagueTierSummary", Samples.leagueTier),
         ResponseShape("LeagueCohortResults", Samples.leagueReport.cohortResults[0]), ResponseShape("LeagueWeekReport", Samples.leagueReport),
         ResponseShape("LeagueCohortPage", Samples.page.league!),
+        ResponseShape("Goal", Samples.goal), ResponseShape("GoalList", GoalList(goals: [Samples.goal])),
+        ResponseShape("GoalAdvance", Samples.goalAdvance), ResponseShape("GoalProgress", Samples.goalProgress),
+        ResponseShape("GroupGoals", GroupGoals(group: "class-4b", goals: [Samples.goalProgress])),
     ]
 
     /// Podium's document, read from the source tree so an edit needs no rebuild.
@@ -142,6 +145,9 @@ struct ResponseShapeTests {
             tiers: [LeagueRequest.Tier(name: "gold", title: "Gold", up: 0, down: 5)], cohortSize: 30, up: 5, down: 5, metric: .points,
             tieBreak: .shared, medals: true)),
         ResponseShape("LeagueTierRequest", LeagueRequest.Tier(name: "gold", title: "Gold", up: 0, down: 5)),
+        ResponseShape("GoalRequest", GoalRequest(
+            id: "class-4b-500-right", title: "500 right answers this week", kind: .class, scope: ["group:class-4b"], measure: .correct,
+            target: 500, window: .week, timeZone: "Europe/London")),
     ]
 
     @Test("every request body schema in openapi.json, and every object schema nested in one, has a row")
@@ -221,9 +227,13 @@ private enum Samples {
     static let level = LevelProgress(level: 2, levelStartsAt: 10, nextLevelAt: 20, pointsToNextLevel: 8)
     static let streak = Streak(current: 3, longest: 5)
     static let achievement = UnlockedAchievement(id: "first-quiz", name: "First quiz", unlockedAt: "2026-11-21T10:00:01.250Z")
-    static let completion = CompletionResponse(
-        completion: record, pointsAwarded: 5, totals: totals, level: level, levelReached: 2, ranks: [rank], rankingsLive: true,
-        missedPeriods: [missed], streak: streak, achievementsUnlocked: [achievement])
+    static let completion = {
+        var completion = CompletionResponse(
+            completion: record, pointsAwarded: 5, totals: totals, level: level, levelReached: 2, ranks: [rank], rankingsLive: true,
+            missedPeriods: [missed], streak: streak, achievementsUnlocked: [achievement])
+        completion.goals = [goalAdvance]
+        return completion
+    }()
     static let entry = LeaderboardEntry(rank: 1, userId: "alice", displayName: "Alice", score: 40, medal: .gold)
     static let page = LeaderboardPage(
         board: "global", window: .week, period: "2026-W47", startsAt: "2026-11-16T00:00:00.000Z", endsAt: "2026-11-23T00:00:00.000Z",
@@ -263,8 +273,24 @@ private enum Samples {
             userId: "alice", displayName: "Alice", timeZone: "Europe/Paris", totals: totals, level: level, ranks: [rank], rankingsLive: true,
             createdAt: "2026-11-01T08:00:00.000Z", medals: [medal], streak: streak, achievements: [achievement], friends: [friend])
         profile.leagues = [playerLeague]
+        profile.goals = [goalProgress]
         return profile
     }()
+    /// A class goal paused and then ended, so every optional field is written.
+    static let goal = Goal(
+        id: "class-4b-500-right", title: "500 right answers this week", kind: .class, scope: .groups(["class-4b"]), measure: .correct,
+        target: 500, window: .week, timeZone: TimeZone(identifier: "Europe/London")!, createdAt: instant("2026-11-01T00:00:00Z"),
+        pausedAt: instant("2026-11-20T00:00:00Z"), endedAt: instant("2026-11-25T00:00:00Z")
+    ).view(now: instant("2026-11-25T12:00:00Z"))
+    /// A class goal's step, so the group is written.
+    static let goalAdvance = GoalAdvance(
+        goal: "class-4b-500-right", title: "500 right answers this week", group: "class-4b", period: "2026-W48", progress: 500, target: 500,
+        completed: true)
+    /// A class goal reached, so the group and the time it was reached are written.
+    static let goalProgress = GoalProgress(
+        goal: "class-4b-500-right", title: "500 right answers this week", kind: .class, group: "class-4b", measure: .correct, window: .week,
+        period: "2026-W48", progress: 512, target: 500, completedAt: "2026-11-26T10:00:01.250Z", endsAt: "2026-11-30T00:00:00.000Z",
+        secondsLeft: 302_400)
     /// A league paused and then ended, so every optional field is written.
     static let leagueDefinition = League(
         id: "weekly", name: "Weekly league", scope: .global, timeZone: TimeZone(identifier: "Europe/Paris")!,

@@ -29,7 +29,7 @@ struct RoleTests {
         let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data()) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let samples = ["{board}": "global", "{window}": "week", "{id}": "u-roles", "{name}": "prune", "{period}": "2026-W47",
-                       "{day}": "2026-12-25", "{delivery}": "1", "{user}": "u-roles"]
+                       "{day}": "2026-12-25", "{delivery}": "1", "{user}": "u-roles", "{group}": "class-roles"]
         var operations: [Operation] = []
         for (template, methods) in paths.sorted(by: { $0.key < $1.key }) {
             let path = samples.reduce(template) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
@@ -50,7 +50,7 @@ struct RoleTests {
     @Test("no key is 401 and another role's key is 403 wherever the document names a role; open routes need no key")
     func everyRouteChecksItsRole() async throws {
         let operations = try Self.operations()
-        #expect(operations.count == 66)
+        #expect(operations.count == 73)
         #expect(Set(operations.compactMap(\.role)) == ["ingest", "read", "admin"])
         let harness = try await HTTPHarness()
         try await harness.run { client in
@@ -79,7 +79,7 @@ struct RoleTests {
         let operations = try Self.operations()
         #expect(operations.filter(\.publicWhenConfigured).map(\.description) == [
             "GET /v1/comparisons", "GET /v1/contests", "GET /v1/contests/u-roles",
-            "GET /v1/leaderboards", "GET /v1/leaderboards/global/week", "POST /v1/leaderboards/global/week/compare",
+            "GET /v1/goals", "GET /v1/goals/u-roles", "GET /v1/groups/class-roles/goals", "GET /v1/leaderboards", "GET /v1/leaderboards/global/week", "POST /v1/leaderboards/global/week/compare",
             "GET /v1/leaderboards/global/week/groups", "GET /v1/leaderboards/global/week/live", "GET /v1/leaderboards/global/week/members",
             "GET /v1/leaderboards/global/week/snapshots",
             "GET /v1/leagues", "GET /v1/leagues/u-roles",

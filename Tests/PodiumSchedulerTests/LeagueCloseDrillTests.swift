@@ -9,7 +9,7 @@ import Testing
 /// SIGKILLed between two pages: every cohort and board closes exactly once, every player is settled exactly once, and
 /// every medal is awarded once (issues 27 and 36; ops/bench/bench-leagues.sh measures the same close at 1,000,000
 /// players). One suite, run in turn: its drills share Redis db 3.
-@Suite("League close across processes", .serialized, .timeLimit(.minutes(5)))
+@Suite("Leagues, best and teams boards, and goals across processes", .serialized, .timeLimit(.minutes(5)))
 struct LeagueCloseDrillTests {
     /// Cohorts of three in each of two tiers.
     static let cohorts = 40

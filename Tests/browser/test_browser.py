@@ -531,3 +531,100 @@ def test_display_shows_class_against_class(browser, quiz_podium):
         page.screenshot(path=str(OUT / "display-class-against-class.png"))
     finally:
         page.close()
+
+
+# --- f) a class goal on its group's display ----------------------------------------------------------------------------
+
+GOAL_GROUP = "5c"
+
+
+def goal_completion(user, name, difficulty, correct, total):
+    return {"id": f"c-{user}-{secrets.token_hex(3)}", "user_id": user, "display_name": name, "quiz_id": "q-goal", "topic": "math",
+            "difficulty": difficulty, "correct": correct, "total": total, "duration_ms": 60000, "groups": [GOAL_GROUP]}
+
+
+def test_display_shows_its_groups_class_goal_and_when_the_class_reaches_it(browser, podium):
+    """Class 5c's goal of 40 correct answers a week: two players' completions take the class to 23, which the display of
+    group:5c shows with its title, a bar filled to 23/40, "23 / 40" and the time left; a third player's completion takes
+    it to 40, and the display says it is reached (on a phone, under the rows). A display whose goals can no longer be
+    read shows the board alone."""
+    base, admin_key = podium["base"], podium["admin_key"]
+    goal = f"five-c-right-{secrets.token_hex(3)}"
+    status, made = http_json("POST", f"{base}/v1/admin/goals", admin_key, {
+        "id": goal, "title": "40 right answers this week", "kind": "class", "scope": [f"group:{GOAL_GROUP}"],
+        "measure": "correct", "target": 40, "window": "week"})
+    assert status == 201 and (made["kind"], made["status"]) == ("class", "active"), made
+    status, key = http_json("POST", f"{base}/v1/admin/api-keys", admin_key,
+                            {"name": "class 5c screen", "role": "display", "scopes": [f"group:{GOAL_GROUP}"]})
+    assert status == 201, key
+    display = key["secret"]
+    advances = []
+    for user, name, difficulty, correct, total in [("u-5c-ada", "Ada", "hard", 12, 15), ("u-5c-ben", "Ben", "medium", 11, 12)]:
+        status, answer = http_json("POST", f"{base}/v1/completions", admin_key, goal_completion(user, name, difficulty, correct, total))
+        assert status == 201, answer
+        advances += [(a["goal"], a["group"], a["progress"], a["completed"]) for a in answer["goals"] if a["goal"] == goal]
+    assert advances == [(goal, GOAL_GROUP, 12, False), (goal, GOAL_GROUP, 23, False)]
+    status, goals = http_json("GET", f"{base}/v1/groups/{GOAL_GROUP}/goals", display)
+    assert status == 200 and [(g["goal"], g["progress"], g["target"]) for g in goals["goals"]] == [(goal, 23, 40)], goals
+
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{base}/display/group:{GOAL_GROUP}/week#key={display}")
+        item = page.locator(f'#goals li[data-goal="{goal}"]')
+        item.wait_for(state="visible")
+        assert page.text_content("#goals-title") == "Class goals"
+        assert item.locator(".goal-title").text_content() == "40 right answers this week"
+        assert item.locator(".count").text_content() == "23 / 40"
+        left = item.locator(".state").text_content()
+        assert re.fullmatch(r"(\d+ days?( \d+ h)?|\d+ h( \d+ min)?|\d+ min) left", left), left
+        bar = item.locator(".bar")
+        assert (bar.get_attribute("aria-valuenow"), bar.get_attribute("aria-valuemax")) == ("23", "40")
+        filled = item.locator(".fill").bounding_box()["width"] / bar.bounding_box()["width"]
+        assert abs(filled - 23 / 40) < 0.01, filled
+        assert page.locator("#entries tr").count() == 2
+        assert page.text_content("#status") == ""
+        page.screenshot(path=str(OUT / "display-class-goal.png"))
+
+        status, answer = http_json("POST", f"{base}/v1/completions", admin_key, goal_completion("u-5c-cy", "Cy", "easy", 17, 20))
+        assert status == 201, answer
+        assert [(a["progress"], a["completed"]) for a in answer["goals"] if a["goal"] == goal] == [(40, True)]
+        page.locator(f'#goals li.reached[data-goal="{goal}"]').wait_for(state="visible")
+        assert item.locator(".count").text_content() == "40 / 40"
+        assert item.locator(".state").text_content() == "Reached"
+        assert item.locator(".bar").get_attribute("aria-valuenow") == "40"
+        page.locator("#entries tr").nth(2).wait_for(state="visible")
+        page.screenshot(path=str(OUT / "display-class-goal-reached.png"))
+    finally:
+        page.close()
+
+    # On a phone the goals come under the rows, within the screen's width.
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{base}/display/group:{GOAL_GROUP}/week#key={display}")
+        item = page.locator(f'#goals li.reached[data-goal="{goal}"]')
+        item.wait_for(state="visible")
+        assert item.locator(".count").text_content() == "40 / 40"
+        box = item.bounding_box()
+        assert box["y"] >= page.locator("#board").bounding_box()["y"] + page.locator("#board").bounding_box()["height"]
+        assert box["x"] + box["width"] <= 390
+        page.screenshot(path=str(OUT / "display-class-goal-phone.png"), full_page=True)
+    finally:
+        page.close()
+
+    # When the goals can no longer be read (a refusal stands in for it), the panel goes; the board and its words stay.
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{base}/display/group:{GOAL_GROUP}/week#key={display}")
+        page.locator(f'#goals li[data-goal="{goal}"]').wait_for(state="visible")
+        page.route(f"**/v1/groups/{GOAL_GROUP}/goals", lambda route: route.fulfill(
+            status=403, content_type="application/problem+json", body=json.dumps({"status": 403, "title": "Forbidden"})))
+        status, answer = http_json("POST", f"{base}/v1/completions", admin_key, goal_completion("u-5c-dee", "Dee", "easy", 5, 10))
+        assert status == 201, answer
+        page.locator("#entries tr", has_text="Dee").wait_for(state="visible")
+        page.locator("#goals").wait_for(state="hidden")
+        assert page.text_content("#status") == ""
+    finally:
+        page.close()

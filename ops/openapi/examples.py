@@ -114,6 +114,14 @@ hook = call("post", "/v1/admin/webhooks", body={"url": "https://quiz.example.com
                                                 "event_types": ["level.reached", "achievement.unlocked", "medal.awarded"],
                                                 "secret": "whsec-5b1f0c2e8a7d4e9f"}, expect=201)
 
+# Goals, set before class 4B plays: the class's 40 right answers this week (each completion posted for the class adds
+# its correct answers to the class's progress) and three quizzes a day for everyone.
+call("post", "/v1/admin/goals", expect=201, body={
+    "id": "class-4b-40-right", "title": "40 right answers this week", "kind": "class", "scope": ["group:class-4b"],
+    "measure": "correct", "target": 40, "window": "week", "time_zone": "Europe/London"})
+call("post", "/v1/admin/goals", expect=201, body={"id": "three-a-day", "title": "Three quizzes a day", "scope": ["global"],
+                                                  "measure": "completions", "target": 3, "window": "day"})
+
 # Class 4B plays.
 players = [("amara", "Amara N."), ("jonas", "Jonas K."), ("mei", "Mei L."), ("yusuf", "Yusuf A.")]
 completion = {"id": "c-7f3b2a91", "user_id": "amara", "quiz_id": "fractions-1", "topic": "math", "difficulty": "medium",
@@ -128,6 +136,8 @@ batch = {"completions": [
         [("fractions-1", "math", "medium", 9), ("planets-2", "science", "easy", 7), ("fractions-2", "math", "hard", 6),
          ("planets-2", "science", "easy", 10)])]}
 call("post", "/v1/completions/batch", body=batch, credential=ingest, expect=200)
+# The batch took the class to its 40 right answers: the class's screen reads its goals with the display key.
+call("get", "/v1/groups/{group}/goals", path="/v1/groups/class-4b/goals", credential=display["secret"], expect=200)
 
 # Boards.
 call("get", "/v1/leaderboards", path="/v1/leaderboards?kind=group", credential=teacher, expect=200)
@@ -210,6 +220,15 @@ call("post", "/v1/admin/leagues", expect=201, body={"id": "spelling-league", "na
 call("post", "/v1/admin/leagues/{id}/pause", path="/v1/admin/leagues/spelling-league/pause", expect=200)
 call("post", "/v1/admin/leagues/{id}/resume", path="/v1/admin/leagues/spelling-league/resume", expect=200)
 call("post", "/v1/admin/leagues/{id}/end", path="/v1/admin/leagues/spelling-league/end", expect=200)
+
+# Goals: those the teacher sees (the class's), one of them, and a spelling goal paused, resumed and ended.
+call("get", "/v1/goals", credential=teacher, expect=200)
+call("get", "/v1/goals/{id}", path="/v1/goals/class-4b-40-right", credential=teacher, expect=200)
+call("post", "/v1/admin/goals", expect=201, body={"id": "spelling-every-day", "title": "A spelling quiz every day",
+                                                  "scope": ["topic:spelling"], "measure": "completions", "target": 1, "window": "day"})
+call("post", "/v1/admin/goals/{id}/pause", path="/v1/admin/goals/spelling-every-day/pause", expect=200)
+call("post", "/v1/admin/goals/{id}/resume", path="/v1/admin/goals/spelling-every-day/resume", expect=200)
+call("post", "/v1/admin/goals/{id}/end", path="/v1/admin/goals/spelling-every-day/end", expect=200)
 
 # Webhooks.
 call("get", "/v1/admin/webhooks", expect=200)

@@ -199,8 +199,8 @@ public struct Contest: Sendable, Hashable {
     }
 }
 
-/// The contests and leagues every part of a replica sees, kept in step with PostgreSQL by revision (leagues draw
-/// their revisions from the contests' sequence, so one number tells whether either is behind).
+/// The contests, leagues and goals every part of a replica sees, kept in step with PostgreSQL by revision (leagues and
+/// goals draw their revisions from the contests' sequence, so one number tells whether any is behind).
 ///
 /// PostgreSQL holds the contests; a replica loads them at start, after each change it makes, when a completion
 /// batch finds a newer revision in the database (so a contest created on any replica counts from the first
@@ -215,6 +215,9 @@ public final class ContestRegistry: Sendable {
         /// The leagues, in id order, and by id.
         var leagues: [League] = []
         var leaguesByID: [String: League] = [:]
+        /// The goals, in id order, and by id.
+        var goals: [Goal] = []
+        var goalsByID: [String: Goal] = [:]
     }
 
     private let state = Mutex(State())
@@ -225,11 +228,12 @@ public final class ContestRegistry: Sendable {
     /// The revision of the contests held: the highest `revision` of the `contests` table when they were read.
     public var revision: Int64 { state.withLock { $0.revision } }
 
-    /// Replaces the contests with `contests` and the leagues with `leagues`, read at `revision`; an older read than the
-    /// one held is ignored.
-    public func replace(with contests: [Contest], leagues: [League], revision: Int64) {
+    /// Replaces the contests with `contests`, the leagues with `leagues` and the goals with `goals`, read at `revision`;
+    /// an older read than the one held is ignored.
+    public func replace(with contests: [Contest], leagues: [League], goals: [Goal] = [], revision: Int64) {
         let boards = contests.sorted { $0.id < $1.id }.map(\.board)
         let leagues = leagues.sorted { $0.id < $1.id }
+        let goals = goals.sorted { $0.id < $1.id }
         state.withLock { state in
             guard revision >= state.revision else { return }
             state.revision = revision
@@ -237,7 +241,19 @@ public final class ContestRegistry: Sendable {
             state.byID = Dictionary(uniqueKeysWithValues: boards.compactMap { board in board.contest.map { ($0.id, board) } })
             state.leagues = leagues
             state.leaguesByID = Dictionary(uniqueKeysWithValues: leagues.map { ($0.id, $0) })
+            state.goals = goals
+            state.goalsByID = Dictionary(uniqueKeysWithValues: goals.map { ($0.id, $0) })
         }
+    }
+
+    /// The goal `id`, ended or not; nil if there is none.
+    public func goal(_ id: String) -> Goal? {
+        state.withLock { $0.goalsByID[id] }
+    }
+
+    /// Every goal, by id.
+    public var goals: [Goal] {
+        state.withLock { $0.goals }
     }
 
     /// The league `id`, ended or not; nil if there is none.

@@ -146,7 +146,7 @@ struct LeaguesController {
     }
 
     /// A pause, resume or end of the path's league by `change`, answered with the league as it is after it.
-    private func change(_ context: PodiumRequestContext, _ change: (League) async throws -> LeagueChange) async throws -> Response {
+    private func change(_ context: PodiumRequestContext, _ change: (League) async throws -> DefinitionChange) async throws -> Response {
         try context.require(.admin)
         let league = try league(context)
         if try await change(league) == .missing { throw APIError.notFound("no league \(league.id)") }

@@ -13,6 +13,8 @@ struct UsersController {
     let snapshots: SnapshotStore
     /// The player's leagues, for the profile.
     let leagues: LeagueStandings
+    /// The player's goals and their groups' class goals, for the profile.
+    let goals: GoalStandings
     let cache: LeaderboardCache
     let now: @Sendable () -> Date
 
@@ -44,6 +46,7 @@ struct UsersController {
         profile.ranks = profile.ranks.filter { context.mayShowBoard($0.board) }
         profile.medals = profile.medals.filter { context.mayShowBoard($0.board) }
         profile.leagues = try await leagues.of(id, shownTo: context)
+        profile.goals = try await goals.of(id, shownTo: context)
         if let scopes = context.keyGrant?.scopes, !scopes.isEmpty {
             // A scoped key sees the friends it could read on their own: those on its boards.
             let visible = try await users.appearing(among: profile.friends.map(\.userId), onAny: scopes)

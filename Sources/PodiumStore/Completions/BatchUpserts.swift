@@ -156,6 +156,8 @@ struct CompletionState {
     var member: String
     /// The player's display name as stored after the batch.
     var displayName: String?
+    /// The goals it counted toward, with their progress right after it (`GoalProgressWrites`).
+    var goals: [GoalAdvance] = []
 }
 
 /// A result set the batch needs was missing or short (a programming error, reported rather than guessed).

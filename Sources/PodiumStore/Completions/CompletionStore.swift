@@ -152,7 +152,7 @@ public struct CompletionStore: Sendable {
             var offset = 0
             var result: [String: CompletionResponse] = [:]
             for completion in created {
-                var response = completion.outcome.response
+                var response = completion.response
                 let standingsHere = standings[offset..<offset + completion.scores.count]
                 response.ranks = zip(completion.periods, zip(completion.scores, standingsHere)).map { period, pair in
                     BoardRank(
@@ -161,7 +161,7 @@ public struct CompletionStore: Sendable {
                 }
                 response.rankingsLive = true
                 offset += completion.scores.count
-                result[completion.outcome.response.completion.id] = response
+                result[completion.response.completion.id] = response
             }
             return result
         } catch {
@@ -173,8 +173,10 @@ public struct CompletionStore: Sendable {
 
 /// A completion inserted by this transaction, with the scores Redis must get.
 struct CreatedCompletion: Sendable {
-    /// What follows from it under the game rules (its answer, before ranks; its events).
+    /// What follows from it under the game rules (its events).
     let outcome: CompletionOutcome
+    /// Its answer, before ranks: the outcome's, with the goals it counted toward.
+    let response: CompletionResponse
     let periods: [BoardPeriod]
     let scores: [ScoreUpdate]
 }
@@ -209,8 +211,10 @@ struct WrittenBatch: Sendable {
                 plan: plan, standing: standing, closedEarly: state.closedEarly.map { ($0, closings[BoardPeriodKey($0)]) },
                 timeZone: zones[user] ?? .gmt, now: now, recordedAt: recordedAt, rules: rules)
             unlocked += outcome.achievementEvents
-            created.append(CreatedCompletion(outcome: outcome, periods: state.periods, scores: state.scores))
-            outcomes[plan.item.id] = .created(outcome.response)
+            var response = outcome.response
+            response.goals = state.goals
+            created.append(CreatedCompletion(outcome: outcome, response: response, periods: state.periods, scores: state.scores))
+            outcomes[plan.item.id] = .created(response)
             players[user] = RankedPlayer(member: state.member, userID: user, displayName: state.displayName)
         }
     }
@@ -225,6 +229,8 @@ struct WrittenBatch: Sendable {
     var fresh: [CompletionPlan] = []
     /// Achievements they unlocked, as events (written only for unlocks that are new in storage).
     var unlocked: [AchievementUnlockedEvent] = []
+    /// The goals this batch reached, as events.
+    var goalEvents: [GoalCompletedEvent] = []
     /// The instant the batch was recorded at.
     var recordedAt = Date(timeIntervalSince1970: 0)
 }
@@ -254,18 +260,22 @@ extension CompletionStore {
         // The league cohorts the new completions score in (placed before the transaction).
         let fresh = LeaguePlacing.apply(placements, to: plan.fresh, rules: rules, now: now)
         // Round trip 2: every upsert, one statement per table for the whole batch.
-        let states = try writeUpserts(fresh, players: standing.players, recordedAt: recordedAt, on: connection)
+        let goals = GoalProgressWrites(fresh, rules: rules, now: now)
+        let (states, goalEvents) = try writeUpserts(fresh, players: standing.players, goals: goals, recordedAt: recordedAt, on: connection)
         let closings = try PeriodClosings.of(states.flatMap(\.closedEarly), on: connection)
         batch.add(fresh, states: states, zones: standing.zones, closings: closings, now: now, recordedAt: recordedAt, rules: rules)
+        batch.goalEvents = goalEvents
         return batch
     }
 
-    /// Writes the upserts of `fresh` in one round trip and returns what each completion saw right after itself.
+    /// Writes the upserts of `fresh` (their `goals` progress among them) in one round trip and returns what each
+    /// completion saw right after itself, and the goals the batch reached.
     ///
     /// Contest runs scored here are held open until the commit (a run's close, which may come early, waits for them).
     static func writeUpserts(
-        _ fresh: [CompletionPlan], players: [String: StoredPlayer], recordedAt: Date, on connection: PostgresConnection
-    ) throws -> [CompletionState] {
+        _ fresh: [CompletionPlan], players: [String: StoredPlayer], goals: GoalProgressWrites, recordedAt: Date,
+        on connection: PostgresConnection
+    ) throws -> (states: [CompletionState], goalEvents: [GoalCompletedEvent]) {
         let upserts = BatchUpserts(fresh, players: players)
         let contests = ContestScoring(fresh, recordedAt: recordedAt)
         var statements: [any PostgresStatement] = contests.holdRunsOpen.map { [$0] } ?? []
@@ -276,8 +286,14 @@ extension CompletionStore {
         statements.append(AddBoards(boards: Set(listed.map(\.board.id)).sorted(), createdAt: recordedAt))
         statements.append(AddTimedPeriods(periods: Array(Set(listed.compactMap(TimedPeriodRow.init)))))
         if let totals = contests.groupTotals { statements.append(totals) }
+        let goalsAt = statements.count
+        statements += goals.statements(recordedAt: recordedAt)
         let results = try connection.pipeline(statements.map { $0.query })
-        return try upserts.states(from: BatchUpserts.Results(results[upsertsAt...]))
+        var states = try upserts.states(from: BatchUpserts.Results(results[upsertsAt...]))
+        guard goalsAt < results.count else { return (states, []) }
+        let (advances, events) = goals.outcome(of: try UpsertGoalProgress.rows(of: results[goalsAt]), recordedAt: recordedAt)
+        for index in states.indices { states[index].goals = advances[index] }
+        return (states, events)
     }
 
     /// Round trip 3: the completions with their answers, their events, the achievements, and the commit.
@@ -298,6 +314,9 @@ extension CompletionStore {
         }
         if !batch.unlocked.isEmpty {
             statements.append(try AddAchievements(batch.unlocked, unlockedAt: batch.recordedAt))
+        }
+        if !batch.goalEvents.isEmpty {
+            statements.append(try EventStore.append(batch.goalEvents, occurredAt: batch.recordedAt))
         }
         if ranked && !batch.erasures.isEmpty {
             statements.append(ForgetPendingErasures(userIDs: Array(batch.erasures.keys)))

@@ -158,10 +158,11 @@ extension ContestStore {
     }
 }
 
-/// The revision of contests and leagues: the highest in either table, 0 when both are empty.
+/// The revision of contests, leagues and goals: the highest in any of the tables, 0 when all are empty.
 struct ContestRevision: PostgresStatement {
     static let sql: PostgresSQL<Self> = """
-        SELECT GREATEST((SELECT COALESCE(max(revision), 0) FROM contests), (SELECT COALESCE(max(revision), 0) FROM leagues)) AS revision
+        SELECT GREATEST((SELECT COALESCE(max(revision), 0) FROM contests), (SELECT COALESCE(max(revision), 0) FROM leagues),
+                        (SELECT COALESCE(max(revision), 0) FROM goals)) AS revision
         """
     struct Row: Decodable, Sendable { let revision: Int64 }
 }

@@ -3,19 +3,20 @@ import PodiumCore
 import PodiumWire
 import Postgres
 
-/// Reads the definitions the contest registry holds: every contest and every league, as of one revision.
+/// Reads the definitions the contest registry holds: every contest, league and goal, as of one revision.
 ///
-/// Contests and leagues share one registry (`ContestRegistry`) and one revision sequence, so their rows are read
-/// here, in one place that both `ContestStore` and `LeagueStore` sit above.
+/// Contests, leagues and goals share one registry (`ContestRegistry`) and one revision sequence, so their rows are read
+/// here, in one place that `ContestStore`, `LeagueStore` and `GoalStore` sit above.
 enum RegistryLoad {
-    /// Reads every contest and league and hands them to `registry` as of `revision`.
+    /// Reads every contest, league and goal and hands them to `registry` as of `revision`.
     ///
     /// Rows read in a later snapshot than `revision` may be newer than it: the registry is then ahead of its label,
     /// and the next refresh reads them again. A row this version cannot read is left out: it counts nothing here.
     static func load(into registry: ContestRegistry, revision: Int64, on connection: PostgresConnection) throws {
         let contests = try connection.run(AllContests()).compactMap(\.contest)
         let leagues = try connection.run(AllLeagues()).compactMap(\.league)
-        registry.replace(with: contests, leagues: leagues, revision: revision)
+        let goals = try connection.run(AllGoals()).compactMap(\.goal)
+        registry.replace(with: contests, leagues: leagues, goals: goals, revision: revision)
     }
 }
 
@@ -99,6 +100,38 @@ private struct AllLeagues: PostgresStatement {
             return League(
                 id: id, name: name, scope: scope, timeZone: zone, tiers: tiers, cohortSize: cohortSize, metric: metric,
                 tieBreak: tieBreak, medals: medals, createdAt: createdAt, pausedAt: pausedAt, endedAt: endedAt)
+        }
+    }
+}
+
+/// Every goal, by id.
+private struct AllGoals: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        SELECT id, title, kind, scope, measure, target, goal_window, time_zone, created_at, paused_at, ended_at FROM goals ORDER BY id
+        """
+
+    /// A stored goal's columns.
+    struct Row: Decodable, Sendable {
+        let id: String
+        let title: String
+        let kind: String
+        let scope: [String]
+        let measure: String
+        let target: Int64
+        let goalWindow: String
+        let timeZone: String
+        let createdAt: Date
+        let pausedAt: Date?
+        let endedAt: Date?
+
+        /// The goal; nil for a row this version cannot read.
+        var goal: Goal? {
+            guard let kind = GoalKind(rawValue: kind), let scope = ContestScope(boards: scope), let measure = GoalMeasure(rawValue: measure),
+                  let window = GoalWindow(rawValue: goalWindow), let zone = TimeZone(identifier: timeZone)
+            else { return nil }
+            return Goal(
+                id: id, title: title, kind: kind, scope: scope, measure: measure, target: target, window: window, timeZone: zone,
+                createdAt: createdAt, pausedAt: pausedAt, endedAt: endedAt)
         }
     }
 }

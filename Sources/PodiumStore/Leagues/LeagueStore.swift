@@ -3,16 +3,6 @@ import PodiumCore
 import PodiumWire
 import Postgres
 
-/// What asking to pause, resume or end a league did.
-public enum LeagueChange: Sendable, Equatable {
-    /// Changed now.
-    case changed
-    /// It was so already (or, for pause and resume, it has ended): nothing changed.
-    case unchanged
-    /// PostgreSQL holds no such league.
-    case missing
-}
-
 /// The leagues in PostgreSQL: their definitions (read into the contest registry every replica's game rules hold),
 /// the placement of players in cohorts, and what each week's close did.
 public struct LeagueStore: Sendable {
@@ -36,29 +26,18 @@ public struct LeagueStore: Sendable {
     }
 
     /// Pauses league `id` at `now` (no completion counts until it is resumed; its weeks still close).
-    public func pause(id: String, now: Date) async throws -> LeagueChange {
-        try await change(PauseLeague(id: id, pausedAt: now), id: id)
+    public func pause(id: String, now: Date) async throws -> DefinitionChange {
+        try await contests.pause(.leagues, id: id, now: now)
     }
 
     /// Resumes paused league `id`: completions count again from now on.
-    public func resume(id: String) async throws -> LeagueChange {
-        try await change(ResumeLeague(id: id), id: id)
+    public func resume(id: String) async throws -> DefinitionChange {
+        try await contests.resume(.leagues, id: id)
     }
 
     /// Ends league `id` at `now`: completions played from then on count nowhere; the week under way still closes at its end.
-    public func end(id: String, now: Date) async throws -> LeagueChange {
-        try await change(EndLeague(id: id, endedAt: now), id: id)
-    }
-
-    /// One change to league `id`'s row, `update` (which takes a new revision), under `ContestStore.change`.
-    private func change<Update: PostgresStatement>(_ update: Update, id: String) async throws -> LeagueChange {
-        try await contests.change { connection -> (LeagueChange, changed: Bool) in
-            guard try connection.runCounting(update) == 1 else {
-                let exists = try !connection.run(LeagueExists(id: id)).isEmpty
-                return (exists ? .unchanged : .missing, false)
-            }
-            return (.changed, true)
-        }
+    public func end(id: String, now: Date) async throws -> DefinitionChange {
+        try await contests.end(.leagues, id: id, now: now)
     }
 
     /// The cohorts of `league`'s week `period`, by tier then number, with their players and whether each is closed.
@@ -187,45 +166,6 @@ private struct AddLeague: PostgresStatement {
 
     /// The board ids of its scope.
     var scope: [String] { league.scope.boards.map(\.id) }
-}
-
-/// Pauses a league that is neither paused nor ended, with a new revision.
-private struct PauseLeague: PostgresStatement {
-    static let sql: PostgresSQL<Self> = """
-        UPDATE leagues SET paused_at = \(\.pausedAt), revision = nextval('contests_revision_seq')
-        WHERE id = \(\.id) AND paused_at IS NULL AND ended_at IS NULL
-        """
-    typealias Row = NoRows
-    let id: String
-    let pausedAt: Date
-}
-
-/// Resumes a paused league that has not ended, with a new revision.
-private struct ResumeLeague: PostgresStatement {
-    static let sql: PostgresSQL<Self> = """
-        UPDATE leagues SET paused_at = NULL, revision = nextval('contests_revision_seq')
-        WHERE id = \(\.id) AND paused_at IS NOT NULL AND ended_at IS NULL
-        """
-    typealias Row = NoRows
-    let id: String
-}
-
-/// Ends a league that has not ended (no longer paused), with a new revision.
-private struct EndLeague: PostgresStatement {
-    static let sql: PostgresSQL<Self> = """
-        UPDATE leagues SET ended_at = \(\.endedAt), paused_at = NULL, revision = nextval('contests_revision_seq')
-        WHERE id = \(\.id) AND ended_at IS NULL
-        """
-    typealias Row = NoRows
-    let id: String
-    let endedAt: Date
-}
-
-/// A row when the league exists.
-private struct LeagueExists: PostgresStatement {
-    static let sql: PostgresSQL<Self> = "SELECT 1 FROM leagues WHERE id = \(\.id)"
-    typealias Row = NoRows
-    let id: String
 }
 
 /// The cohorts of a league's week, by tier then number, with their players and whether each is closed.

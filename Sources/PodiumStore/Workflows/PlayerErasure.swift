@@ -23,7 +23,8 @@ public struct PlayerErasure: Sendable {
     }
 
     /// Erases the player everywhere: PostgreSQL rows (the player's row with preferences and reminders, completions, topics,
-    /// scores, snapshot entries and medals, events, follows either way, contest entries) and Redis entries (board entries,
+    /// scores, snapshot entries and medals, events, follows either way, contest entries, league places, goal progress and
+    /// shares) and Redis entries (board entries,
     /// the name, and the rate limit bucket of the player's token, which is all a player who only made requests leaves).
     ///
     /// Returns false if nothing of the player was left: true when any row or key of these was found and removed.
@@ -50,12 +51,14 @@ public struct PlayerErasure: Sendable {
             let entries = try connection.runCounting(DeletePlayerContestEntries(userID: userID))
             // Out of every league: their cohort places (not given again), their tiers and their league history.
             let leagues = try connection.run(DeletePlayerLeagueRows(userID: userID)).first?.n ?? 0
+            // Out of every goal: their own progress, and their shares of their groups' (taken out of the groups' progress).
+            let goals = try connection.run(DeletePlayerGoalRows(userID: userID)).first?.n ?? 0
             // The events' webhook deliveries go with them (no foreign key on a partitioned table, migration 021).
             let events = try connection.run(DeletePlayerEvents(userID: userID)).first?.n ?? 0
             // The erasure's own Redis part removes the name.
             let names = try connection.runCounting(DeletePendingName(userID: userID))
             let snapshots = try connection.runCounting(DeletePlayerSnapshotEntries(userID: userID))
-            let found = handle != nil || !scores.isEmpty || follows + entries + leagues + events + names + snapshots > 0
+            let found = handle != nil || !scores.isEmpty || follows + entries + leagues + goals + events + names + snapshots > 0
             guard found, !members.isEmpty || !keys.isEmpty else { return (found, nil) }
             let queued = try connection.run(QueueRankingErasure(userID: userID, redisKeys: keys, members: members, erasedAt: now))[0]
             // Every replica's ranking sync is told when the erasure commits, and repeats its Redis part from then on.
@@ -129,6 +132,24 @@ private struct DeletePlayerLeagueRows: PostgresStatement {
              p AS (DELETE FROM league_players WHERE user_id = \(\.userID) RETURNING 1),
              r AS (DELETE FROM league_results WHERE user_id = \(\.userID) RETURNING 1)
         SELECT (SELECT count(*) FROM e) + (SELECT count(*) FROM p) + (SELECT count(*) FROM r) AS n
+        """
+    struct Row: Decodable, Sendable { let n: Int }
+    let userID: String
+}
+
+/// Deletes the player's progress in personal goals and their shares of class goals, taking each share out of its group's
+/// progress (a target reached stays reached); returns how many rows went.
+private struct DeletePlayerGoalRows: PostgresStatement {
+    static let sql: PostgresSQL<Self> = """
+        WITH s AS (DELETE FROM goal_shares WHERE user_id = \(\.userID) RETURNING goal_id, period, subject, amount),
+             taken AS (  -- runs whether or not the SELECT reads it, as every data-modifying WITH does
+                 UPDATE goal_progress g SET progress = g.progress - t.amount
+                 FROM (SELECT goal_id, period, subject, sum(amount) AS amount FROM s GROUP BY goal_id, period, subject) t
+                 WHERE g.goal_id = t.goal_id AND g.period = t.period AND g.subject = t.subject RETURNING 1),
+             p AS (
+                 DELETE FROM goal_progress g USING goals d
+                 WHERE g.subject = \(\.userID) AND d.id = g.goal_id AND d.kind = 'personal' RETURNING 1)
+        SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM p) AS n
         """
     struct Row: Decodable, Sendable { let n: Int }
     let userID: String

@@ -205,7 +205,27 @@ extension CompletionResponse {
         json.integer(completion.total)
         json.raw(",\"user_id\":")
         json.string(completion.userId)
-        json.raw("},\"level\":{\"level\":")
+        json.raw("},\"goals\":")
+        json.array(goals) { json, goal in
+            json.raw("{\"completed\":")
+            json.boolean(goal.completed)
+            json.raw(",\"goal\":")
+            json.string(goal.goal)
+            if let group = goal.group {
+                json.raw(",\"group\":")
+                json.string(group)
+            }
+            json.raw(",\"period\":")
+            json.string(goal.period)
+            json.raw(",\"progress\":")
+            json.integer(goal.progress)
+            json.raw(",\"target\":")
+            json.integer(goal.target)
+            json.raw(",\"title\":")
+            json.string(goal.title)
+            json.raw("}")
+        }
+        json.raw(",\"level\":{\"level\":")
         json.integer(level.level)
         json.raw(",\"level_starts_at\":")
         json.integer(level.levelStartsAt)

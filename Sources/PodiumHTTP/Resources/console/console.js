@@ -1,5 +1,5 @@
-// Podium's ops console (GET /console): boards and their periods, contests, leagues, snapshots and rank history, jobs, the
-// calendar of closed days, API keys, webhooks and players, over the admin API of the server that serves this file.
+// Podium's ops console (GET /console): boards and their periods, contests, leagues, goals, snapshots and rank history,
+// jobs, the calendar of closed days, API keys, webhooks and players, over the admin API of the server that serves this file.
 //
 // Rules kept throughout:
 // - Every text from the API reaches the page through textContent or text nodes (el() below), never innerHTML, so a
@@ -10,9 +10,9 @@
 "use strict";
 (() => {
   const KEY_STORE = "podium.console.key";
-  const SCREENS = ["boards", "contests", "leagues", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"];
+  const SCREENS = ["boards", "contests", "leagues", "goals", "snapshots", "jobs", "calendar", "keys", "webhooks", "players", "audit"];
   const EVENT_TYPES = ["completion.recorded", "level.reached", "achievement.unlocked", "period.closed", "medal.awarded", "reminder.due",
-    "league.promoted", "league.relegated", "league.stayed"];
+    "league.promoted", "league.relegated", "league.stayed", "goal.completed"];
   const WINDOWS = ["all", "day", "week", "month", "contest"];
   const ROLES = ["read", "ingest", "admin", "display"];
   const TIE_BREAKS = [["shared", "shared"], ["earliest", "earliest"], ["fastest", "fastest"]];
@@ -808,6 +808,118 @@
       el("div", { class: "row" }, button("Go back", () => box.replaceChildren(), "quiet confirm-no"))));
   }
 
+  // --- goals --------------------------------------------------------------------------------------------------
+
+  // What a goal counts, in words for `n` of it: "40 correct answers", "1 completion".
+  const MEASURES = {
+    completions: (n) => plural(n, "completion"), points: (n) => plural(n, "point"),
+    correct: (n) => plural(n, "correct answer"), perfect: (n) => plural(n, "perfect completion"),
+  };
+  // "40 correct answers a week".
+  const goalTarget = (goal) => `${MEASURES[goal.measure](goal.target)} ${goal.window === "day" ? "a day" : "a week"}`;
+
+  function renderGoals(container, item) {
+    if (item) {
+      renderOne(container, { heading: "Goals", screen: "goals", back: "All goals", listId: "goal-list",
+        path: `/v1/goals/${seg(item)}`, draw: (goal, reload) => goalsTable([goal], reload) });
+      return;
+    }
+    const list = el("div", { id: "goal-list" });
+    const f = {
+      id: input("id", { required: true, maxLength: 64, placeholder: "class-500-right" }),
+      title: input("title", { required: true, maxLength: 80, placeholder: "500 right answers this week" }),
+      kind: choice("kind", [["personal", "personal: each player's own"], ["class", "class: each group's together"]]),
+      scope: input("scope", { required: true, value: "global", placeholder: "global, topic:math, or group:… ids" }),
+      measure: choice("measure", [["completions", "completions"], ["points", "points"], ["correct", "correct answers"],
+        ["perfect", "perfect completions"]]),
+      target: input("target", { type: "number", required: true, min: 1, max: 1000000000, value: 3 }),
+      window: choice("window", [["day", "a day"], ["week", "a week"]]),
+      zone: input("time_zone", { value: "UTC" }),
+    };
+    const form = el("form", { class: "toolbar", id: "goal-form", onsubmit: (event) => {
+      event.preventDefault();
+      attempt(async () => {
+        const created = await api("POST", "/v1/admin/goals", {
+          id: f.id.value, title: f.title.value, kind: f.kind.value, scope: f.scope.value.split(/[\s,]+/).filter(Boolean),
+          measure: f.measure.value, target: Number(f.target.value), window: f.window.value, time_zone: f.zone.value || "UTC" });
+        showNotice(`Goal “${created.title}” created: ${goalTarget(created)}, ${created.kind}, period ${created.period}.`);
+        f.id.value = ""; f.title.value = "";
+        await load();
+      });
+    } }, field("Id", f.id), field("Title", f.title), field("Kind", f.kind),
+    field("Scope", f.scope, "global, one topic:…, or group:… ids; a class goal lists groups"), field("Counts", f.measure),
+    field("Target", f.target, "how much reaches it"), field("Every", f.window, "it starts again each day or week"),
+    field("Time zone", f.zone, "its days and weeks are cut here"), el("button", { type: "submit" }, "Create goal"));
+    // Goals that still count (active or paused) first, then ended ones, each by id; searched, filtered and paged here.
+    const goals = listView({ id: "goal-view", placeholder: "id or title", pageSize: 25, emptyText: "No goals.",
+      match: (goal, text) => [goal.id, goal.title].some((v) => v.toLowerCase().includes(text)),
+      filters: [
+        { name: "status", label: "Status", options: [["", "every goal"], ["active", "active"], ["paused", "paused"], ["ended", "ended"]],
+          test: (goal, value) => !value || goal.status === value },
+        { name: "kind", label: "Kind", options: [["", "every kind"], ["personal", "personal"], ["class", "class"]],
+          test: (goal, value) => !value || goal.kind === value },
+      ],
+      draw: (page) => goalsTable(page, load) });
+    list.append(goals.node);
+    const ticket = tickets();
+    container.append(el("h1", {}, "Goals"), section("Create a goal", form), section("Goals", list));
+
+    async function load() {
+      const isNewest = ticket();
+      const answer = await get("/v1/goals");
+      if (!isNewest()) return;
+      const ended = (goal) => (goal.status === "ended" ? 1 : 0);
+      goals.set(answer.goals.slice().sort((a, b) => ended(a) - ended(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+    }
+    attempt(load);
+  }
+
+  // Goals with their actions, each asking first; `reload` draws them again after one.
+  function goalsTable(goals, reload) {
+    const rows = goals.map((goal) => {
+      const detail = el("div", { class: "close-box" });
+      const actions = el("td", { class: "actions" });
+      if (goal.status === "active") {
+        actions.append(button("Pause…", () => confirmIn(detail,
+          `Pause the goal “${goal.title}”? No completion counts toward it until it is resumed; progress made so far stays.`,
+          "Pause the goal", async () => {
+            await api("POST", `/v1/admin/goals/${seg(goal.id)}/pause`);
+            showNotice(`Goal “${goal.title}” is paused: no completion counts toward it until it is resumed.`);
+            await reload();
+          }, "primary"), "quiet small pause-goal"));
+      } else if (goal.status === "paused") {
+        actions.append(button("Resume…", () => confirmIn(detail,
+          `Resume the goal “${goal.title}”? Completions count toward it again from now on.`,
+          "Resume the goal", async () => {
+            await api("POST", `/v1/admin/goals/${seg(goal.id)}/resume`);
+            showNotice(`Goal “${goal.title}” counts completions again.`);
+            await reload();
+          }, "primary"), "quiet small resume-goal"));
+      }
+      if (goal.status !== "ended") {
+        actions.append(button("End goal…", () => confirmIn(detail,
+          `End the goal “${goal.title}”? Nothing played from now on counts toward it, and it leaves profiles and displays.`,
+          "End the goal", async () => {
+            await api("POST", `/v1/admin/goals/${seg(goal.id)}/end`);
+            showNotice(`Goal “${goal.title}” has ended.`);
+            await reload();
+          }), "quiet small end-goal"));
+      }
+      return [
+        el("tr", { dataset: { goal: goal.id, status: goal.status } },
+          el("th", { scope: "row" }, itemLink("goals", goal.id, goal.title), el("div", { class: "muted mono" }, goal.id)),
+          el("td", { class: "goal-kind" }, goal.kind === "class" ? "class: each group's" : "personal"),
+          el("td", {}, goal.scope.join(", ")),
+          el("td", { class: "goal-target" }, goalTarget(goal), el("div", { class: "muted" }, `${goal.measure} · ${goal.window} · ${goal.time_zone}`)),
+          el("td", {}, badge(goal.status, `status ${goal.status}`)),
+          el("td", { class: "goal-period" }, el("span", { class: "mono" }, goal.period), " ", `until ${when(goal.ends_at, goal.time_zone)}`),
+          actions),
+        el("tr", { class: "close-row" }, el("td", { colspan: 7 }, detail)),
+      ];
+    });
+    return table(["Goal", "Kind", "Scope", "Target", "Status", "This period", ""], rows, "goals-table stack");
+  }
+
   // --- b. snapshots and rank history --------------------------------------------------------------------------
 
   function windowSelect(name, withAny) {
@@ -1467,7 +1579,7 @@
     });
   }
 
-  const RENDER = { boards: renderBoards, contests: renderContests, leagues: renderLeagues, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
+  const RENDER = { boards: renderBoards, contests: renderContests, leagues: renderLeagues, goals: renderGoals, snapshots: renderSnapshots, jobs: renderJobs, calendar: renderCalendar,
     keys: renderKeys, webhooks: renderWebhooks, players: renderPlayers, audit: renderAudit };
 
   // --- start --------------------------------------------------------------------------------------------------

@@ -43,6 +43,16 @@ from .fetch_open_api_document_response_200 import FetchOpenApiDocumentResponse20
 from .field_error import FieldError
 from .following_list import FollowingList
 from .friend_progress import FriendProgress
+from .goal import Goal
+from .goal_advance import GoalAdvance
+from .goal_kind import GoalKind
+from .goal_list import GoalList
+from .goal_measure import GoalMeasure
+from .goal_progress import GoalProgress
+from .goal_request import GoalRequest
+from .goal_status import GoalStatus
+from .goal_window import GoalWindow
+from .group_goals import GroupGoals
 from .group_total import GroupTotal
 from .group_total_list import GroupTotalList
 from .health_status import HealthStatus
@@ -183,6 +193,16 @@ __all__ = (
     "FieldError",
     "FollowingList",
     "FriendProgress",
+    "Goal",
+    "GoalAdvance",
+    "GoalKind",
+    "GoalList",
+    "GoalMeasure",
+    "GoalProgress",
+    "GoalRequest",
+    "GoalStatus",
+    "GoalWindow",
+    "GroupGoals",
     "GroupTotal",
     "GroupTotalList",
     "HealthStatus",

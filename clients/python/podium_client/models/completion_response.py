@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.board_rank import BoardRank
     from ..models.completion_record import CompletionRecord
+    from ..models.goal_advance import GoalAdvance
     from ..models.level_progress import LevelProgress
     from ..models.missed_period import MissedPeriod
     from ..models.player_totals import PlayerTotals
@@ -37,6 +38,9 @@ class CompletionResponse:
             counts while its last day is today or yesterday.
         achievements_unlocked (list[UnlockedAchievement]): Achievements this completion unlocked (empty on most
             completions).
+        goals (list[GoalAdvance]): The goals this completion counted toward, by goal then group (a class goal once for
+            each of its groups the completion was posted for): the progress right after it and whether it reached the
+            target. Empty when it counted toward none.
         level_reached (int | Unset): The level this completion reached; present only when it crossed a threshold.
     """
 
@@ -49,6 +53,7 @@ class CompletionResponse:
     missed_periods: list[MissedPeriod]
     streak: Streak
     achievements_unlocked: list[UnlockedAchievement]
+    goals: list[GoalAdvance]
     level_reached: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,6 +84,11 @@ class CompletionResponse:
             achievements_unlocked_item = achievements_unlocked_item_data.to_dict()
             achievements_unlocked.append(achievements_unlocked_item)
 
+        goals = []
+        for goals_item_data in self.goals:
+            goals_item = goals_item_data.to_dict()
+            goals.append(goals_item)
+
         level_reached = self.level_reached
 
         field_dict: dict[str, Any] = {}
@@ -94,6 +104,7 @@ class CompletionResponse:
                 "missed_periods": missed_periods,
                 "streak": streak,
                 "achievements_unlocked": achievements_unlocked,
+                "goals": goals,
             }
         )
         if level_reached is not UNSET:
@@ -105,6 +116,7 @@ class CompletionResponse:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.board_rank import BoardRank
         from ..models.completion_record import CompletionRecord
+        from ..models.goal_advance import GoalAdvance
         from ..models.level_progress import LevelProgress
         from ..models.missed_period import MissedPeriod
         from ..models.player_totals import PlayerTotals
@@ -147,6 +159,13 @@ class CompletionResponse:
 
             achievements_unlocked.append(achievements_unlocked_item)
 
+        goals = []
+        _goals = d.pop("goals")
+        for goals_item_data in _goals:
+            goals_item = GoalAdvance.from_dict(goals_item_data)
+
+            goals.append(goals_item)
+
         level_reached = d.pop("level_reached", UNSET)
 
         completion_response = cls(
@@ -159,6 +178,7 @@ class CompletionResponse:
             missed_periods=missed_periods,
             streak=streak,
             achievements_unlocked=achievements_unlocked,
+            goals=goals,
             level_reached=level_reached,
         )
 

@@ -3,6 +3,7 @@ from typing import Literal
 EventType = Literal[
     "achievement.unlocked",
     "completion.recorded",
+    "goal.completed",
     "league.promoted",
     "league.relegated",
     "league.stayed",
@@ -15,6 +16,7 @@ EventType = Literal[
 EVENT_TYPE_VALUES: set[EventType] = {
     "achievement.unlocked",
     "completion.recorded",
+    "goal.completed",
     "league.promoted",
     "league.relegated",
     "league.stayed",

@@ -24,7 +24,9 @@ class OutboxEvent:
         type_ (EventType): Kind of event: a completion was recorded, a player reached a level or unlocked an
             achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and
             `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`,
-            `next_tier`, `rank`, `score`).
+            `next_tier`, `rank`, `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a
+            goal's target, once per player or group and period (data: `goal`, `title`, `kind`, `user_id` or `group`,
+            `period`, `window`, `target`, `progress`, `completion_id` for a personal goal, `completed_at`).
         occurred_at (datetime.datetime): When the change it reports happened.
         data (OutboxEventData): What happened, by `type` (all keys `snake_case`). `completion.recorded`:
             `completion_id`, `user_id`, `quiz_id`, `topic`, `difficulty`, `correct`, `total`, `points`, `completed_at`.

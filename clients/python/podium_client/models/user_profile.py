@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.board_rank import BoardRank
     from ..models.friend_progress import FriendProgress
+    from ..models.goal_progress import GoalProgress
     from ..models.level_progress import LevelProgress
     from ..models.medal_award import MedalAward
     from ..models.player_league import PlayerLeague
@@ -42,6 +43,10 @@ class UserProfile:
             first (a scoped key sees those on its boards).
         leagues (list[PlayerLeague]): Where the player stands in the leagues they play (tier, this week's cohort, rank,
             zone, time left), by league id.
+        goals (list[GoalProgress]): The player's goals in their periods under way, by goal then group: every goal not
+            ended that is global, or of a topic the player played, or of groups the player plays for (the groups of their
+            latest 50 completions); personal goals with the player's own progress, class goals with each of their groups'. A
+            scoped key sees those of its boards.
         display_name (str | Unset): Display name, if set.
     """
 
@@ -57,6 +62,7 @@ class UserProfile:
     achievements: list[UnlockedAchievement]
     friends: list[FriendProgress]
     leagues: list[PlayerLeague]
+    goals: list[GoalProgress]
     display_name: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,6 +105,11 @@ class UserProfile:
             leagues_item = leagues_item_data.to_dict()
             leagues.append(leagues_item)
 
+        goals = []
+        for goals_item_data in self.goals:
+            goals_item = goals_item_data.to_dict()
+            goals.append(goals_item)
+
         display_name = self.display_name
 
         field_dict: dict[str, Any] = {}
@@ -117,6 +128,7 @@ class UserProfile:
                 "achievements": achievements,
                 "friends": friends,
                 "leagues": leagues,
+                "goals": goals,
             }
         )
         if display_name is not UNSET:
@@ -128,6 +140,7 @@ class UserProfile:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.board_rank import BoardRank
         from ..models.friend_progress import FriendProgress
+        from ..models.goal_progress import GoalProgress
         from ..models.level_progress import LevelProgress
         from ..models.medal_award import MedalAward
         from ..models.player_league import PlayerLeague
@@ -185,6 +198,13 @@ class UserProfile:
 
             leagues.append(leagues_item)
 
+        goals = []
+        _goals = d.pop("goals")
+        for goals_item_data in _goals:
+            goals_item = GoalProgress.from_dict(goals_item_data)
+
+            goals.append(goals_item)
+
         display_name = d.pop("display_name", UNSET)
 
         user_profile = cls(
@@ -200,6 +220,7 @@ class UserProfile:
             achievements=achievements,
             friends=friends,
             leagues=leagues,
+            goals=goals,
             display_name=display_name,
         )
 

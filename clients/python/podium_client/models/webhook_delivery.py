@@ -30,7 +30,9 @@ class WebhookDelivery:
         event_type (EventType): Kind of event: a completion was recorded, a player reached a level or unlocked an
             achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and
             `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`,
-            `next_tier`, `rank`, `score`).
+            `next_tier`, `rank`, `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a
+            goal's target, once per player or group and period (data: `goal`, `title`, `kind`, `user_id` or `group`,
+            `period`, `window`, `target`, `progress`, `completion_id` for a personal goal, `completed_at`).
         status (WebhookDeliveryStatus): `pending` (waiting for its next attempt), `sending`, `delivered` or `dead`
             (attempts used up).
         attempts (int): Attempts made.

@@ -100,7 +100,7 @@ export class CompletionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Records one finished quiz and answers with the points it earned, the player\'s new totals, level and ranks. Idempotent by `id`: the same id with the same body replays the first answer (200); with a different body it is a conflict (409). A replay is answered even when its `completed_at` is now older than the age limit; a completion that old which was never recorded is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
+     * Records one finished quiz and answers with the points it earned, the player\'s new totals, level and ranks, and the goals it counted toward. Idempotent by `id`: the same id with the same body replays the first answer (200); with a different body it is a conflict (409). A replay is answered even when its `completed_at` is now older than the age limit; a completion that old which was never recorded is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
      * Record a completion
      */
     async recordCompletionRaw(requestParameters: RecordCompletionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CompletionResponse>> {
@@ -111,7 +111,7 @@ export class CompletionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Records one finished quiz and answers with the points it earned, the player\'s new totals, level and ranks. Idempotent by `id`: the same id with the same body replays the first answer (200); with a different body it is a conflict (409). A replay is answered even when its `completed_at` is now older than the age limit; a completion that old which was never recorded is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
+     * Records one finished quiz and answers with the points it earned, the player\'s new totals, level and ranks, and the goals it counted toward. Idempotent by `id`: the same id with the same body replays the first answer (200); with a different body it is a conflict (409). A replay is answered even when its `completed_at` is now older than the age limit; a completion that old which was never recorded is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
      * Record a completion
      */
     async recordCompletion(requestParameters: RecordCompletionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CompletionResponse> {

@@ -265,7 +265,7 @@ export class UsersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Totals, level with progress and current ranks. Role: `read`. A player token reads only its own player; a scoped key only players with a score on its boards (404 for others), and only its boards\' ranks, medals and rank history.
+     * Totals, level with progress, current ranks, and the player\'s leagues and goals in their periods under way. Role: `read`. A player token reads only its own player; a scoped key only players with a score on its boards (404 for others), and only its boards\' ranks, medals and rank history.
      * A player\'s profile
      */
     async fetchUserProfileRaw(requestParameters: FetchUserProfileRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<UserProfile>> {
@@ -276,7 +276,7 @@ export class UsersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Totals, level with progress and current ranks. Role: `read`. A player token reads only its own player; a scoped key only players with a score on its boards (404 for others), and only its boards\' ranks, medals and rank history.
+     * Totals, level with progress, current ranks, and the player\'s leagues and goals in their periods under way. Role: `read`. A player token reads only its own player; a scoped key only players with a score on its boards (404 for others), and only its boards\' ranks, medals and rank history.
      * A player\'s profile
      */
     async fetchUserProfile(requestParameters: FetchUserProfileRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<UserProfile> {

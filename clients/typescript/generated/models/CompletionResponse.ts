@@ -34,6 +34,13 @@ import {
     StreakToJSON,
     StreakToJSONTyped,
 } from './Streak';
+import type { GoalAdvance } from './GoalAdvance';
+import {
+    GoalAdvanceFromJSON,
+    GoalAdvanceFromJSONTyped,
+    GoalAdvanceToJSON,
+    GoalAdvanceToJSONTyped,
+} from './GoalAdvance';
 import type { MissedPeriod } from './MissedPeriod';
 import {
     MissedPeriodFromJSON,
@@ -109,6 +116,10 @@ export interface CompletionResponse {
      * Achievements this completion unlocked (empty on most completions).
      */
     achievementsUnlocked: Array<UnlockedAchievement>;
+    /**
+     * The goals this completion counted toward, by goal then group (a class goal once for each of its groups the completion was posted for): the progress right after it and whether it reached the target. Empty when it counted toward none.
+     */
+    goals: Array<GoalAdvance>;
 }
 
 /**
@@ -124,6 +135,7 @@ export function instanceOfCompletionResponse(value: object): value is Completion
     if ((!('missedPeriods' in (value as Record<string, any>)) && !('missed_periods' in (value as Record<string, any>))) || ((value as Record<string, any>)['missedPeriods'] === undefined && (value as Record<string, any>)['missed_periods'] === undefined)) return false;
     if (!('streak' in value) || value['streak'] === undefined) return false;
     if ((!('achievementsUnlocked' in (value as Record<string, any>)) && !('achievements_unlocked' in (value as Record<string, any>))) || ((value as Record<string, any>)['achievementsUnlocked'] === undefined && (value as Record<string, any>)['achievements_unlocked'] === undefined)) return false;
+    if (!('goals' in value) || value['goals'] === undefined) return false;
     return true;
 }
 
@@ -147,6 +159,7 @@ export function CompletionResponseFromJSONTyped(json: any, ignoreDiscriminator: 
         'missedPeriods': ((json['missed_periods'] as Array<any>).map(MissedPeriodFromJSON)),
         'streak': StreakFromJSON(json['streak']),
         'achievementsUnlocked': ((json['achievements_unlocked'] as Array<any>).map(UnlockedAchievementFromJSON)),
+        'goals': ((json['goals'] as Array<any>).map(GoalAdvanceFromJSON)),
     };
 }
 
@@ -171,6 +184,7 @@ export function CompletionResponseToJSONTyped(value?: CompletionResponse | null,
         'missed_periods': ((value['missedPeriods'] as Array<any>).map(MissedPeriodToJSON)),
         'streak': StreakToJSON(value['streak']),
         'achievements_unlocked': ((value['achievementsUnlocked'] as Array<any>).map(UnlockedAchievementToJSON)),
+        'goals': ((value['goals'] as Array<any>).map(GoalAdvanceToJSON)),
     };
 }
 

@@ -14,7 +14,7 @@
 
 
 /**
- * Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`, `score`).
+ * Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`, `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a goal's target, once per player or group and period (data: `goal`, `title`, `kind`, `user_id` or `group`, `period`, `window`, `target`, `progress`, `completion_id` for a personal goal, `completed_at`).
  * @export
  */
 export const EventType = {
@@ -27,6 +27,7 @@ export const EventType = {
     LeaguePromoted: 'league.promoted',
     LeagueRelegated: 'league.relegated',
     LeagueStayed: 'league.stayed',
+    GoalCompleted: 'goal.completed',
 } as const;
 export type EventType = typeof EventType[keyof typeof EventType];
 

@@ -13,6 +13,13 @@
  */
 
 import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
+import type { GoalProgress } from './GoalProgress';
+import {
+    GoalProgressFromJSON,
+    GoalProgressFromJSONTyped,
+    GoalProgressToJSON,
+    GoalProgressToJSONTyped,
+} from './GoalProgress';
 import type { BoardRank } from './BoardRank';
 import {
     BoardRankFromJSON,
@@ -128,6 +135,10 @@ export interface UserProfile {
      * Where the player stands in the leagues they play (tier, this week's cohort, rank, zone, time left), by league id.
      */
     leagues: Array<PlayerLeague>;
+    /**
+     * The player's goals in their periods under way, by goal then group: every goal not ended that is global, or of a topic the player played, or of groups the player plays for (the groups of their latest 50 completions); personal goals with the player's own progress, class goals with each of their groups'. A scoped key sees those of its boards.
+     */
+    goals: Array<GoalProgress>;
 }
 
 /**
@@ -146,6 +157,7 @@ export function instanceOfUserProfile(value: object): value is UserProfile {
     if (!('achievements' in value) || value['achievements'] === undefined) return false;
     if (!('friends' in value) || value['friends'] === undefined) return false;
     if (!('leagues' in value) || value['leagues'] === undefined) return false;
+    if (!('goals' in value) || value['goals'] === undefined) return false;
     return true;
 }
 
@@ -172,6 +184,7 @@ export function UserProfileFromJSONTyped(json: any, ignoreDiscriminator: boolean
         'achievements': ((json['achievements'] as Array<any>).map(UnlockedAchievementFromJSON)),
         'friends': ((json['friends'] as Array<any>).map(FriendProgressFromJSON)),
         'leagues': ((json['leagues'] as Array<any>).map(PlayerLeagueFromJSON)),
+        'goals': ((json['goals'] as Array<any>).map(GoalProgressFromJSON)),
     };
 }
 
@@ -199,6 +212,7 @@ export function UserProfileToJSONTyped(value?: UserProfile | null, ignoreDiscrim
         'achievements': ((value['achievements'] as Array<any>).map(UnlockedAchievementToJSON)),
         'friends': ((value['friends'] as Array<any>).map(FriendProgressToJSON)),
         'leagues': ((value['leagues'] as Array<any>).map(PlayerLeagueToJSON)),
+        'goals': ((value['goals'] as Array<any>).map(GoalProgressToJSON)),
     };
 }
 

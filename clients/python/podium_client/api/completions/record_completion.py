@@ -118,10 +118,11 @@ def sync_detailed(
     """Record a completion
 
      Records one finished quiz and answers with the points it earned, the player's new totals, level and
-    ranks. Idempotent by `id`: the same id with the same body replays the first answer (200); with a
-    different body it is a conflict (409). A replay is answered even when its `completed_at` is now
-    older than the age limit; a completion that old which was never recorded is refused (400). Role:
-    `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
+    ranks, and the goals it counted toward. Idempotent by `id`: the same id with the same body replays
+    the first answer (200); with a different body it is a conflict (409). A replay is answered even when
+    its `completed_at` is now older than the age limit; a completion that old which was never recorded
+    is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it
+    vouches for (else 403).
 
     Args:
         body (CompletionRequest): One finished quiz. Unknown keys are ignored.
@@ -153,10 +154,11 @@ def sync(
     """Record a completion
 
      Records one finished quiz and answers with the points it earned, the player's new totals, level and
-    ranks. Idempotent by `id`: the same id with the same body replays the first answer (200); with a
-    different body it is a conflict (409). A replay is answered even when its `completed_at` is now
-    older than the age limit; a completion that old which was never recorded is refused (400). Role:
-    `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
+    ranks, and the goals it counted toward. Idempotent by `id`: the same id with the same body replays
+    the first answer (200); with a different body it is a conflict (409). A replay is answered even when
+    its `completed_at` is now older than the age limit; a completion that old which was never recorded
+    is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it
+    vouches for (else 403).
 
     Args:
         body (CompletionRequest): One finished quiz. Unknown keys are ignored.
@@ -183,10 +185,11 @@ async def asyncio_detailed(
     """Record a completion
 
      Records one finished quiz and answers with the points it earned, the player's new totals, level and
-    ranks. Idempotent by `id`: the same id with the same body replays the first answer (200); with a
-    different body it is a conflict (409). A replay is answered even when its `completed_at` is now
-    older than the age limit; a completion that old which was never recorded is refused (400). Role:
-    `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
+    ranks, and the goals it counted toward. Idempotent by `id`: the same id with the same body replays
+    the first answer (200); with a different body it is a conflict (409). A replay is answered even when
+    its `completed_at` is now older than the age limit; a completion that old which was never recorded
+    is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it
+    vouches for (else 403).
 
     Args:
         body (CompletionRequest): One finished quiz. Unknown keys are ignored.
@@ -216,10 +219,11 @@ async def asyncio(
     """Record a completion
 
      Records one finished quiz and answers with the points it earned, the player's new totals, level and
-    ranks. Idempotent by `id`: the same id with the same body replays the first answer (200); with a
-    different body it is a conflict (409). A replay is answered even when its `completed_at` is now
-    older than the age limit; a completion that old which was never recorded is refused (400). Role:
-    `ingest`. A player token may post only its own `user_id`, with `groups` it vouches for (else 403).
+    ranks, and the goals it counted toward. Idempotent by `id`: the same id with the same body replays
+    the first answer (200); with a different body it is a conflict (409). A replay is answered even when
+    its `completed_at` is now older than the age limit; a completion that old which was never recorded
+    is refused (400). Role: `ingest`. A player token may post only its own `user_id`, with `groups` it
+    vouches for (else 403).
 
     Args:
         body (CompletionRequest): One finished quiz. Unknown keys are ignored.

@@ -106,7 +106,8 @@ def sync_detailed(
     """The event feed
 
      Everything Podium records, as a feed to poll: `completion.recorded`, `level.reached`,
-    `achievement.unlocked`, `period.closed`, `medal.awarded` and `reminder.due`. Each event is written
+    `achievement.unlocked`, `period.closed`, `medal.awarded`, `reminder.due`, the league moves
+    (`league.promoted`, `league.relegated`, `league.stayed`) and `goal.completed`. Each event is written
     in the same transaction as the change it reports, so the feed holds exactly the committed changes.
     Start without `after` (from the oldest event kept; events are pruned after 90 days by default), then
     poll with `after` set to the `next_cursor` of the previous answer. The order is stable and the feed
@@ -125,7 +126,10 @@ def sync_detailed(
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
             `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
             player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
-            `score`).
+            `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a
+            goal's target, once per player or group and period (data: `goal`, `title`, `kind`,
+            `user_id` or `group`, `period`, `window`, `target`, `progress`, `completion_id` for a
+            personal goal, `completed_at`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,7 +162,8 @@ def sync(
     """The event feed
 
      Everything Podium records, as a feed to poll: `completion.recorded`, `level.reached`,
-    `achievement.unlocked`, `period.closed`, `medal.awarded` and `reminder.due`. Each event is written
+    `achievement.unlocked`, `period.closed`, `medal.awarded`, `reminder.due`, the league moves
+    (`league.promoted`, `league.relegated`, `league.stayed`) and `goal.completed`. Each event is written
     in the same transaction as the change it reports, so the feed holds exactly the committed changes.
     Start without `after` (from the oldest event kept; events are pruned after 90 days by default), then
     poll with `after` set to the `next_cursor` of the previous answer. The order is stable and the feed
@@ -177,7 +182,10 @@ def sync(
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
             `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
             player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
-            `score`).
+            `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a
+            goal's target, once per player or group and period (data: `goal`, `title`, `kind`,
+            `user_id` or `group`, `period`, `window`, `target`, `progress`, `completion_id` for a
+            personal goal, `completed_at`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -205,7 +213,8 @@ async def asyncio_detailed(
     """The event feed
 
      Everything Podium records, as a feed to poll: `completion.recorded`, `level.reached`,
-    `achievement.unlocked`, `period.closed`, `medal.awarded` and `reminder.due`. Each event is written
+    `achievement.unlocked`, `period.closed`, `medal.awarded`, `reminder.due`, the league moves
+    (`league.promoted`, `league.relegated`, `league.stayed`) and `goal.completed`. Each event is written
     in the same transaction as the change it reports, so the feed holds exactly the committed changes.
     Start without `after` (from the oldest event kept; events are pruned after 90 days by default), then
     poll with `after` set to the `next_cursor` of the previous answer. The order is stable and the feed
@@ -224,7 +233,10 @@ async def asyncio_detailed(
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
             `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
             player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
-            `score`).
+            `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a
+            goal's target, once per player or group and period (data: `goal`, `title`, `kind`,
+            `user_id` or `group`, `period`, `window`, `target`, `progress`, `completion_id` for a
+            personal goal, `completed_at`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,7 +267,8 @@ async def asyncio(
     """The event feed
 
      Everything Podium records, as a feed to poll: `completion.recorded`, `level.reached`,
-    `achievement.unlocked`, `period.closed`, `medal.awarded` and `reminder.due`. Each event is written
+    `achievement.unlocked`, `period.closed`, `medal.awarded`, `reminder.due`, the league moves
+    (`league.promoted`, `league.relegated`, `league.stayed`) and `goal.completed`. Each event is written
     in the same transaction as the change it reports, so the feed holds exactly the committed changes.
     Start without `after` (from the oldest event kept; events are pruned after 90 days by default), then
     poll with `after` set to the `next_cursor` of the previous answer. The order is stable and the feed
@@ -274,7 +287,10 @@ async def asyncio(
             level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due.
             `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a
             player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`,
-            `score`).
+            `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a
+            goal's target, once per player or group and period (data: `goal`, `title`, `kind`,
+            `user_id` or `group`, `period`, `window`, `target`, `progress`, `completion_id` for a
+            personal goal, `completed_at`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -92,9 +92,9 @@ def sync_detailed(
 ) -> Response[Problem | UserProfile]:
     """A player's profile
 
-     Totals, level with progress and current ranks. Role: `read`. A player token reads only its own
-    player; a scoped key only players with a score on its boards (404 for others), and only its boards'
-    ranks, medals and rank history.
+     Totals, level with progress, current ranks, and the player's leagues and goals in their periods
+    under way. Role: `read`. A player token reads only its own player; a scoped key only players with a
+    score on its boards (404 for others), and only its boards' ranks, medals and rank history.
 
     Args:
         id (str):
@@ -125,9 +125,9 @@ def sync(
 ) -> Problem | UserProfile | None:
     """A player's profile
 
-     Totals, level with progress and current ranks. Role: `read`. A player token reads only its own
-    player; a scoped key only players with a score on its boards (404 for others), and only its boards'
-    ranks, medals and rank history.
+     Totals, level with progress, current ranks, and the player's leagues and goals in their periods
+    under way. Role: `read`. A player token reads only its own player; a scoped key only players with a
+    score on its boards (404 for others), and only its boards' ranks, medals and rank history.
 
     Args:
         id (str):
@@ -153,9 +153,9 @@ async def asyncio_detailed(
 ) -> Response[Problem | UserProfile]:
     """A player's profile
 
-     Totals, level with progress and current ranks. Role: `read`. A player token reads only its own
-    player; a scoped key only players with a score on its boards (404 for others), and only its boards'
-    ranks, medals and rank history.
+     Totals, level with progress, current ranks, and the player's leagues and goals in their periods
+    under way. Role: `read`. A player token reads only its own player; a scoped key only players with a
+    score on its boards (404 for others), and only its boards' ranks, medals and rank history.
 
     Args:
         id (str):
@@ -184,9 +184,9 @@ async def asyncio(
 ) -> Problem | UserProfile | None:
     """A player's profile
 
-     Totals, level with progress and current ranks. Role: `read`. A player token reads only its own
-    player; a scoped key only players with a score on its boards (404 for others), and only its boards'
-    ranks, medals and rank history.
+     Totals, level with progress, current ranks, and the player's leagues and goals in their periods
+    under way. Role: `read`. A player token reads only its own player; a scoped key only players with a
+    score on its boards (404 for others), and only its boards' ranks, medals and rank history.
 
     Args:
         id (str):

@@ -925,6 +925,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CompletionResponse/achievements_unlocked`.
             public var achievementsUnlocked: [Components.Schemas.UnlockedAchievement]
+            /// The goals this completion counted toward, by goal then group (a class goal once for each of its groups the completion was posted for): the progress right after it and whether it reached the target. Empty when it counted toward none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CompletionResponse/goals`.
+            public var goals: [Components.Schemas.GoalAdvance]
             /// Creates a new `CompletionResponse`.
             ///
             /// - Parameters:
@@ -938,6 +942,7 @@ extension Components {
             ///   - missedPeriods: Closed periods it came too late for.
             ///   - streak:
             ///   - achievementsUnlocked: Achievements this completion unlocked (empty on most completions).
+            ///   - goals: The goals this completion counted toward, by goal then group (a class goal once for each of its groups the completion was posted for): the progress right after it and whether it reached the target. Empty when it counted toward none.
             public init(
                 completion: Components.Schemas.CompletionRecord,
                 pointsAwarded: Swift.Int,
@@ -948,7 +953,8 @@ extension Components {
                 rankingsLive: Swift.Bool,
                 missedPeriods: [Components.Schemas.MissedPeriod],
                 streak: Components.Schemas.Streak,
-                achievementsUnlocked: [Components.Schemas.UnlockedAchievement]
+                achievementsUnlocked: [Components.Schemas.UnlockedAchievement],
+                goals: [Components.Schemas.GoalAdvance]
             ) {
                 self.completion = completion
                 self.pointsAwarded = pointsAwarded
@@ -960,6 +966,7 @@ extension Components {
                 self.missedPeriods = missedPeriods
                 self.streak = streak
                 self.achievementsUnlocked = achievementsUnlocked
+                self.goals = goals
             }
             public enum CodingKeys: String, CodingKey {
                 case completion
@@ -972,6 +979,7 @@ extension Components {
                 case missedPeriods = "missed_periods"
                 case streak
                 case achievementsUnlocked = "achievements_unlocked"
+                case goals
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1015,6 +1023,10 @@ extension Components {
                     [Components.Schemas.UnlockedAchievement].self,
                     forKey: .achievementsUnlocked
                 )
+                self.goals = try container.decode(
+                    [Components.Schemas.GoalAdvance].self,
+                    forKey: .goals
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "completion",
                     "points_awarded",
@@ -1025,7 +1037,8 @@ extension Components {
                     "rankings_live",
                     "missed_periods",
                     "streak",
-                    "achievements_unlocked"
+                    "achievements_unlocked",
+                    "goals"
                 ])
             }
         }
@@ -1856,6 +1869,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/UserProfile/leagues`.
             public var leagues: [Components.Schemas.PlayerLeague]
+            /// The player's goals in their periods under way, by goal then group: every goal not ended that is global, or of a topic the player played, or of groups the player plays for (the groups of their latest 50 completions); personal goals with the player's own progress, class goals with each of their groups'. A scoped key sees those of its boards.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UserProfile/goals`.
+            public var goals: [Components.Schemas.GoalProgress]
             /// Creates a new `UserProfile`.
             ///
             /// - Parameters:
@@ -1872,6 +1889,7 @@ extension Components {
             ///   - achievements: Achievements unlocked, oldest first.
             ///   - friends: The players this one follows, with their latest progress, most points this week first (a scoped key sees those on its boards).
             ///   - leagues: Where the player stands in the leagues they play (tier, this week's cohort, rank, zone, time left), by league id.
+            ///   - goals: The player's goals in their periods under way, by goal then group: every goal not ended that is global, or of a topic the player played, or of groups the player plays for (the groups of their latest 50 completions); personal goals with the player's own progress, class goals with each of their groups'. A scoped key sees those of its boards.
             public init(
                 userId: Swift.String,
                 displayName: Swift.String? = nil,
@@ -1885,7 +1903,8 @@ extension Components {
                 streak: Components.Schemas.Streak,
                 achievements: [Components.Schemas.UnlockedAchievement],
                 friends: [Components.Schemas.FriendProgress],
-                leagues: [Components.Schemas.PlayerLeague]
+                leagues: [Components.Schemas.PlayerLeague],
+                goals: [Components.Schemas.GoalProgress]
             ) {
                 self.userId = userId
                 self.displayName = displayName
@@ -1900,6 +1919,7 @@ extension Components {
                 self.achievements = achievements
                 self.friends = friends
                 self.leagues = leagues
+                self.goals = goals
             }
             public enum CodingKeys: String, CodingKey {
                 case userId = "user_id"
@@ -1915,6 +1935,7 @@ extension Components {
                 case achievements
                 case friends
                 case leagues
+                case goals
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1970,6 +1991,10 @@ extension Components {
                     [Components.Schemas.PlayerLeague].self,
                     forKey: .leagues
                 )
+                self.goals = try container.decode(
+                    [Components.Schemas.GoalProgress].self,
+                    forKey: .goals
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "user_id",
                     "display_name",
@@ -1983,7 +2008,8 @@ extension Components {
                     "streak",
                     "achievements",
                     "friends",
-                    "leagues"
+                    "leagues",
+                    "goals"
                 ])
             }
         }
@@ -2646,7 +2672,7 @@ extension Components {
                 ])
             }
         }
-        /// Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`, `score`).
+        /// Kind of event: a completion was recorded, a player reached a level or unlocked an achievement, a period closed, a medal was awarded, a reminder is due. `league.promoted`, `league.relegated` and `league.stayed`: a league week's close moved a player (data: `user_id`, `league`, `period`, `board`, `tier`, `next_tier`, `rank`, `score`). `goal.completed`: a player (personal goal) or a group (class goal) reached a goal's target, once per player or group and period (data: `goal`, `title`, `kind`, `user_id` or `group`, `period`, `window`, `target`, `progress`, `completion_id` for a personal goal, `completed_at`).
         ///
         /// - Remark: Generated from `#/components/schemas/EventType`.
         @frozen public enum EventType: String, Codable, Hashable, Sendable, CaseIterable {
@@ -2659,6 +2685,7 @@ extension Components {
             case league_promoted = "league.promoted"
             case league_relegated = "league.relegated"
             case league_stayed = "league.stayed"
+            case goal_completed = "goal.completed"
         }
         /// One event of the feed.
         ///
@@ -8006,6 +8033,705 @@ extension Components {
                     "cohort",
                     "promotion",
                     "relegation"
+                ])
+            }
+        }
+        /// Whose progress a goal keeps: `personal`, each player's own ("3 quizzes this week"); `class`, each group's, which all its players add to ("our class answers 500 questions right this week").
+        ///
+        /// - Remark: Generated from `#/components/schemas/GoalKind`.
+        @frozen public enum GoalKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case personal = "personal"
+            case _class = "class"
+        }
+        /// What a goal counts: `completions`; `points` earned; `correct` answers; `perfect` completions (every answer right).
+        ///
+        /// - Remark: Generated from `#/components/schemas/GoalMeasure`.
+        @frozen public enum GoalMeasure: String, Codable, Hashable, Sendable, CaseIterable {
+            case completions = "completions"
+            case points = "points"
+            case correct = "correct"
+            case perfect = "perfect"
+        }
+        /// The period a goal resets with: `day`, or `week` (an ISO week, Monday 00:00 to the next Monday 00:00), in the goal's zone.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GoalWindow`.
+        @frozen public enum GoalWindow: String, Codable, Hashable, Sendable, CaseIterable {
+            case day = "day"
+            case week = "week"
+        }
+        /// A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps its own progress: a class goal of `global` or a topic is refused (400, field `scope`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/GoalRequest`.
+        public struct GoalRequest: Codable, Hashable, Sendable {
+            /// The id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/id`.
+            public var id: Swift.String
+            /// The title players see: 1-80 Unicode scalars, not only whitespace, without control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/title`.
+            public var title: Swift.String
+            /// Whose progress it keeps; `personal` when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/kind`.
+            public var kind: Components.Schemas.GoalKind?
+            /// Which completions count: `["global"]`, one `["topic:<name>"]`, or 1-50 distinct `["group:<name>", ...]` (a completion posted for any of them). A class goal lists groups: each keeps its own progress.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/scope`.
+            @frozen public enum ScopePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GoalRequest/scope/Case1Payload`.
+                @frozen public enum Case1PayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case global = "global"
+                }
+                /// - Remark: Generated from `#/components/schemas/GoalRequest/scope/case1`.
+                public typealias Case1Payload = [Components.Schemas.GoalRequest.ScopePayload.Case1PayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/GoalRequest/scope/case1`.
+                case case1(Components.Schemas.GoalRequest.ScopePayload.Case1Payload)
+                /// - Remark: Generated from `#/components/schemas/GoalRequest/scope/case2`.
+                case case2([Swift.String])
+                /// - Remark: Generated from `#/components/schemas/GoalRequest/scope/case3`.
+                case case3([Swift.String])
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case3(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case3(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// Which completions count: `["global"]`, one `["topic:<name>"]`, or 1-50 distinct `["group:<name>", ...]` (a completion posted for any of them). A class goal lists groups: each keeps its own progress.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/scope`.
+            public var scope: Components.Schemas.GoalRequest.ScopePayload
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/measure`.
+            public var measure: Components.Schemas.GoalMeasure
+            /// How much of `measure` in one period reaches the goal.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/target`.
+            public var target: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/window`.
+            public var window: Components.Schemas.GoalWindow
+            /// The IANA zone its days and weeks are cut in; UTC when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalRequest/time_zone`.
+            public var timeZone: Components.Schemas.TimeZone?
+            /// Creates a new `GoalRequest`.
+            ///
+            /// - Parameters:
+            ///   - id: The id.
+            ///   - title: The title players see: 1-80 Unicode scalars, not only whitespace, without control characters.
+            ///   - kind: Whose progress it keeps; `personal` when left out.
+            ///   - scope: Which completions count: `["global"]`, one `["topic:<name>"]`, or 1-50 distinct `["group:<name>", ...]` (a completion posted for any of them). A class goal lists groups: each keeps its own progress.
+            ///   - measure:
+            ///   - target: How much of `measure` in one period reaches the goal.
+            ///   - window:
+            ///   - timeZone: The IANA zone its days and weeks are cut in; UTC when left out.
+            public init(
+                id: Swift.String,
+                title: Swift.String,
+                kind: Components.Schemas.GoalKind? = nil,
+                scope: Components.Schemas.GoalRequest.ScopePayload,
+                measure: Components.Schemas.GoalMeasure,
+                target: Swift.Int64,
+                window: Components.Schemas.GoalWindow,
+                timeZone: Components.Schemas.TimeZone? = nil
+            ) {
+                self.id = id
+                self.title = title
+                self.kind = kind
+                self.scope = scope
+                self.measure = measure
+                self.target = target
+                self.window = window
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case title
+                case kind
+                case scope
+                case measure
+                case target
+                case window
+                case timeZone = "time_zone"
+            }
+        }
+        /// A goal.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Goal`.
+        public struct Goal: Codable, Hashable, Sendable {
+            /// The id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/id`.
+            public var id: Swift.String
+            /// The title players see.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Goal/kind`.
+            public var kind: Components.Schemas.GoalKind
+            /// Board ids whose completions count.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/scope`.
+            public var scope: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/Goal/measure`.
+            public var measure: Components.Schemas.GoalMeasure
+            /// How much reaches it in one period.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/target`.
+            public var target: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Goal/window`.
+            public var window: Components.Schemas.GoalWindow
+            /// The zone its days and weeks are cut in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/time_zone`.
+            public var timeZone: Swift.String
+            /// `paused`: no completion recorded counts until it is resumed; `ended`: nothing played since its end counts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case active = "active"
+                case paused = "paused"
+                case ended = "ended"
+            }
+            /// `paused`: no completion recorded counts until it is resumed; `ended`: nothing played since its end counts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/status`.
+            public var status: Components.Schemas.Goal.StatusPayload
+            /// When it was created: completions played before count nowhere.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/created_at`.
+            public var createdAt: Foundation.Date
+            /// When it was paused (while it is).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/paused_at`.
+            public var pausedAt: Foundation.Date?
+            /// When it ended.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/ended_at`.
+            public var endedAt: Foundation.Date?
+            /// The period under way in its zone (`2026-12-06`, `2026-W49`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/period`.
+            public var period: Swift.String
+            /// The first instant after the period under way.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Goal/ends_at`.
+            public var endsAt: Foundation.Date
+            /// Creates a new `Goal`.
+            ///
+            /// - Parameters:
+            ///   - id: The id.
+            ///   - title: The title players see.
+            ///   - kind:
+            ///   - scope: Board ids whose completions count.
+            ///   - measure:
+            ///   - target: How much reaches it in one period.
+            ///   - window:
+            ///   - timeZone: The zone its days and weeks are cut in.
+            ///   - status: `paused`: no completion recorded counts until it is resumed; `ended`: nothing played since its end counts.
+            ///   - createdAt: When it was created: completions played before count nowhere.
+            ///   - pausedAt: When it was paused (while it is).
+            ///   - endedAt: When it ended.
+            ///   - period: The period under way in its zone (`2026-12-06`, `2026-W49`).
+            ///   - endsAt: The first instant after the period under way.
+            public init(
+                id: Swift.String,
+                title: Swift.String,
+                kind: Components.Schemas.GoalKind,
+                scope: [Swift.String],
+                measure: Components.Schemas.GoalMeasure,
+                target: Swift.Int64,
+                window: Components.Schemas.GoalWindow,
+                timeZone: Swift.String,
+                status: Components.Schemas.Goal.StatusPayload,
+                createdAt: Foundation.Date,
+                pausedAt: Foundation.Date? = nil,
+                endedAt: Foundation.Date? = nil,
+                period: Swift.String,
+                endsAt: Foundation.Date
+            ) {
+                self.id = id
+                self.title = title
+                self.kind = kind
+                self.scope = scope
+                self.measure = measure
+                self.target = target
+                self.window = window
+                self.timeZone = timeZone
+                self.status = status
+                self.createdAt = createdAt
+                self.pausedAt = pausedAt
+                self.endedAt = endedAt
+                self.period = period
+                self.endsAt = endsAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case title
+                case kind
+                case scope
+                case measure
+                case target
+                case window
+                case timeZone = "time_zone"
+                case status
+                case createdAt = "created_at"
+                case pausedAt = "paused_at"
+                case endedAt = "ended_at"
+                case period
+                case endsAt = "ends_at"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.GoalKind.self,
+                    forKey: .kind
+                )
+                self.scope = try container.decode(
+                    [Swift.String].self,
+                    forKey: .scope
+                )
+                self.measure = try container.decode(
+                    Components.Schemas.GoalMeasure.self,
+                    forKey: .measure
+                )
+                self.target = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .target
+                )
+                self.window = try container.decode(
+                    Components.Schemas.GoalWindow.self,
+                    forKey: .window
+                )
+                self.timeZone = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.status = try container.decode(
+                    Components.Schemas.Goal.StatusPayload.self,
+                    forKey: .status
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.pausedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .pausedAt
+                )
+                self.endedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .endedAt
+                )
+                self.period = try container.decode(
+                    Swift.String.self,
+                    forKey: .period
+                )
+                self.endsAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .endsAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "title",
+                    "kind",
+                    "scope",
+                    "measure",
+                    "target",
+                    "window",
+                    "time_zone",
+                    "status",
+                    "created_at",
+                    "paused_at",
+                    "ended_at",
+                    "period",
+                    "ends_at"
+                ])
+            }
+        }
+        /// Goals, by id.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GoalList`.
+        public struct GoalList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GoalList/goals`.
+            public var goals: [Components.Schemas.Goal]
+            /// Creates a new `GoalList`.
+            ///
+            /// - Parameters:
+            ///   - goals:
+            public init(goals: [Components.Schemas.Goal]) {
+                self.goals = goals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case goals
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.goals = try container.decode(
+                    [Components.Schemas.Goal].self,
+                    forKey: .goals
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "goals"
+                ])
+            }
+        }
+        /// A goal a completion counted toward: for a personal goal the player's progress, for a class goal one group's.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GoalAdvance`.
+        public struct GoalAdvance: Codable, Hashable, Sendable {
+            /// The goal's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalAdvance/goal`.
+            public var goal: Swift.String
+            /// The goal's title.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalAdvance/title`.
+            public var title: Swift.String
+            /// The group, for a class goal (the progress is the group's).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalAdvance/group`.
+            public var group: Swift.String?
+            /// The goal's period the completion counted in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalAdvance/period`.
+            public var period: Swift.String
+            /// The progress right after this completion (a class goal's: at least this, as the group's other players add theirs).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalAdvance/progress`.
+            public var progress: Swift.Int64
+            /// The goal's target.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalAdvance/target`.
+            public var target: Swift.Int64
+            /// Whether this completion reached the target: true for one completion per player (or group) and period.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalAdvance/completed`.
+            public var completed: Swift.Bool
+            /// Creates a new `GoalAdvance`.
+            ///
+            /// - Parameters:
+            ///   - goal: The goal's id.
+            ///   - title: The goal's title.
+            ///   - group: The group, for a class goal (the progress is the group's).
+            ///   - period: The goal's period the completion counted in.
+            ///   - progress: The progress right after this completion (a class goal's: at least this, as the group's other players add theirs).
+            ///   - target: The goal's target.
+            ///   - completed: Whether this completion reached the target: true for one completion per player (or group) and period.
+            public init(
+                goal: Swift.String,
+                title: Swift.String,
+                group: Swift.String? = nil,
+                period: Swift.String,
+                progress: Swift.Int64,
+                target: Swift.Int64,
+                completed: Swift.Bool
+            ) {
+                self.goal = goal
+                self.title = title
+                self.group = group
+                self.period = period
+                self.progress = progress
+                self.target = target
+                self.completed = completed
+            }
+            public enum CodingKeys: String, CodingKey {
+                case goal
+                case title
+                case group
+                case period
+                case progress
+                case target
+                case completed
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.goal = try container.decode(
+                    Swift.String.self,
+                    forKey: .goal
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.group = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .group
+                )
+                self.period = try container.decode(
+                    Swift.String.self,
+                    forKey: .period
+                )
+                self.progress = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .progress
+                )
+                self.target = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .target
+                )
+                self.completed = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .completed
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "goal",
+                    "title",
+                    "group",
+                    "period",
+                    "progress",
+                    "target",
+                    "completed"
+                ])
+            }
+        }
+        /// A goal's progress in its period under way, for one player (personal) or group (class).
+        ///
+        /// - Remark: Generated from `#/components/schemas/GoalProgress`.
+        public struct GoalProgress: Codable, Hashable, Sendable {
+            /// The goal's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/goal`.
+            public var goal: Swift.String
+            /// The goal's title.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/kind`.
+            public var kind: Components.Schemas.GoalKind
+            /// The group, for a class goal.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/group`.
+            public var group: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/measure`.
+            public var measure: Components.Schemas.GoalMeasure
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/window`.
+            public var window: Components.Schemas.GoalWindow
+            /// The period under way (`2026-12-06`, `2026-W49`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/period`.
+            public var period: Swift.String
+            /// How far it is in the period (0 before anything counted); may pass the target.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/progress`.
+            public var progress: Swift.Int64
+            /// The goal's target.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/target`.
+            public var target: Swift.Int64
+            /// When the target was reached in this period (absent until it is).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/completed_at`.
+            public var completedAt: Foundation.Date?
+            /// The first instant after the period.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/ends_at`.
+            public var endsAt: Foundation.Date
+            /// Seconds until the period ends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoalProgress/seconds_left`.
+            public var secondsLeft: Swift.Int
+            /// Creates a new `GoalProgress`.
+            ///
+            /// - Parameters:
+            ///   - goal: The goal's id.
+            ///   - title: The goal's title.
+            ///   - kind:
+            ///   - group: The group, for a class goal.
+            ///   - measure:
+            ///   - window:
+            ///   - period: The period under way (`2026-12-06`, `2026-W49`).
+            ///   - progress: How far it is in the period (0 before anything counted); may pass the target.
+            ///   - target: The goal's target.
+            ///   - completedAt: When the target was reached in this period (absent until it is).
+            ///   - endsAt: The first instant after the period.
+            ///   - secondsLeft: Seconds until the period ends.
+            public init(
+                goal: Swift.String,
+                title: Swift.String,
+                kind: Components.Schemas.GoalKind,
+                group: Swift.String? = nil,
+                measure: Components.Schemas.GoalMeasure,
+                window: Components.Schemas.GoalWindow,
+                period: Swift.String,
+                progress: Swift.Int64,
+                target: Swift.Int64,
+                completedAt: Foundation.Date? = nil,
+                endsAt: Foundation.Date,
+                secondsLeft: Swift.Int
+            ) {
+                self.goal = goal
+                self.title = title
+                self.kind = kind
+                self.group = group
+                self.measure = measure
+                self.window = window
+                self.period = period
+                self.progress = progress
+                self.target = target
+                self.completedAt = completedAt
+                self.endsAt = endsAt
+                self.secondsLeft = secondsLeft
+            }
+            public enum CodingKeys: String, CodingKey {
+                case goal
+                case title
+                case kind
+                case group
+                case measure
+                case window
+                case period
+                case progress
+                case target
+                case completedAt = "completed_at"
+                case endsAt = "ends_at"
+                case secondsLeft = "seconds_left"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.goal = try container.decode(
+                    Swift.String.self,
+                    forKey: .goal
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.GoalKind.self,
+                    forKey: .kind
+                )
+                self.group = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .group
+                )
+                self.measure = try container.decode(
+                    Components.Schemas.GoalMeasure.self,
+                    forKey: .measure
+                )
+                self.window = try container.decode(
+                    Components.Schemas.GoalWindow.self,
+                    forKey: .window
+                )
+                self.period = try container.decode(
+                    Swift.String.self,
+                    forKey: .period
+                )
+                self.progress = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .progress
+                )
+                self.target = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .target
+                )
+                self.completedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .completedAt
+                )
+                self.endsAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .endsAt
+                )
+                self.secondsLeft = try container.decode(
+                    Swift.Int.self,
+                    forKey: .secondsLeft
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "goal",
+                    "title",
+                    "kind",
+                    "group",
+                    "measure",
+                    "window",
+                    "period",
+                    "progress",
+                    "target",
+                    "completed_at",
+                    "ends_at",
+                    "seconds_left"
+                ])
+            }
+        }
+        /// A group's class goals in their periods under way.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupGoals`.
+        public struct GroupGoals: Codable, Hashable, Sendable {
+            /// The group's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupGoals/group`.
+            public var group: Swift.String
+            /// Its class goals, by id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupGoals/goals`.
+            public var goals: [Components.Schemas.GoalProgress]
+            /// Creates a new `GroupGoals`.
+            ///
+            /// - Parameters:
+            ///   - group: The group's name.
+            ///   - goals: Its class goals, by id.
+            public init(
+                group: Swift.String,
+                goals: [Components.Schemas.GoalProgress]
+            ) {
+                self.group = group
+                self.goals = goals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case group
+                case goals
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.group = try container.decode(
+                    Swift.String.self,
+                    forKey: .group
+                )
+                self.goals = try container.decode(
+                    [Components.Schemas.GoalProgress].self,
+                    forKey: .goals
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "group",
+                    "goals"
                 ])
             }
         }
