@@ -69,9 +69,17 @@ struct GoalRouteTests {
             #expect(classGoals.compactMap { $0["progress"] as? Int } == [14])
             #expect(try await client.send(.get, "/v1/groups/Not%20a%20group/goals", key: harness.readKey).status == .badRequest)
 
-            let feed = try await client.send(.get, "/v1/events?type=goal.completed&limit=1000", key: harness.readKey)
-            let reached = (feed.json["events"] as? [[String: Any]] ?? []).compactMap { $0["data"] as? [String: Any] }
-                .filter { ($0["goal"] as? String)?.hasPrefix(name) == true }
+            // The feed, read to its end (the shared test database holds other tests' goals too).
+            var events: [[String: Any]] = []
+            var cursor = ""
+            for _ in 0..<100 {
+                let page = try await client.send(.get, "/v1/events?type=goal.completed&limit=1000\(cursor)", key: harness.readKey)
+                let found = page.json["events"] as? [[String: Any]] ?? []
+                events += found
+                guard found.count == 1000, let next = page.json["next_cursor"] as? String else { break }
+                cursor = "&after=\(next)"
+            }
+            let reached = events.compactMap { $0["data"] as? [String: Any] }.filter { ($0["goal"] as? String)?.hasPrefix(name) == true }
             #expect(reached.compactMap { $0["goal"] as? String }.sorted() == ["\(name)-class", "\(name)-three"])
             #expect(reached.first { $0["kind"] as? String == "class" }?["group"] as? String == group)
 

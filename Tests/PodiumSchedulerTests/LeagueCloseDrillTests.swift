@@ -137,8 +137,8 @@ struct LeagueCloseDrillTests {
     }
 
     /// Week 2020-W10, long over, written in SQL: 30 best quiz boards of three players scoring 3, 2 and 1; houses a
-    /// (three players of 5), b (three of 2) and c (one of 10) on their group boards; the quiz and teams boards' periods
-    /// listed, as completions list them.
+    /// (three players of 5), b (three of 2) and c (one of 10) on their group boards; the boards and the quiz and teams
+    /// boards' periods listed, as completions list them.
     static func seedBestAndTeams(_ postgres: PostgresPool) async throws {
         try await postgres.withTransaction { connection in
             try connection.execute("""
@@ -150,6 +150,7 @@ struct LeagueCloseDrillTests {
                 INSERT INTO board_current_scores (board, user_id, updated_at, week_period, week_score, week_reached_at)
                 SELECT 'group:house-' || h, 'p' || g, '2020-03-05T12:00:00Z', '2020-W10', s, '2020-03-05T12:00:00Z'
                 FROM (VALUES ('a', 0, 5), ('a', 1, 5), ('a', 2, 5), ('b', 3, 2), ('b', 4, 2), ('b', 5, 2), ('c', 6, 10)) AS x(h, g, s);
+                INSERT INTO boards (board, created_at) SELECT DISTINCT board, now() FROM board_current_scores ON CONFLICT DO NOTHING;
                 INSERT INTO board_periods (board, board_window, period, ends_at)
                 SELECT DISTINCT board, 'week', '2020-W10', timestamptz '2020-03-09T00:00:00Z' FROM board_current_scores
                 WHERE board LIKE 'quiz:%'

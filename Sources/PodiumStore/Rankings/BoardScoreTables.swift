@@ -88,9 +88,12 @@ enum BoardScoreTables {
     /// `NOT IN` over the (few) closed periods is planned as one hashed subplan; the equivalent
     /// `NOT EXISTS` let the planner pick a scan of `board_periods` per score row, which made a
     /// 1,000,000-player rebuild take 67 s instead of about 15.
-    static let openPeriods = """
-        (s.board, s.board_window, s.period) NOT IN (SELECT board, board_window, period FROM board_periods WHERE closed_at IS NOT NULL)
-        """
+    static let openPeriods = openPeriods(board: "s.board", window: "s.board_window", period: "s.period")
+
+    /// The same over the given columns (SQL expressions).
+    static func openPeriods(board: String, window: String, period: String) -> String {
+        "(\(board), \(window), \(period)) NOT IN (SELECT board, board_window, period FROM board_periods WHERE closed_at IS NOT NULL)"
+    }
 
     /// The current row's timed windows as rows of (window, period), for `VALUES` over the row aliased `h`.
     static let heldPeriods = timedWindows.map { "('\($0)', h.\($0)_period)" }.joined(separator: ", ")
@@ -331,21 +334,30 @@ struct RecordBoardScores: PostgresStatement {
 /// `updatedSince`, only rows updated since then.
 ///
 /// The view's rows come from two tables, so the view cannot be walked in key order by an index; this merges the
-/// window's rows of both, each read in order through an index (`board_current_scores_<window>`, the primary keys).
+/// window's rows of both, each table's first `limit` read in order through an index (`board_current_scores_<window>`,
+/// the primary keys), closed periods left out before the `LIMIT`: a page costs what it reads, where one sort of every
+/// row after the position made a rebuild quadratic (the 1,000,000 players' quiz boards took 47 s, 59 s of PostgreSQL's
+/// CPU). The pages of rows updated since an instant (few) keep one filter and one sort.
 /// Which rows of which table a window has decides the text, one of a few fixed ones: all time reads the current rows,
 /// a day, week or month the current and the period rows, a contest the period rows; each with and without `updatedSince`.
 struct OpenBoardScorePage: PostgresStatement {
     /// How many rows a page holds at most.
     static let limit = 20_000
 
+    /// The handle of the row aliased `alias`'s player, read by key for each row: a join would let the planner scan every
+    /// player for one page.
+    private static func handle(_ alias: String) -> String {
+        "(SELECT u.handle FROM users u WHERE u.user_id = \(alias).user_id) AS handle"
+    }
+
     /// All time: the current rows (its one period, `all`, is never a period row).
     static let sql: PostgresSQL<Self> = """
-        SELECT s.*, u.handle FROM (SELECT c.board, 'all'::text AS board_window, 'all'::text AS period, c.user_id, c.all_score AS score,
+        SELECT c.board, 'all'::text AS board_window, 'all'::text AS period, c.user_id, c.all_score AS score,
                c.all_reached_at AS reached_at, c.updated_at, c.all_duration_ms AS duration_ms,
-               c.all_untimed_completions AS untimed_completions
-        FROM board_current_scores c WHERE c.all_score IS NOT NULL AND (c.board, c.user_id) > (\(\.board), \(\.userID)) AND \(\.afterPeriod) = 'all') s JOIN users u USING (user_id)
-        WHERE \(unescaped: BoardScoreTables.openPeriods)
-        ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
+               c.all_untimed_completions AS untimed_completions, \(unescaped: handle("c"))
+        FROM board_current_scores c WHERE c.all_score IS NOT NULL AND (c.board, c.user_id) > (\(\.board), \(\.userID)) AND \(\.afterPeriod) = 'all'
+            AND \(unescaped: BoardScoreTables.openPeriods(board: "c.board", window: "'all'", period: "'all'"))
+        ORDER BY c.board, c.user_id LIMIT \(unescaped: String(limit))
         """
 
     /// All time, rows updated since `updatedSince`.
@@ -358,17 +370,24 @@ struct OpenBoardScorePage: PostgresStatement {
         ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
         """
 
-    /// A calendar window (`day`, `week`, `month`): its current rows, whose columns the window names, and its period rows.
+    /// A calendar window (`day`, `week`, `month`): its current rows, whose columns the window names, and its period rows,
+    /// each table's first `limit` in key order, merged.
     private static func calendar(_ window: String) -> PostgresSQL<Self> {
         """
-        SELECT s.*, u.handle FROM (SELECT c.board, '\(unescaped: window)'::text AS board_window, c.\(unescaped: window)_period AS period, c.user_id, c.\(unescaped: window)_score AS score,
-               c.\(unescaped: window)_reached_at AS reached_at, c.updated_at, c.\(unescaped: window)_duration_ms AS duration_ms,
-               c.\(unescaped: window)_untimed_completions AS untimed_completions
-        FROM board_current_scores c WHERE c.\(unescaped: window)_period IS NOT NULL AND (c.board, c.\(unescaped: window)_period, c.user_id) > (\(\.board), \(\.afterPeriod), \(\.userID))
-        UNION ALL
-        SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions
-        FROM board_period_scores p WHERE p.board_window = '\(unescaped: window)' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), '\(unescaped: window)', \(\.afterPeriod), \(\.userID))) s JOIN users u USING (user_id)
-        WHERE \(unescaped: BoardScoreTables.openPeriods)
+        SELECT s.* FROM (
+            (SELECT c.board, '\(unescaped: window)'::text AS board_window, c.\(unescaped: window)_period AS period, c.user_id, c.\(unescaped: window)_score AS score,
+                    c.\(unescaped: window)_reached_at AS reached_at, c.updated_at, c.\(unescaped: window)_duration_ms AS duration_ms,
+                    c.\(unescaped: window)_untimed_completions AS untimed_completions, \(unescaped: handle("c"))
+             FROM board_current_scores c WHERE c.\(unescaped: window)_period IS NOT NULL AND (c.board, c.\(unescaped: window)_period, c.user_id) > (\(\.board), \(\.afterPeriod), \(\.userID))
+                 AND \(unescaped: BoardScoreTables.openPeriods(board: "c.board", window: "'\(window)'", period: "c.\(window)_period"))
+             ORDER BY c.board, c.\(unescaped: window)_period, c.user_id LIMIT \(unescaped: String(limit)))
+            UNION ALL
+            (SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions,
+                    \(unescaped: handle("p"))
+             FROM board_period_scores p WHERE p.board_window = '\(unescaped: window)' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), '\(unescaped: window)', \(\.afterPeriod), \(\.userID))
+                 AND \(unescaped: BoardScoreTables.openPeriods(board: "p.board", window: "p.board_window", period: "p.period"))
+             ORDER BY p.board, p.board_window, p.period, p.user_id LIMIT \(unescaped: String(limit)))
+        ) s
         ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
         """
     }
@@ -390,10 +409,11 @@ struct OpenBoardScorePage: PostgresStatement {
 
     /// Contest runs: the period rows only.
     static let contest: PostgresSQL<Self> = """
-        SELECT s.*, u.handle FROM (SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions
-        FROM board_period_scores p WHERE p.board_window = 'contest' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), 'contest', \(\.afterPeriod), \(\.userID))) s JOIN users u USING (user_id)
-        WHERE \(unescaped: BoardScoreTables.openPeriods)
-        ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
+        SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions,
+               \(unescaped: handle("p"))
+        FROM board_period_scores p WHERE p.board_window = 'contest' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), 'contest', \(\.afterPeriod), \(\.userID))
+            AND \(unescaped: BoardScoreTables.openPeriods(board: "p.board", window: "p.board_window", period: "p.period"))
+        ORDER BY p.board, p.board_window, p.period, p.user_id LIMIT \(unescaped: String(limit))
         """
 
     /// Contest runs, rows updated since `updatedSince`.

@@ -240,13 +240,15 @@ public struct RankingSync: Sendable {
         var current: String?
         // The tie-break of `current`'s board.
         var tieBreak = TieBreak.shared
-        // Keyset paging, a window at a time, in board period order: no long-lived cursor.
+        // Keyset paging, a window at a time, in board period order: no long-lived cursor. The next page is read while
+        // this one is turned into commands and sent, so PostgreSQL and Redis work side by side with Podium.
         for window in LeaderboardWindow.allCases {
-            var after = (board: "", period: "", userID: "")
+            var next = readPage(window, after: (board: "", period: "", userID: ""))
+            defer { next.cancel() }
             while true {
-                let rows = try await postgres.run(OpenBoardScorePage(window, after: after))
+                let rows = try await next.value
                 guard let last = rows.last else { break }
-                after = (last.board, last.period, last.userID)
+                next = readPage(window, after: (last.board, last.period, last.userID))
                 var commands: [[String]] = []
                 var members: [String] = []
                 func flush(_ key: String) {
@@ -301,6 +303,13 @@ public struct RankingSync: Sendable {
     /// The live board keys (not the temporary ones of a rebuild).
     private func boardKeys() async throws -> Set<String> {
         Set(try await redis.scanKeys(matching: "podium:lb:*").filter { !$0.contains(":rebuild:") })
+    }
+
+    /// Starts reading the page of `window`'s open scores after `after`.
+    private func readPage(_ window: LeaderboardWindow, after: (board: String, period: String, userID: String))
+        -> Task<[OpenBoardScorePage.Row], any Error> {
+        let postgres = postgres
+        return Task { try await postgres.run(OpenBoardScorePage(window, after: after)) }
     }
 
     private func send(_ commands: [[String]]) async throws {
