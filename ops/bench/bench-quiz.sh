@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark: quiz boards and best and latest boards (issue 36; docs/RULES.md, "Best and latest boards", "Quiz boards").
 #
-#   bash ops/bench/bench-quiz.sh                         all four parts
+#   bash ops/bench/bench-quiz.sh                         all parts
 #   BENCH_BINARY=path bash ops/bench/bench-quiz.sh       measure that podium binary instead of building this tree's
 #   BENCH_DURATION=20 bash ops/bench/bench-quiz.sh       seconds of returning players per run (default 10)
 #   BENCH_QUIZ_ROUNDS=3 bash ops/bench/bench-quiz.sh     runs of part 1 without and with quiz boards, in turns (default 2)
 #   BENCH_QUIZ_PLAYERS=100000 bash ops/bench/bench-quiz.sh   players of parts 3 and 4 (default 1,000,000)
+#   BENCH_QUIZ_GOALS=0 bash ops/bench/bench-quiz.sh      part 1 without its goals runs
 #
 # A release binary copied out of .build finds its resource bundles (migrations, the Lua scripts, the console) beside
 # itself, else at the absolute .build path of the tree it was built in, whatever that tree holds now: to measure another
@@ -19,7 +20,9 @@
 #      database each: rows per completion of new players (the seed, batches of 500) and of returning ones (single
 #      completions at 64 clients), from pg_stat_user_tables as bench.sh counts them, and CPU per completion of Podium,
 #      PostgreSQL and Redis from /proc; then the means and their ratios (target: each quiz board a completion counts on
-#      adds at most one row, board_current_scores, and CPU within noise plus that row);
+#      adds at most one row, board_current_scores, and CPU within noise plus that row); and a third run each round with no
+#      quiz rule but two goals every completion counts toward (a personal one, and a class one over 50 of the 100 groups
+#      the benchmark's players play for), against the runs without;
 #   2. Redis bytes per entry of a best board, a latest board and (for comparison) a sum board of 200,000 players each
 #      (MEMORY USAGE / ZCARD of the all-time sorted set, a skiplist as in bench.sh's figure);
 #   3. `podium rankings rebuild` of 1,000,000 players on 1,000 quiz boards (best, week and all time: 2,000,000 entries,
@@ -28,6 +31,9 @@
 #      run close-periods`, as ops/bench/bench-leagues.sh closes a league week, and checks that it closed each board
 #      period exactly once: one final snapshot each, medals not doubled; a second run and a `podium periods close` of
 #      one of them find them closed;
+#   4b. the close of 100 teams boards' week (team:t-0 … team:t-99, ten groups each, the 1,000,000 players spread over
+#      the 1,000 groups' boards), by one more `podium jobs run close-periods`, checked as part 4 (one final snapshot and
+#      one period.closed per teams board, no medal given twice; a second run changes nothing);
 #   5. the baseline of part 3 in the same run: `podium rankings rebuild` of ops/bench/seed-million.sql (1,000,000 players
 #      on one sum board, bench.sh's scale figure), by the same binary (BENCH_QUIZ_BASELINE=0 skips it);
 # and, last, how many transactions other databases committed meanwhile: the CPU figures count every PostgreSQL and Redis
@@ -102,13 +108,17 @@ others_transactions() {
 others_before="$(others_transactions)"
 
 # The rules: quiz boards on every quiz id, a best board of points, week and all time, medals on the week; one quiz id
-# (part 2's latest board) keeps each player's latest run instead.
-cat > "$work/quiz-rules.json" <<'JSON'
-{ "boards": [
-    { "scope": "quiz:*", "aggregate": "best", "metric": "points", "windows": ["week", "all"], "medal_windows": ["week"] },
-    { "scope": "quiz:latest-0", "aggregate": "latest", "metric": "points", "windows": ["week", "all"] }
-] }
-JSON
+# (part 2's latest board) keeps each player's latest run instead; group boards of the week, and 100 teams boards
+# (team:t-0 … team:t-99) of ten groups each (t0-0 … t0-9 for team:t-0), for part 4b.
+{
+    echo '{ "boards": ['
+    echo '    { "scope": "quiz:*", "aggregate": "best", "metric": "points", "windows": ["week", "all"], "medal_windows": ["week"] },'
+    echo '    { "scope": "quiz:latest-0", "aggregate": "latest", "metric": "points", "windows": ["week", "all"] },'
+    echo '    { "scope": "group:*", "windows": ["week"] },'
+    for team in $(seq 0 98); do echo "    { \"scope\": \"team:t-$team\", \"teams\": [\"t$team-*\"], \"windows\": [\"week\"], \"medal_windows\": [\"week\"] },"; done
+    echo '    { "scope": "team:t-99", "teams": ["t99-*"], "windows": ["week"], "medal_windows": ["week"] }'
+    echo '] }'
+} > "$work/quiz-rules.json"
 "$bin" rules check "$work/quiz-rules.json" >/dev/null
 
 # Rows written and CPU spent per completion over one Podium-only stretch of load (ops/lib/bench-counters.sh).
@@ -139,6 +149,7 @@ workload() {
     key="$("$bin" keys create --name bench-quiz --role ingest | awk '$1 == "secret:" { print $2 }')"
     pg_rows > "$work/rows-0.txt"
     start_server
+    [ "$label" != goals ] || add_goals
     "$bin" bench --url "http://127.0.0.1:$port" --key "$key" --players 1000 --concurrency "$clients" --topic bench \
         --phases seed > /dev/null
     stop_server
@@ -165,12 +176,23 @@ workload() {
                                  count(*) FROM board_current_scores" |
         awk -v label="$label" '{ printf "board_current_scores, %s: %d rows, %d on %d quiz boards\n", label, $3, $1, $2 }'
 }
+# Part 1's third run of each round: no quiz rule, two goals every completion counts toward (docs/RULES.md, "Goals"): a
+# personal one and a class one over the benchmark's groups (class-0 … class-49 of its class-0 … class-99).
+add_goals() {
+    local classes
+    classes="$(seq 0 49 | awk '{ printf "%s\"group:class-%d\"", (NR > 1 ? ", " : ""), $1 }')"
+    for goal in '{"id": "bench-five", "title": "5 quizzes", "scope": ["global"], "measure": "completions", "target": 5, "window": "week"}' \
+                "{\"id\": \"bench-class\", \"title\": \"Class: 500 right\", \"kind\": \"class\", \"scope\": [$classes], \"measure\": \"correct\", \"target\": 500, \"window\": \"week\"}"; do
+        curl -fsS -o /dev/null -X POST "http://127.0.0.1:$port/v1/admin/goals" -H "Authorization: Bearer $PODIUM_ADMIN_KEY" -d "$goal"
+    done
+}
 for round in $(seq "$rounds"); do
     unset PODIUM_RULES_FILE
     workload "without"
     export PODIUM_RULES_FILE="$work/quiz-rules.json"
     workload "with"
     unset PODIUM_RULES_FILE
+    [ "${BENCH_QUIZ_GOALS:-1}" = 0 ] || workload "goals"
 done
 awk '
     FNR == NR { k = $1 " " $2; rows[k] += $4; current[k] += $5; rn[k]++; next }
@@ -189,6 +211,15 @@ awk '
         printf "CPU per completion, podium: %.0f / %.0f us (ratio %.2f)\n", cpu_p["without"], cpu_p["with"], cpu_p["with"] / cpu_p["without"]
         printf "CPU per completion, postgresql: %.0f / %.0f us (ratio %.2f)\n", cpu_g["without"], cpu_g["with"], cpu_g["with"] / cpu_g["without"]
         printf "CPU per completion, redis: %.0f / %.0f us (ratio %.2f)\n", cpu_r["without"], cpu_r["with"], cpu_r["with"] / cpu_r["without"]
+        if (cn["goals"] == 0) exit
+        print "-- means over the runs, without / with the two goals:"
+        for (i = 1; i <= 2; i++) {
+            kind = kinds[i]
+            printf "rows per completion, %s players: %.2f / %.2f (%+.2f)\n", kind, rows["without " kind], rows["goals " kind],
+                rows["goals " kind] - rows["without " kind]
+        }
+        printf "CPU per completion, podium: %.0f / %.0f us (ratio %.2f)\n", cpu_p["without"], cpu_p["goals"], cpu_p["goals"] / cpu_p["without"]
+        printf "CPU per completion, postgresql: %.0f / %.0f us (ratio %.2f)\n", cpu_g["without"], cpu_g["goals"], cpu_g["goals"] / cpu_g["without"]
     }' <(sed 's/,//g' "$work/rows.txt") "$work/cpu.txt"
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -288,11 +319,54 @@ echo "after them: $periods_closed periods closed, $finals final snapshots, $meda
     || { echo "FAILED: the close did not close every board period exactly once" >&2; exit 1; }
 
 # ---------------------------------------------------------------------------------------------------------------
+echo
+echo "== 4b. The close of 100 teams boards' week (ten groups each, $players players on the groups' boards), medals on the week"
+# Player g plays for group t<(g % 1000) / 10>-<g % 10>: 1,000 groups, ten to a team, in the list of boards as a
+# completion puts them; the week is long over (2020-W10), and only the teams boards' periods are listed, so close-periods closes those 100 and nothing else.
+psql_bench -v players="$players" <<'SQL'
+INSERT INTO board_current_scores (board, user_id, updated_at, week_period, week_score, week_reached_at)
+SELECT 'group:t' || ((g % 1000) / 10) || '-' || (g % 10), 'player-' || g, now(), '2020-W10', (hashtext('team-' || g) & 31) + 1,
+       timestamptz '2020-03-05T12:00:00Z'
+FROM generate_series(0, :players - 1) g;
+INSERT INTO boards (board, created_at)
+SELECT 'group:t' || (g / 10) || '-' || (g % 10), now() FROM generate_series(0, 999) g ON CONFLICT DO NOTHING;
+INSERT INTO board_periods (board, board_window, period, ends_at)
+SELECT 'team:t-' || t, 'week', '2020-W10', timestamptz '2020-03-09T00:00:00Z' FROM generate_series(0, 99) t;
+ANALYZE;
+SQL
+team_counts() {
+    psql_bench -F ' ' -c "
+        SELECT (SELECT count(*) FROM board_periods WHERE board LIKE 'team:t-%' AND closed_at IS NOT NULL),
+               (SELECT count(*) FROM snapshots WHERE board LIKE 'team:t-%' AND kind = 'final'),
+               (SELECT count(*) FROM (SELECT 1 FROM snapshots WHERE board LIKE 'team:t-%' AND kind = 'final'
+                                      GROUP BY board, board_window, period HAVING count(*) <> 1) d),
+               (SELECT count(*) FROM events WHERE type = 'period.closed' AND payload->>'board' LIKE 'team:t-%'),
+               (SELECT count(*) FROM events WHERE type = 'medal.awarded' AND payload->>'board' LIKE 'team:t-%'),
+               (SELECT count(*) FROM (SELECT 1 FROM events WHERE type = 'medal.awarded' AND payload->>'board' LIKE 'team:t-%'
+                                      GROUP BY payload->>'board', payload->>'user_id' HAVING count(*) > 1) d)"
+}
+started=$EPOCHREALTIME
+"$bin" jobs run close-periods | tail -n 1
+elapsed="$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')"
+read -r closed medals skipped < <(close_result)
+echo "teams week close: 100 teams boards of 10 groups, $players players, in $elapsed s: closed=$closed medals=$medals skipped=$skipped"
+read -r team_closed team_finals team_doubled team_closes team_medals team_doubled_medals < <(team_counts)
+echo "exactly once: $team_closed of 100 teams board periods closed, $team_finals final snapshots ($team_doubled with other than one),"
+echo "  $team_closes period.closed and $team_medals medal.awarded events, $team_doubled_medals teams given a board's medal twice"
+"$bin" jobs run close-periods | tail -n 1
+[ "$team_closed" = 100 ] && [ "$team_finals" = 100 ] && [ "$team_doubled" = 0 ] && [ "$team_closes" = 100 ] \
+    && [ "$team_medals" = "$medals" ] && [ "$team_doubled_medals" = 0 ] && [ "$(team_counts)" = "$team_closed $team_finals $team_doubled $team_closes $team_medals $team_doubled_medals" ] \
+    || { echo "FAILED: the close did not close every teams board period exactly once" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------------------------
 if [ "${BENCH_QUIZ_BASELINE:-1}" != 0 ]; then
     echo
     echo "== 5. Baseline: rankings rebuild of ops/bench/seed-million.sql (1,000,000 players on one sum board), same binary"
     fresh_database
     psql_bench -f ops/bench/seed-million.sql
+    # As part 3's seed ends with ANALYZE: without statistics, the first rebuild of the just-written rows took 58 s (66 s
+    # of PostgreSQL CPU), the next 24 s (7 s).
+    psql_bench -c "VACUUM ANALYZE"
     /usr/bin/time -f "rankings rebuild: %e s wall, %M KB peak" "$bin" rankings rebuild 2>&1 | tail -n 2
 fi
 

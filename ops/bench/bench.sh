@@ -26,6 +26,9 @@
 #     Redis, PostgreSQL), and the bytes of one live update of a top-10 page;
 #   - scale: the same at 1,000,000 players, `rankings rebuild` time, Redis bytes per entry;
 #   - leagues: a week of 1,000,000 players closing (target <= 60 s), exactly once, and Redis bytes per cohort;
+#   - quiz and teams boards (ops/bench/bench-quiz.sh): a completion's rows and CPU on a quiz board, Redis bytes per
+#     quiz-board entry, the rebuild of 1,000,000 players' quiz boards (target <= 30 s), and a week's close of 1,000 quiz
+#     boards and 100 teams boards, exactly once;
 #   - Podium's peak resident memory and its time to ready after a restart;
 #   - idle: PostgreSQL transactions per second of one replica without traffic (target <= 1).
 # Uses its own database (podium_bench) and Redis db 2; touches nothing else.
@@ -390,4 +393,13 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
     echo
     stop_server
     BENCH_BINARY="$bin" bash ops/bench/bench-leagues.sh
+fi
+
+# ---------------------------------------------------------------------------------------------------------------
+# Quiz, best and teams boards: rows and CPU of a completion on a quiz board, Redis bytes per quiz-board entry, the
+# rebuild of 1,000,000 players' quiz boards, and a week's close of 1,000 quiz boards and 100 teams boards
+# (ops/bench/bench-quiz.sh, on its own database and Redis db 4). BENCH_SCALE=0 skips it with the rest.
+if [ "${BENCH_SCALE:-1}" != 0 ]; then
+    echo
+    BENCH_BINARY="$bin" bash ops/bench/bench-quiz.sh
 fi

@@ -337,9 +337,9 @@ struct RecordBoardScores: PostgresStatement {
 /// window's rows of both, each table's first `limit` read in order through an index (`board_current_scores_<window>`,
 /// the primary keys), closed periods left out before the `LIMIT`: a page costs what it reads, where one sort of every
 /// row after the position made a rebuild quadratic (the 1,000,000 players' quiz boards took 47 s, 59 s of PostgreSQL's
-/// CPU). The pages of rows updated since an instant (few) keep one filter and one sort.
+/// CPU; a rebuild's second pass over the rows of its last minutes, all of them when they were just written, did the same).
 /// Which rows of which table a window has decides the text, one of a few fixed ones: all time reads the current rows,
-/// a day, week or month the current and the period rows, a contest the period rows; each with and without `updatedSince`.
+/// a day, week or month the current and the period rows, a contest the period rows.
 struct OpenBoardScorePage: PostgresStatement {
     /// How many rows a page holds at most.
     static let limit = 20_000
@@ -356,18 +356,8 @@ struct OpenBoardScorePage: PostgresStatement {
                c.all_reached_at AS reached_at, c.updated_at, c.all_duration_ms AS duration_ms,
                c.all_untimed_completions AS untimed_completions, \(unescaped: handle("c"))
         FROM board_current_scores c WHERE c.all_score IS NOT NULL AND (c.board, c.user_id) > (\(\.board), \(\.userID)) AND \(\.afterPeriod) = 'all'
-            AND \(unescaped: BoardScoreTables.openPeriods(board: "c.board", window: "'all'", period: "'all'"))
+            AND c.updated_at >= \(\.since) AND \(unescaped: BoardScoreTables.openPeriods(board: "c.board", window: "'all'", period: "'all'"))
         ORDER BY c.board, c.user_id LIMIT \(unescaped: String(limit))
-        """
-
-    /// All time, rows updated since `updatedSince`.
-    static let allTimeSince: PostgresSQL<Self> = """
-        SELECT s.*, u.handle FROM (SELECT c.board, 'all'::text AS board_window, 'all'::text AS period, c.user_id, c.all_score AS score,
-               c.all_reached_at AS reached_at, c.updated_at, c.all_duration_ms AS duration_ms,
-               c.all_untimed_completions AS untimed_completions
-        FROM board_current_scores c WHERE c.all_score IS NOT NULL AND (c.board, c.user_id) > (\(\.board), \(\.userID)) AND \(\.afterPeriod) = 'all' AND updated_at >= \(\.updatedSince)) s JOIN users u USING (user_id)
-        WHERE \(unescaped: BoardScoreTables.openPeriods)
-        ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
         """
 
     /// A calendar window (`day`, `week`, `month`): its current rows, whose columns the window names, and its period rows,
@@ -379,30 +369,15 @@ struct OpenBoardScorePage: PostgresStatement {
                     c.\(unescaped: window)_reached_at AS reached_at, c.updated_at, c.\(unescaped: window)_duration_ms AS duration_ms,
                     c.\(unescaped: window)_untimed_completions AS untimed_completions, \(unescaped: handle("c"))
              FROM board_current_scores c WHERE c.\(unescaped: window)_period IS NOT NULL AND (c.board, c.\(unescaped: window)_period, c.user_id) > (\(\.board), \(\.afterPeriod), \(\.userID))
-                 AND \(unescaped: BoardScoreTables.openPeriods(board: "c.board", window: "'\(window)'", period: "c.\(window)_period"))
+                 AND c.updated_at >= \(\.since) AND \(unescaped: BoardScoreTables.openPeriods(board: "c.board", window: "'\(window)'", period: "c.\(window)_period"))
              ORDER BY c.board, c.\(unescaped: window)_period, c.user_id LIMIT \(unescaped: String(limit)))
             UNION ALL
             (SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions,
                     \(unescaped: handle("p"))
              FROM board_period_scores p WHERE p.board_window = '\(unescaped: window)' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), '\(unescaped: window)', \(\.afterPeriod), \(\.userID))
-                 AND \(unescaped: BoardScoreTables.openPeriods(board: "p.board", window: "p.board_window", period: "p.period"))
+                 AND p.updated_at >= \(\.since) AND \(unescaped: BoardScoreTables.openPeriods(board: "p.board", window: "p.board_window", period: "p.period"))
              ORDER BY p.board, p.board_window, p.period, p.user_id LIMIT \(unescaped: String(limit)))
         ) s
-        ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
-        """
-    }
-
-    /// A calendar window, rows updated since `updatedSince`.
-    private static func calendarSince(_ window: String) -> PostgresSQL<Self> {
-        """
-        SELECT s.*, u.handle FROM (SELECT c.board, '\(unescaped: window)'::text AS board_window, c.\(unescaped: window)_period AS period, c.user_id, c.\(unescaped: window)_score AS score,
-               c.\(unescaped: window)_reached_at AS reached_at, c.updated_at, c.\(unescaped: window)_duration_ms AS duration_ms,
-               c.\(unescaped: window)_untimed_completions AS untimed_completions
-        FROM board_current_scores c WHERE c.\(unescaped: window)_period IS NOT NULL AND (c.board, c.\(unescaped: window)_period, c.user_id) > (\(\.board), \(\.afterPeriod), \(\.userID)) AND updated_at >= \(\.updatedSince)
-        UNION ALL
-        SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions
-        FROM board_period_scores p WHERE p.board_window = '\(unescaped: window)' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), '\(unescaped: window)', \(\.afterPeriod), \(\.userID)) AND updated_at >= \(\.updatedSince)) s JOIN users u USING (user_id)
-        WHERE \(unescaped: BoardScoreTables.openPeriods)
         ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
         """
     }
@@ -412,32 +387,21 @@ struct OpenBoardScorePage: PostgresStatement {
         SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions,
                \(unescaped: handle("p"))
         FROM board_period_scores p WHERE p.board_window = 'contest' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), 'contest', \(\.afterPeriod), \(\.userID))
-            AND \(unescaped: BoardScoreTables.openPeriods(board: "p.board", window: "p.board_window", period: "p.period"))
+            AND p.updated_at >= \(\.since) AND \(unescaped: BoardScoreTables.openPeriods(board: "p.board", window: "p.board_window", period: "p.period"))
         ORDER BY p.board, p.board_window, p.period, p.user_id LIMIT \(unescaped: String(limit))
         """
 
-    /// Contest runs, rows updated since `updatedSince`.
-    static let contestSince: PostgresSQL<Self> = """
-        SELECT s.*, u.handle FROM (SELECT p.board, p.board_window, p.period, p.user_id, p.score, p.reached_at, p.updated_at, p.duration_ms, p.untimed_completions
-        FROM board_period_scores p WHERE p.board_window = 'contest' AND (p.board, p.board_window, p.period, p.user_id) > (\(\.board), 'contest', \(\.afterPeriod), \(\.userID)) AND updated_at >= \(\.updatedSince)) s JOIN users u USING (user_id)
-        WHERE \(unescaped: BoardScoreTables.openPeriods)
-        ORDER BY s.board, s.period, s.user_id LIMIT \(unescaped: String(limit))
-        """
-
     /// The calendar windows' texts, each spelled out once, at start-up.
-    static let day = calendar("day"), daySince = calendarSince("day")
-    static let week = calendar("week"), weekSince = calendarSince("week")
-    static let month = calendar("month"), monthSince = calendarSince("month")
+    static let day = calendar("day"), week = calendar("week"), month = calendar("month")
 
-    /// The text of the window's shape, with or without `updatedSince`.
+    /// The text of the window's shape.
     var text: PostgresSQL<Self> {
-        let recent = updatedSince != nil
         switch window {
-        case .all: return recent ? Self.allTimeSince : Self.sql
-        case .day: return recent ? Self.daySince : Self.day
-        case .week: return recent ? Self.weekSince : Self.week
-        case .month: return recent ? Self.monthSince : Self.month
-        case .contest: return recent ? Self.contestSince : Self.contest
+        case .all: Self.sql
+        case .day: Self.day
+        case .week: Self.week
+        case .month: Self.month
+        case .contest: Self.contest
         }
     }
 
@@ -474,4 +438,7 @@ struct OpenBoardScorePage: PostgresStatement {
 
     /// The position's period as bound: all time's one period is `all` whatever the position says.
     var afterPeriod: String { window == .all ? "all" : period }
+
+    /// The earliest update a row may have: `updatedSince`, or any (every row was written after 1970).
+    var since: Date { updatedSince ?? Date(timeIntervalSince1970: 0) }
 }
