@@ -69,17 +69,22 @@ struct GoalRouteTests {
             #expect(classGoals.compactMap { $0["progress"] as? Int } == [14])
             #expect(try await client.send(.get, "/v1/groups/Not%20a%20group/goals", key: harness.readKey).status == .badRequest)
 
-            // The feed, read to its end (the shared test database holds other tests' goals too).
-            var events: [[String: Any]] = []
-            var cursor = ""
-            for _ in 0..<100 {
-                let page = try await client.send(.get, "/v1/events?type=goal.completed&limit=1000\(cursor)", key: harness.readKey)
-                let found = page.json["events"] as? [[String: Any]] ?? []
-                events += found
-                guard found.count == 1000, let next = page.json["next_cursor"] as? String else { break }
-                cursor = "&after=\(next)"
+            // The feed shows a transaction only once every older one has ended, and other tests share the database: read
+            // on at the cursor, as a consumer would, until both events show (at most 2,400 empty pages at its end).
+            var reached: [[String: Any]] = []
+            var cursor: String?
+            var emptyPolls = 0
+            while reached.count < 2, emptyPolls < 2_400 {
+                let path = "/v1/events?type=goal.completed&limit=1000" + (cursor.map { "&after=\($0)" } ?? "")
+                let page = try await client.send(.get, path, key: harness.readKey)
+                let events = page.json["events"] as? [[String: Any]] ?? []
+                reached += events.compactMap { $0["data"] as? [String: Any] }.filter { ($0["goal"] as? String)?.hasPrefix(name) == true }
+                cursor = page.json["next_cursor"] as? String
+                if events.isEmpty {
+                    emptyPolls += 1
+                    try await Task.sleep(for: .milliseconds(50))
+                }
             }
-            let reached = events.compactMap { $0["data"] as? [String: Any] }.filter { ($0["goal"] as? String)?.hasPrefix(name) == true }
             #expect(reached.compactMap { $0["goal"] as? String }.sorted() == ["\(name)-class", "\(name)-three"])
             #expect(reached.first { $0["kind"] as? String == "class" }?["group"] as? String == group)
 
