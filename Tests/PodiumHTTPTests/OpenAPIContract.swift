@@ -53,7 +53,7 @@ struct OpenAPIContract: Sendable {
     /// Schema keywords this checker enforces.
     private static let validationKeywords: Set<String> = [
         "$ref", "type", "enum", "const", "anyOf", "oneOf", "properties", "required", "additionalProperties", "items",
-        "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+        "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "if", "then",
     ]
 
     /// Schema keywords that only annotate and never make a value invalid.
@@ -256,6 +256,12 @@ struct OpenAPIContract: Sendable {
             if matching != 1 {
                 found.append("\(location): matches \(matching) of oneOf, not exactly one: \(failures.flatMap { $0 }.joined(separator: "; "))")
             }
+        }
+        // `then` applies to a value that `if` accepts (JSON Schema 2020-12, as OpenAPI 3.1 has it).
+        if let condition = keywords["if"], let consequence = keywords["then"] {
+            var conditionFound: [String] = []
+            check(value, against: condition, at: location, depth: depth + 1, into: &conditionFound)
+            if conditionFound.isEmpty { check(value, against: consequence, at: location, depth: depth + 1, into: &found) }
         }
         if let constant = keywords["const"], constant != value {
             found.append("\(location): \(value.literal) is not \(constant.literal)")

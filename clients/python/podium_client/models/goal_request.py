@@ -24,7 +24,7 @@ T = TypeVar("T", bound="GoalRequest")
 @_attrs_define
 class GoalRequest:
     """A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps
-    its own progress: a class goal of `global` or a topic is refused (400, field `scope`).
+    its own progress (the schema's `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
 
         Attributes:
             id (str): The id.

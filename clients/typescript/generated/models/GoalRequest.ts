@@ -50,7 +50,7 @@ import {
 } from './GoalWindow';
 
 /**
- * A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps its own progress: a class goal of `global` or a topic is refused (400, field `scope`).
+ * A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps its own progress (the schema's `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
  * @export
  * @interface GoalRequest
  */

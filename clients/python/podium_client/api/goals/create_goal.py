@@ -112,8 +112,8 @@ def sync_detailed(
 
     Args:
         body (GoalRequest): A new goal. Its days and weeks are cut in `time_zone`. A `class`
-            goal's `scope` lists groups, each of which keeps its own progress: a class goal of
-            `global` or a topic is refused (400, field `scope`).
+            goal's `scope` lists groups, each of which keeps its own progress (the schema's
+            `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,8 +156,8 @@ def sync(
 
     Args:
         body (GoalRequest): A new goal. Its days and weeks are cut in `time_zone`. A `class`
-            goal's `scope` lists groups, each of which keeps its own progress: a class goal of
-            `global` or a topic is refused (400, field `scope`).
+            goal's `scope` lists groups, each of which keeps its own progress (the schema's
+            `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,8 +195,8 @@ async def asyncio_detailed(
 
     Args:
         body (GoalRequest): A new goal. Its days and weeks are cut in `time_zone`. A `class`
-            goal's `scope` lists groups, each of which keeps its own progress: a class goal of
-            `global` or a topic is refused (400, field `scope`).
+            goal's `scope` lists groups, each of which keeps its own progress (the schema's
+            `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -237,8 +237,8 @@ async def asyncio(
 
     Args:
         body (GoalRequest): A new goal. Its days and weeks are cut in `time_zone`. A `class`
-            goal's `scope` lists groups, each of which keeps its own progress: a class goal of
-            `global` or a topic is refused (400, field `scope`).
+            goal's `scope` lists groups, each of which keeps its own progress (the schema's
+            `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

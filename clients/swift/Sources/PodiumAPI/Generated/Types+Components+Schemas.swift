@@ -8059,7 +8059,7 @@ extension Components {
             case day = "day"
             case week = "week"
         }
-        /// A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps its own progress: a class goal of `global` or a topic is refused (400, field `scope`).
+        /// A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps its own progress (the schema's `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
         ///
         /// - Remark: Generated from `#/components/schemas/GoalRequest`.
         public struct GoalRequest: Codable, Hashable, Sendable {
