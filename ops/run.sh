@@ -13,7 +13,9 @@
 # Unless PODIUM_ADMIN_KEY is set, a random bootstrap admin key is generated
 # into .local/admin-key on the first run and reused afterwards. Every other
 # setting has a default (README, "Configuration"); PODIUM_PG_PORT / PODIUM_REDIS_PORT
-# move the local services, and the connection URLs follow unless set.
+# move the local services, and the connection URLs follow unless set. Browser pages
+# served on loopback (http://localhost:<any port>) may call it, for development,
+# unless PODIUM_CORS_ORIGINS is set (empty: none).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,6 +54,10 @@ if [ -z "${PODIUM_ADMIN_KEY:-}" ]; then
     export PODIUM_ADMIN_KEY
 fi
 
+# A page a developer serves on this machine (http://localhost:5173, http://127.0.0.1:8000) may call this Podium from a
+# browser: loopback origins on any port, unless PODIUM_CORS_ORIGINS is set (docs/ACCESS.md, "Browsers").
+export PODIUM_CORS_ORIGINS="${PODIUM_CORS_ORIGINS-http://localhost:*,http://127.0.0.1:*,http://[::1]:*}"
+
 host="${PODIUM_HOST:-127.0.0.1}"
 port="${PODIUM_PORT:-8080}"
 url_host="$host"
@@ -70,6 +76,7 @@ Podium is starting on $url
   try:       curl -H "Authorization: Bearer $PODIUM_ADMIN_KEY" $url/v1/leaderboards
              curl $url/healthz
   keys:      ${bin#"$root"/} keys create --name quiz-app --role ingest
+  browsers:  pages on ${PODIUM_CORS_ORIGINS:-no origin} may call it (PODIUM_CORS_ORIGINS)
   stop:      Ctrl-C (then \`bash ops/services.sh stop\` to stop PostgreSQL and Redis)
 
 EOF

@@ -110,7 +110,7 @@ public enum SettingsTable {
         SettingDefinition("PODIUM_PUBLIC_URL", unset: "unset",
             "the address people open Podium's pages at (`https://podium.example.org`), for the display links made with display keys; unset: the address each request was sent to"),
         SettingDefinition("PODIUM_CORS_ORIGINS", unset: "unset",
-            "comma-separated origins allowed to call the API from a browser"),
+            "comma-separated origins allowed to call the API from a browser; `http://localhost:*` allows any port (`bash ops/run.sh` sets loopback origins for development)"),
         SettingDefinition("PODIUM_HEADER_TIMEOUT_MS", default: milliseconds(http.connections.headerTimeout),
             "from connecting to the end of the first request's headers"),
         SettingDefinition("PODIUM_BODY_TIMEOUT_MS", default: milliseconds(http.connections.bodyTimeout),

@@ -264,6 +264,19 @@ struct CredentialTests {
         #expect(tooLarge?.status == .contentTooLarge)
     }
 
+    @Test("An origin listed as `scheme://host:*` is allowed on any port of that host, and only there")
+    func corsAnyPort() {
+        let policy = CORSPolicy(origins: ["http://localhost:*", "http://[::1]:*", "https://quiz.example.org"])
+        for origin in ["http://localhost:5173", "http://localhost", "http://localhost:1", "http://[::1]:8000", "https://quiz.example.org"] {
+            #expect(policy.allows(origin), "\(origin)")
+        }
+        for origin in ["https://localhost:5173", "http://localhost.evil.example:80", "http://evil.example:5173", "http://127.0.0.1:5173",
+                       "http://localhost:5173x", "http://localhost:*", "https://quiz.example.org:8443", "null"] {
+            #expect(!policy.allows(origin), "\(origin)")
+        }
+        #expect(!CORSPolicy(origins: ["https://quiz.example.org"]).allows("https://quiz.example.org:443"))
+    }
+
     @Test("CORS answers configured origins only, with Vary; paths answer 405 with Allow for methods they lack")
     func corsAndMethods() async throws {
         let harness = try await HTTPHarness(cors: CORSPolicy(origins: ["https://quiz.example.org"]))

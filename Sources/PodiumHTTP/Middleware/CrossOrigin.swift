@@ -4,12 +4,19 @@ import Synchronization
 
 /// Which web origins may call the API from a browser (CORS); none by default.
 public struct CORSPolicy: Sendable {
-    /// Allowed origins exactly as browsers send them (`https://quiz.example.org`, no path or trailing slash).
-    public var origins: Set<String>
+    /// Allowed origins as browsers send them (`https://quiz.example.org`, no path or trailing slash). An entry ending
+    /// in `:*` (`http://localhost:*`) allows its scheme and host on any port, for pages served by development servers.
+    public let origins: Set<String>
+    /// The entries naming one origin.
+    private let exact: Set<String>
+    /// The entries ending in `:*`, without it.
+    private let anyPort: Set<String>
 
     /// Creates a policy allowing `origins`.
     public init(origins: Set<String> = []) {
         self.origins = origins
+        exact = origins.filter { !$0.hasSuffix(":*") }
+        anyPort = Set(origins.filter { $0.hasSuffix(":*") }.map { String($0.dropLast(2)) })
     }
 
     /// Request headers a browser may send: credentials, JSON bodies and revalidation.
@@ -19,8 +26,20 @@ public struct CORSPolicy: Sendable {
     /// How long a browser may reuse a preflight answer, in seconds.
     static let maxAge = "600"
 
-    /// Whether `origin` may call the API.
-    func allows(_ origin: String) -> Bool { origins.contains(origin) }
+    /// Whether `origin` may call the API: it is listed, or its scheme and host are listed with `:*`.
+    func allows(_ origin: String) -> Bool {
+        if exact.contains(origin) { return true }
+        guard !anyPort.isEmpty else { return false }
+        return anyPort.contains(Self.withoutPort(origin))
+    }
+
+    /// `origin` without its `:port` (`http://localhost:5173` → `http://localhost`); unchanged when it names none.
+    static func withoutPort(_ origin: String) -> String {
+        guard let colon = origin.lastIndex(of: ":") else { return origin }
+        let port = origin[origin.index(after: colon)...]
+        guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return origin }
+        return String(origin[..<colon])
+    }
 }
 
 /// Adds CORS headers to the answers of allowed origins, and `Vary: Origin` to every answer once any origin is allowed.
