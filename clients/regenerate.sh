@@ -9,7 +9,7 @@
 # Generators (pinned; installed into .local/clients-venv from PyPI): openapi-python-client 0.29.1 (with ruff, which
 # formats its output) for clients/python/podium_client, and openapi-generator-cli 7.26.0 (its JAR, run on the
 # machine's Java) with the typescript-fetch generator for clients/typescript/generated; swift-openapi-generator 1.14.3
-# (from the Swift package list, built here) for clients/swift/Sources/PodiumAPI/Generated.
+# (from the Swift package list, built here) for clients/swift/PodiumClient/Sources/PodiumAPI/Generated.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -75,7 +75,7 @@ if $check; then
     status=0
     diff -r -q "$out/podium_client" clients/python/podium_client || status=1
     diff -r -q "$out/typescript" clients/typescript/generated || status=1
-    diff -r -q "$out/swift" clients/swift/Sources/PodiumAPI/Generated || status=1
+    diff -r -q "$out/swift" clients/swift/PodiumClient/Sources/PodiumAPI/Generated || status=1
     diff -q "$out/openapi.sha256" clients/openapi.sha256 || status=1
     if [ "$status" -ne 0 ]; then
         echo "FAILED: the clients' generated code is not what $document gives: run bash clients/regenerate.sh and commit" >&2
@@ -83,10 +83,10 @@ if $check; then
     fi
     echo "OK: the generated clients match $document"
 else
-    rm -rf clients/python/podium_client clients/typescript/generated clients/swift/Sources/PodiumAPI/Generated
+    rm -rf clients/python/podium_client clients/typescript/generated clients/swift/PodiumClient/Sources/PodiumAPI/Generated
     cp -r "$out/podium_client" clients/python/podium_client
     cp -r "$out/typescript" clients/typescript/generated
-    cp -r "$out/swift" clients/swift/Sources/PodiumAPI/Generated
+    cp -r "$out/swift" clients/swift/PodiumClient/Sources/PodiumAPI/Generated
     cp "$out/openapi.sha256" clients/openapi.sha256
-    echo "written: clients/python/podium_client, clients/typescript/generated, clients/swift/Sources/PodiumAPI/Generated, clients/openapi.sha256"
+    echo "written: clients/python/podium_client, clients/typescript/generated, clients/swift/PodiumClient/Sources/PodiumAPI/Generated, clients/openapi.sha256"
 fi

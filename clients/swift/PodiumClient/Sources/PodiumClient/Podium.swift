@@ -1,76 +1,106 @@
 import Foundation
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import PodiumAPI
+#if canImport(Darwin)
+import OpenAPIURLSession
+#else
+import OpenAPIAsyncHTTPClient
+#endif
 
-/// Why a completion was not recorded.
-public enum CompletionError: Error, Equatable {
-    /// Podium answered that it cannot be recorded (400, 403, 409, 413 or 422): sending it again cannot help.
-    case refused(status: Int)
-    /// Podium could not take it now (429, 5xx), and the attempts ran out: send it again later (an `OfflineQueue`).
-    case unavailable(status: Int)
-}
+/// A completion as `Podium.record` sends it (`POST /v1/completions`).
+public typealias Completion = Components.Schemas.CompletionRequest
+/// Podium's answer to a recorded completion: points, level, streak, achievements, goals.
+public typealias CompletionAnswer = Components.Schemas.CompletionResponse
+/// A page of a board period.
+public typealias LeaderboardPage = Components.Schemas.LeaderboardPage
+/// A board's period: `day`, `week`, `month` or `all_time`.
+public typealias LeaderboardWindow = Components.Schemas.LeaderboardWindow
+/// A player's profile: totals, level, streak, achievements, ranks, goals.
+public typealias UserProfile = Components.Schemas.UserProfile
 
-/// A Podium client: the generated API (`api`) with a token supply, plus `record`.
+/// A Podium client: `record`, `profile` and `leaderboard`, and the generated `api` (every operation of openapi.json)
+/// for the rest, all sending the tokens the app's supply gives and throwing `PodiumError`.
 public struct Podium: Sendable {
-    /// The generated client, every operation of openapi.json.
+    /// The generated client, every operation of openapi.json. Its calls throw a `ClientError` whose
+    /// `underlyingError` is a `PodiumError` (`PodiumError.from(error)` finds it) for every answer but a success or 304.
     public let api: Client
     /// Waits between retries (tests pass their own).
     let sleep: @Sendable (Duration) async throws -> Void
 
-    /// A client of the Podium at `serverURL` sending the tokens `token` gives, over `transport` (AsyncHTTPClient by
-    /// default; on Apple platforms `URLSessionTransport` from swift-openapi-urlsession works the same).
+    /// A client of the Podium at `serverURL` sending the tokens `token` gives (a player token from the app's backend,
+    /// or an API key), over `transport`: URLSession on Apple platforms, AsyncHTTPClient elsewhere, by default.
     public init(
-        serverURL: URL, token: @escaping TokenSupply, transport: any ClientTransport = AsyncHTTPClientTransport(),
+        serverURL: URL, token: @escaping TokenSupply, transport: any ClientTransport = Podium.defaultTransport(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         // Podium writes instants with milliseconds (2026-11-27T14:00:00.000Z).
         api = Client(
             serverURL: serverURL, configuration: Configuration(dateTranscoder: PodiumJSON.transcoder), transport: transport,
-            middlewares: [BearerTokenMiddleware(supply: token)])
+            middlewares: [ProblemMiddleware(), BearerTokenMiddleware(supply: token)])
         self.sleep = sleep
     }
 
-    /// Records `completion` (give it `completedAt`, when the quiz was played). After a network error, a 429 or a 5xx
-    /// it is sent again with the same id, up to `attempts` times in all (waiting a 429's `Retry-After`, else 0.5 s, then
-    /// twice as long each time): Podium answers a completion it already has as a replay, so a retry whose first answer was lost counts
-    /// once. Throws `CompletionError.refused` at once for answers a retry cannot change.
-    public func record(_ completion: Components.Schemas.CompletionRequest, attempts: Int = 4) async throws -> Components.Schemas.CompletionResponse {
+    /// URLSession where it exists whole (Apple platforms), AsyncHTTPClient elsewhere (Linux, Windows, Android).
+    public static func defaultTransport() -> any ClientTransport {
+        #if canImport(Darwin)
+        URLSessionTransport()
+        #else
+        AsyncHTTPClientTransport()
+        #endif
+    }
+
+    /// Records `completion` (give it `completedAt`, when the quiz was played). After no answer, a 429, a 5xx or an
+    /// answer that was not Podium's, it is sent again with the same id, up to `attempts` times in all (waiting the
+    /// answer's `Retry-After`, else 0.5 s, then twice as long each time): Podium answers a completion it already has as
+    /// a replay, so a retry whose first answer was lost counts once. Throws `PodiumError.refused` at once for answers
+    /// a retry cannot change, `.authentication` when the credential is refused after one fresh token, and
+    /// `.unavailable` when the attempts run out (then queue it: `OfflineQueue`).
+    public func record(_ completion: Completion, attempts: Int = 4) async throws -> CompletionAnswer {
         var wait = Duration.milliseconds(500)
         for attempt in 1...max(1, attempts) {
-            let status: Int
-            var retryAfter: Int?
+            let unavailable: Unavailability
             do {
                 switch try await api.recordCompletion(body: .json(completion)) {
                 case .created(let created): return try created.body.json
                 case .ok(let replayed): return try replayed.body.json
-                case .badRequest: throw CompletionError.refused(status: 400)
-                case .unauthorized: throw CompletionError.refused(status: 401)
-                case .forbidden: throw CompletionError.refused(status: 403)
-                case .conflict: throw CompletionError.refused(status: 409)
-                case .contentTooLarge: throw CompletionError.refused(status: 413)
-                case .unprocessableContent: throw CompletionError.refused(status: 422)
-                case .requestTimeout: status = 408
-                case .tooManyRequests(let limited):
-                    status = 429
-                    retryAfter = limited.headers.retryAfter
-                case .internalServerError: status = 500
-                case .serviceUnavailable: status = 503
-                case .undocumented(let code, _):
-                    guard [502, 504].contains(code) else { throw CompletionError.refused(status: code) }
-                    status = code
+                default: throw PodiumError.unavailable(Unavailability(reason: .unavailable))
                 }
-            } catch let error as ClientError {
-                // No answer (refused connection, reset, timeout): Podium may or may not have it; the same id is safe.
-                if attempt == attempts { throw error }
-                try await sleep(wait)
-                wait *= 2
-                continue
+            } catch {
+                switch PodiumError.from(error) {
+                case .unavailable(let reason)?: unavailable = reason
+                case let podiumError?: throw podiumError
+                case nil where error is ClientError: unavailable = Unavailability(reason: .offline)
+                case nil: throw error
+                }
             }
-            if attempt == attempts { throw CompletionError.unavailable(status: status) }
-            try await sleep(retryAfter.map { .seconds(min(60, max(1, $0))) } ?? wait)
+            if attempt >= attempts { throw PodiumError.unavailable(unavailable) }
+            try await sleep(unavailable.retryAfter.map { .seconds(min(60, max(1, $0))) } ?? wait)
             wait *= 2
         }
-        throw CompletionError.unavailable(status: 0)
+        throw PodiumError.unavailable(Unavailability(reason: .offline))
+    }
+
+    /// `userId`'s profile (`GET /v1/users/{id}`).
+    public func profile(userId: String) async throws -> UserProfile {
+        try await Self.unwrapping { try await api.fetchUserProfile(path: .init(id: userId)).ok.body.json }
+    }
+
+    /// A page of `board`'s current `window` period, from `offset` (`GET /v1/leaderboards/{board}/{window}`).
+    public func leaderboard(_ board: String, window: LeaderboardWindow, limit: Int = 10, offset: Int = 0) async throws -> LeaderboardPage {
+        try await Self.unwrapping {
+            try await api.fetchLeaderboardPage(path: .init(board: board, window: window), query: .init(limit: limit, offset: offset)).ok.body.json
+        }
+    }
+
+    /// Runs `call`, throwing the `PodiumError` inside a `ClientError` itself, and `.unavailable(.offline)` for one
+    /// that holds none (no answer came).
+    static func unwrapping<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch {
+            if let podiumError = PodiumError.from(error) { throw podiumError }
+            if error is ClientError { throw PodiumError.unavailable(Unavailability(reason: .offline)) }
+            throw error
+        }
     }
 }

@@ -1,90 +1,7 @@
 import Foundation
-import HTTPTypes
-import OpenAPIAsyncHTTPClient
-import OpenAPIRuntime
 import PodiumAPI
 import PodiumClient
 import Testing
-
-/// The Swift client against a real `podium serve` that `clients/swift/test.sh` starts: its address, admin key and
-/// player-token secret (key id `k1`) come in the environment. Without them the tests fail: they are never skipped.
-struct Server {
-    let url: URL
-    let adminKey: String
-    /// A player of group `playerGroup`, with a token that expired an hour ago and a fresh one.
-    let player: String
-    let playerGroup: String
-    let staleToken: String
-    let freshToken: String
-
-    static func fromEnvironment() throws -> Server {
-        let environment = ProcessInfo.processInfo.environment
-        let names = ["URL", "ADMIN_KEY", "PLAYER", "PLAYER_GROUP", "STALE_TOKEN", "FRESH_TOKEN"]
-        let values = names.compactMap { environment["PODIUM_CLIENT_TEST_\($0)"] }
-        guard values.count == names.count, let base = URL(string: values[0]) else {
-            throw TestFailure("run clients/swift/test.sh: it starts a Podium and names it in PODIUM_CLIENT_TEST_URL")
-        }
-        return Server(url: base, adminKey: values[1], player: values[2], playerGroup: values[3], staleToken: values[4], freshToken: values[5])
-    }
-
-    /// A client sending the admin key.
-    func admin(transport: any ClientTransport = AsyncHTTPClientTransport()) -> Podium {
-        Podium(serverURL: url, token: { [adminKey] _ in adminKey }, transport: transport, sleep: { _ in })
-    }
-}
-
-/// What a token supply was asked, in order.
-final class Asked: @unchecked Sendable {
-    private let lock = NSLock()
-    private var refreshes: [Bool] = []
-    func note(_ refresh: Bool) { lock.withLock { refreshes.append(refresh) } }
-    var all: [Bool] { lock.withLock { refreshes } }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A transport that fails the first `failures` sends as a network outage would (no answer), before or after the
-/// request reached Podium, then passes every request on.
-final class FlakyTransport: ClientTransport, @unchecked Sendable {
-    enum When { case beforeSending, afterSending }
-    private let inner = AsyncHTTPClientTransport()
-    private let lock = NSLock()
-    private var failures: Int
-    private let when: When
-    private(set) var sends = 0
-
-    init(failures: Int, when: When) {
-        self.failures = failures
-        self.when = when
-    }
-
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let fail = lock.withLock { () -> Bool in
-            sends += 1
-            guard failures > 0 else { return false }
-            failures -= 1
-            return true
-        }
-        if fail && when == .beforeSending { throw URLError(.cannotConnectToHost) }
-        let answer = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
-        if fail { throw URLError(.networkConnectionLost) }  // Podium recorded it; its answer never arrived
-        return answer
-    }
-}
-
-func completion(_ id: String, user: String, group: String, minutesAgo: Int = 0, correct: Int = 4) -> Components.Schemas.CompletionRequest {
-    let playedAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 1).rounded(.down) - Double(minutesAgo * 60))
-    return .init(id: id, userId: user, quizId: "q-swift", topic: "math", difficulty: .medium, correct: correct, total: 5,
-                 durationMs: 90_000, completedAt: playedAt, groups: [group])
-}
-
-func completions(of user: String, podium: Podium) async throws -> Int {
-    guard case .ok(let ok) = try await podium.api.fetchUserProfile(path: .init(id: user)) else { throw TestFailure("no profile of \(user)") }
-    return try ok.body.json.totals.completions
-}
 
 @Suite("The Swift client against a real Podium", .serialized, .timeLimit(.minutes(5)))
 struct PodiumClientTests {
@@ -107,110 +24,169 @@ struct PodiumClientTests {
         let answer = try await podium.record(completion("\(user)-\(run)", user: user, group: group))
         #expect(answer.completion.id == "\(user)-\(run)" && answer.pointsAwarded == 3)
         #expect(asked.all == [false, true])
-        guard case .ok(let page) = try await podium.api.fetchLeaderboardPage(path: .init(board: "group:\(group)", window: .week)) else {
-            throw TestFailure("no page")
-        }
-        #expect(try page.body.json.entries.map(\.userId) == [user])
-        guard case .forbidden = try await podium.api.fetchUserProfile(path: .init(id: "u-swift-somebody-else")) else {
-            throw TestFailure("another player's profile was not refused")
-        }
+        #expect(try await podium.leaderboard("group:\(group)", window: .week).entries.map(\.userId) == [user])
+        let refused = await #expect(throws: PodiumError.self) { try await podium.profile(userId: "u-swift-somebody-else") }
+        #expect(refused?.problem?.status == 403 && refused?.problem?.type.hasSuffix("/forbidden") == true, "\(String(describing: refused))")
     }
 
     @Test("a completion is retried with the same id after an outage, and counts once even when its answer was lost")
     func retries() async throws {
-        let group = "swift-\(run)"
-        let before = FlakyTransport(failures: 2, when: .beforeSending)
-        let answer = try await server.admin(transport: before).record(completion("r-\(run)-1", user: "u-swift-r-\(run)", group: group))
-        #expect(answer.completion.id == "r-\(run)-1" && before.sends == 3)
-        let lost = FlakyTransport(failures: 1, when: .afterSending)
-        _ = try await server.admin(transport: lost).record(completion("r-\(run)-2", user: "u-swift-r-\(run)", group: group, minutesAgo: 5))
-        #expect(lost.sends == 2)
-        #expect(try await completions(of: "u-swift-r-\(run)", podium: server.admin()) == 2, "no completion counted twice")
-        await #expect(throws: CompletionError.refused(status: 400)) {
-            try await server.admin().record(completion("r-\(run)-3", user: "u-swift-r-\(run)", group: group, correct: 9))
+        let (user, group) = ("u-swift-r-\(run)", "swift-\(run)")
+        let waits = Waits()
+        try await server.fault([["drop": true, "times": 2, "path": "/v1/completions"]])
+        let answer = try await server.admin(throughProxy: true, waits: waits).record(completion("r-\(run)-1", user: user, group: group))
+        #expect(answer.completion.id == "r-\(run)-1" && waits.all == [.milliseconds(500), .seconds(1)])
+        try await server.fault([["lose_answer": true, "path": "/v1/completions"]])
+        let replay = try await server.admin(throughProxy: true).record(completion("r-\(run)-2", user: user, group: group, minutesAgo: 5))
+        #expect(replay.completion.id == "r-\(run)-2")
+        #expect(try await completions(of: user, podium: server.admin()) == 2, "no completion counted twice")
+        let invalid = await #expect(throws: PodiumError.self) {
+            try await server.admin().record(completion("r-\(run)-3", user: user, group: group, correct: 9))
         }
-        await #expect(throws: CompletionError.refused(status: 409)) {
-            try await server.admin().record(completion("r-\(run)-1", user: "u-swift-r-\(run)", group: group, correct: 5))
+        guard case .refused(let problem)? = invalid else { throw TestFailure("not refused: \(String(describing: invalid))") }
+        #expect(problem.status == 400 && problem.errors.map(\.field) == ["correct"])
+        let conflict = await #expect(throws: PodiumError.self) {
+            try await server.admin().record(completion("r-\(run)-1", user: user, group: group, correct: 5))
         }
+        #expect(conflict?.problem?.status == 409 && conflict?.description.hasPrefix("refused: 409 Conflict: ") == true, "\(String(describing: conflict))")
     }
 
-    @Test("an offline queue syncs through the batch route with no loss and no doubles")
+    @Test("a proxy's HTML 502 and 503 pages are retried, then reported as unavailable with what the proxy said")
+    func proxyPages() async throws {
+        let (user, group) = ("u-swift-h-\(run)", "swift-\(run)")
+        try await server.fault([["status": 502, "path": "/v1/completions"], ["status": 503, "path": "/v1/completions"]])
+        let before = try await server.proxyLog().count
+        let answer = try await server.admin(throughProxy: true).record(completion("h-\(run)-1", user: user, group: group))
+        #expect(answer.completion.id == "h-\(run)-1")
+        #expect(try await server.proxyLog().dropFirst(before).map(\.answer) == [502, 503, 201])
+
+        try await server.fault([["status": 503, "times": 3, "path": "/v1/completions", "retry_after": 2]])
+        let waits = Waits()
+        let failed = await #expect(throws: PodiumError.self) {
+            try await server.admin(throughProxy: true, waits: waits).record(completion("h-\(run)-2", user: user, group: group), attempts: 3)
+        }
+        guard case .unavailable(let unavailable)? = failed else { throw TestFailure("not unavailable: \(String(describing: failed))") }
+        #expect(unavailable.reason == .unavailable && unavailable.problem?.status == 503 && unavailable.retryAfter == 2)
+        #expect(unavailable.problem?.title == "Service Unavailable" && unavailable.problem?.detail.contains("text/html") == true,
+                "\(String(describing: unavailable.problem))")
+        #expect(waits.all == [.seconds(2), .seconds(2)], "Retry-After is waited")
+        #expect(try await completions(of: user, podium: server.admin()) == 1)
+    }
+
+    @Test("a rate limit is waited out as Retry-After says; a queue leaves its items as rate-limited")
+    func rateLimit() async throws {
+        let (user, group) = ("u-swift-l-\(run)", "swift-\(run)")
+        let waits = Waits()
+        try await server.fault([["status": 429, "retry_after": 7, "problem": true, "path": "/v1/completions"]])
+        _ = try await server.admin(throughProxy: true, waits: waits).record(completion("l-\(run)-1", user: user, group: group))
+        #expect(waits.all == [.seconds(7)])
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("podium-queue-l-\(run).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let queue = OfflineQueue(file: file, podium: server.admin(throughProxy: true))
+        for index in 2...3 { try await queue.add(completion("l-\(run)-\(index)", user: user, group: group, minutesAgo: index)) }
+        try await server.fault([["status": 429, "retry_after": 30, "path": "/v1/completions/batch"]])
+        let report = try await queue.sync()
+        #expect(report.left == 2 && report.recorded.isEmpty)
+        for (_, outcome) in report.items {
+            guard case .left(.rateLimited(let problem)) = outcome else { throw TestFailure("not rate-limited: \(outcome)") }
+            #expect(problem?.retryAfter == 30 && problem?.status == 429)
+        }
+        #expect(try await queue.sync().recorded == ["l-\(run)-2", "l-\(run)-3"])
+        #expect(try await completions(of: user, podium: server.admin()) == 3)
+    }
+
+    @Test("a refused credential is an authentication error after one fresh token, never offline, and ends a live board")
+    func refusedCredential() async throws {
+        let (user, group) = (server.player, server.playerGroup)
+        let asked = Asked()
+        let signedOut = Podium(serverURL: server.proxy, token: { [server] refresh in
+            asked.note(refresh)
+            return server.staleToken  // the app's backend cannot give a good one: the player is signed out
+        }, sleep: { _ in })
+        let failed = await #expect(throws: PodiumError.self) { try await signedOut.record(completion("a-\(run)-1", user: user, group: group)) }
+        guard case .authentication(let problem)? = failed else { throw TestFailure("not an authentication error: \(String(describing: failed))") }
+        #expect(problem.status == 401 && asked.all == [false, true])
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("podium-queue-a-\(run).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let queue = OfflineQueue(file: file, podium: signedOut)
+        try await queue.add(completion("a-\(run)-2", user: user, group: group))
+        let report = try await queue.sync()
+        #expect(report.items.map(\.id) == ["a-\(run)-2"])
+        guard case .left(.authentication(let refused)) = report.items[0].outcome else { throw TestFailure("not left for authentication: \(report.items)") }
+        #expect(refused.status == 401 && asked.all == [false, true, true])
+
+        let before = try await server.proxyLog().count
+        var pages = LiveBoard.pages(of: "group:\(group)", window: .week, podium: signedOut, pollEvery: .milliseconds(100)).makeAsyncIterator()
+        let ended = await #expect(throws: PodiumError.self) { _ = try await pages.next() }
+        guard case .authentication? = ended else { throw TestFailure("the live board did not end on the credential: \(String(describing: ended))") }
+        let sent = try await server.proxyLog().dropFirst(before)
+        #expect(sent.map(\.answer) == [401, 401], "one request and its one retry with a fresh token, then nothing")
+    }
+
+    @Test("an offline queue syncs through the batch route with every item's outcome, no loss and no doubles")
     func offlineQueue() async throws {
         let user = "u-swift-q-\(run)"
         let group = "swift-\(run)"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("podium-queue-\(run).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        let offline = OfflineQueue(file: file, podium: server.admin(transport: FlakyTransport(failures: 1, when: .beforeSending)))
+        let queue = OfflineQueue(file: file, podium: server.admin(throughProxy: true))
         let played = (0..<3).map { completion("q-\(run)-\($0)", user: user, group: group, minutesAgo: 10 - 2 * $0) }
-        for item in played { try await offline.add(item) }
-        try await offline.add(completion("q-\(run)-bad", user: user, group: group, correct: 9))
-        #expect(try await offline.sync() == SyncReport(left: 4))
-        // The same file, read by a queue that reaches Podium (an app started again, online).
+        for item in played { try await queue.add(item) }
+        try await queue.add(completion("q-\(run)-bad", user: user, group: group, correct: 9))
+        try await server.fault([["drop": true, "path": "/v1/completions/batch"]])
+        let offline = try await queue.sync()
+        #expect(offline == SyncReport(items: (played.map(\.id) + ["q-\(run)-bad"]).map { ($0, .left(.offline)) }))
+        // Back online: the same file, read by a queue that reaches Podium (an app started again).
         let online = OfflineQueue(file: file, podium: server.admin())
-        #expect(try await online.sync() == SyncReport(recorded: played.map(\.id), refused: [("q-\(run)-bad", 400)], left: 0))
+        let synced = try await online.sync()
+        #expect(synced.recorded == played.map(\.id) && synced.left == 0)
+        #expect(synced.refused.map(\.id) == ["q-\(run)-bad"] && synced.refused.first?.problem.errors.map(\.field) == ["completions[3].correct"],
+                "\(synced.refused)")
+        // The same completions queued again (a sync whose answer was lost): replays, never doubles.
         for item in played { try await online.add(item) }
-        #expect(try await online.sync() == SyncReport(replayed: played.map(\.id), left: 0))
+        #expect(try await online.sync() == SyncReport(items: played.map { ($0.id, .replayed) }))
         #expect(try await completions(of: user, podium: server.admin()) == 3)
 
         // A completion added while a sync's batch is on its way stays queued for the next sync.
         let late = completion("q-\(run)-late", user: user, group: group)
         let adding = AddingTransport()
-        let queue = OfflineQueue(file: file, podium: server.admin(transport: adding))
-        adding.onBatch = { try await queue.add(late) }
-        try await queue.add(completion("q-\(run)-3", user: user, group: group, minutesAgo: 1))
-        #expect(try await queue.sync() == SyncReport(recorded: ["q-\(run)-3"], left: 1))
-        #expect(try await queue.pending().map(\.id) == [late.id])
+        let busy = OfflineQueue(file: file, podium: server.admin(transport: adding))
+        adding.onBatch = { try await busy.add(late) }
+        try await busy.add(completion("q-\(run)-3", user: user, group: group, minutesAgo: 1))
+        #expect(try await busy.sync() == SyncReport(items: [("q-\(run)-3", .recorded)]))
+        #expect(try await busy.pending().map(\.id) == [late.id])
     }
 
     @Test("a live board shows a new completion, over the stream or by polling when the stream cannot be had")
     func liveBoard() async throws {
         let group = "swift-live-\(run)"
-        for (name, transport) in [("stream", AsyncHTTPClientTransport() as any ClientTransport), ("polling", NoStreams())] {
+        for (name, transport) in [("stream", Podium.defaultTransport()), ("polling", NoStreams())] {
             let board = LiveBoard.pages(of: "group:\(group)", window: .week, limit: 50, podium: Podium(
                 serverURL: server.url, token: { [server] _ in server.adminKey }, transport: transport, sleep: { _ in try await Task.sleep(for: .milliseconds(200)) }),
                 pollEvery: .milliseconds(300))
             // Bounded: a board that shows nothing new within 30 s fails, rather than waiting for the suite's limit.
             let newcomer = "u-swift-\(name)-\(run)"
-            let shown = try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask {
+            let shown = try await withThrowingTaskGroup(of: Bool.self) { tasks in
+                tasks.addTask {
                     var pages = board.makeAsyncIterator()
-                    guard await pages.next() != nil else { return false }
-                    _ = try await server.admin().record(completion("live-\(name)-\(run)", user: newcomer, group: "swift-live-\(run)"))
-                    while let page = await pages.next() {
+                    guard try await pages.next() != nil else { return false }
+                    _ = try await server.admin().record(completion("live-\(name)-\(run)", user: newcomer, group: group))
+                    while let page = try await pages.next() {
                         if page.entries.contains(where: { $0.userId == newcomer }) { return true }
                     }
                     return false
                 }
-                group.addTask {
+                tasks.addTask {
                     try await Task.sleep(for: .seconds(30))
                     return false
                 }
-                let first = try await group.next() ?? false
-                group.cancelAll()
+                let first = try await tasks.next() ?? false
+                tasks.cancelAll()
                 return first
             }
             #expect(shown, "\(name): the newcomer's page arrived")
         }
-    }
-}
-
-/// A transport with event streams blocked (a proxy that buffers them): the live operation fails, the rest passes.
-struct NoStreams: ClientTransport {
-    let inner = AsyncHTTPClientTransport()
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        if operationID == "streamLeaderboard" { throw URLError(.cannotConnectToHost) }
-        return try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
-    }
-}
-
-/// A transport that runs `onBatch` while a batch is being sent (before passing it on), as an app adding to its queue
-/// during a sync would.
-final class AddingTransport: ClientTransport, @unchecked Sendable {
-    private let inner = AsyncHTTPClientTransport()
-    var onBatch: (@Sendable () async throws -> Void)?
-
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        if operationID == "recordCompletionBatch" { try await onBatch?() }
-        return try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }

@@ -135,7 +135,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/detail`.
             public var detail: Swift.String
-            /// Stable machine-readable code clients may switch on: `validation-failed`, `malformed-body`, `unauthorized`, `forbidden`, `not-found`, `conflict`, `request-timeout`, `body-too-large`, `method-not-allowed`, `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
+            /// Stable machine-readable code clients may switch on: `validation-failed`, `malformed-body`, `unauthorized`, `forbidden`, `not-found`, `conflict`, `implausible-completion` (422: a player token's completion breaks a plausibility rule), `rate-limited` (429, with `Retry-After`), `request-timeout`, `body-too-large`, `method-not-allowed`, `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/code`.
             public var code: Swift.String
@@ -154,7 +154,7 @@ extension Components {
             ///   - title: Short summary of the kind of problem.
             ///   - status: HTTP status.
             ///   - detail: What went wrong this time.
-            ///   - code: Stable machine-readable code clients may switch on: `validation-failed`, `malformed-body`, `unauthorized`, `forbidden`, `not-found`, `conflict`, `request-timeout`, `body-too-large`, `method-not-allowed`, `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
+            ///   - code: Stable machine-readable code clients may switch on: `validation-failed`, `malformed-body`, `unauthorized`, `forbidden`, `not-found`, `conflict`, `implausible-completion` (422: a player token's completion breaks a plausibility rule), `rate-limited` (429, with `Retry-After`), `request-timeout`, `body-too-large`, `method-not-allowed`, `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
             ///   - errors: Field-level problems; present on validation failures only.
             ///   - requestId: The request's id, as in its `X-Request-Id` answer header: quote it when asking ops to look a request up. Absent on the problem of one batch item.
             public init(
