@@ -1,157 +1,83 @@
-"""Recording completions so that none is lost and none counts twice: retries with the same id, and an offline queue."""
+"""A completion as the layer takes it: a dict with the API's snake_case keys, checked before anything is sent or queued,
+so a mistake is a `ValueError` naming the field, never a `KeyError` or a batch refused whole."""
 
-import json
-import os
-import time
-from dataclasses import dataclass, field
+from __future__ import annotations
 
-import httpx
+import datetime
+from collections.abc import Mapping
+from typing import Any
 
-from podium_client.api.completions import record_completion, record_completion_batch
-from podium_client.models import BatchRequest, CompletionRequest, CompletionResponse
-
-# Answers worth sending again: Podium did not record the completion, or may have (then the retry is a replay).
-RETRIED = {429, 500, 502, 503, 504}
-BATCH = 500  # the most completions one batch takes
+REQUIRED = ("id", "user_id", "quiz_id", "topic", "difficulty", "correct", "total")
+OPTIONAL = ("duration_ms", "completed_at", "groups", "display_name")
+DIFFICULTIES = ("easy", "medium", "hard")
 
 
-class CompletionRefused(Exception):
-    """Podium answered that the completion cannot be recorded (400, 403, 409 or 422): sending it again cannot help."""
-
-    def __init__(self, status, problem):
-        super().__init__(f"{status}: {problem.get('detail') if isinstance(problem, dict) else problem}")
-        self.status = status
-        self.problem = problem
+class InvalidCompletion(ValueError):
+    """The completion cannot be sent as it is: a field is missing, unknown or of the wrong type (the message names
+    it). Podium's own checks (patterns, ranges) answer later, as `Refused` (400)."""
 
 
-class CompletionUnavailable(Exception):
-    """Podium could not take the completion now (429 or 5xx) and the attempts ran out: queue it and send it later."""
-
-    def __init__(self, status, problem):
-        super().__init__(f"{status}: Podium is unavailable; send the completion again later")
-        self.status = status
-        self.problem = problem
+def iso_instant(value: datetime.datetime) -> str:
+    """`value` (with a time zone) as the RFC 3339 UTC instant Podium takes, to the millisecond."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise InvalidCompletion("completed_at: a datetime needs a time zone (datetime.now(timezone.utc))")
+    return value.astimezone(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _wait(response, attempt, backoff):
-    """Seconds to wait before attempt `attempt + 1`: the answer's Retry-After when it gives one, else doubling."""
-    retry_after = response.headers.get("Retry-After") if response is not None else None
-    if retry_after and retry_after.isdigit():
-        return min(60, int(retry_after))
-    return backoff * (2 ** attempt)
+def _completed_at(value: Any) -> str | None:
+    if value is None or isinstance(value, str) and _is_iso(value):
+        return value
+    if isinstance(value, datetime.datetime):
+        return iso_instant(value)
+    raise InvalidCompletion(f"completed_at: {value!r} is neither a datetime nor an ISO 8601 time with its offset")
 
 
-def send_completion(client, completion, attempts=4, backoff=0.5, sleep=time.sleep):
-    """Records `completion` (a dict as POST /v1/completions takes it, with its `id`; send `completed_at` too, the time
-    the quiz was finished). Returns the `CompletionResponse`: created (201) or a replay of the same completion (200).
-
-    A network error, a 429 or a 5xx is retried with the same body up to `attempts` times in all; Podium answers a
-    retry of a completion it already recorded with the first answer, so the points count once. Raises
-    `CompletionRefused` for an answer that a retry cannot change, and `CompletionUnavailable` (or the network error)
-    when the attempts run out: then queue it (`OfflineQueue`) with the same body.
-    """
-    body = CompletionRequest.from_dict(completion)
-    for attempt in range(attempts):
-        response = None
-        try:
-            response = record_completion.sync_detailed(client=client, body=body)
-        except httpx.TransportError:
-            if attempt == attempts - 1:
-                raise
-        if response is not None:
-            status = int(response.status_code)
-            if status in (200, 201):
-                return CompletionResponse.from_dict(json.loads(response.content))
-            if status not in RETRIED:
-                raise CompletionRefused(status, json.loads(response.content or b"null"))
-            if attempt == attempts - 1:
-                raise CompletionUnavailable(status, json.loads(response.content or b"null"))
-        sleep(_wait(response, attempt, backoff))
-    raise AssertionError("unreachable")
+def _is_iso(value: str) -> bool:
+    try:
+        parsed = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return parsed.tzinfo is not None
 
 
-@dataclass
-class SyncReport:
-    """What one `OfflineQueue.sync` did."""
-
-    recorded: list = field(default_factory=list)  # ids recorded now (201)
-    replayed: list = field(default_factory=list)  # ids Podium already had (200): sent before, answer lost
-    refused: list = field(default_factory=list)  # (id, status, problem): dropped, a resend cannot help
-    left: int = 0  # still queued: Podium could not be reached, or refused for now (500)
+TYPES: dict[str, tuple[type[Any], ...]] = {
+    "id": (str,), "user_id": (str,), "quiz_id": (str,), "topic": (str,), "difficulty": (str,), "correct": (int,),
+    "total": (int,), "duration_ms": (int,), "groups": (list, tuple), "display_name": (str,)}
 
 
-class OfflineQueue:
-    """Completions kept in a JSON-lines file until Podium takes them, then sent through the batch route.
+def _check_type(name: str, value: Any) -> None:
+    if value is None and name in OPTIONAL:
+        return
+    wanted = TYPES[name]
+    if isinstance(value, bool) or not isinstance(value, wanted):
+        raise InvalidCompletion(f"{name}: {value!r} is not of type {wanted[0].__name__}")
+    if name == "groups" and not all(isinstance(group, str) for group in value):
+        raise InvalidCompletion(f"groups: {value!r} is not a list of strings")
+    if name == "difficulty" and value not in DIFFICULTIES:
+        raise InvalidCompletion(f"difficulty: {value!r} is not one of {', '.join(DIFFICULTIES)}")
 
-    `add` checks the completion's shape and appends it to the file at once (a crash loses nothing added; a line torn by
-    a crash is skipped). `sync` sends the queue in batches of up to 500 with `mode=partial`: recorded and replayed
-    completions leave the queue; refused ones (400, 403, 409, 422) leave it and are reported; a 500 item, or a batch
-    that could not be sent, stays for the next sync; a completion added while a sync runs stays too. Every completion
-    keeps its id, so a batch sent twice (its answer lost) is answered as replays and counts once. One process at a
-    time uses a queue file.
-    """
 
-    def __init__(self, path):
-        self.path = path
-
-    def add(self, completion):
-        """Queues `completion` (a dict as POST /v1/completions takes it; give it `completed_at`). Raises when its
-        shape is not a completion's (a missing field, a wrong type), so the queue never holds what a batch refuses whole."""
-        CompletionRequest.from_dict(completion)
-        with open(self.path, "a", encoding="utf-8") as file:
-            file.write(json.dumps(completion, separators=(",", ":")) + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-
-    def pending(self):
-        """The queued completions, oldest first."""
-        if not os.path.exists(self.path):
-            return []
-        pending = []
-        with open(self.path, encoding="utf-8") as file:
-            for line in file:
-                try:
-                    pending.append(json.loads(line))
-                except ValueError:
-                    continue  # a line torn by a crash while it was written
-        return pending
-
-    def _keep(self, completions):
-        temporary = f"{self.path}.tmp"
-        with open(temporary, "w", encoding="utf-8") as file:
-            file.writelines(json.dumps(c, separators=(",", ":")) + "\n" for c in completions)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, self.path)
-
-    def sync(self, client):
-        """Sends what is queued; returns a `SyncReport`."""
-        queued = self.pending()
-        report = SyncReport()
-        settled = set()
-        for first in range(0, len(queued), BATCH):
-            chunk = queued[first:first + BATCH]
-            try:
-                response = record_completion_batch.sync_detailed(
-                    client=client, body=BatchRequest.from_dict({"completions": chunk}), mode="partial")
-            except httpx.TransportError:
-                break
-            if int(response.status_code) != 200:
-                break
-            results = json.loads(response.content)["results"]
-            for item, result in zip(chunk, results):
-                status = result["status"]
-                if status == 201:
-                    report.recorded.append(item["id"])
-                elif status == 200:
-                    report.replayed.append(item["id"])
-                elif status == 500:
-                    continue  # refused for now: it stays
-                else:
-                    report.refused.append((item.get("id"), status, result.get("problem")))
-                settled.add(item["id"])
-        # Read again: what was added while the batches were sent stays, with everything not settled.
-        left = [item for item in self.pending() if item.get("id") not in settled]
-        self._keep(left)
-        report.left = len(left)
-        return report
+def completion_body(completion: Mapping[str, Any], now: datetime.datetime | None = None) -> dict[str, Any]:
+    """The JSON body for `completion`, checked: `completed_at` may be a datetime or an ISO 8601 string. With `now`,
+    a completion without `completed_at` gets that time (a queued completion keeps when it was played)."""
+    if not isinstance(completion, Mapping):
+        raise InvalidCompletion(f"a completion is a dict, not {type(completion).__name__}")
+    unknown = sorted(set(completion) - set(REQUIRED) - set(OPTIONAL))
+    if unknown:
+        raise InvalidCompletion(f"unknown field {unknown[0]!r} (the API's names: {', '.join(REQUIRED + OPTIONAL)})")
+    missing = [name for name in REQUIRED if completion.get(name) is None]
+    if missing:
+        raise InvalidCompletion(f"the completion has no {missing[0]}")
+    body = dict(completion)
+    for name, value in completion.items():
+        if name != "completed_at":
+            _check_type(name, value)
+    body["completed_at"] = _completed_at(completion.get("completed_at"))
+    if body["completed_at"] is None:
+        if now is None:
+            del body["completed_at"]
+        else:
+            body["completed_at"] = iso_instant(now)
+    if isinstance(body.get("groups"), tuple):
+        body["groups"] = list(body["groups"])
+    return body

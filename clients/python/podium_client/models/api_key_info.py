@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.role import Role, check_role
 from ..types import UNSET, Unset
@@ -12,7 +13,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="ApiKeyInfo")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class ApiKeyInfo:
     """An API key as listed (never its secret).
 
@@ -38,6 +39,20 @@ class ApiKeyInfo:
     created_at: datetime.datetime
     revoked_at: datetime.datetime | Unset = UNSET
     expires_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`ApiKeyInfo(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

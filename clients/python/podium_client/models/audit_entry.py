@@ -5,13 +5,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="AuditEntry")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class AuditEntry:
     """One admin action.
 
@@ -37,6 +38,20 @@ class AuditEntry:
     request_id: str
     actor_name: str | Unset = UNSET
     detail: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`AuditEntry(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

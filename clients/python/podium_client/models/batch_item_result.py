@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.batch_item_result_status import (
     BatchItemResultStatus,
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="BatchItemResult")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class BatchItemResult:
     """One completion's result in a batch.
 
@@ -37,6 +38,20 @@ class BatchItemResult:
     status: BatchItemResultStatus
     result: CompletionResponse | Unset = UNSET
     problem: Problem | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`BatchItemResult(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

@@ -5,6 +5,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.completion_request import CompletionRequest
@@ -13,7 +16,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="BatchRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class BatchRequest:
     """Up to 500 completions (offline sync). Unknown keys are ignored.
 
@@ -23,6 +26,20 @@ class BatchRequest:
 
     completions: list[CompletionRequest]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`BatchRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         completions = []

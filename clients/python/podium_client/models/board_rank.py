@@ -4,13 +4,15 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
+from ..types import Unset
 
 T = TypeVar("T", bound="BoardRank")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class BoardRank:
     """A player's place on one board period.
 
@@ -33,6 +35,20 @@ class BoardRank:
     rank: int
     score: int
     players: int
+
+    def __repr__(self) -> str:
+        """`BoardRank(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

@@ -4,10 +4,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.board_aggregate import BoardAggregate, check_board_aggregate
 from ..models.board_metric import BoardMetric, check_board_metric
 from ..models.tie_break import TieBreak, check_tie_break
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.window_summary import WindowSummary
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="BoardSummary")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class BoardSummary:
     """One board.
 
@@ -59,6 +61,20 @@ class BoardSummary:
     time_zone: str
     tie_break: TieBreak
     windows: list[WindowSummary]
+
+    def __repr__(self) -> str:
+        """`BoardSummary(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

@@ -5,11 +5,14 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 T = TypeVar("T", bound="CompareRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class CompareRequest:
     """Players to rank against each other. Unknown keys are ignored.
 
@@ -19,6 +22,20 @@ class CompareRequest:
 
     user_ids: list[str]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`CompareRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         user_ids = self.user_ids

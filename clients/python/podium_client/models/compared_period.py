@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.compared_period_status import (
     ComparedPeriodStatus,
@@ -16,7 +17,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="ComparedPeriod")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class ComparedPeriod:
     """One side of a comparison.
 
@@ -46,6 +47,20 @@ class ComparedPeriod:
     starts_at: datetime.datetime | Unset = UNSET
     ends_at: datetime.datetime | Unset = UNSET
     rank: int | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`ComparedPeriod(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

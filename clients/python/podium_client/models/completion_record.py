@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.difficulty import Difficulty, check_difficulty
 from ..types import UNSET, Unset
@@ -12,7 +13,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="CompletionRecord")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class CompletionRecord:
     """A recorded completion.
 
@@ -43,6 +44,20 @@ class CompletionRecord:
     points: int
     recorded_at: datetime.datetime
     duration_ms: int | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`CompletionRecord(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

@@ -6,6 +6,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.difficulty import Difficulty, check_difficulty
 from ..types import UNSET, Unset
@@ -13,7 +14,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="CompletionRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class CompletionRequest:
     """One finished quiz. Unknown keys are ignored.
 
@@ -49,6 +50,20 @@ class CompletionRequest:
     groups: list[str] | None | Unset = UNSET
     display_name: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`CompletionRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

@@ -11,6 +11,7 @@ from typing import (
 )
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.contest_request_entry import (
     ContestRequestEntry,
@@ -24,7 +25,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="ContestRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class ContestRequest:
     """A new contest.
 
@@ -70,6 +71,20 @@ class ContestRequest:
     metric: SumMetric | Unset = UNSET
     tie_break: SumTieBreak | Unset = UNSET
     medals: bool | Unset = True
+
+    def __repr__(self) -> str:
+        """`ContestRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

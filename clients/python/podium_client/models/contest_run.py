@@ -5,13 +5,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ContestRun")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class ContestRun:
     """One run of a contest.
 
@@ -29,6 +30,20 @@ class ContestRun:
     ends_at: datetime.datetime
     closes_at: datetime.datetime
     closed_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`ContestRun(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         period = self.period

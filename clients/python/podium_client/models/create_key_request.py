@@ -6,6 +6,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.role import Role, check_role
 from ..types import UNSET, Unset
@@ -13,7 +14,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="CreateKeyRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class CreateKeyRequest:
     """A key to create. Unknown keys are ignored. Scopes by role: none for `ingest` and `admin`, up to 20 for `read`, 1 to
     20 for `display`.
@@ -35,6 +36,20 @@ class CreateKeyRequest:
     scopes: list[str] | None | Unset = UNSET
     expires_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`CreateKeyRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

@@ -5,13 +5,15 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.event_type import EventType, check_event_type
+from ..types import Unset
 
 T = TypeVar("T", bound="CreateWebhookRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class CreateWebhookRequest:
     """A webhook to register.
 
@@ -26,6 +28,20 @@ class CreateWebhookRequest:
     event_types: list[EventType]
     secret: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`CreateWebhookRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url

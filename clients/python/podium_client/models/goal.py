@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.goal_kind import GoalKind, check_goal_kind
 from ..models.goal_measure import GoalMeasure, check_goal_measure
@@ -15,7 +16,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="Goal")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class Goal:
     """A goal.
 
@@ -54,6 +55,20 @@ class Goal:
     ends_at: datetime.datetime
     paused_at: datetime.datetime | Unset = UNSET
     ended_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`Goal(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

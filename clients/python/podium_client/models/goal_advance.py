@@ -4,13 +4,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="GoalAdvance")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class GoalAdvance:
     """A goal a completion counted toward: for a personal goal the player's progress, for a class goal one group's.
 
@@ -33,6 +34,20 @@ class GoalAdvance:
     target: int
     completed: bool
     group: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`GoalAdvance(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         goal = self.goal

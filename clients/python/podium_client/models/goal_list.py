@@ -4,6 +4,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.goal import Goal
@@ -12,7 +15,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="GoalList")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class GoalList:
     """Goals, by id.
 
@@ -21,6 +24,20 @@ class GoalList:
     """
 
     goals: list[Goal]
+
+    def __repr__(self) -> str:
+        """`GoalList(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         goals = []

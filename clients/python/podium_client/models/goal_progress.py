@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.goal_kind import GoalKind, check_goal_kind
 from ..models.goal_measure import GoalMeasure, check_goal_measure
@@ -14,7 +15,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="GoalProgress")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class GoalProgress:
     """A goal's progress in its period under way, for one player (personal) or group (class).
 
@@ -48,6 +49,20 @@ class GoalProgress:
     seconds_left: int
     group: str | Unset = UNSET
     completed_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`GoalProgress(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         goal = self.goal

@@ -11,6 +11,7 @@ from typing import (
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.goal_kind import GoalKind, check_goal_kind
 from ..models.goal_measure import GoalMeasure, check_goal_measure
@@ -21,7 +22,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="GoalRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class GoalRequest:
     """A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps
     its own progress (the schema's `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).
@@ -55,6 +56,20 @@ class GoalRequest:
     kind: GoalKind | Unset = UNSET
     time_zone: TimeZone | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`GoalRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.health_status_status import HealthStatusStatus, check_health_status_status
 from ..types import UNSET, Unset
@@ -11,7 +12,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="HealthStatus")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class HealthStatus:
     """The answer of the health probes.
 
@@ -26,6 +27,20 @@ class HealthStatus:
     status: HealthStatusStatus
     postgres: str | Unset = UNSET
     redis: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`HealthStatus(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         status: str = self.status

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.job_attempt_outcome import JobAttemptOutcome, check_job_attempt_outcome
 from ..types import UNSET, Unset
@@ -12,7 +13,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="JobAttempt")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class JobAttempt:
     """One attempt of a run.
 
@@ -32,6 +33,20 @@ class JobAttempt:
     finished_at: datetime.datetime | Unset = UNSET
     outcome: JobAttemptOutcome | Unset = UNSET
     error: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`JobAttempt(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         attempt = self.attempt

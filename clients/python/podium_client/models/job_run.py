@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.job_run_status import JobRunStatus, check_job_run_status
 from ..models.job_run_trigger import JobRunTrigger, check_job_run_trigger
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="JobRun")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class JobRun:
     """One run of a job: a (job, slot) pair, run at most once successfully across every replica.
 
@@ -52,6 +53,20 @@ class JobRun:
     next_attempt_at: datetime.datetime | Unset = UNSET
     error: str | Unset = UNSET
     result: JobRunResult | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`JobRun(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         job = self.job

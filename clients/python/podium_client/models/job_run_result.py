@@ -5,15 +5,32 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 T = TypeVar("T", bound="JobRunResult")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class JobRunResult:
     """What a succeeded run did, as counts by name (e.g. `closed`, `medals`, `snapshots`)."""
 
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`JobRunResult(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
 

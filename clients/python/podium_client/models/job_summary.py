@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.job_summary_misfire import JobSummaryMisfire, check_job_summary_misfire
 from ..types import UNSET, Unset
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="JobSummary")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class JobSummary:
     """A scheduled job.
 
@@ -51,6 +52,20 @@ class JobSummary:
     next_slots: list[datetime.datetime]
     next_slot: datetime.datetime | Unset = UNSET
     last_run: JobRun | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`JobSummary(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

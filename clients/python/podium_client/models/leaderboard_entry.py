@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_entry_medal import (
     LeaderboardEntryMedal,
@@ -14,7 +15,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="LeaderboardEntry")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeaderboardEntry:
     """One row of a leaderboard.
 
@@ -32,6 +33,20 @@ class LeaderboardEntry:
     score: int
     display_name: str | Unset = UNSET
     medal: LeaderboardEntryMedal | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`LeaderboardEntry(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         rank = self.rank

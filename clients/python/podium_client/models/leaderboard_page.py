@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.board_aggregate import BoardAggregate, check_board_aggregate
 from ..models.board_metric import BoardMetric, check_board_metric
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="LeaderboardPage")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeaderboardPage:
     """A page of one board period.
 
@@ -91,6 +92,20 @@ class LeaderboardPage:
     league: LeagueCohortPage | Unset = UNSET
     cancelled_at: datetime.datetime | Unset = UNSET
     next_starts_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`LeaderboardPage(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

@@ -5,11 +5,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_snapshot_kind import (
     LeaderboardSnapshotKind,
     check_leaderboard_snapshot_kind,
 )
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.leaderboard_entry import LeaderboardEntry
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="LeaderboardSnapshot")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeaderboardSnapshot:
     """A board period as it stood at one time.
 
@@ -36,6 +38,20 @@ class LeaderboardSnapshot:
     taken_at: datetime.datetime
     players: int
     entries: list[LeaderboardEntry]
+
+    def __repr__(self) -> str:
+        """`LeaderboardSnapshot(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         kind: str = self.kind

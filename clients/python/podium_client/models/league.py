@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.board_metric import BoardMetric, check_board_metric
 from ..models.league_status import LeagueStatus, check_league_status
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="League")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class League:
     """A league.
 
@@ -72,6 +73,20 @@ class League:
     week: LeagueWeek
     paused_at: datetime.datetime | Unset = UNSET
     ended_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`League(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

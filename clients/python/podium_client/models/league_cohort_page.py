@@ -4,11 +4,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 T = TypeVar("T", bound="LeagueCohortPage")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeagueCohortPage:
     """On a league cohort's board: its league and tier, and how many of it move up and down at the close (the display draws
     a line under the promotion zone and above the relegation zone).
@@ -32,6 +35,20 @@ class LeagueCohortPage:
     cohort: int
     promotion: int
     relegation: int
+
+    def __repr__(self) -> str:
+        """`LeagueCohortPage(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         league = self.league

@@ -12,6 +12,7 @@ from typing import (
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.sum_metric import SumMetric, check_sum_metric
 from ..models.sum_tie_break import SumTieBreak, check_sum_tie_break
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="LeagueRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeagueRequest:
     """A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00) in `time_zone`.
 
@@ -63,6 +64,20 @@ class LeagueRequest:
     tie_break: SumTieBreak | Unset = UNSET
     medals: bool | Unset = True
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`LeagueRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

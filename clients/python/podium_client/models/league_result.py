@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.league_move import LeagueMove, check_league_move
 from ..models.league_result_medal import LeagueResultMedal, check_league_result_medal
@@ -12,7 +13,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="LeagueResult")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeagueResult:
     """What a week's close did (or would do) to one player.
 
@@ -39,6 +40,20 @@ class LeagueResult:
     next_tier: str
     display_name: str | Unset = UNSET
     medal: LeagueResultMedal | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`LeagueResult(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         user_id = self.user_id

@@ -5,13 +5,14 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="LeagueTierRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeagueTierRequest:
     """One tier as asked for; `up` and `down` default to the league's.
 
@@ -29,6 +30,20 @@ class LeagueTierRequest:
     up: int | Unset = UNSET
     down: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`LeagueTierRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

@@ -5,11 +5,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.league_week_report_outcome import (
     LeagueWeekReportOutcome,
     check_league_week_report_outcome,
 )
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.league_cohort_results import LeagueCohortResults
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="LeagueWeekReport")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class LeagueWeekReport:
     """What a league week's close did or would do: sums by tier over every cohort, and the players of the cohorts asked
     for.
@@ -51,6 +53,20 @@ class LeagueWeekReport:
     players: int
     tiers: list[LeagueTierSummary]
     cohort_results: list[LeagueCohortResults]
+
+    def __repr__(self) -> str:
+        """`LeagueWeekReport(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         league = self.league

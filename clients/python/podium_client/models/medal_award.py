@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
 from ..models.medal_award_medal import MedalAwardMedal, check_medal_award_medal
@@ -13,7 +14,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="MedalAward")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class MedalAward:
     """A medal won on a closed period.
 
@@ -42,6 +43,20 @@ class MedalAward:
     score: int
     awarded_at: datetime.datetime | Unset = UNSET
     display_name: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`MedalAward(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

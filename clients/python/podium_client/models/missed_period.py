@@ -5,13 +5,15 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
+from ..types import Unset
 
 T = TypeVar("T", bound="MissedPeriod")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class MissedPeriod:
     """A closed period a late completion could no longer count in.
 
@@ -28,6 +30,20 @@ class MissedPeriod:
     window: LeaderboardWindow
     period: str
     closed_at: datetime.datetime
+
+    def __repr__(self) -> str:
+        """`MissedPeriod(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

@@ -5,8 +5,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.event_type import EventType, check_event_type
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.outbox_event_data import OutboxEventData
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="OutboxEvent")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class OutboxEvent:
     """One event of the feed.
 
@@ -42,6 +44,20 @@ class OutboxEvent:
     occurred_at: datetime.datetime
     data: OutboxEventData
     cursor: str
+
+    def __repr__(self) -> str:
+        """`OutboxEvent(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

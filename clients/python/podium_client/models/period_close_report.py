@@ -4,12 +4,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
 from ..models.period_close_report_outcome import (
     PeriodCloseReportOutcome,
     check_period_close_report_outcome,
 )
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.medal_award import MedalAward
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="PeriodCloseReport")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PeriodCloseReport:
     """What closing a period did, found or would do.
 
@@ -41,6 +43,20 @@ class PeriodCloseReport:
     outcome: PeriodCloseReportOutcome
     players: int
     medals: list[MedalAward]
+
+    def __repr__(self) -> str:
+        """`PeriodCloseReport(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

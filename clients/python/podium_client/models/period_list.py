@@ -4,8 +4,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
+from ..types import Unset
 
 if TYPE_CHECKING:
     from ..models.period_summary import PeriodSummary
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="PeriodList")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PeriodList:
     """A board window's newest periods.
 
@@ -31,6 +33,20 @@ class PeriodList:
     window: LeaderboardWindow
     time_zone: str
     periods: list[PeriodSummary]
+
+    def __repr__(self) -> str:
+        """`PeriodList(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.period_summary_status import (
     PeriodSummaryStatus,
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="PeriodSummary")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PeriodSummary:
     """One period of a board window.
 
@@ -44,6 +45,20 @@ class PeriodSummary:
     players: int
     medals: list[MedalAward]
     closed_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`PeriodSummary(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         period = self.period

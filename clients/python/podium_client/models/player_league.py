@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.league_zone import LeagueZone, check_league_zone
 from ..types import UNSET, Unset
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="PlayerLeague")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PlayerLeague:
     """Where a player stands in one league.
 
@@ -46,6 +47,20 @@ class PlayerLeague:
     players: int | Unset = UNSET
     score: int | Unset = UNSET
     zone: LeagueZone | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`PlayerLeague(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         league = self.league

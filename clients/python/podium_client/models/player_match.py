@@ -5,13 +5,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PlayerMatch")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PlayerMatch:
     """A player a search found.
 
@@ -26,6 +27,20 @@ class PlayerMatch:
     points: int
     created_at: datetime.datetime
     display_name: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`PlayerMatch(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         user_id = self.user_id

@@ -4,11 +4,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 T = TypeVar("T", bound="PlayerTotals")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PlayerTotals:
     """A player's running totals.
 
@@ -27,6 +30,20 @@ class PlayerTotals:
     total_answers: int
     correct_percent: float
     incorrect_percent: float
+
+    def __repr__(self) -> str:
+        """`PlayerTotals(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         points = self.points

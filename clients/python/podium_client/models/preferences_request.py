@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.time_zone import TimeZone, check_time_zone
 from ..types import UNSET, Unset
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="PreferencesRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PreferencesRequest:
     """A player's preferences; they replace the stored ones (absent reminders turn reminders off). Unknown keys are
     ignored.
@@ -34,6 +35,20 @@ class PreferencesRequest:
     time_zone: None | TimeZone | Unset = UNSET
     reminders: None | ReminderPreferencesRequest | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`PreferencesRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.reminder_preferences_request import ReminderPreferencesRequest

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="PreferencesResponse")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class PreferencesResponse:
     """The stored preferences.
 
@@ -34,6 +35,20 @@ class PreferencesResponse:
     display_name: str | Unset = UNSET
     reminders: ReminderPreferences | Unset = UNSET
     next_reminder_at: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`PreferencesResponse(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         user_id = self.user_id

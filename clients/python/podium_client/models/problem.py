@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="Problem")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class Problem:
     """An RFC 9457 problem document.
 
@@ -24,8 +25,9 @@ class Problem:
         status (int): HTTP status.
         detail (str): What went wrong this time.
         code (str): Stable machine-readable code clients may switch on: `validation-failed`, `malformed-body`,
-            `unauthorized`, `forbidden`, `not-found`, `conflict`, `request-timeout`, `body-too-large`, `method-not-allowed`,
-            `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
+            `unauthorized`, `forbidden`, `not-found`, `conflict`, `implausible-completion` (422: a player token's completion
+            breaks a plausibility rule), `rate-limited` (429, with `Retry-After`), `request-timeout`, `body-too-large`,
+            `method-not-allowed`, `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
         errors (list[FieldError] | Unset): Field-level problems; present on validation failures only.
         request_id (str | Unset): The request's id, as in its `X-Request-Id` answer header: quote it when asking ops to
             look a request up. Absent on the problem of one batch item.
@@ -38,6 +40,20 @@ class Problem:
     code: str
     errors: list[FieldError] | Unset = UNSET
     request_id: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`Problem(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

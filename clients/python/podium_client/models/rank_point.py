@@ -5,14 +5,16 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
 from ..models.rank_point_kind import RankPointKind, check_rank_point_kind
+from ..types import Unset
 
 T = TypeVar("T", bound="RankPoint")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class RankPoint:
     """A player's place in one snapshot.
 
@@ -38,6 +40,20 @@ class RankPoint:
     rank: int
     score: int
     players: int
+
+    def __repr__(self) -> str:
+        """`RankPoint(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         board = self.board

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.reminder_preferences_days_item import (
     ReminderPreferencesDaysItem,
@@ -15,7 +16,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="ReminderPreferences")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class ReminderPreferences:
     """Reminder choices. On each chosen weekday, once the local time has passed, Podium emits one `reminder.due` event
     unless the player already completed a quiz that local day or ops closed the day. A time skipped by a DST change
@@ -32,6 +33,20 @@ class ReminderPreferences:
     time: str
     days: list[ReminderPreferencesDaysItem]
     time_zone: None | TimeZone | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`ReminderPreferences(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         enabled = self.enabled

@@ -6,6 +6,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.run_job_request_slot_type_0 import (
     RunJobRequestSlotType0,
@@ -16,7 +17,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="RunJobRequest")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class RunJobRequest:
     """The slot to run. Unknown keys are ignored; `{}` runs the current second.
 
@@ -27,6 +28,20 @@ class RunJobRequest:
 
     slot: datetime.datetime | None | RunJobRequestSlotType0 | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`RunJobRequest(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         slot: None | str | Unset

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+from attrs import fields as _attrs_fields
 
 from ..models.stream_leaderboard_response_200_event import (
     StreamLeaderboardResponse200Event,
@@ -15,7 +16,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="StreamLeaderboardResponse200")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class StreamLeaderboardResponse200:
     """One Server-Sent Event (the stream starts with `retry: 2000`; heartbeats are comments).
 
@@ -33,6 +34,20 @@ class StreamLeaderboardResponse200:
     id: str | Unset = UNSET
     retry: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        """`StreamLeaderboardResponse200(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         data = self.data

@@ -5,11 +5,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 T = TypeVar("T", bound="TopicStatistics")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class TopicStatistics:
     """A player's statistics in one topic.
 
@@ -32,6 +35,20 @@ class TopicStatistics:
     best_accuracy_percent: float
     best_points: int
     last_played_at: datetime.datetime
+
+    def __repr__(self) -> str:
+        """`TopicStatistics(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         topic = self.topic

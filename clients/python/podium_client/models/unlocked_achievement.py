@@ -4,11 +4,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
+
+from ..types import Unset
 
 T = TypeVar("T", bound="UnlockedAchievement")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class UnlockedAchievement:
     """An achievement a player unlocked (each at most once).
 
@@ -21,6 +24,20 @@ class UnlockedAchievement:
     id: str
     name: str
     unlocked_at: str
+
+    def __repr__(self) -> str:
+        """`UnlockedAchievement(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

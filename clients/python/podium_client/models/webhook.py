@@ -4,13 +4,15 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.event_type import EventType, check_event_type
+from ..types import Unset
 
 T = TypeVar("T", bound="Webhook")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class Webhook:
     """A registered webhook (its secret is never shown).
 
@@ -27,6 +29,20 @@ class Webhook:
     event_types: list[EventType]
     enabled: bool
     created_at: str
+
+    def __repr__(self) -> str:
+        """`Webhook(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.event_type import EventType, check_event_type
 from ..models.webhook_delivery_status import (
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="WebhookDelivery")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class WebhookDelivery:
     """One event's delivery to one webhook.
 
@@ -54,6 +55,20 @@ class WebhookDelivery:
     last_status_code: int | Unset = UNSET
     last_error: str | Unset = UNSET
     delivered_at: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`WebhookDelivery(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id

@@ -4,13 +4,14 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="WebhookTestResult")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class WebhookTestResult:
     """How a webhook's test event went.
 
@@ -29,6 +30,20 @@ class WebhookTestResult:
     duration_ms: int
     status_code: int | Unset = UNSET
     error: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`WebhookTestResult(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         webhook_id = self.webhook_id

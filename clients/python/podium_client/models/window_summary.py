@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import fields as _attrs_fields
 
 from ..models.leaderboard_window import LeaderboardWindow, check_leaderboard_window
 from ..types import UNSET, Unset
@@ -12,7 +13,7 @@ from ..types import UNSET, Unset
 T = TypeVar("T", bound="WindowSummary")
 
 
-@_attrs_define
+@_attrs_define(repr=False)
 class WindowSummary:
     """A window of a board with its current period.
 
@@ -33,6 +34,20 @@ class WindowSummary:
     starts_at: datetime.datetime | Unset = UNSET
     ends_at: datetime.datetime | Unset = UNSET
     closes_at: datetime.datetime | Unset = UNSET
+
+    def __repr__(self) -> str:
+        """`WindowSummary(field=value, ...)` with the fields that are set: unset optional fields are left out."""
+        fields = (
+            (attribute.name, getattr(self, attribute.name))
+            for attribute in _attrs_fields(type(self))
+        )
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in fields
+            if not isinstance(value, Unset)
+            and not (name == "additional_properties" and not value)
+        )
+        return f"{type(self).__name__}({shown})"
 
     def to_dict(self) -> dict[str, Any]:
         window: str = self.window
