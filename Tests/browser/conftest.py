@@ -223,11 +223,14 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def translate_path(self, path):
-        """`/ts-client/…` is the TypeScript client: its test page and its bundle (test_client_typescript.py)."""
-        if path.split("?")[0] == "/ts-client/index.html":
-            return str(ROOT / "clients" / "typescript" / "test" / "index.html")
-        if path.split("?")[0] == "/ts-client/podium.js":
-            return str(ROOT / "clients" / "typescript" / "dist" / "podium.js")
+        """`/ts-client/…` is the TypeScript client (test_client_typescript.py): its test page, and the files of its npm
+        package as clients/typescript/build.sh writes them (`/ts-client/dist/src/index.js`, ES modules)."""
+        path = path.split("?")[0]
+        client = ROOT / "clients" / "typescript"
+        if path == "/ts-client/index.html":
+            return str(client / "test" / "index.html")
+        if path.startswith("/ts-client/dist/") and ".." not in path:
+            return str(client / "package" / path.removeprefix("/ts-client/"))
         return super().translate_path(path)
 
 

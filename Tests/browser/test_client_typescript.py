@@ -1,11 +1,12 @@
 """The TypeScript client (clients/typescript) in Chromium against a real `podium serve`, from another origin (the
 frontend's listed one, so CORS applies as it does for a quiz app): a player posts and reads its board with a token
-the app refreshes, a live board stays current through a server restart and falls back to polling, and an offline
-queue syncs with no loss and no doubles across a page reload.
+the app refreshes, a live board stays current through a server restart and falls back to polling, an offline queue
+syncs with no loss and no doubles across a page reload, a newcomer's page on `http://localhost:<port>` calls a Podium
+that allows `http://localhost:*` (as `bash ops/run.sh` does), and a page whose origin Podium does not allow is told so.
 
-The bundle is built once (clients/typescript/build.sh: Debian's tsc and esbuild) and served on the listed origin by
-the frontend's static server (conftest.py), so the page's origin is one Podium allows and, being a loopback server
-itself, one Chromium lets reach Podium on loopback.
+The npm package is built once (clients/typescript/build.sh: Debian's tsc) and its ES modules are served as they are
+on the listed origin by the frontend's static server (conftest.py: `/ts-client/dist/…`), so the page's origin is one
+Podium allows and, being a loopback server itself, one Chromium lets reach Podium on loopback.
 """
 
 import re
@@ -17,7 +18,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import GROUP, OUT, ROOT, TIMEOUT_MS, TcpProxy, http_json, start_podium, stop
+from conftest import GROUP, OUT, ROOT, TIMEOUT_MS, TcpProxy, free_port, http_json, start_podium, stop
 
 sys.path.insert(0, str(ROOT / "clients" / "python"))
 from podium import sign_player_token  # noqa: E402  (the Python client's token helper signs the stale token)
@@ -29,9 +30,10 @@ CLIENT = ROOT / "clients" / "typescript"
 
 @pytest.fixture(scope="session")
 def bundle():
-    """Builds dist/podium.js, which the listed origin serves as /ts-client/podium.js (conftest.QuietHandler)."""
+    """Builds the package (clients/typescript/package), whose files the static servers serve under /ts-client/dist/
+    (conftest.QuietHandler)."""
     subprocess.run(["bash", str(CLIENT / "build.sh")], check=True, stdin=subprocess.DEVNULL, timeout=300)
-    return CLIENT / "dist" / "podium.js"
+    return CLIENT / "package"
 
 
 # A live board of `board` at `base`, recording each page's players in window.pages and its modes in window.modes
@@ -47,13 +49,13 @@ LIVE_BOARD = """({ base, key, board }) => {
 }"""
 
 
-def client_page(browser, podium, bundle):
-    """A page on the listed origin with the client loaded as `window.Podium`."""
+def client_page(browser, podium, bundle, origin=None):
+    """A page on `origin` (the listed one by default) with the client loaded as `window.Podium`."""
     page = browser.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{podium['listed']}/ts-client/index.html")
+    page.goto(f"{origin or podium['listed']}/ts-client/index.html")
     page.wait_for_function("window.clientReady === true")
     page.errors = errors
     return page
@@ -80,11 +82,14 @@ def test_a_player_posts_and_reads_its_board_and_the_token_is_refreshed_once(brow
             const page = await podium.leaderboards.fetchLeaderboardPage({ board, window: Podium.LeaderboardWindow.Week, limit: 100 });
             const profile = await podium.users.fetchUserProfile({ id: completion.userId });
             let refused = null;
-            try { await podium.users.fetchUserProfile({ id: "u-ts-somebody-else" }); } catch (error) { refused = error.response.status; }
+            try { await podium.users.fetchUserProfile({ id: "u-ts-somebody-else" }); } catch (error) {
+                refused = error instanceof Podium.PodiumRefused ? [error.status, error.problem.code] : String(error);
+            }
             return { asked, id: answer.completion.id, points: answer.pointsAwarded, onBoard: page.entries.some((e) => e.userId === completion.userId),
                      total: profile.totals.points, refused };
         }""", {"base": podium["base"], "stale": stale, "fresh": fresh, "completion": completion_js(f"{user}-1", user), "board": BOARD})
-        assert shown == {"asked": [False, True], "id": f"{user}-1", "points": 2, "onBoard": True, "total": 2, "refused": 403}
+        assert shown == {"asked": [False, True], "id": f"{user}-1", "points": 2, "onBoard": True, "total": 2,
+                         "refused": [403, "forbidden"]}
         assert page.errors == []
     finally:
         page.close()
@@ -149,41 +154,44 @@ def test_an_offline_queue_syncs_with_no_loss_and_no_doubles_across_a_reload(brow
     sync = """async ({ base, token }) => {
         const podium = new Podium.Podium({ baseUrl: base, token: () => token });
         const report = await new Podium.OfflineQueue(podium, localStorage).sync();
-        return { recorded: report.recorded, replayed: report.replayed, refused: report.refused.map((r) => [r.id, r.status]), left: report.left };
+        return { recorded: report.recorded, replayed: report.replayed, refused: report.refused.map((r) => [r.id, r.problem.status]),
+                 left: report.left.map((r) => [r.id, r.reason]) };
     }"""
     try:
         # Played two minutes apart, as a player would (a player token's completions must be plausible).
         played = [dict(completion_js(f"{user}-{n}", user), completedAt=utc(time.time() - (3 - n) * 120)) for n in range(3)]
         add = """({ base, token, items }) => {
             const queue = new Podium.OfflineQueue(new Podium.Podium({ baseUrl: base, token: () => token }), localStorage);
-            for (const item of items) queue.add({ ...item, completedAt: new Date(item.completedAt) });
+            for (const item of items) queue.add(item);  // completedAt as an ISO string
         }"""
         page.evaluate(add, {"base": proxy.base, "token": token,
                             "items": played + [dict(completion_js(f"{user}-bad", user), correct=9, completedAt=utc(time.time()))]})
-        assert page.evaluate(sync, {"base": proxy.base, "token": token}) == {"recorded": [], "replayed": [], "refused": [], "left": 4}
+        offline = page.evaluate(sync, {"base": proxy.base, "token": token})
+        assert offline == {"recorded": [], "replayed": [], "refused": [],
+                           "left": [[f"{user}-{n}", "offline"] for n in [0, 1, 2, "bad"]]}
         page.reload()  # the queue is in storage: nothing is lost with the page
         page.wait_for_function("window.clientReady === true")
         proxy.start()
         report = page.evaluate(sync, {"base": proxy.base, "token": token})
-        assert report == {"recorded": [f"{user}-{n}" for n in range(3)], "replayed": [], "refused": [[f"{user}-bad", 400]], "left": 0}
+        assert report == {"recorded": [f"{user}-{n}" for n in range(3)], "replayed": [], "refused": [[f"{user}-bad", 400]], "left": []}
         # The same completions queued again (a sync whose answer was lost): replays, never doubles.
         page.evaluate(add, {"base": proxy.base, "token": token, "items": played})
         again = page.evaluate(sync, {"base": proxy.base, "token": token})
-        assert again == {"recorded": [], "replayed": [f"{user}-{n}" for n in range(3)], "refused": [], "left": 0}
+        assert again == {"recorded": [], "replayed": [f"{user}-{n}" for n in range(3)], "refused": [], "left": []}
         # A completion added while a sync's batch is on its way stays queued for the next sync.
         during = page.evaluate("""async ({ base, token, next, late }) => {
             let queue;
             const podium = new Podium.Podium({ baseUrl: base, token: () => token, fetch: (input, init) => {
-                queue.add({ ...late, completedAt: new Date(late.completedAt) });
+                queue.add(late);
                 return fetch(input, init);
             } });
             queue = new Podium.OfflineQueue(podium, localStorage);
-            queue.add({ ...next, completedAt: new Date(next.completedAt) });
+            queue.add(next);
             const report = await queue.sync();
-            return { recorded: report.recorded, left: report.left, pending: queue.pending().map((c) => c.id) };
+            return { recorded: report.recorded, left: report.left.length, pending: queue.pending().map((c) => c.id) };
         }""", {"base": proxy.base, "token": token, "next": dict(completion_js(f"{user}-3", user), completedAt=utc(time.time())),
                "late": dict(completion_js(f"{user}-late", user), completedAt=utc(time.time()))})
-        assert during == {"recorded": [f"{user}-3"], "left": 1, "pending": [f"{user}-late"]}
+        assert during == {"recorded": [f"{user}-3"], "left": 0, "pending": [f"{user}-late"]}
         status, profile = http_json("GET", f"{podium['base']}/v1/users/{user}", podium["admin_key"])
         assert status == 200 and profile["totals"]["completions"] == 4
         page.screenshot(path=str(OUT / "client-typescript.png"))
@@ -191,6 +199,67 @@ def test_an_offline_queue_syncs_with_no_loss_and_no_doubles_across_a_reload(brow
     finally:
         page.close()
         proxy.stop()
+
+
+# A page records a completion and reads its board; what it shows, or the error it got (its class, reason and message).
+RECORD_AND_READ = """async ({ base, token, completion, board }) => {
+    const podium = new Podium.Podium({ baseUrl: base, token: () => token, sleep: () => Promise.resolve() });
+    try {
+        const answer = await podium.record(completion);
+        const page = await podium.leaderboards.fetchLeaderboardPage({ board, window: Podium.LeaderboardWindow.Week, limit: 100 });
+        return { points: answer.pointsAwarded, onBoard: page.entries.some((e) => e.userId === completion.userId) };
+    } catch (error) {
+        return { error: error.name, reason: error.reason, attempts: error.attempts, message: error.message };
+    }
+}"""
+
+
+def test_a_newcomers_page_on_localhost_calls_a_podium_that_allows_localhost_on_any_port(
+        browser, podium, bundle, database, redis_url):
+    # The quick start's Podium: `bash ops/run.sh` allows loopback pages on any port.
+    kid, secret = podium["token"].args
+    process, base, log = start_podium(database, redis_url, podium["admin_key"], "ts-client-localhost-podium.log",
+                                      PODIUM_CORS_ORIGINS="http://localhost:*,http://127.0.0.1:*",
+                                      PODIUM_PLAYER_TOKEN_HS256_KEYS=f"{kid}:{secret}")
+    # A development server's page: the listed static server, reached by the name localhost.
+    origin = podium["listed"].replace("127.0.0.1", "localhost")
+    page = client_page(browser, podium, bundle, origin=origin)
+    try:
+        assert page.evaluate("location.origin") == origin
+        user = f"u-ts-localhost-{secrets.token_hex(3)}"
+        shown = page.evaluate(RECORD_AND_READ, {"base": base, "token": podium["token"](user), "board": BOARD,
+                                                "completion": dict(completion_js(f"{user}-1", user), completedAt=utc(time.time()))})
+        assert shown == {"points": 2, "onBoard": True}
+        assert page.errors == []
+    finally:
+        page.close()
+        stop(process)
+        log.close()
+
+
+def test_a_page_whose_origin_podium_does_not_allow_is_told_the_likely_cause(browser, podium, bundle):
+    # The unlisted origin's page calls the session's Podium, which allows the listed origin only.
+    page = client_page(browser, podium, bundle, origin=podium["unlisted"])
+    try:
+        user = f"u-ts-unlisted-{secrets.token_hex(3)}"
+        shown = page.evaluate(RECORD_AND_READ, {"base": podium["base"], "token": podium["token"](user), "board": BOARD,
+                                                "completion": dict(completion_js(f"{user}-1", user), completedAt=utc(time.time()))})
+        assert shown == {
+            "error": "PodiumUnavailable", "reason": "origin_not_allowed", "attempts": 1,
+            "message": f"Podium at {podium['base']} answered, but the browser withheld the answer: the page's origin "
+                       f"{podium['unlisted']} is likely not allowed (add it to Podium's PODIUM_CORS_ORIGINS)"}
+        status, _ = http_json("GET", f"{podium['base']}/v1/users/{user}", podium["admin_key"])
+        assert status == 404, "nothing was recorded"
+        # Podium down: the same page is told the network is offline or Podium is down (and the other likely cause).
+        nowhere = f"http://127.0.0.1:{free_port()}"
+        offline = page.evaluate(RECORD_AND_READ, {"base": nowhere, "token": "t", "board": BOARD,
+                                                  "completion": dict(completion_js(f"{user}-2", user), completedAt=utc(time.time()))})
+        assert offline["error"] == "PodiumUnavailable" and offline["reason"] == "offline" and offline["attempts"] == 4
+        assert offline["message"].startswith(f"Podium at {nowhere} could not be reached: the network is offline or "
+                                             f"Podium is down (or the page's origin {podium['unlisted']} is not allowed")
+        assert page.errors == []
+    finally:
+        page.close()
 
 
 def utc(instant):

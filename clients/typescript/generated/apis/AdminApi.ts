@@ -12,117 +12,117 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type AuditPage,
     AuditPageFromJSON,
     AuditPageToJSON,
-} from '../models/AuditPage';
+} from '../models/AuditPage.js';
 import {
     type ClosedDay,
     ClosedDayFromJSON,
     ClosedDayToJSON,
-} from '../models/ClosedDay';
+} from '../models/ClosedDay.js';
 import {
     type ClosedDayList,
     ClosedDayListFromJSON,
     ClosedDayListToJSON,
-} from '../models/ClosedDayList';
+} from '../models/ClosedDayList.js';
 import {
     type ClosedDayRequest,
     ClosedDayRequestFromJSON,
     ClosedDayRequestToJSON,
-} from '../models/ClosedDayRequest';
+} from '../models/ClosedDayRequest.js';
 import {
     type CreateKeyRequest,
     CreateKeyRequestFromJSON,
     CreateKeyRequestToJSON,
-} from '../models/CreateKeyRequest';
+} from '../models/CreateKeyRequest.js';
 import {
     type CreateWebhookRequest,
     CreateWebhookRequestFromJSON,
     CreateWebhookRequestToJSON,
-} from '../models/CreateWebhookRequest';
+} from '../models/CreateWebhookRequest.js';
 import {
     type CreatedApiKey,
     CreatedApiKeyFromJSON,
     CreatedApiKeyToJSON,
-} from '../models/CreatedApiKey';
+} from '../models/CreatedApiKey.js';
 import {
     type JobList,
     JobListFromJSON,
     JobListToJSON,
-} from '../models/JobList';
+} from '../models/JobList.js';
 import {
     type JobPauseState,
     JobPauseStateFromJSON,
     JobPauseStateToJSON,
-} from '../models/JobPauseState';
+} from '../models/JobPauseState.js';
 import {
     type JobRun,
     JobRunFromJSON,
     JobRunToJSON,
-} from '../models/JobRun';
+} from '../models/JobRun.js';
 import {
     type JobRunList,
     JobRunListFromJSON,
     JobRunListToJSON,
-} from '../models/JobRunList';
+} from '../models/JobRunList.js';
 import {
     type KeyList,
     KeyListFromJSON,
     KeyListToJSON,
-} from '../models/KeyList';
+} from '../models/KeyList.js';
 import {
     type PeriodCloseReport,
     PeriodCloseReportFromJSON,
     PeriodCloseReportToJSON,
-} from '../models/PeriodCloseReport';
+} from '../models/PeriodCloseReport.js';
 import {
     type PeriodList,
     PeriodListFromJSON,
     PeriodListToJSON,
-} from '../models/PeriodList';
+} from '../models/PeriodList.js';
 import {
     type PlayerMatches,
     PlayerMatchesFromJSON,
     PlayerMatchesToJSON,
-} from '../models/PlayerMatches';
+} from '../models/PlayerMatches.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 import {
     type RebuildAnswer,
     RebuildAnswerFromJSON,
     RebuildAnswerToJSON,
-} from '../models/RebuildAnswer';
+} from '../models/RebuildAnswer.js';
 import {
     type RunJobRequest,
     RunJobRequestFromJSON,
     RunJobRequestToJSON,
-} from '../models/RunJobRequest';
+} from '../models/RunJobRequest.js';
 import {
     type Webhook,
     WebhookFromJSON,
     WebhookToJSON,
-} from '../models/Webhook';
+} from '../models/Webhook.js';
 import {
     type WebhookDeliveryList,
     WebhookDeliveryListFromJSON,
     WebhookDeliveryListToJSON,
-} from '../models/WebhookDeliveryList';
+} from '../models/WebhookDeliveryList.js';
 import {
     type WebhookList,
     WebhookListFromJSON,
     WebhookListToJSON,
-} from '../models/WebhookList';
+} from '../models/WebhookList.js';
 import {
     type WebhookTestResult,
     WebhookTestResultFromJSON,
     WebhookTestResultToJSON,
-} from '../models/WebhookTestResult';
+} from '../models/WebhookTestResult.js';
 
 export interface CloseDayRequest {
     /**

@@ -12,32 +12,32 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type BatchRequest,
     BatchRequestFromJSON,
     BatchRequestToJSON,
-} from '../models/BatchRequest';
+} from '../models/BatchRequest.js';
 import {
     type BatchResponse,
     BatchResponseFromJSON,
     BatchResponseToJSON,
-} from '../models/BatchResponse';
+} from '../models/BatchResponse.js';
 import {
     type CompletionRequest,
     CompletionRequestFromJSON,
     CompletionRequestToJSON,
-} from '../models/CompletionRequest';
+} from '../models/CompletionRequest.js';
 import {
     type CompletionResponse,
     CompletionResponseFromJSON,
     CompletionResponseToJSON,
-} from '../models/CompletionResponse';
+} from '../models/CompletionResponse.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 
 export interface RecordCompletionRequest {
     /**

@@ -12,37 +12,37 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type Contest,
     ContestFromJSON,
     ContestToJSON,
-} from '../models/Contest';
+} from '../models/Contest.js';
 import {
     type ContestEntry,
     ContestEntryFromJSON,
     ContestEntryToJSON,
-} from '../models/ContestEntry';
+} from '../models/ContestEntry.js';
 import {
     type ContestList,
     ContestListFromJSON,
     ContestListToJSON,
-} from '../models/ContestList';
+} from '../models/ContestList.js';
 import {
     type ContestRequest,
     ContestRequestFromJSON,
     ContestRequestToJSON,
-} from '../models/ContestRequest';
+} from '../models/ContestRequest.js';
 import {
     type PeriodCloseReport,
     PeriodCloseReportFromJSON,
     PeriodCloseReportToJSON,
-} from '../models/PeriodCloseReport';
+} from '../models/PeriodCloseReport.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 
 export interface CancelContestRequest {
     /**

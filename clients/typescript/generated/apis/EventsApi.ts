@@ -12,22 +12,22 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type EventPage,
     EventPageFromJSON,
     EventPageToJSON,
-} from '../models/EventPage';
+} from '../models/EventPage.js';
 import {
     type EventType,
     EventTypeFromJSON,
     EventTypeToJSON,
-} from '../models/EventType';
+} from '../models/EventType.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 
 export interface ReadEventFeedRequest {
     /**

@@ -12,32 +12,32 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type Goal,
     GoalFromJSON,
     GoalToJSON,
-} from '../models/Goal';
+} from '../models/Goal.js';
 import {
     type GoalList,
     GoalListFromJSON,
     GoalListToJSON,
-} from '../models/GoalList';
+} from '../models/GoalList.js';
 import {
     type GoalRequest,
     GoalRequestFromJSON,
     GoalRequestToJSON,
-} from '../models/GoalRequest';
+} from '../models/GoalRequest.js';
 import {
     type GroupGoals,
     GroupGoalsFromJSON,
     GroupGoalsToJSON,
-} from '../models/GroupGoals';
+} from '../models/GroupGoals.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 
 export interface CreateGoalRequest {
     /**

@@ -12,17 +12,17 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type HealthStatus,
     HealthStatusFromJSON,
     HealthStatusToJSON,
-} from '../models/HealthStatus';
+} from '../models/HealthStatus.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 
 /**
  * 

@@ -12,52 +12,52 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type BoardList,
     BoardListFromJSON,
     BoardListToJSON,
-} from '../models/BoardList';
+} from '../models/BoardList.js';
 import {
     type CompareRequest,
     CompareRequestFromJSON,
     CompareRequestToJSON,
-} from '../models/CompareRequest';
+} from '../models/CompareRequest.js';
 import {
     type GroupTotalList,
     GroupTotalListFromJSON,
     GroupTotalListToJSON,
-} from '../models/GroupTotalList';
+} from '../models/GroupTotalList.js';
 import {
     type LeaderboardPage,
     LeaderboardPageFromJSON,
     LeaderboardPageToJSON,
-} from '../models/LeaderboardPage';
+} from '../models/LeaderboardPage.js';
 import {
     type LeaderboardWindow,
     LeaderboardWindowFromJSON,
     LeaderboardWindowToJSON,
-} from '../models/LeaderboardWindow';
+} from '../models/LeaderboardWindow.js';
 import {
     type PeriodComparison,
     PeriodComparisonFromJSON,
     PeriodComparisonToJSON,
-} from '../models/PeriodComparison';
+} from '../models/PeriodComparison.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 import {
     type SnapshotList,
     SnapshotListFromJSON,
     SnapshotListToJSON,
-} from '../models/SnapshotList';
+} from '../models/SnapshotList.js';
 import {
     type StreamLeaderboard200Response,
     StreamLeaderboard200ResponseFromJSON,
     StreamLeaderboard200ResponseToJSON,
-} from '../models/StreamLeaderboard200Response';
+} from '../models/StreamLeaderboard200Response.js';
 
 export interface CompareOnLeaderboardRequest {
     /**

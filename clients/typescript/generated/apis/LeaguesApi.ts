@@ -12,37 +12,37 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type League,
     LeagueFromJSON,
     LeagueToJSON,
-} from '../models/League';
+} from '../models/League.js';
 import {
     type LeagueList,
     LeagueListFromJSON,
     LeagueListToJSON,
-} from '../models/LeagueList';
+} from '../models/LeagueList.js';
 import {
     type LeagueRequest,
     LeagueRequestFromJSON,
     LeagueRequestToJSON,
-} from '../models/LeagueRequest';
+} from '../models/LeagueRequest.js';
 import {
     type LeagueWeekReport,
     LeagueWeekReportFromJSON,
     LeagueWeekReportToJSON,
-} from '../models/LeagueWeekReport';
+} from '../models/LeagueWeekReport.js';
 import {
     type PlayerLeagueList,
     PlayerLeagueListFromJSON,
     PlayerLeagueListToJSON,
-} from '../models/PlayerLeagueList';
+} from '../models/PlayerLeagueList.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 
 export interface CloseLeagueWeekRequest {
     /**

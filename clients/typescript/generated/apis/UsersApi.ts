@@ -12,57 +12,57 @@
  * Do not edit the class manually.
  */
 
-import * as runtime from '../runtime';
+import * as runtime from '../runtime.js';
 import {
     type CompletionHistory,
     CompletionHistoryFromJSON,
     CompletionHistoryToJSON,
-} from '../models/CompletionHistory';
+} from '../models/CompletionHistory.js';
 import {
     type FollowingList,
     FollowingListFromJSON,
     FollowingListToJSON,
-} from '../models/FollowingList';
+} from '../models/FollowingList.js';
 import {
     type LeaderboardWindow,
     LeaderboardWindowFromJSON,
     LeaderboardWindowToJSON,
-} from '../models/LeaderboardWindow';
+} from '../models/LeaderboardWindow.js';
 import {
     type MedalList,
     MedalListFromJSON,
     MedalListToJSON,
-} from '../models/MedalList';
+} from '../models/MedalList.js';
 import {
     type PreferencesRequest,
     PreferencesRequestFromJSON,
     PreferencesRequestToJSON,
-} from '../models/PreferencesRequest';
+} from '../models/PreferencesRequest.js';
 import {
     type PreferencesResponse,
     PreferencesResponseFromJSON,
     PreferencesResponseToJSON,
-} from '../models/PreferencesResponse';
+} from '../models/PreferencesResponse.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
-} from '../models/Problem';
+} from '../models/Problem.js';
 import {
     type RankHistory,
     RankHistoryFromJSON,
     RankHistoryToJSON,
-} from '../models/RankHistory';
+} from '../models/RankHistory.js';
 import {
     type TopicList,
     TopicListFromJSON,
     TopicListToJSON,
-} from '../models/TopicList';
+} from '../models/TopicList.js';
 import {
     type UserProfile,
     UserProfileFromJSON,
     UserProfileToJSON,
-} from '../models/UserProfile';
+} from '../models/UserProfile.js';
 
 export interface EraseUserRequest {
     /**

@@ -1,11 +1,11 @@
 /* tslint:disable */
 /* eslint-disable */
-export * from './AdminApi';
-export * from './CompletionsApi';
-export * from './ContestsApi';
-export * from './EventsApi';
-export * from './GoalsApi';
-export * from './HealthApi';
-export * from './LeaderboardsApi';
-export * from './LeaguesApi';
-export * from './UsersApi';
+export * from './AdminApi.js';
+export * from './CompletionsApi.js';
+export * from './ContestsApi.js';
+export * from './EventsApi.js';
+export * from './GoalsApi.js';
+export * from './HealthApi.js';
+export * from './LeaderboardsApi.js';
+export * from './LeaguesApi.js';
+export * from './UsersApi.js';

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { Role } from './Role';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { Role } from './Role.js';
 import {
     RoleFromJSON,
     RoleFromJSONTyped,
     RoleToJSON,
     RoleToJSONTyped,
-} from './Role';
+} from './Role.js';
 
 /**
  * An API key as listed (never its secret).

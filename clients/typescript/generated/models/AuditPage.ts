@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { AuditEntry } from './AuditEntry';
+import { mapValues } from '../runtime.js';
+import type { AuditEntry } from './AuditEntry.js';
 import {
     AuditEntryFromJSON,
     AuditEntryFromJSONTyped,
     AuditEntryToJSON,
     AuditEntryToJSONTyped,
-} from './AuditEntry';
+} from './AuditEntry.js';
 
 /**
  * A page of the audit trail.

@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { CompletionResponse } from './CompletionResponse';
+import { mapValues } from '../runtime.js';
+import type { CompletionResponse } from './CompletionResponse.js';
 import {
     CompletionResponseFromJSON,
     CompletionResponseFromJSONTyped,
     CompletionResponseToJSON,
     CompletionResponseToJSONTyped,
-} from './CompletionResponse';
-import type { Problem } from './Problem';
+} from './CompletionResponse.js';
+import type { Problem } from './Problem.js';
 import {
     ProblemFromJSON,
     ProblemFromJSONTyped,
     ProblemToJSON,
     ProblemToJSONTyped,
-} from './Problem';
+} from './Problem.js';
 
 /**
  * One completion's result in a batch.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { CompletionRequest } from './CompletionRequest';
+import { mapValues } from '../runtime.js';
+import type { CompletionRequest } from './CompletionRequest.js';
 import {
     CompletionRequestFromJSON,
     CompletionRequestFromJSONTyped,
     CompletionRequestToJSON,
     CompletionRequestToJSONTyped,
-} from './CompletionRequest';
+} from './CompletionRequest.js';
 
 /**
  * Up to 500 completions (offline sync). Unknown keys are ignored.

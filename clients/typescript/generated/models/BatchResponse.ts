@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { BatchItemResult } from './BatchItemResult';
+import { mapValues } from '../runtime.js';
+import type { BatchItemResult } from './BatchItemResult.js';
 import {
     BatchItemResultFromJSON,
     BatchItemResultFromJSONTyped,
     BatchItemResultToJSON,
     BatchItemResultToJSONTyped,
-} from './BatchItemResult';
+} from './BatchItemResult.js';
 
 /**
  * The answer to a batch.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { BoardSummary } from './BoardSummary';
+import { mapValues } from '../runtime.js';
+import type { BoardSummary } from './BoardSummary.js';
 import {
     BoardSummaryFromJSON,
     BoardSummaryFromJSONTyped,
     BoardSummaryToJSON,
     BoardSummaryToJSONTyped,
-} from './BoardSummary';
+} from './BoardSummary.js';
 
 /**
  * The known boards.

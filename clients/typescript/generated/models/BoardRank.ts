@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { LeaderboardWindow } from './LeaderboardWindow';
+import { mapValues } from '../runtime.js';
+import type { LeaderboardWindow } from './LeaderboardWindow.js';
 import {
     LeaderboardWindowFromJSON,
     LeaderboardWindowFromJSONTyped,
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
-} from './LeaderboardWindow';
+} from './LeaderboardWindow.js';
 
 /**
  * A player's place on one board period.

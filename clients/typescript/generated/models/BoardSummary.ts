@@ -12,35 +12,35 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { BoardAggregate } from './BoardAggregate';
+import { mapValues } from '../runtime.js';
+import type { BoardAggregate } from './BoardAggregate.js';
 import {
     BoardAggregateFromJSON,
     BoardAggregateFromJSONTyped,
     BoardAggregateToJSON,
     BoardAggregateToJSONTyped,
-} from './BoardAggregate';
-import type { WindowSummary } from './WindowSummary';
+} from './BoardAggregate.js';
+import type { WindowSummary } from './WindowSummary.js';
 import {
     WindowSummaryFromJSON,
     WindowSummaryFromJSONTyped,
     WindowSummaryToJSON,
     WindowSummaryToJSONTyped,
-} from './WindowSummary';
-import type { BoardMetric } from './BoardMetric';
+} from './WindowSummary.js';
+import type { BoardMetric } from './BoardMetric.js';
 import {
     BoardMetricFromJSON,
     BoardMetricFromJSONTyped,
     BoardMetricToJSON,
     BoardMetricToJSONTyped,
-} from './BoardMetric';
-import type { TieBreak } from './TieBreak';
+} from './BoardMetric.js';
+import type { TieBreak } from './TieBreak.js';
 import {
     TieBreakFromJSON,
     TieBreakFromJSONTyped,
     TieBreakToJSON,
     TieBreakToJSONTyped,
-} from './TieBreak';
+} from './TieBreak.js';
 
 /**
  * One board.

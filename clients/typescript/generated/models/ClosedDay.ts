@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
+import { mapValues } from '../runtime.js';
 /**
  * A day ops closed (a holiday): no reminders on that date, in every player's own zone.
  * @export

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { ClosedDay } from './ClosedDay';
+import { mapValues } from '../runtime.js';
+import type { ClosedDay } from './ClosedDay.js';
 import {
     ClosedDayFromJSON,
     ClosedDayFromJSONTyped,
     ClosedDayToJSON,
     ClosedDayToJSONTyped,
-} from './ClosedDay';
+} from './ClosedDay.js';
 
 /**
  * Closed days, oldest first.

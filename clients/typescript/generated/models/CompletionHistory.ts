@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { CompletionRecord } from './CompletionRecord';
+import { mapValues } from '../runtime.js';
+import type { CompletionRecord } from './CompletionRecord.js';
 import {
     CompletionRecordFromJSON,
     CompletionRecordFromJSONTyped,
     CompletionRecordToJSON,
     CompletionRecordToJSONTyped,
-} from './CompletionRecord';
+} from './CompletionRecord.js';
 
 /**
  * One page of a player's history.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { Difficulty } from './Difficulty';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { Difficulty } from './Difficulty.js';
 import {
     DifficultyFromJSON,
     DifficultyFromJSONTyped,
     DifficultyToJSON,
     DifficultyToJSONTyped,
-} from './Difficulty';
+} from './Difficulty.js';
 
 /**
  * One finished quiz. Unknown keys are ignored.

@@ -12,63 +12,63 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { BoardRank } from './BoardRank';
+import { mapValues } from '../runtime.js';
+import type { BoardRank } from './BoardRank.js';
 import {
     BoardRankFromJSON,
     BoardRankFromJSONTyped,
     BoardRankToJSON,
     BoardRankToJSONTyped,
-} from './BoardRank';
-import type { PlayerTotals } from './PlayerTotals';
+} from './BoardRank.js';
+import type { PlayerTotals } from './PlayerTotals.js';
 import {
     PlayerTotalsFromJSON,
     PlayerTotalsFromJSONTyped,
     PlayerTotalsToJSON,
     PlayerTotalsToJSONTyped,
-} from './PlayerTotals';
-import type { Streak } from './Streak';
+} from './PlayerTotals.js';
+import type { Streak } from './Streak.js';
 import {
     StreakFromJSON,
     StreakFromJSONTyped,
     StreakToJSON,
     StreakToJSONTyped,
-} from './Streak';
-import type { GoalAdvance } from './GoalAdvance';
+} from './Streak.js';
+import type { GoalAdvance } from './GoalAdvance.js';
 import {
     GoalAdvanceFromJSON,
     GoalAdvanceFromJSONTyped,
     GoalAdvanceToJSON,
     GoalAdvanceToJSONTyped,
-} from './GoalAdvance';
-import type { MissedPeriod } from './MissedPeriod';
+} from './GoalAdvance.js';
+import type { MissedPeriod } from './MissedPeriod.js';
 import {
     MissedPeriodFromJSON,
     MissedPeriodFromJSONTyped,
     MissedPeriodToJSON,
     MissedPeriodToJSONTyped,
-} from './MissedPeriod';
-import type { UnlockedAchievement } from './UnlockedAchievement';
+} from './MissedPeriod.js';
+import type { UnlockedAchievement } from './UnlockedAchievement.js';
 import {
     UnlockedAchievementFromJSON,
     UnlockedAchievementFromJSONTyped,
     UnlockedAchievementToJSON,
     UnlockedAchievementToJSONTyped,
-} from './UnlockedAchievement';
-import type { CompletionRecord } from './CompletionRecord';
+} from './UnlockedAchievement.js';
+import type { CompletionRecord } from './CompletionRecord.js';
 import {
     CompletionRecordFromJSON,
     CompletionRecordFromJSONTyped,
     CompletionRecordToJSON,
     CompletionRecordToJSONTyped,
-} from './CompletionRecord';
-import type { LevelProgress } from './LevelProgress';
+} from './CompletionRecord.js';
+import type { LevelProgress } from './LevelProgress.js';
 import {
     LevelProgressFromJSON,
     LevelProgressFromJSONTyped,
     LevelProgressToJSON,
     LevelProgressToJSONTyped,
-} from './LevelProgress';
+} from './LevelProgress.js';
 
 /**
  * The answer to a recorded (or replayed) completion.

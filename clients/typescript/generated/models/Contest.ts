@@ -12,28 +12,28 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { BoardMetric } from './BoardMetric';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { BoardMetric } from './BoardMetric.js';
 import {
     BoardMetricFromJSON,
     BoardMetricFromJSONTyped,
     BoardMetricToJSON,
     BoardMetricToJSONTyped,
-} from './BoardMetric';
-import type { ContestRun } from './ContestRun';
+} from './BoardMetric.js';
+import type { ContestRun } from './ContestRun.js';
 import {
     ContestRunFromJSON,
     ContestRunFromJSONTyped,
     ContestRunToJSON,
     ContestRunToJSONTyped,
-} from './ContestRun';
-import type { TieBreak } from './TieBreak';
+} from './ContestRun.js';
+import type { TieBreak } from './TieBreak.js';
 import {
     TieBreakFromJSON,
     TieBreakFromJSONTyped,
     TieBreakToJSON,
     TieBreakToJSONTyped,
-} from './TieBreak';
+} from './TieBreak.js';
 
 /**
  * A contest.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { Contest } from './Contest';
+import { mapValues } from '../runtime.js';
+import type { Contest } from './Contest.js';
 import {
     ContestFromJSON,
     ContestFromJSONTyped,
     ContestToJSON,
     ContestToJSONTyped,
-} from './Contest';
+} from './Contest.js';
 
 /**
  * A page of contests, most relevant first.

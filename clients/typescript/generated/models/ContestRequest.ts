@@ -12,35 +12,35 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { SumMetric } from './SumMetric';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { SumMetric } from './SumMetric.js';
 import {
     SumMetricFromJSON,
     SumMetricFromJSONTyped,
     SumMetricToJSON,
     SumMetricToJSONTyped,
-} from './SumMetric';
-import type { ContestRequestScope } from './ContestRequestScope';
+} from './SumMetric.js';
+import type { ContestRequestScope } from './ContestRequestScope.js';
 import {
     ContestRequestScopeFromJSON,
     ContestRequestScopeFromJSONTyped,
     ContestRequestScopeToJSON,
     ContestRequestScopeToJSONTyped,
-} from './ContestRequestScope';
-import type { SumTieBreak } from './SumTieBreak';
+} from './ContestRequestScope.js';
+import type { SumTieBreak } from './SumTieBreak.js';
 import {
     SumTieBreakFromJSON,
     SumTieBreakFromJSONTyped,
     SumTieBreakToJSON,
     SumTieBreakToJSONTyped,
-} from './SumTieBreak';
-import type { TimeZone } from './TimeZone';
+} from './SumTieBreak.js';
+import type { TimeZone } from './TimeZone.js';
 import {
     TimeZoneFromJSON,
     TimeZoneFromJSONTyped,
     TimeZoneToJSON,
     TimeZoneToJSONTyped,
-} from './TimeZone';
+} from './TimeZone.js';
 
 /**
  * A new contest.

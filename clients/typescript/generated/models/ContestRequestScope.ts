@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
+import { parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
 /**
  * @type ContestRequestScope
  * Which completions count: `["global"]`, one `["topic:<name>"]`, or 1-50 distinct `["group:<name>", ...]` (a completion posted for any of them).

@@ -12,28 +12,28 @@
  * Do not edit the class manually.
  */
 
-import { parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { CreateKeyRequestOneOf } from './CreateKeyRequestOneOf';
+import { parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { CreateKeyRequestOneOf } from './CreateKeyRequestOneOf.js';
 import {
     instanceOfCreateKeyRequestOneOf,
     CreateKeyRequestOneOfFromJSON,
     CreateKeyRequestOneOfFromJSONTyped,
     CreateKeyRequestOneOfToJSON,
-} from './CreateKeyRequestOneOf';
-import type { CreateKeyRequestOneOf1 } from './CreateKeyRequestOneOf1';
+} from './CreateKeyRequestOneOf.js';
+import type { CreateKeyRequestOneOf1 } from './CreateKeyRequestOneOf1.js';
 import {
     instanceOfCreateKeyRequestOneOf1,
     CreateKeyRequestOneOf1FromJSON,
     CreateKeyRequestOneOf1FromJSONTyped,
     CreateKeyRequestOneOf1ToJSON,
-} from './CreateKeyRequestOneOf1';
-import type { CreateKeyRequestOneOf2 } from './CreateKeyRequestOneOf2';
+} from './CreateKeyRequestOneOf1.js';
+import type { CreateKeyRequestOneOf2 } from './CreateKeyRequestOneOf2.js';
 import {
     instanceOfCreateKeyRequestOneOf2,
     CreateKeyRequestOneOf2FromJSON,
     CreateKeyRequestOneOf2FromJSONTyped,
     CreateKeyRequestOneOf2ToJSON,
-} from './CreateKeyRequestOneOf2';
+} from './CreateKeyRequestOneOf2.js';
 
 /**
  * @type CreateKeyRequest

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { OutboxEvent } from './OutboxEvent';
+import { mapValues } from '../runtime.js';
+import type { OutboxEvent } from './OutboxEvent.js';
 import {
     OutboxEventFromJSON,
     OutboxEventFromJSONTyped,
     OutboxEventToJSON,
     OutboxEventToJSONTyped,
-} from './OutboxEvent';
+} from './OutboxEvent.js';
 
 /**
  * A page of the event feed.

@@ -12,28 +12,28 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { GoalMeasure } from './GoalMeasure';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { GoalMeasure } from './GoalMeasure.js';
 import {
     GoalMeasureFromJSON,
     GoalMeasureFromJSONTyped,
     GoalMeasureToJSON,
     GoalMeasureToJSONTyped,
-} from './GoalMeasure';
-import type { GoalKind } from './GoalKind';
+} from './GoalMeasure.js';
+import type { GoalKind } from './GoalKind.js';
 import {
     GoalKindFromJSON,
     GoalKindFromJSONTyped,
     GoalKindToJSON,
     GoalKindToJSONTyped,
-} from './GoalKind';
-import type { GoalWindow } from './GoalWindow';
+} from './GoalKind.js';
+import type { GoalWindow } from './GoalWindow.js';
 import {
     GoalWindowFromJSON,
     GoalWindowFromJSONTyped,
     GoalWindowToJSON,
     GoalWindowToJSONTyped,
-} from './GoalWindow';
+} from './GoalWindow.js';
 
 /**
  * A goal.

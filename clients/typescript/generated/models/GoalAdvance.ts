@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
+import { mapValues } from '../runtime.js';
 /**
  * A goal a completion counted toward: for a personal goal the player's progress, for a class goal one group's.
  * @export

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { Goal } from './Goal';
+import { mapValues } from '../runtime.js';
+import type { Goal } from './Goal.js';
 import {
     GoalFromJSON,
     GoalFromJSONTyped,
     GoalToJSON,
     GoalToJSONTyped,
-} from './Goal';
+} from './Goal.js';
 
 /**
  * Goals, by id.

@@ -12,42 +12,42 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { TimeZone } from './TimeZone';
+import { mapValues } from '../runtime.js';
+import type { TimeZone } from './TimeZone.js';
 import {
     TimeZoneFromJSON,
     TimeZoneFromJSONTyped,
     TimeZoneToJSON,
     TimeZoneToJSONTyped,
-} from './TimeZone';
-import type { GoalMeasure } from './GoalMeasure';
+} from './TimeZone.js';
+import type { GoalMeasure } from './GoalMeasure.js';
 import {
     GoalMeasureFromJSON,
     GoalMeasureFromJSONTyped,
     GoalMeasureToJSON,
     GoalMeasureToJSONTyped,
-} from './GoalMeasure';
-import type { GoalKind } from './GoalKind';
+} from './GoalMeasure.js';
+import type { GoalKind } from './GoalKind.js';
 import {
     GoalKindFromJSON,
     GoalKindFromJSONTyped,
     GoalKindToJSON,
     GoalKindToJSONTyped,
-} from './GoalKind';
-import type { GoalRequestScope } from './GoalRequestScope';
+} from './GoalKind.js';
+import type { GoalRequestScope } from './GoalRequestScope.js';
 import {
     GoalRequestScopeFromJSON,
     GoalRequestScopeFromJSONTyped,
     GoalRequestScopeToJSON,
     GoalRequestScopeToJSONTyped,
-} from './GoalRequestScope';
-import type { GoalWindow } from './GoalWindow';
+} from './GoalRequestScope.js';
+import type { GoalWindow } from './GoalWindow.js';
 import {
     GoalWindowFromJSON,
     GoalWindowFromJSONTyped,
     GoalWindowToJSON,
     GoalWindowToJSONTyped,
-} from './GoalWindow';
+} from './GoalWindow.js';
 
 /**
  * A new goal. Its days and weeks are cut in `time_zone`. A `class` goal's `scope` lists groups, each of which keeps its own progress (the schema's `if`/`then`): a class goal of `global` or a topic is refused (400, field `scope`).

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { GoalProgress } from './GoalProgress';
+import { mapValues } from '../runtime.js';
+import type { GoalProgress } from './GoalProgress.js';
 import {
     GoalProgressFromJSON,
     GoalProgressFromJSONTyped,
     GoalProgressToJSON,
     GoalProgressToJSONTyped,
-} from './GoalProgress';
+} from './GoalProgress.js';
 
 /**
  * A group's class goals in their periods under way.

@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { GroupTotal } from './GroupTotal';
+import { mapValues } from '../runtime.js';
+import type { GroupTotal } from './GroupTotal.js';
 import {
     GroupTotalFromJSON,
     GroupTotalFromJSONTyped,
     GroupTotalToJSON,
     GroupTotalToJSONTyped,
-} from './GroupTotal';
-import type { LeaderboardWindow } from './LeaderboardWindow';
+} from './GroupTotal.js';
+import type { LeaderboardWindow } from './LeaderboardWindow.js';
 import {
     LeaderboardWindowFromJSON,
     LeaderboardWindowFromJSONTyped,
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
-} from './LeaderboardWindow';
+} from './LeaderboardWindow.js';
 
 /**
  * The group totals of one contest run.

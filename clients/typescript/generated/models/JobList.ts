@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { JobSummary } from './JobSummary';
+import { mapValues } from '../runtime.js';
+import type { JobSummary } from './JobSummary.js';
 import {
     JobSummaryFromJSON,
     JobSummaryFromJSONTyped,
     JobSummaryToJSON,
     JobSummaryToJSONTyped,
-} from './JobSummary';
+} from './JobSummary.js';
 
 /**
  * The scheduled jobs.

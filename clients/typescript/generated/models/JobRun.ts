@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { JobAttempt } from './JobAttempt';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { JobAttempt } from './JobAttempt.js';
 import {
     JobAttemptFromJSON,
     JobAttemptFromJSONTyped,
     JobAttemptToJSON,
     JobAttemptToJSONTyped,
-} from './JobAttempt';
+} from './JobAttempt.js';
 
 /**
  * One run of a job: a (job, slot) pair, run at most once successfully across every replica.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { JobRun } from './JobRun';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { JobRun } from './JobRun.js';
 import {
     JobRunFromJSON,
     JobRunFromJSONTyped,
     JobRunToJSON,
     JobRunToJSONTyped,
-} from './JobRun';
+} from './JobRun.js';
 
 /**
  * A scheduled job.

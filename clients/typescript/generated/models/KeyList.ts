@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { ApiKeyInfo } from './ApiKeyInfo';
+import { mapValues } from '../runtime.js';
+import type { ApiKeyInfo } from './ApiKeyInfo.js';
 import {
     ApiKeyInfoFromJSON,
     ApiKeyInfoFromJSONTyped,
     ApiKeyInfoToJSON,
     ApiKeyInfoToJSONTyped,
-} from './ApiKeyInfo';
+} from './ApiKeyInfo.js';
 
 /**
  * The API keys.

@@ -12,42 +12,42 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { BoardAggregate } from './BoardAggregate';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { BoardAggregate } from './BoardAggregate.js';
 import {
     BoardAggregateFromJSON,
     BoardAggregateFromJSONTyped,
     BoardAggregateToJSON,
     BoardAggregateToJSONTyped,
-} from './BoardAggregate';
-import type { BoardMetric } from './BoardMetric';
+} from './BoardAggregate.js';
+import type { BoardMetric } from './BoardMetric.js';
 import {
     BoardMetricFromJSON,
     BoardMetricFromJSONTyped,
     BoardMetricToJSON,
     BoardMetricToJSONTyped,
-} from './BoardMetric';
-import type { LeaderboardWindow } from './LeaderboardWindow';
+} from './BoardMetric.js';
+import type { LeaderboardWindow } from './LeaderboardWindow.js';
 import {
     LeaderboardWindowFromJSON,
     LeaderboardWindowFromJSONTyped,
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
-} from './LeaderboardWindow';
-import type { LeagueCohortPage } from './LeagueCohortPage';
+} from './LeaderboardWindow.js';
+import type { LeagueCohortPage } from './LeagueCohortPage.js';
 import {
     LeagueCohortPageFromJSON,
     LeagueCohortPageFromJSONTyped,
     LeagueCohortPageToJSON,
     LeagueCohortPageToJSONTyped,
-} from './LeagueCohortPage';
-import type { LeaderboardEntry } from './LeaderboardEntry';
+} from './LeagueCohortPage.js';
+import type { LeaderboardEntry } from './LeaderboardEntry.js';
 import {
     LeaderboardEntryFromJSON,
     LeaderboardEntryFromJSONTyped,
     LeaderboardEntryToJSON,
     LeaderboardEntryToJSONTyped,
-} from './LeaderboardEntry';
+} from './LeaderboardEntry.js';
 
 /**
  * A page of one board period.

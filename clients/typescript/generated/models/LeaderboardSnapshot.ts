@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { LeaderboardEntry } from './LeaderboardEntry';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { LeaderboardEntry } from './LeaderboardEntry.js';
 import {
     LeaderboardEntryFromJSON,
     LeaderboardEntryFromJSONTyped,
     LeaderboardEntryToJSON,
     LeaderboardEntryToJSONTyped,
-} from './LeaderboardEntry';
+} from './LeaderboardEntry.js';
 
 /**
  * A board period as it stood at one time.

@@ -12,35 +12,35 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { LeagueWeek } from './LeagueWeek';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { LeagueWeek } from './LeagueWeek.js';
 import {
     LeagueWeekFromJSON,
     LeagueWeekFromJSONTyped,
     LeagueWeekToJSON,
     LeagueWeekToJSONTyped,
-} from './LeagueWeek';
-import type { BoardMetric } from './BoardMetric';
+} from './LeagueWeek.js';
+import type { BoardMetric } from './BoardMetric.js';
 import {
     BoardMetricFromJSON,
     BoardMetricFromJSONTyped,
     BoardMetricToJSON,
     BoardMetricToJSONTyped,
-} from './BoardMetric';
-import type { LeagueTier } from './LeagueTier';
+} from './BoardMetric.js';
+import type { LeagueTier } from './LeagueTier.js';
 import {
     LeagueTierFromJSON,
     LeagueTierFromJSONTyped,
     LeagueTierToJSON,
     LeagueTierToJSONTyped,
-} from './LeagueTier';
-import type { TieBreak } from './TieBreak';
+} from './LeagueTier.js';
+import type { TieBreak } from './TieBreak.js';
 import {
     TieBreakFromJSON,
     TieBreakFromJSONTyped,
     TieBreakToJSON,
     TieBreakToJSONTyped,
-} from './TieBreak';
+} from './TieBreak.js';
 
 /**
  * A league.

@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
+import { mapValues } from '../runtime.js';
 /**
  * On a league cohort's board: its league and tier, and how many of it move up and down at the close (the display draws a line under the promotion zone and above the relegation zone).
  * @export

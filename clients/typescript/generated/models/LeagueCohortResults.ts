@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { LeagueCohort } from './LeagueCohort';
+import { mapValues } from '../runtime.js';
+import type { LeagueCohort } from './LeagueCohort.js';
 import {
     LeagueCohortFromJSON,
     LeagueCohortFromJSONTyped,
     LeagueCohortToJSON,
     LeagueCohortToJSONTyped,
-} from './LeagueCohort';
-import type { LeagueResult } from './LeagueResult';
+} from './LeagueCohort.js';
+import type { LeagueResult } from './LeagueResult.js';
 import {
     LeagueResultFromJSON,
     LeagueResultFromJSONTyped,
     LeagueResultToJSON,
     LeagueResultToJSONTyped,
-} from './LeagueResult';
+} from './LeagueResult.js';
 
 /**
  * One cohort with its players' results in rank order.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { League } from './League';
+import { mapValues } from '../runtime.js';
+import type { League } from './League.js';
 import {
     LeagueFromJSON,
     LeagueFromJSONTyped,
     LeagueToJSON,
     LeagueToJSONTyped,
-} from './League';
+} from './League.js';
 
 /**
  * Leagues, by id.

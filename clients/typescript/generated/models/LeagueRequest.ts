@@ -12,42 +12,42 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { SumMetric } from './SumMetric';
+import { mapValues } from '../runtime.js';
+import type { SumMetric } from './SumMetric.js';
 import {
     SumMetricFromJSON,
     SumMetricFromJSONTyped,
     SumMetricToJSON,
     SumMetricToJSONTyped,
-} from './SumMetric';
-import type { ContestRequestScope } from './ContestRequestScope';
+} from './SumMetric.js';
+import type { ContestRequestScope } from './ContestRequestScope.js';
 import {
     ContestRequestScopeFromJSON,
     ContestRequestScopeFromJSONTyped,
     ContestRequestScopeToJSON,
     ContestRequestScopeToJSONTyped,
-} from './ContestRequestScope';
-import type { SumTieBreak } from './SumTieBreak';
+} from './ContestRequestScope.js';
+import type { SumTieBreak } from './SumTieBreak.js';
 import {
     SumTieBreakFromJSON,
     SumTieBreakFromJSONTyped,
     SumTieBreakToJSON,
     SumTieBreakToJSONTyped,
-} from './SumTieBreak';
-import type { TimeZone } from './TimeZone';
+} from './SumTieBreak.js';
+import type { TimeZone } from './TimeZone.js';
 import {
     TimeZoneFromJSON,
     TimeZoneFromJSONTyped,
     TimeZoneToJSON,
     TimeZoneToJSONTyped,
-} from './TimeZone';
-import type { LeagueTierRequest } from './LeagueTierRequest';
+} from './TimeZone.js';
+import type { LeagueTierRequest } from './LeagueTierRequest.js';
 import {
     LeagueTierRequestFromJSON,
     LeagueTierRequestFromJSONTyped,
     LeagueTierRequestToJSON,
     LeagueTierRequestToJSONTyped,
-} from './LeagueTierRequest';
+} from './LeagueTierRequest.js';
 
 /**
  * A new league. Its weeks are ISO weeks (Monday 00:00 to Monday 00:00) in `time_zone`.

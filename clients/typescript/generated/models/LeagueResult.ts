@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { LeagueMove } from './LeagueMove';
+import { mapValues } from '../runtime.js';
+import type { LeagueMove } from './LeagueMove.js';
 import {
     LeagueMoveFromJSON,
     LeagueMoveFromJSONTyped,
     LeagueMoveToJSON,
     LeagueMoveToJSONTyped,
-} from './LeagueMove';
+} from './LeagueMove.js';
 
 /**
  * What a week's close did (or would do) to one player.

@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { LeagueCohortResults } from './LeagueCohortResults';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { LeagueCohortResults } from './LeagueCohortResults.js';
 import {
     LeagueCohortResultsFromJSON,
     LeagueCohortResultsFromJSONTyped,
     LeagueCohortResultsToJSON,
     LeagueCohortResultsToJSONTyped,
-} from './LeagueCohortResults';
-import type { LeagueTierSummary } from './LeagueTierSummary';
+} from './LeagueCohortResults.js';
+import type { LeagueTierSummary } from './LeagueTierSummary.js';
 import {
     LeagueTierSummaryFromJSON,
     LeagueTierSummaryFromJSONTyped,
     LeagueTierSummaryToJSON,
     LeagueTierSummaryToJSONTyped,
-} from './LeagueTierSummary';
+} from './LeagueTierSummary.js';
 
 /**
  * What a league week's close did or would do: sums by tier over every cohort, and the players of the cohorts asked for.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { LeaderboardWindow } from './LeaderboardWindow';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { LeaderboardWindow } from './LeaderboardWindow.js';
 import {
     LeaderboardWindowFromJSON,
     LeaderboardWindowFromJSONTyped,
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
-} from './LeaderboardWindow';
+} from './LeaderboardWindow.js';
 
 /**
  * A medal won on a closed period.

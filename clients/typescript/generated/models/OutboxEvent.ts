@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { EventType } from './EventType';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { EventType } from './EventType.js';
 import {
     EventTypeFromJSON,
     EventTypeFromJSONTyped,
     EventTypeToJSON,
     EventTypeToJSONTyped,
-} from './EventType';
+} from './EventType.js';
 
 /**
  * One event of the feed.

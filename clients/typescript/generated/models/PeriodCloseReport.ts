@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { MedalAward } from './MedalAward';
+import { mapValues } from '../runtime.js';
+import type { MedalAward } from './MedalAward.js';
 import {
     MedalAwardFromJSON,
     MedalAwardFromJSONTyped,
     MedalAwardToJSON,
     MedalAwardToJSONTyped,
-} from './MedalAward';
-import type { LeaderboardWindow } from './LeaderboardWindow';
+} from './MedalAward.js';
+import type { LeaderboardWindow } from './LeaderboardWindow.js';
 import {
     LeaderboardWindowFromJSON,
     LeaderboardWindowFromJSONTyped,
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
-} from './LeaderboardWindow';
+} from './LeaderboardWindow.js';
 
 /**
  * What closing a period did, found or would do.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { ComparedPeriod } from './ComparedPeriod';
+import { mapValues } from '../runtime.js';
+import type { ComparedPeriod } from './ComparedPeriod.js';
 import {
     ComparedPeriodFromJSON,
     ComparedPeriodFromJSONTyped,
     ComparedPeriodToJSON,
     ComparedPeriodToJSONTyped,
-} from './ComparedPeriod';
+} from './ComparedPeriod.js';
 
 /**
  * A player's or a group's standing on two board periods.

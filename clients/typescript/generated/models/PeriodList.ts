@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { PeriodSummary } from './PeriodSummary';
+import { mapValues } from '../runtime.js';
+import type { PeriodSummary } from './PeriodSummary.js';
 import {
     PeriodSummaryFromJSON,
     PeriodSummaryFromJSONTyped,
     PeriodSummaryToJSON,
     PeriodSummaryToJSONTyped,
-} from './PeriodSummary';
-import type { LeaderboardWindow } from './LeaderboardWindow';
+} from './PeriodSummary.js';
+import type { LeaderboardWindow } from './LeaderboardWindow.js';
 import {
     LeaderboardWindowFromJSON,
     LeaderboardWindowFromJSONTyped,
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
-} from './LeaderboardWindow';
+} from './LeaderboardWindow.js';
 
 /**
  * A board window's newest periods.

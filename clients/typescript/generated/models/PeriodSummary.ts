@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { MedalAward } from './MedalAward';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { MedalAward } from './MedalAward.js';
 import {
     MedalAwardFromJSON,
     MedalAwardFromJSONTyped,
     MedalAwardToJSON,
     MedalAwardToJSONTyped,
-} from './MedalAward';
+} from './MedalAward.js';
 
 /**
  * One period of a board window.

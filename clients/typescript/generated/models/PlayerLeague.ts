@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { LeagueWeek } from './LeagueWeek';
+import { mapValues } from '../runtime.js';
+import type { LeagueWeek } from './LeagueWeek.js';
 import {
     LeagueWeekFromJSON,
     LeagueWeekFromJSONTyped,
     LeagueWeekToJSON,
     LeagueWeekToJSONTyped,
-} from './LeagueWeek';
-import type { LeagueZone } from './LeagueZone';
+} from './LeagueWeek.js';
+import type { LeagueZone } from './LeagueZone.js';
 import {
     LeagueZoneFromJSON,
     LeagueZoneFromJSONTyped,
     LeagueZoneToJSON,
     LeagueZoneToJSONTyped,
-} from './LeagueZone';
+} from './LeagueZone.js';
 
 /**
  * Where a player stands in one league.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { PlayerLeague } from './PlayerLeague';
+import { mapValues } from '../runtime.js';
+import type { PlayerLeague } from './PlayerLeague.js';
 import {
     PlayerLeagueFromJSON,
     PlayerLeagueFromJSONTyped,
     PlayerLeagueToJSON,
     PlayerLeagueToJSONTyped,
-} from './PlayerLeague';
+} from './PlayerLeague.js';
 
 /**
  * A player's leagues, by league id.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { PlayerMatch } from './PlayerMatch';
+import { mapValues } from '../runtime.js';
+import type { PlayerMatch } from './PlayerMatch.js';
 import {
     PlayerMatchFromJSON,
     PlayerMatchFromJSONTyped,
     PlayerMatchToJSON,
     PlayerMatchToJSONTyped,
-} from './PlayerMatch';
+} from './PlayerMatch.js';
 
 /**
  * Players found.

@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { TimeZone } from './TimeZone';
+import { mapValues } from '../runtime.js';
+import type { TimeZone } from './TimeZone.js';
 import {
     TimeZoneFromJSON,
     TimeZoneFromJSONTyped,
     TimeZoneToJSON,
     TimeZoneToJSONTyped,
-} from './TimeZone';
-import type { ReminderPreferencesRequest } from './ReminderPreferencesRequest';
+} from './TimeZone.js';
+import type { ReminderPreferencesRequest } from './ReminderPreferencesRequest.js';
 import {
     ReminderPreferencesRequestFromJSON,
     ReminderPreferencesRequestFromJSONTyped,
     ReminderPreferencesRequestToJSON,
     ReminderPreferencesRequestToJSONTyped,
-} from './ReminderPreferencesRequest';
+} from './ReminderPreferencesRequest.js';
 
 /**
  * A player's preferences; they replace the stored ones (absent reminders turn reminders off). Unknown keys are ignored.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { ReminderPreferences } from './ReminderPreferences';
+import { mapValues } from '../runtime.js';
+import type { ReminderPreferences } from './ReminderPreferences.js';
 import {
     ReminderPreferencesFromJSON,
     ReminderPreferencesFromJSONTyped,
     ReminderPreferencesToJSON,
     ReminderPreferencesToJSONTyped,
-} from './ReminderPreferences';
+} from './ReminderPreferences.js';
 
 /**
  * The stored preferences.

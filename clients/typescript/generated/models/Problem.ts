@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { FieldError } from './FieldError';
+import { mapValues } from '../runtime.js';
+import type { FieldError } from './FieldError.js';
 import {
     FieldErrorFromJSON,
     FieldErrorFromJSONTyped,
     FieldErrorToJSON,
     FieldErrorToJSONTyped,
-} from './FieldError';
+} from './FieldError.js';
 
 /**
  * An RFC 9457 problem document.
@@ -44,7 +44,7 @@ export interface Problem {
      */
     detail: string;
     /**
-     * Stable machine-readable code clients may switch on: `validation-failed`, `malformed-body`, `unauthorized`, `forbidden`, `not-found`, `conflict`, `request-timeout`, `body-too-large`, `method-not-allowed`, `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
+     * Stable machine-readable code clients may switch on: `validation-failed`, `malformed-body`, `unauthorized`, `forbidden`, `not-found`, `conflict`, `implausible-completion` (422: a player token's completion breaks a plausibility rule), `rate-limited` (429, with `Retry-After`), `request-timeout`, `body-too-large`, `method-not-allowed`, `unsupported-media-type`, `bad-request`, `unavailable`, `internal-error`.
      */
     code: string;
     /**

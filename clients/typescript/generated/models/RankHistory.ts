@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { RankPoint } from './RankPoint';
+import { mapValues } from '../runtime.js';
+import type { RankPoint } from './RankPoint.js';
 import {
     RankPointFromJSON,
     RankPointFromJSONTyped,
     RankPointToJSON,
     RankPointToJSONTyped,
-} from './RankPoint';
+} from './RankPoint.js';
 
 /**
  * A player's rank over time.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { TimeZone } from './TimeZone';
+import { mapValues } from '../runtime.js';
+import type { TimeZone } from './TimeZone.js';
 import {
     TimeZoneFromJSON,
     TimeZoneFromJSONTyped,
     TimeZoneToJSON,
     TimeZoneToJSONTyped,
-} from './TimeZone';
+} from './TimeZone.js';
 
 /**
  * Reminder choices. On each chosen weekday, once the local time has passed, Podium emits one `reminder.due` event unless the player already completed a quiz that local day or ops closed the day. A time skipped by a DST change fires at the end of the gap; a time that occurs twice fires at its first occurrence. Unknown keys are ignored.

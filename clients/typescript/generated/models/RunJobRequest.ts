@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { RunJobRequestSlot } from './RunJobRequestSlot';
+import { mapValues } from '../runtime.js';
+import type { RunJobRequestSlot } from './RunJobRequestSlot.js';
 import {
     RunJobRequestSlotFromJSON,
     RunJobRequestSlotFromJSONTyped,
     RunJobRequestSlotToJSON,
     RunJobRequestSlotToJSONTyped,
-} from './RunJobRequestSlot';
+} from './RunJobRequestSlot.js';
 
 /**
  * The slot to run. Unknown keys are ignored; `{}` runs the current second.

@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
+import { mapValues } from '../runtime.js';
 /**
  * `now` (the default) or an RFC 3339 time (kept to the millisecond).
  * @export

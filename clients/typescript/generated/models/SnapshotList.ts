@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { LeaderboardSnapshot } from './LeaderboardSnapshot';
+import { mapValues } from '../runtime.js';
+import type { LeaderboardSnapshot } from './LeaderboardSnapshot.js';
 import {
     LeaderboardSnapshotFromJSON,
     LeaderboardSnapshotFromJSONTyped,
     LeaderboardSnapshotToJSON,
     LeaderboardSnapshotToJSONTyped,
-} from './LeaderboardSnapshot';
-import type { LeaderboardWindow } from './LeaderboardWindow';
+} from './LeaderboardSnapshot.js';
+import type { LeaderboardWindow } from './LeaderboardWindow.js';
 import {
     LeaderboardWindowFromJSON,
     LeaderboardWindowFromJSONTyped,
     LeaderboardWindowToJSON,
     LeaderboardWindowToJSONTyped,
-} from './LeaderboardWindow';
+} from './LeaderboardWindow.js';
 
 /**
  * Snapshots of one board period.

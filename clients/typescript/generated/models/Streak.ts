@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
+import { mapValues } from '../runtime.js';
 /**
  * Consecutive local days (the player's time zone) with at least one completion. The current run counts while its last day is today or yesterday.
  * @export

@@ -12,7 +12,7 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
+import { mapValues } from '../runtime.js';
 /**
  * One Server-Sent Event (the stream starts with `retry: 2000`; heartbeats are comments).
  * @export

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { TopicStatistics } from './TopicStatistics';
+import { mapValues } from '../runtime.js';
+import type { TopicStatistics } from './TopicStatistics.js';
 import {
     TopicStatisticsFromJSON,
     TopicStatisticsFromJSONTyped,
     TopicStatisticsToJSON,
     TopicStatisticsToJSONTyped,
-} from './TopicStatistics';
+} from './TopicStatistics.js';
 
 /**
  * A player's statistics per topic.

@@ -12,70 +12,70 @@
  * Do not edit the class manually.
  */
 
-import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime';
-import type { GoalProgress } from './GoalProgress';
+import { mapValues, parseDate, parseDateTime, serializeDate, serializeDateTime } from '../runtime.js';
+import type { GoalProgress } from './GoalProgress.js';
 import {
     GoalProgressFromJSON,
     GoalProgressFromJSONTyped,
     GoalProgressToJSON,
     GoalProgressToJSONTyped,
-} from './GoalProgress';
-import type { BoardRank } from './BoardRank';
+} from './GoalProgress.js';
+import type { BoardRank } from './BoardRank.js';
 import {
     BoardRankFromJSON,
     BoardRankFromJSONTyped,
     BoardRankToJSON,
     BoardRankToJSONTyped,
-} from './BoardRank';
-import type { PlayerTotals } from './PlayerTotals';
+} from './BoardRank.js';
+import type { PlayerTotals } from './PlayerTotals.js';
 import {
     PlayerTotalsFromJSON,
     PlayerTotalsFromJSONTyped,
     PlayerTotalsToJSON,
     PlayerTotalsToJSONTyped,
-} from './PlayerTotals';
-import type { Streak } from './Streak';
+} from './PlayerTotals.js';
+import type { Streak } from './Streak.js';
 import {
     StreakFromJSON,
     StreakFromJSONTyped,
     StreakToJSON,
     StreakToJSONTyped,
-} from './Streak';
-import type { FriendProgress } from './FriendProgress';
+} from './Streak.js';
+import type { FriendProgress } from './FriendProgress.js';
 import {
     FriendProgressFromJSON,
     FriendProgressFromJSONTyped,
     FriendProgressToJSON,
     FriendProgressToJSONTyped,
-} from './FriendProgress';
-import type { PlayerLeague } from './PlayerLeague';
+} from './FriendProgress.js';
+import type { PlayerLeague } from './PlayerLeague.js';
 import {
     PlayerLeagueFromJSON,
     PlayerLeagueFromJSONTyped,
     PlayerLeagueToJSON,
     PlayerLeagueToJSONTyped,
-} from './PlayerLeague';
-import type { MedalAward } from './MedalAward';
+} from './PlayerLeague.js';
+import type { MedalAward } from './MedalAward.js';
 import {
     MedalAwardFromJSON,
     MedalAwardFromJSONTyped,
     MedalAwardToJSON,
     MedalAwardToJSONTyped,
-} from './MedalAward';
-import type { UnlockedAchievement } from './UnlockedAchievement';
+} from './MedalAward.js';
+import type { UnlockedAchievement } from './UnlockedAchievement.js';
 import {
     UnlockedAchievementFromJSON,
     UnlockedAchievementFromJSONTyped,
     UnlockedAchievementToJSON,
     UnlockedAchievementToJSONTyped,
-} from './UnlockedAchievement';
-import type { LevelProgress } from './LevelProgress';
+} from './UnlockedAchievement.js';
+import type { LevelProgress } from './LevelProgress.js';
 import {
     LevelProgressFromJSON,
     LevelProgressFromJSONTyped,
     LevelProgressToJSON,
     LevelProgressToJSONTyped,
-} from './LevelProgress';
+} from './LevelProgress.js';
 
 /**
  * A player's profile.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { EventType } from './EventType';
+import { mapValues } from '../runtime.js';
+import type { EventType } from './EventType.js';
 import {
     EventTypeFromJSON,
     EventTypeFromJSONTyped,
     EventTypeToJSON,
     EventTypeToJSONTyped,
-} from './EventType';
+} from './EventType.js';
 
 /**
  * A registered webhook (its secret is never shown).

@@ -12,21 +12,21 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { WebhookAttempt } from './WebhookAttempt';
+import { mapValues } from '../runtime.js';
+import type { WebhookAttempt } from './WebhookAttempt.js';
 import {
     WebhookAttemptFromJSON,
     WebhookAttemptFromJSONTyped,
     WebhookAttemptToJSON,
     WebhookAttemptToJSONTyped,
-} from './WebhookAttempt';
-import type { EventType } from './EventType';
+} from './WebhookAttempt.js';
+import type { EventType } from './EventType.js';
 import {
     EventTypeFromJSON,
     EventTypeFromJSONTyped,
     EventTypeToJSON,
     EventTypeToJSONTyped,
-} from './EventType';
+} from './EventType.js';
 
 /**
  * One event's delivery to one webhook.

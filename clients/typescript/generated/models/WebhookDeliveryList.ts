@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { WebhookDelivery } from './WebhookDelivery';
+import { mapValues } from '../runtime.js';
+import type { WebhookDelivery } from './WebhookDelivery.js';
 import {
     WebhookDeliveryFromJSON,
     WebhookDeliveryFromJSONTyped,
     WebhookDeliveryToJSON,
     WebhookDeliveryToJSONTyped,
-} from './WebhookDelivery';
+} from './WebhookDelivery.js';
 
 /**
  * Deliveries, newest first.

@@ -12,14 +12,14 @@
  * Do not edit the class manually.
  */
 
-import { mapValues } from '../runtime';
-import type { Webhook } from './Webhook';
+import { mapValues } from '../runtime.js';
+import type { Webhook } from './Webhook.js';
 import {
     WebhookFromJSON,
     WebhookFromJSONTyped,
     WebhookToJSON,
     WebhookToJSONTyped,
-} from './Webhook';
+} from './Webhook.js';
 
 /**
  * Every webhook, newest first.
