@@ -34,14 +34,16 @@ export PATH="$root/$venv/bin:$PATH"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-# Python: from a copy of the document with two spots openapi-python-client cannot read (clients/prepare.py).
+# Python: from a copy of the document with two spots openapi-python-client cannot read (clients/prepare.py), with
+# the models' template of clients/python/templates (a model prints only the fields that are set).
 python3 clients/prepare.py python "$document" "$out/python-openapi.json"
 openapi-python-client generate --path "$out/python-openapi.json" --output-path "$out/podium_client" --meta none \
-    --config clients/python/generator.yaml --fail-on-warning >"$out/python.log" 2>&1 || { cat "$out/python.log" >&2; exit 1; }
+    --config clients/python/generator.yaml --custom-template-path clients/python/templates --fail-on-warning >"$out/python.log" 2>&1 || { cat "$out/python.log" >&2; exit 1; }
 
-# TypeScript: the fetch generator, ES2020 modules.
+# TypeScript: the fetch generator, ES2020 modules whose relative imports end in `.js`, so that Node and browsers load
+# the compiled package as it is, and a `module: nodenext` project resolves its declarations.
 openapi-generator-cli generate -i "$document" -g typescript-fetch -o "$out/typescript" \
-    --additional-properties=supportsES6=true,typescriptThreePlus=true \
+    --additional-properties=supportsES6=true,typescriptThreePlus=true,importFileExtension=.js \
     >"$out/typescript.log" 2>&1 || { cat "$out/typescript.log" >&2; exit 1; }
 rm -rf "$out/podium_client/.ruff_cache"
 # Its docs and bookkeeping are not needed: the client's README points to /docs.

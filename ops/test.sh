@@ -14,9 +14,10 @@
 #                                    then against that build: the Redis tests through
 #                                    stunnel to a TLS-only Redis (ops/test/stunnel-test.sh),
 #                                    the clients' generated code against openapi.json
-#                                    (clients/regenerate.sh --check), the browser end-to-end
-#                                    tests with the typed clients (ops/test/browser-test.sh),
-#                                    the Swift client against a real Podium (clients/swift/test.sh),
+#                                    (clients/regenerate.sh --check), each typed client installed
+#                                    as a newcomer would and tested against a real Podium behind a
+#                                    fault proxy (clients/{python,typescript,swift}/test.sh), the
+#                                    browser end-to-end tests (ops/test/browser-test.sh),
 #                                    schemathesis over the OpenAPI document
 #                                    (ops/test/schemathesis.sh), the monitoring tests
 #                                    (ops/test/monitoring-test.sh), the PostgreSQL failover
@@ -24,6 +25,8 @@
 #                                    drills on a Redis Cluster (ops/test/redis-cluster-test.sh)
 #   bash ops/test.sh ARGS...         extra arguments go to the test binary,
 #                                    e.g. `bash ops/test.sh --filter RedisTests`
+#
+# It ends by printing how long each part took (also when a part fails).
 #
 # Fails if the build or any test fails, and also if no test ran at all (a
 # filter that matches nothing, a test bundle that found no tests), and if any
@@ -50,7 +53,23 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 started=$SECONDS
 
+# How long each part took, printed at the end (and when a part fails), so that a part that grows is seen.
+timings=()
+part_started=$SECONDS
+part_done() {
+    timings+=("$(printf '%6ss  %s' "$((SECONDS - part_started))" "$1")")
+    part_started=$SECONDS
+}
+print_timings() {
+    [ "${#timings[@]}" -gt 0 ] || return 0
+    echo "time per part:"
+    printf '  %s\n' "${timings[@]}"
+    echo "  $(printf '%6ss' "$((SECONDS - started))")  in all"
+}
+trap print_timings EXIT
+
 bash ops/services.sh
+part_done "services (PostgreSQL, Redis)"
 
 . "$root/ops/lib/swift.sh"
 . "$root/ops/lib/time-limit.sh"
@@ -103,6 +122,8 @@ fi
 # SQL is written only in the Postgres target and statement types (issue 35): a positional placeholder, a bind by
 # position or raw SQL text anywhere else fails the run before anything is built.
 python3 "$root/ops/test/sql-statements-check.py" "$root"
+# openapi.json lists every problem code the server answers with, and no other.
+python3 "$root/ops/test/problem-codes-check.py" "$root"
 # The console's QR encoder is Debian's node-qrcode-generator, vendored unchanged: a copy that differs fails the run.
 bash "$root/ops/test/vendored-check.sh"
 
@@ -115,11 +136,13 @@ echo "swift build --build-tests"
 set +e
 swift build --build-tests 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+part_done "swift build --build-tests"
 if [ "$status" -eq 0 ]; then
     tests="$(swift build --show-bin-path)/podiumPackageTests.xctest"
     echo "${test_prefix[*]} $tests --testing-library swift-testing $*"
     run_with_limit "$time_limit" "$log" "${test_prefix[@]}" "$tests" --testing-library swift-testing "$@"
     status=$?
+    part_done "Swift tests${shift_days:+ (clock $shift_days days ahead)}"
 fi
 set -e
 
@@ -168,6 +191,7 @@ run_suite() {
         echo "FAILED: $script did not end within ${PODIUM_SUITE_TIME_LIMIT_S:-1800}s (PODIUM_SUITE_TIME_LIMIT_S); output in $log" >&2
         exit 124
     fi
+    part_done "$script${*:+ $*}"
     if [ "$status" -ne 0 ]; then
         echo "FAILED: $script exited with status $status ($((SECONDS - started))s); output in $log" >&2
         exit "$status"
@@ -179,10 +203,15 @@ if [ -z "$shift_days" ]; then
     run_suite ops/test/stunnel-test.sh stunnel-test
     # The typed clients' generated code is what openapi.json gives (clients/regenerate.sh --check).
     run_suite clients/regenerate.sh clients-generated --check
-    # The browser end-to-end tests (CORS, player tokens, the display page, the console, the docs, the typed clients).
-    run_suite ops/test/browser-test.sh browser-test
-    # The Swift client against a real Podium.
+    # Each typed client installed as a newcomer would (a wheel into fresh venvs, a tarball into a new Node project, a
+    # package depending on PodiumClient by path), its README's snippet run and its error model tested against a real
+    # Podium behind a fault proxy.
+    run_suite clients/python/test.sh python-client-test
+    run_suite clients/typescript/test.sh typescript-client-test
     run_suite clients/swift/test.sh swift-client-test
+    # The browser end-to-end tests (CORS, player tokens, the display page, the console, the docs, the TypeScript
+    # client in Chromium).
+    run_suite ops/test/browser-test.sh browser-test
     # Schemathesis over the whole OpenAPI document.
     run_suite ops/test/schemathesis.sh schemathesis-test
     # The monitoring pieces: promtool over the alerts and their unit tests, the compose file, the dashboard,
@@ -192,7 +221,7 @@ if [ -z "$shift_days" ]; then
     run_suite ops/test/failover-test.sh failover-test
     # Redis Cluster: the ranking suites on a six-node cluster, a primary killed and a reshard mid-load.
     run_suite ops/test/redis-cluster-test.sh redis-cluster-test
-    others=", the Redis tests through stunnel, the clients' generated code, the browser tests and typed clients, the Swift client, schemathesis, the monitoring tests, the failover drill and the Redis Cluster suites and drills"
+    others=", the Redis tests through stunnel, the clients' generated code, the Python, TypeScript and Swift clients, the browser tests, schemathesis, the monitoring tests, the failover drill and the Redis Cluster suites and drills"
     elapsed=$((SECONDS - started))
 fi
 echo "OK: all $count test(s) passed${others} (${elapsed}s)${shift_days:+ with the clock $shift_days days ahead}"

@@ -5,7 +5,8 @@ Requests pass through to Podium unchanged (streamed both ways, so a live board's
 queues faults; each fault answers the next request in Podium's place:
 
 - `{"status": 502}` (or 503, 504, 500): an HTML error page, as nginx sends it (`text/html`, no problem+json);
-- `{"status": 429, "retry_after": 2}`: a rate limit with `Retry-After` (an HTML body unless `"problem": true`);
+- `{"status": 429, "retry_after": 2}`: a rate limit with `Retry-After` (an HTML body unless `"problem": true`, which
+  answers a problem+json document as Podium writes one, for 403 and 429);
 - `{"drop": true}`: the connection closed before any answer, the request never passed on (offline, a reset);
 - `{"lose_answer": true}`: the request passed on to Podium, which answers, but the connection is closed before that
   answer is sent back (a retry must then be a replay, never a second completion).
@@ -37,6 +38,11 @@ HTML_PAGES = {
     502: "502 Bad Gateway",
     503: "503 Service Temporarily Unavailable",
     504: "504 Gateway Time-out",
+}
+# Podium's problems the proxy can stand in for: status → code, title, detail.
+PROBLEMS = {
+    403: ("forbidden", "Forbidden", "this needs a key with the ingest role"),
+    429: ("rate-limited", "Too many requests", "Slow down."),
 }
 # Headers that belong to one hop, never forwarded.
 HOP_HEADERS = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"}
@@ -116,8 +122,9 @@ class FaultProxyHandler(BaseHTTPRequestHandler):
         status = int(fault["status"])
         self.server.queue.record(self.command, self.path, status, "Authorization" in self.headers)
         if fault.get("problem"):
-            body = json.dumps({"type": "https://podium.dev/problems/rate-limited", "title": "Too many requests",
-                               "status": status, "detail": "Slow down."}).encode()
+            code, title, detail = PROBLEMS[status]
+            body = json.dumps({"type": f"https://podium.dev/problems/{code}", "title": title, "status": status,
+                               "detail": detail, "code": code}).encode()
             kind = "application/problem+json"
         else:
             title = HTML_PAGES.get(status, f"{status} Error")

@@ -11,7 +11,8 @@
 #   PODIUM_CLIENT_TEST_ADMIN_KEY     the bootstrap admin key
 #   PODIUM_CLIENT_TEST_TOKEN_KID, PODIUM_CLIENT_TEST_TOKEN_SECRET
 #                                    the HS256 key Podium takes player tokens signed with
-# The server allows loopback origins (`http://localhost:*`, `http://127.0.0.1:*`), as `bash ops/run.sh` does. Its log
+# It sets `trap stop_client_test_podium EXIT`, replacing an earlier EXIT trap: a caller with clean-up of its own sets
+# its trap after the call, and calls stop_client_test_podium from it. The server allows loopback origins (`http://localhost:*`, `http://127.0.0.1:*`), as `bash ops/run.sh` does. Its log
 # is .local/NAME-podium.log.
 
 client_test_server=""

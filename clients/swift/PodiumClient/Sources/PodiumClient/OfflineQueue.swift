@@ -18,11 +18,12 @@ public enum QueueOutcome: Sendable, Equatable {
 public enum LeftReason: Sendable, Equatable {
     /// No answer: no network, or Podium down.
     case offline
-    /// The credential was refused (401) even after one fresh token: sign the player in again, then sync.
+    /// The credential was refused (401) even after one fresh token, or may not post these completions (403, a whole
+    /// batch): sign the player in again (or use a key that may), then sync.
     case authentication(Problem)
     /// 429: too many requests; sync again after the problem's `retryAfter`.
     case rateLimited(Problem?)
-    /// 5xx, a proxy's page, or an item Podium could not take now (a 500 item of a batch).
+    /// 5xx, a proxy's page, an item Podium could not take now (a 500 item of a batch), or a whole batch refused.
     case unavailable(Problem?)
 }
 
@@ -44,8 +45,8 @@ public struct SyncReport: Sendable, Equatable {
     public var refused: [(id: String, problem: Problem)] {
         items.compactMap { if case .refused(let problem) = $0.outcome { ($0.id, problem) } else { nil } }
     }
-    /// How many stay queued.
-    public var left: Int { items.filter { if case .left = $0.outcome { true } else { false } }.count }
+    /// Ids that stay queued.
+    public var left: [String] { ids { if case .left = $0 { true } else { false } } }
 
     private func ids(_ matching: (QueueOutcome) -> Bool) -> [String] { items.filter { matching($0.outcome) }.map(\.id) }
 
@@ -88,8 +89,8 @@ public actor OfflineQueue {
         try PodiumJSON.encoder.encode(completions).write(to: file, options: .atomic)
     }
 
-    /// Sends what is queued, and reports each completion's outcome. Throws only when Podium refuses a whole batch (a
-    /// key without the ingest role, say): then nothing leaves the queue.
+    /// Sends what is queued, each batch once, and reports each completion's outcome; Podium's answers are in the
+    /// report, never thrown. Throws only when the queue's file cannot be read or written.
     public func sync() async throws -> SyncReport {
         let queued = try pending()
         var report = SyncReport()
@@ -108,7 +109,9 @@ public actor OfflineQueue {
                 case .unavailable(let unavailable)?:
                     reason = unavailable.reason == .rateLimited ? .rateLimited(unavailable.problem)
                         : unavailable.reason == .offline ? .offline : .unavailable(unavailable.problem)
-                case .refused(let problem)?: throw PodiumError.refused(problem)
+                // A whole batch refused: the credential may not post these (403), or the batch itself was refused;
+                // nothing is dropped for what may be the app's configuration.
+                case .refused(let problem)?: reason = problem.status == 403 ? .authentication(problem) : .unavailable(problem)
                 case nil where error is ClientError: reason = .offline
                 case nil: throw error
                 }

@@ -87,10 +87,18 @@ struct PodiumClientTests {
         for index in 2...3 { try await queue.add(completion("l-\(run)-\(index)", user: user, group: group, minutesAgo: index)) }
         try await server.fault([["status": 429, "retry_after": 30, "path": "/v1/completions/batch"]])
         let report = try await queue.sync()
-        #expect(report.left == 2 && report.recorded.isEmpty)
+        #expect(report.left == ["l-\(run)-2", "l-\(run)-3"] && report.recorded.isEmpty)
         for (_, outcome) in report.items {
             guard case .left(.rateLimited(let problem)) = outcome else { throw TestFailure("not rate-limited: \(outcome)") }
             #expect(problem?.retryAfter == 30 && problem?.status == 429)
+        }
+        // A whole batch refused (a key that may not post): nothing dropped, each item left for its credential.
+        try await server.fault([["status": 403, "problem": true, "path": "/v1/completions/batch"]])
+        let forbidden = try await queue.sync()
+        #expect(forbidden.left == ["l-\(run)-2", "l-\(run)-3"], "\(forbidden.items)")
+        for (_, outcome) in forbidden.items {
+            guard case .left(.authentication(let problem)) = outcome else { throw TestFailure("not left for its credential: \(outcome)") }
+            #expect(problem.status == 403 && problem.type.hasSuffix("/forbidden"))
         }
         #expect(try await queue.sync().recorded == ["l-\(run)-2", "l-\(run)-3"])
         #expect(try await completions(of: user, podium: server.admin()) == 3)
@@ -141,7 +149,7 @@ struct PodiumClientTests {
         // Back online: the same file, read by a queue that reaches Podium (an app started again).
         let online = OfflineQueue(file: file, podium: server.admin())
         let synced = try await online.sync()
-        #expect(synced.recorded == played.map(\.id) && synced.left == 0)
+        #expect(synced.recorded == played.map(\.id) && synced.left.isEmpty)
         #expect(synced.refused.map(\.id) == ["q-\(run)-bad"] && synced.refused.first?.problem.errors.map(\.field) == ["completions[3].correct"],
                 "\(synced.refused)")
         // The same completions queued again (a sync whose answer was lost): replays, never doubles.
