@@ -48,6 +48,20 @@ PROBLEMS = {
 HOP_HEADERS = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"}
 
 
+def fault_error(fault):
+    """What is wrong with `fault` (as POST /__faults takes it), or None when the proxy can answer it."""
+    if not isinstance(fault, dict):
+        return f"a fault is an object, not {fault!r}"
+    if fault.get("drop") or fault.get("lose_answer"):
+        return None
+    status = fault.get("status")
+    if not isinstance(status, int) or not 400 <= status <= 599:
+        return f"a fault needs drop, lose_answer or a status 400-599: {fault!r}"
+    if fault.get("problem") and status not in PROBLEMS:
+        return f"the proxy writes problems for {sorted(PROBLEMS)} only: {fault!r}"
+    return None
+
+
 class FaultQueue:
     """The faults still to answer, and the log of what was answered; shared by the handler threads."""
 
@@ -91,8 +105,13 @@ class FaultProxyHandler(BaseHTTPRequestHandler):
         queue = self.server.queue
         if self.command == "POST":
             faults = json.loads(self._body() or b"[]")
+            faults = faults if isinstance(faults, list) else [faults]
+            wrong = [fault for fault in faults if fault_error(fault)]
+            if wrong:
+                self._answer_json(400, {"errors": [fault_error(fault) for fault in wrong]})
+                return
             with queue.lock:
-                queue.faults.extend(faults if isinstance(faults, list) else [faults])
+                queue.faults.extend(faults)
             self._answer_json(204, None)
         elif self.command == "DELETE":
             with queue.lock:
@@ -227,7 +246,10 @@ class FaultProxy(ThreadingHTTPServer):
         self.server_close()
 
     def add(self, *faults):
-        """Queues `faults` (as POST /__faults takes them)."""
+        """Queues `faults` (as POST /__faults takes them); raises ValueError for one the proxy cannot answer."""
+        for fault in faults:
+            if fault_error(fault):
+                raise ValueError(fault_error(fault))
         with self.queue.lock:
             self.queue.faults.extend(faults)
 

@@ -19,9 +19,19 @@ client_test_server=""
 client_test_proxy=""
 client_test_database=""
 
+# Stops `pid`: SIGTERM, then SIGKILL when it has not ended within 10 s.
+stop_client_test_process() {
+    local pid="$1"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
 stop_client_test_podium() {
-    [ -n "$client_test_proxy" ] && kill "$client_test_proxy" 2>/dev/null && wait "$client_test_proxy" 2>/dev/null || true
-    [ -n "$client_test_server" ] && kill "$client_test_server" 2>/dev/null && wait "$client_test_server" 2>/dev/null || true
+    stop_client_test_process "$client_test_proxy"
+    stop_client_test_process "$client_test_server"
     client_test_proxy="" client_test_server=""
     if [ -n "$client_test_database" ]; then
         dropdb -h 127.0.0.1 -p "${PODIUM_PG_PORT:-5432}" -U postgres --if-exists --force "$client_test_database" 2>/dev/null || true
@@ -54,7 +64,7 @@ start_client_test_podium() {
     client_test_server=$!
     local ready=false
     for _ in $(seq 1 600); do
-        if curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then ready=true; break; fi
+        if curl -fsS --max-time 5 "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then ready=true; break; fi
         kill -0 "$client_test_server" 2>/dev/null || break
         sleep 0.1
     done

@@ -71,8 +71,11 @@ public actor OfflineQueue {
         self.podium = podium
     }
 
-    /// Queues `completion`, written to the file at once.
+    /// Queues `completion`, written to the file at once. A missing `completedAt` is now, so that it counts when it
+    /// was played, not when the queue is synced.
     public func add(_ completion: Completion) throws {
+        var completion = completion
+        if completion.completedAt == nil { completion.completedAt = Date() }
         try save(try pending() + [completion])
     }
 

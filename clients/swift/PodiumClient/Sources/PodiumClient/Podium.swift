@@ -49,13 +49,17 @@ public struct Podium: Sendable {
         #endif
     }
 
-    /// Records `completion` (give it `completedAt`, when the quiz was played). After no answer, a 429, a 5xx or an
+    /// Records `completion` (give it `completedAt`, when the quiz was played: a missing one is the time of the first
+    /// attempt, which a copy queued after a failure would not carry). After no answer, a 429, a 5xx or an
     /// answer that was not Podium's, it is sent again with the same id, up to `attempts` times in all (waiting the
     /// answer's `Retry-After`, else 0.5 s, then twice as long each time): Podium answers a completion it already has as
     /// a replay, so a retry whose first answer was lost counts once. Throws `PodiumError.refused` at once for answers
     /// a retry cannot change, `.authentication` when the credential is refused after one fresh token, and
     /// `.unavailable` when the attempts run out (then queue it: `OfflineQueue`).
     public func record(_ completion: Completion, attempts: Int = 4) async throws -> CompletionAnswer {
+        // Every attempt sends the same body: a missing `completedAt` is the time of the first.
+        var completion = completion
+        if completion.completedAt == nil { completion.completedAt = Date() }
         var wait = Duration.milliseconds(500)
         for attempt in 1...max(1, attempts) {
             let unavailable: Unavailability

@@ -165,6 +165,14 @@ struct PodiumClientTests {
         try await busy.add(completion("q-\(run)-3", user: user, group: group, minutesAgo: 1))
         #expect(try await busy.sync() == SyncReport(items: [("q-\(run)-3", .recorded)]))
         #expect(try await busy.pending().map(\.id) == [late.id])
+
+        // A completion queued without `completedAt` counts when it was queued, not when it is synced.
+        var undated = completion("q-\(run)-undated", user: user, group: group)
+        undated.completedAt = nil
+        let before = Date()
+        try await busy.add(undated)
+        let stamped = try #require(try await busy.pending().last?.completedAt)
+        #expect(stamped >= before.addingTimeInterval(-0.001) && stamped <= Date())
     }
 
     @Test("a live board shows a new completion, over the stream or by polling when the stream cannot be had")
