@@ -129,13 +129,15 @@ struct ProblemMiddleware: ClientMiddleware {
         let retryAfter = response.headerFields[.retryAfter].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let isProblem = response.headerFields[.contentType]?.lowercased().hasPrefix("application/problem+json") == true
         guard isProblem, let written = try? PodiumJSON.decoder.decode(Components.Schemas.Problem.self, from: Data(body)) else {
-            // A proxy's page (or none): Podium never judged the request, so it is worth sending again.
             let kind = response.headerFields[.contentType] ?? "no content type"
             // Transports differ in keeping the answer's reason phrase: the status's standard one stands in.
             let title = response.status.reasonPhrase.isEmpty ? Self.standardPhrase(code) : response.status.reasonPhrase
             let problem = Problem(type: "about:blank", title: title, status: code,
                                   detail: "the answer was not Podium's (\(kind)): a proxy or load balancer in front of it answered",
                                   retryAfter: retryAfter)
+            // A 401 refuses the credential whoever says it (an authentication gateway): sending it again cannot help.
+            if code == 401 { return .authentication(problem) }
+            // A proxy's page (or none): Podium never judged the request, so it is worth sending again.
             return .unavailable(Unavailability(reason: code == 429 ? .rateLimited : .unavailable, problem: problem))
         }
         let problem = Problem(written, retryAfter: retryAfter)

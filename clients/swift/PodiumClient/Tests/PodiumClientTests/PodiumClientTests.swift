@@ -125,6 +125,14 @@ struct PodiumClientTests {
         guard case .left(.authentication(let refused)) = report.items[0].outcome else { throw TestFailure("not left for authentication: \(report.items)") }
         #expect(refused.status == 401 && asked.all == [false, true, true])
 
+        // A gateway's 401 page (not a problem document) is the same refusal, after the same one refresh.
+        try await server.fault([["status": 401, "times": 2, "path": "/v1/completions"]])
+        let gateway = await #expect(throws: PodiumError.self) {
+            try await server.admin(throughProxy: true).record(completion("a-\(run)-3", user: user, group: group))
+        }
+        guard case .authentication(let page)? = gateway else { throw TestFailure("a 401 page was not an authentication error: \(String(describing: gateway))") }
+        #expect(page.status == 401 && page.type == "about:blank" && page.detail.contains("text/html"))
+
         let before = try await server.proxyLog().count
         var pages = LiveBoard.pages(of: "group:\(group)", window: .week, podium: signedOut, pollEvery: .milliseconds(100)).makeAsyncIterator()
         let ended = await #expect(throws: PodiumError.self) { _ = try await pages.next() }
