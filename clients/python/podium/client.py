@@ -4,10 +4,11 @@ twice, and errors raised (`podium.errors`) instead of returned."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import inspect
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -17,6 +18,8 @@ from podium_client.models import CompletionResponse, LeaderboardPage, UserProfil
 
 from .completions import completion_body
 from .errors import Unavailable, classify
+
+_Model = TypeVar("_Model")
 
 TokenSupply = Callable[[bool], str]
 """`token(refresh)`: the credential to send; called with True once after a 401, for a fresh one."""
@@ -65,26 +68,41 @@ class BearerToken(httpx.Auth):
 class _Retrying:
     """What both clients share: the routes, how long to try, and how long to wait between attempts."""
 
-    def __init__(self, base_url: str, timeout: float, deadline: float, backoff: float) -> None:
+    def __init__(self, base_url: str, timeout: float, deadline: float, backoff: float,
+                 clock: Callable[[], float]) -> None:
         if timeout <= 0 or deadline <= 0:
             raise ValueError("timeout and deadline are seconds, more than 0")
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.deadline = deadline
         self.backoff = backoff
+        self.clock = clock
 
     def _wait(self, failure: Unavailable, attempt: int, started: float) -> float | None:
         """Seconds to wait before the next attempt, or None when the deadline would pass first."""
         wait = failure.retry_after if failure.retry_after is not None else self.backoff * 2 ** attempt
-        return wait if time.monotonic() - started + wait < self.deadline else None
+        return wait if self.clock() - started + wait < self.deadline else None
 
     def _attempt_timeout(self, started: float) -> float:
-        """One attempt's timeout: `timeout`, cut to what is left of the deadline."""
-        return max(0.05, min(self.timeout, self.deadline - (time.monotonic() - started)))
+        """One attempt's httpx timeout (each phase: connect, each read, each write, the pool): `timeout`, cut to what
+        is left of the deadline."""
+        return max(0.05, min(self.timeout, self.deadline - (self.clock() - started)))
 
     @staticmethod
     def _record_request(completion: Mapping[str, Any]) -> dict[str, Any]:
-        return {"method": "POST", "url": "/v1/completions", "json": completion_body(completion)}
+        """The request for `completion`, made once: without `completed_at` it is stamped now (UTC), so every attempt,
+        and the completion an `Unavailable` carries, is the same body."""
+        body = completion_body(completion, now=datetime.datetime.now(datetime.timezone.utc))
+        return {"method": "POST", "url": "/v1/completions", "json": body}
+
+    @staticmethod
+    def _parsed(model: Callable[[Any], _Model], body: Any) -> _Model:
+        """`body` as `model` (a generated model's `from_dict`); a success whose JSON is not of its shape (not Podium's
+        answer) is `Unavailable`, never a KeyError or TypeError."""
+        try:
+            return model(body)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise Unavailable.unreadable(error) from error
 
     @staticmethod
     def _profile_request(user_id: str) -> dict[str, Any]:
@@ -101,18 +119,22 @@ class Podium(_Retrying):
 
     `token` is an API key or a player token (a string), or a supply `token(refresh) -> str` that is asked for the
     token each request sends and, once after a 401, for a fresh one. Every call is tried again after a network error,
-    a 429 (waiting its `Retry-After`), a 408 or 5xx, or an answer that is not Podium's (a proxy's HTML page), within
-    `deadline` seconds in all, each attempt within `timeout` seconds; it then raises `Unavailable`. A completion is sent
-    again with the same id and body, so Podium answers a retry of one it recorded as a replay: it counts once.
-    Raises `Refused` (400, 403, 404, 409, 422, ...) and `AuthenticationFailed` (401) at once.
+    a 429 (waiting its `Retry-After`), a 408 or 5xx, or an answer that is not Podium's (a proxy's HTML page), while
+    `deadline` seconds allow: no attempt starts, and no wait is waited, that would end past it; it then raises
+    `Unavailable`. `timeout` is httpx's per phase, not per attempt: connecting, each read of the answer, each write,
+    and waiting for a pooled connection each may take up to `timeout` (cut to what is left of the deadline when the
+    attempt starts); an answer trickling in slower than that is cut, one trickling faster is read to its end. A
+    completion is sent again with the same id and body, so Podium answers a retry of one it recorded as a replay: it
+    counts once. Raises `Refused` (400, 403, 404, 409, 422, ...) and `AuthenticationFailed` (401, whatever its body)
+    at once. `sleep` and `clock` (monotonic seconds) are injectable, for tests.
 
     `api` is the generated client (`podium_client`) over the same connection and token, for every other route.
     """
 
     def __init__(self, base_url: str, token: str | TokenSupply, *, timeout: float = 5.0, deadline: float = 15.0,
                  backoff: float = 0.5, sleep: Callable[[float], None] = time.sleep,
-                 httpx_args: Mapping[str, Any] | None = None) -> None:
-        super().__init__(base_url, timeout, deadline, backoff)
+                 clock: Callable[[], float] = time.monotonic, httpx_args: Mapping[str, Any] | None = None) -> None:
+        super().__init__(base_url, timeout, deadline, backoff, clock)
         self.sleep = sleep
         self.http = httpx.Client(base_url=self.base_url, auth=BearerToken(token), timeout=timeout,
                                  **dict(httpx_args or {}))
@@ -121,24 +143,33 @@ class Podium(_Retrying):
     def record(self, completion: Mapping[str, Any]) -> CompletionResponse:
         """Records `completion` (a dict with the API's keys: id, user_id, quiz_id, topic, difficulty, correct, total,
         and optionally duration_ms, completed_at (a datetime or an ISO 8601 string: when the quiz was finished),
-        groups, display_name). Returns Podium's answer: new (201) or the replay of the same completion (200)."""
-        return CompletionResponse.from_dict(self._call(self._record_request(completion)))
+        groups, display_name). Returns Podium's answer: new (201) or the replay of the same completion (200).
+
+        Without `completed_at` the completion is stamped with the current UTC time once, before the first attempt, so
+        every attempt sends the same body. `Unavailable` carries that body as `completion`: queue it as it is
+        (`OfflineQueue.add(error.completion)`)."""
+        request = self._record_request(completion)
+        try:
+            return self._parsed(CompletionResponse.from_dict, self._call(request))
+        except Unavailable as failure:
+            failure.completion = dict(request["json"])
+            raise
 
     def profile(self, user_id: str) -> UserProfile:
         """The player's profile: points, level, statistics, streak, medals, ranks."""
-        return UserProfile.from_dict(self._call(self._profile_request(user_id)))
+        return self._parsed(UserProfile.from_dict, self._call(self._profile_request(user_id)))
 
     def leaderboard(self, board: str, window: str = "week", *, limit: int = 10, offset: int = 0,
                     period: str | None = None) -> LeaderboardPage:
         """A page of `board` (`global`, `topic:math`, `group:class-4b`, ...) in `window` (all, day, week, month):
         `limit` entries from `offset`, of the current period or `period`."""
         params = {"limit": limit, "offset": offset, "period": period}
-        return LeaderboardPage.from_dict(self._call(self._page_request(board, window, params)))
+        return self._parsed(LeaderboardPage.from_dict, self._call(self._page_request(board, window, params)))
 
     def around(self, board: str, window: str, user_id: str, *, radius: int = 5) -> LeaderboardPage:
         """The `radius` entries either side of `user_id` on `board` in `window`."""
         params = {"around": user_id, "radius": radius}
-        return LeaderboardPage.from_dict(self._call(self._page_request(board, window, params)))
+        return self._parsed(LeaderboardPage.from_dict, self._call(self._page_request(board, window, params)))
 
     def close(self) -> None:
         """Closes the connections."""
@@ -152,15 +183,17 @@ class Podium(_Retrying):
 
     def send_once(self, request: Mapping[str, Any], started: float | None = None) -> Any:
         """Sends `request` (method, url: a path, json or params) once: the answer's JSON, or raises a `PodiumError`."""
-        timeout = self._attempt_timeout(time.monotonic() if started is None else started)
+        timeout = self._attempt_timeout(self.clock() if started is None else started)
         try:
             response = self.http.request(timeout=timeout, **request)
         except httpx.TransportError as error:
             raise Unavailable.offline(error) from error
+        except httpx.RequestError as error:  # an answer that could not be read: DecodingError, TooManyRedirects
+            raise Unavailable.unreadable(error) from error
         return classify(response)
 
     def _call(self, request: Mapping[str, Any]) -> Any:
-        started = time.monotonic()
+        started = self.clock()
         attempt = 0
         while True:
             try:
@@ -180,8 +213,8 @@ class AsyncPodium(_Retrying):
     def __init__(self, base_url: str, token: str | AsyncTokenSupply, *, timeout: float = 5.0,
                  deadline: float = 15.0, backoff: float = 0.5,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 httpx_args: Mapping[str, Any] | None = None) -> None:
-        super().__init__(base_url, timeout, deadline, backoff)
+                 clock: Callable[[], float] = time.monotonic, httpx_args: Mapping[str, Any] | None = None) -> None:
+        super().__init__(base_url, timeout, deadline, backoff, clock)
         self.sleep = sleep
         self.http = httpx.AsyncClient(base_url=self.base_url, auth=BearerToken(token), timeout=timeout,
                                       **dict(httpx_args or {}))
@@ -189,22 +222,29 @@ class AsyncPodium(_Retrying):
 
     async def record(self, completion: Mapping[str, Any]) -> CompletionResponse:
         """As `Podium.record`."""
-        return CompletionResponse.from_dict(await self._call(self._record_request(completion)))
+        request = self._record_request(completion)
+        try:
+            return self._parsed(CompletionResponse.from_dict, await self._call(request))
+        except Unavailable as failure:
+            failure.completion = dict(request["json"])
+            raise
 
     async def profile(self, user_id: str) -> UserProfile:
         """As `Podium.profile`."""
-        return UserProfile.from_dict(await self._call(self._profile_request(user_id)))
+        return self._parsed(UserProfile.from_dict, await self._call(self._profile_request(user_id)))
 
     async def leaderboard(self, board: str, window: str = "week", *, limit: int = 10, offset: int = 0,
                           period: str | None = None) -> LeaderboardPage:
         """As `Podium.leaderboard`."""
         params = {"limit": limit, "offset": offset, "period": period}
-        return LeaderboardPage.from_dict(await self._call(self._page_request(board, window, params)))
+        return self._parsed(LeaderboardPage.from_dict,
+                            await self._call(self._page_request(board, window, params)))
 
     async def around(self, board: str, window: str, user_id: str, *, radius: int = 5) -> LeaderboardPage:
         """As `Podium.around`."""
         params = {"around": user_id, "radius": radius}
-        return LeaderboardPage.from_dict(await self._call(self._page_request(board, window, params)))
+        return self._parsed(LeaderboardPage.from_dict,
+                            await self._call(self._page_request(board, window, params)))
 
     async def aclose(self) -> None:
         """Closes the connections."""
@@ -218,15 +258,17 @@ class AsyncPodium(_Retrying):
 
     async def send_once(self, request: Mapping[str, Any], started: float | None = None) -> Any:
         """As `Podium.send_once`."""
-        timeout = self._attempt_timeout(time.monotonic() if started is None else started)
+        timeout = self._attempt_timeout(self.clock() if started is None else started)
         try:
             response = await self.http.request(timeout=timeout, **request)
         except httpx.TransportError as error:
             raise Unavailable.offline(error) from error
+        except httpx.RequestError as error:  # an answer that could not be read: DecodingError, TooManyRedirects
+            raise Unavailable.unreadable(error) from error
         return classify(response)
 
     async def _call(self, request: Mapping[str, Any]) -> Any:
-        started = time.monotonic()
+        started = self.clock()
         attempt = 0
         while True:
             try:

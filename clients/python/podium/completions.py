@@ -8,8 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 REQUIRED = ("id", "user_id", "quiz_id", "topic", "difficulty", "correct", "total")
+"""The keys every completion has (snake_case, as the API names them)."""
 OPTIONAL = ("duration_ms", "completed_at", "groups", "display_name")
+"""The keys a completion may have besides `REQUIRED`; None stands for absent."""
 DIFFICULTIES = ("easy", "medium", "hard")
+"""The values `difficulty` takes."""
 
 
 class InvalidCompletion(ValueError):
@@ -25,24 +28,27 @@ def iso_instant(value: datetime.datetime) -> str:
 
 
 def _completed_at(value: Any) -> str | None:
-    if value is None or isinstance(value, str) and _is_iso(value):
-        return value
+    """`completed_at` as Podium takes it: None, or the RFC 3339 UTC instant of a datetime or an ISO 8601 string with
+    its offset (`datetime.fromisoformat`'s forms, re-written as `iso_instant` writes them)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.datetime.fromisoformat(value)
+        except ValueError:
+            raise InvalidCompletion(f"completed_at: {value!r} is not an ISO 8601 time") from None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise InvalidCompletion(f"completed_at: {value.isoformat()!r} has no offset (add Z or +02:00)")
     if isinstance(value, datetime.datetime):
         return iso_instant(value)
     raise InvalidCompletion(f"completed_at: {value!r} is neither a datetime nor an ISO 8601 time with its offset")
 
 
-def _is_iso(value: str) -> bool:
-    try:
-        parsed = datetime.datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return parsed.tzinfo is not None
-
-
 TYPES: dict[str, tuple[type[Any], ...]] = {
     "id": (str,), "user_id": (str,), "quiz_id": (str,), "topic": (str,), "difficulty": (str,), "correct": (int,),
     "total": (int,), "duration_ms": (int,), "groups": (list, tuple), "display_name": (str,)}
+"""The Python types each key takes (`completed_at`: a datetime or an ISO 8601 string, checked on its own); a bool is
+never an int here."""
 
 
 def _check_type(name: str, value: Any) -> None:

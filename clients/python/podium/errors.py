@@ -2,9 +2,11 @@
 raised as a `PodiumError`.
 
 - `Refused`: an answer a retry cannot change (400, 403, 404, 409, 413, 422, ...): fix the request.
-- `AuthenticationFailed`: 401, after the token supply was asked once for a fresh token: the credential is refused.
+- `AuthenticationFailed`: 401 (whatever its body: Podium's problem or a gateway's page), after the token supply was
+  asked once for a fresh token: the credential is refused.
 - `Unavailable`: Podium could not answer now (no network, 429, 408, a 5xx, or an answer that is not Podium's, such as
-  a proxy's HTML error page) and the attempts ran out: send it again later. `reason` says why.
+  a proxy's HTML error page or JSON that is not a problem document) and the attempts ran out: send it again later.
+  `reason` says why.
 """
 
 from __future__ import annotations
@@ -53,20 +55,22 @@ class Problem:
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any], status: int, retry_after: float | None = None) -> Problem:
-        """A problem from a problem document (an answer's body, or a batch item's `problem`)."""
+        """A problem from a problem document (an answer's body, or a batch item's `problem`). Read defensively: a
+        member of the wrong type is left out (`status` then is the answer's), never an exception."""
         errors = tuple(FieldError(str(item.get("field", "")), str(item.get("message", "")))
-                       for item in document.get("errors") or () if isinstance(item, Mapping))
+                       for item in _list(document.get("errors")) if isinstance(item, Mapping))
+        stated = document.get("status")
         return cls(type=str(document.get("type", "about:blank")), title=str(document.get("title", "")),
-                   status=int(document.get("status", status)), detail=str(document.get("detail", "")),
-                   code=document.get("code"), retry_after=retry_after, errors=errors,
-                   request_id=document.get("request_id"), raw=dict(document))
+                   status=stated if isinstance(stated, int) and not isinstance(stated, bool) else status, detail=str(document.get("detail", "")),
+                   code=_str_or_none(document.get("code")), retry_after=retry_after, errors=errors,
+                   request_id=_str_or_none(document.get("request_id")), raw=dict(document))
 
     @classmethod
     def from_response(cls, response: httpx.Response) -> Problem:
         """The problem an answer carries: its problem document, or one describing an answer that was not Podium's."""
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
         document = json_body(response)
-        if isinstance(document, Mapping) and "title" in document:
+        if is_problem_document(document):
             return cls.from_dict(document, response.status_code, retry_after)
         kind = response.headers.get("Content-Type", "").split(";")[0].strip() or "no content type"
         what = "an HTML page from a proxy" if kind == "text/html" else f"an answer of type {kind}"
@@ -77,6 +81,24 @@ class Problem:
         """`409 Conflict: <detail> (<type>)`."""
         kind = "" if self.type == "about:blank" else f" ({self.type})"
         return f"{self.status} {self.title}: {self.detail}{kind}"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _list(value: Any) -> list[Any] | tuple[Any, ...]:
+    return value if isinstance(value, (list, tuple)) else ()
+
+
+def is_problem_document(document: Any) -> bool:
+    """Whether `document` (a parsed JSON body) is a problem document as Podium writes one: an object with a string
+    `title` and an integer `status`. Any other JSON is not Podium's judgement (a gateway's or proxy's own JSON)."""
+    return isinstance(document, Mapping) and isinstance(document.get("title"), str) and _is_int(document.get("status"))
 
 
 def json_body(response: httpx.Response) -> Any:
@@ -147,6 +169,10 @@ class Unavailable(PodiumError):
     def __init__(self, reason: Reason, problem: Problem | None, message: str) -> None:
         super().__init__(message, problem)
         self.reason: Reason = reason
+        self.completion: dict[str, Any] | None = None
+        """For `record`: the completion exactly as it was sent (its `completed_at` stamped before the first attempt),
+        to queue as it is (`OfflineQueue.add(error.completion)`): if Podium recorded it and the answer was lost, the
+        queue's sync is answered with a replay, not a conflict. None for other calls."""
 
     @property
     def retry_after(self) -> float | None:
@@ -159,6 +185,12 @@ class Unavailable(PodiumError):
         return cls("offline", None, f"Podium could not be reached: {str(error) or type(error).__name__} (offline)")
 
     @classmethod
+    def unreadable(cls, error: Exception) -> Unavailable:
+        """An answer came but could not be read (a body that does not decode, too many redirects, a success whose
+        JSON is not the expected shape): "unavailable", send it again later."""
+        return cls("unavailable", None, f"Podium's answer could not be read: {str(error) or type(error).__name__}")
+
+    @classmethod
     def answered(cls, problem: Problem) -> Unavailable:
         """An answer saying "not now": a 429, a 408 or 5xx, or a page that was not Podium's."""
         reason: Reason = "rate_limited" if problem.status == 429 else "unavailable"
@@ -166,13 +198,18 @@ class Unavailable(PodiumError):
 
 
 def classify(response: httpx.Response) -> Any:
-    """The JSON body of a successful answer from Podium; otherwise raises the `PodiumError` the answer means."""
+    """The JSON body of a successful answer from Podium; otherwise raises the `PodiumError` the answer means.
+
+    A 401 is `AuthenticationFailed` whatever its body (Podium's problem or a gateway's page): the token supply was
+    already asked once for a fresh token (`BearerToken`), and a refused credential is never reported as unavailable.
+    Any other answer that is not a problem document (an HTML page, an empty body, JSON that is not a problem) is
+    `Unavailable`: Podium did not judge the request."""
+    if response.status_code == 401:
+        raise AuthenticationFailed(Problem.from_response(response))
     body = json_body(response)
     if response.is_success and body is not None:
         return body
     problem = Problem.from_response(response)
-    if body is None or response.status_code in RETRIED or response.is_success:
+    if response.is_success or response.status_code in RETRIED or not is_problem_document(body):
         raise Unavailable.answered(problem)
-    if response.status_code == 401:
-        raise AuthenticationFailed(problem)
     raise Refused(problem)

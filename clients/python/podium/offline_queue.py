@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -18,7 +19,21 @@ BATCH = 500
 """The most completions one batch takes."""
 
 Outcome = Literal["recorded", "replayed", "refused", "left"]
+"""What became of a queued completion in a sync: "recorded" (201), "replayed" (200: Podium had it already),
+"refused" (dropped from the queue, with its problem) or "left" (still queued, with a `LeftReason`)."""
 LeftReason = Literal["offline", "authentication", "rate_limited", "unavailable"]
+"""Why a completion was left queued: no answer ("offline"), the credential refused after one refresh or the batch
+refused with 403 ("authentication"), a 429 ("rate_limited"), or a 5xx, a page or answer that is not Podium's, or an
+item Podium could not store now ("unavailable")."""
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def _lock_for(path: str) -> threading.Lock:
+    """The lock of the queue file at `path`, shared by every `OfflineQueue` on it in this process."""
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(os.path.realpath(path), threading.Lock())
 
 
 @dataclass(frozen=True)
@@ -88,17 +103,24 @@ def _left(chunk: Sequence[Mapping[str, Any]], failure: PodiumError) -> list[Sync
 
 
 def _settled(chunk: Sequence[Mapping[str, Any]], answer: Any) -> list[SyncOutcome]:
-    """The chunk's items as the batch's per-item results report them."""
-    results = answer.get("results", []) if isinstance(answer, Mapping) else []
+    """The chunk's items as the batch's per-item results report them. Read defensively: an answer without `results`,
+    or an item's result that is not a result (null, no integer status), leaves that item "unavailable"."""
+    results = answer.get("results") if isinstance(answer, Mapping) else None
+    if not isinstance(results, list):
+        results = []
     outcomes = []
     for index, item in enumerate(chunk):
-        result: Mapping[str, Any] = results[index] if index < len(results) else {"status": 500}
-        status = int(result.get("status", 500))
-        problem = Problem.from_dict(result["problem"], status) if isinstance(result.get("problem"), Mapping) else None
         identifier = str(item.get("id"))
+        result = results[index] if index < len(results) else None
+        status = result.get("status") if isinstance(result, Mapping) else None
+        if not isinstance(result, Mapping) or not isinstance(status, int) or isinstance(status, bool):
+            outcomes.append(SyncOutcome(identifier, "left", None, "unavailable"))
+            continue
+        document = result.get("problem")
+        problem = Problem.from_dict(document, status) if isinstance(document, Mapping) else None
         if status in (200, 201):
             outcomes.append(SyncOutcome(identifier, "recorded" if status == 201 else "replayed"))
-        elif status >= 500:
+        elif status >= 500 or status < 400:
             outcomes.append(SyncOutcome(identifier, "left", problem, "unavailable"))
         else:
             outcomes.append(SyncOutcome(identifier, "refused", problem))
@@ -118,19 +140,29 @@ class OfflineQueue:
     recorded, replayed and refused completions leave the queue; the others stay for the next sync, and so does one
     added while a sync runs. A completion keeps its id and body, so a batch whose answer was lost is answered with
     replays when sent again: it counts once. `sync` raises no `PodiumError`: the report says what happened to each
-    item. One process at a time uses a queue file.
+    item.
+
+    Threads of one process may share a queue: `add` and the end of `sync` (reading the file again and rewriting it)
+    hold a lock, so a completion added from another thread while a sync runs is never lost. Processes may not: one
+    process at a time uses a queue file.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
+        self._lock = _lock_for(self.path)
 
     def add(self, completion: Mapping[str, Any]) -> None:
         """Queues `completion` (as `Podium.record` takes it). Without `completed_at` it gets the current time, so it
         counts when it was played, not when it is synced. Raises `InvalidCompletion` (a `ValueError` naming the field)
         for what is not a completion."""
         body = completion_body(completion, now=datetime.datetime.now(datetime.timezone.utc))
-        with open(self.path, "a", encoding="utf-8") as file:
-            file.write(json.dumps(body, separators=(",", ":")) + "\n")
+        line = (json.dumps(body, separators=(",", ":")) + "\n").encode("utf-8")
+        with self._lock, open(self.path, "a+b") as file:
+            if file.seek(0, os.SEEK_END) > 0:
+                file.seek(-1, os.SEEK_END)
+                if file.read(1) != b"\n":
+                    line = b"\n" + line  # a line torn by a crash: end it, so this one stays whole
+            file.write(line)
             file.flush()
             os.fsync(file.fileno())
 
@@ -142,9 +174,11 @@ class OfflineQueue:
         with open(self.path, encoding="utf-8") as file:
             for line in file:
                 try:
-                    pending.append(json.loads(line))
+                    item = json.loads(line)
                 except ValueError:
                     continue  # a line torn by a crash while it was written
+                if isinstance(item, dict):
+                    pending.append(item)
         return pending
 
     def sync(self, podium: Podium) -> SyncReport:
@@ -182,11 +216,27 @@ class OfflineQueue:
     def _finish(self, outcomes: list[SyncOutcome]) -> SyncReport:
         """Keeps what is left, and what was added meanwhile (read again), in the file; returns the report."""
         settled = {outcome.id for outcome in outcomes if outcome.outcome != "left"}
-        left = [item for item in self.pending() if str(item.get("id")) not in settled]
-        temporary = f"{self.path}.tmp"
-        with open(temporary, "w", encoding="utf-8") as file:
-            file.writelines(json.dumps(item, separators=(",", ":")) + "\n" for item in left)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, self.path)
+        with self._lock:
+            left = [item for item in self.pending() if str(item.get("id")) not in settled]
+            temporary = f"{self.path}.tmp"
+            with open(temporary, "w", encoding="utf-8") as file:
+                file.writelines(json.dumps(item, separators=(",", ":")) + "\n" for item in left)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.path)
+            _fsync_directory(os.path.dirname(os.path.abspath(self.path)))
         return SyncReport(tuple(outcomes))
+
+
+def _fsync_directory(directory: str) -> None:
+    """Makes a rename in `directory` durable; skipped where a directory cannot be opened (Windows)."""
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

@@ -89,10 +89,15 @@ def ingest_key() -> str:
 
 
 class Waits:
-    """An injected `sleep`: records the waits asked for, and waits none."""
+    """An injected `sleep`, and the `clock` it moves: records the waits asked for and waits none; the clock reads the
+    sum of the waits asked for, so a deadline counts waits, never the time requests took."""
 
     def __init__(self) -> None:
         self.asked: list[float] = []
+
+    def clock(self) -> float:
+        """Seconds "passed": the waits asked for so far."""
+        return sum(self.asked)
 
     def __call__(self, seconds: float) -> None:
         """Records the wait."""

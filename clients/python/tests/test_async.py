@@ -49,16 +49,19 @@ def test_async_records_after_a_401_and_an_html_page(proxy: Proxy) -> None:
 
 
 def test_async_unavailable_after_the_deadline(proxy: Proxy, ingest_key: str) -> None:
+    waits = Waits()  # attempts at 0 and 0.4 s; the next would start at 1.2 s, past the deadline
     proxy.add({"drop": True, "path": "/v1/completions", "times": 100})
 
     async def scenario() -> podium.Unavailable:
-        async with podium.AsyncPodium(proxy.base, ingest_key, deadline=1.0, backoff=0.4) as backend:
+        async with podium.AsyncPodium(proxy.base, ingest_key, deadline=1.0, backoff=0.4, sleep=waits.asleep,
+                                      clock=waits.clock) as backend:
             with pytest.raises(podium.Unavailable) as offline:
                 await backend.record(completion("py-async-2", "u-py-async2"))
             return offline.value
 
     error = asyncio.run(scenario())
-    assert (error.reason, error.status) == ("offline", None) and proxy.answers() == [0, 0]
+    assert (error.reason, error.status) == ("offline", None) and proxy.answers() == [0, 0] and waits.asked == [0.4]
+    assert error.completion is not None and error.completion["id"] == "py-async-2"
 
 
 def test_async_queue_sync(proxy: Proxy, ingest_key: str, tmp_path: pathlib.Path) -> None:

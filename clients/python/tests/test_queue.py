@@ -3,7 +3,10 @@ counted twice, and `sync` never raises for what it reports."""
 
 from __future__ import annotations
 
+import json
+import os
 import pathlib
+import threading
 from typing import Any
 
 import httpx
@@ -164,3 +167,86 @@ def test_an_item_podium_could_not_store_now_stays(tmp_path: pathlib.Path) -> Non
                                 ("py-q500-2", "left", "unavailable", 500, None)]
     assert report.items[1].problem is not None and report.items[1].problem.detail == "the item could not be stored"
     assert [item["id"] for item in queue.pending()] == ["py-q500-2"]
+
+
+def test_a_torn_line_does_not_swallow_the_next_add(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "queue.jsonl"
+    queue = podium.OfflineQueue(path)
+    queue.add(completion("py-torn-a", "u-py-torn"))
+    with open(path, "a", encoding="utf-8") as file:
+        file.write('{"id":"py-torn-b","user_')  # a crash while this line was written
+    queue.add(completion("py-torn-c", "u-py-torn"))
+    assert [item["id"] for item in queue.pending()] == ["py-torn-a", "py-torn-c"]
+
+
+def batch_answer(request: httpx.Request) -> httpx.Response:
+    """Podium's answer to a batch, each item recorded (a mock in Podium's place)."""
+    items = json.loads(request.content)["completions"]
+    return httpx.Response(200, json={"results": [{"id": item["id"], "status": 201} for item in items]})
+
+
+def test_an_add_from_another_thread_while_sync_rewrites_the_file_is_kept(tmp_path: pathlib.Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    queue = podium.OfflineQueue(tmp_path / "queue.jsonl")
+    queue.add(completion("py-thr-1", "u-py-thr"))
+    late = threading.Thread(target=queue.add, args=(completion("py-thr-2", "u-py-thr"),))
+    replace = os.replace
+
+    def replace_while_another_thread_adds(source: Any, target: Any) -> None:
+        # The sync has read the queue again and written what stays; another thread adds now. It must wait for the
+        # rewrite (the lock), or its completion is written to the file being replaced and lost.
+        late.start()
+        late.join(timeout=0.5)
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace_while_another_thread_adds)
+    with podium.Podium("http://podium.invalid", "key",
+                       httpx_args={"transport": httpx.MockTransport(batch_answer)}) as mock:
+        report = queue.sync(mock)
+    monkeypatch.undo()
+    late.join()
+    assert report.recorded == ["py-thr-1"] and [item["id"] for item in queue.pending()] == ["py-thr-2"]
+
+
+def test_answers_podium_would_not_give_leave_the_items_and_sync_never_raises(tmp_path: pathlib.Path) -> None:
+    queue = podium.OfflineQueue(tmp_path / "queue.jsonl")
+    queue.add(completion("py-odd-1", "u-py-odd"))
+    queue.add(completion("py-odd-2", "u-py-odd"))
+    both = ["py-odd-1", "py-odd-2"]
+    answers: list[tuple[httpx.Response, list[tuple[Any, ...]]]] = [
+        (httpx.Response(200, json={"created": 2}), left(both, "unavailable")),  # no results
+        (httpx.Response(200, json={"results": None}), left(both, "unavailable")),
+        (httpx.Response(200, json={"results": [None, {"id": "py-odd-2", "status": "201"}]}), left(both, "unavailable")),
+        (httpx.Response(200, json=[1]), left(both, "unavailable")),
+        (httpx.Response(400, json={"title": "Bad", "status": "400"}), left(both, "unavailable", 400)),  # not a problem
+        (httpx.Response(400, json={"message": "bad"}), left(both, "unavailable", 400)),
+        (httpx.Response(401, text="<html>401</html>"), left(both, "authentication", 401)),
+    ]
+    for response, expected in answers:
+        with podium.Podium("http://podium.invalid", "key", httpx_args={
+                "transport": httpx.MockTransport(lambda request, response=response: response)}) as mock:
+            assert outcomes(queue.sync(mock)) == expected, response
+
+    def garbled(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"},
+                              content=b"not gzip")
+
+    with podium.Podium("http://podium.invalid", "key", httpx_args={"transport": httpx.MockTransport(garbled)}) as mock:
+        report = queue.sync(mock)
+    assert outcomes(report) == left(both, "unavailable") and report.items[0].problem is None
+    assert [item["id"] for item in queue.pending()] == both
+
+
+def test_a_lost_batch_answer_leaves_the_items_then_they_are_replayed(proxy: Proxy, ingest_key: str,
+                                                                     tmp_path: pathlib.Path) -> None:
+    queue = podium.OfflineQueue(tmp_path / "queue.jsonl")
+    ids = ["py-qlost-0", "py-qlost-1"]
+    for identifier in ids:
+        queue.add(completion(identifier, "u-py-qlost"))
+    with podium.Podium(proxy.base, ingest_key) as backend:
+        proxy.add({"lose_answer": True, "path": BATCH})  # Podium records the batch; its answer never arrives
+        assert outcomes(queue.sync(backend)) == left(ids, "offline")
+        assert [item["id"] for item in queue.pending()] == ids
+        report = queue.sync(backend)
+    assert report.replayed == ids and report.recorded == [] and queue.pending() == []
+    assert proxy.answers(BATCH) == [0, 200] and completions_of("u-py-qlost") == 2
