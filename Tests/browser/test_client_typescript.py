@@ -99,11 +99,12 @@ def test_a_live_board_stays_current_through_a_server_restart_and_polls_while_the
         browser, podium, bundle, database, redis_url):
     settings = {"PODIUM_CORS_ORIGINS": podium["listed"], "PODIUM_LIVE_STREAM_SECONDS": "300"}
     process, base, log = start_podium(database, redis_url, podium["admin_key"], "ts-client-podium.log", **settings)
-    host, port = base.removeprefix("http://").split(":")
-    proxy = TcpProxy((host, int(port)))  # the board's one address, whichever process answers behind it
-    proxy.start()
-    page = client_page(browser, podium, bundle)
-    try:
+    proxy = page = None
+    try:  # from here on, a failure still stops Podium, the proxy and the page
+        host, port = base.removeprefix("http://").split(":")
+        proxy = TcpProxy((host, int(port)))  # the board's one address, whichever process answers behind it
+        proxy.start()
+        page = client_page(browser, podium, bundle)
         page.evaluate(LIVE_BOARD, {"base": proxy.base, "key": podium["admin_key"], "board": BOARD})
         page.wait_for_function("window.modes[0] === 'live' && window.pages.length > 0")
         shows = lambda user: f"window.pages.length > 0 && window.pages[window.pages.length - 1].includes({user!r})"
@@ -139,8 +140,10 @@ def test_a_live_board_stays_current_through_a_server_restart_and_polls_while_the
         page.evaluate("window.board.close()")
         assert page.errors == []
     finally:
-        page.close()
-        proxy.stop()
+        if page is not None:
+            page.close()
+        if proxy is not None:
+            proxy.stop()
         stop(process)
         log.close()
 
@@ -221,10 +224,11 @@ def test_a_newcomers_page_on_localhost_calls_a_podium_that_allows_localhost_on_a
     process, base, log = start_podium(database, redis_url, podium["admin_key"], "ts-client-localhost-podium.log",
                                       PODIUM_CORS_ORIGINS="http://localhost:*,http://127.0.0.1:*",
                                       PODIUM_PLAYER_TOKEN_HS256_KEYS=f"{kid}:{secret}")
-    # A development server's page: the listed static server, reached by the name localhost.
-    origin = podium["listed"].replace("127.0.0.1", "localhost")
-    page = client_page(browser, podium, bundle, origin=origin)
-    try:
+    page = None
+    try:  # from here on, a failure still stops Podium and the page
+        # A development server's page: the listed static server, reached by the name localhost.
+        origin = podium["listed"].replace("127.0.0.1", "localhost")
+        page = client_page(browser, podium, bundle, origin=origin)
         assert page.evaluate("location.origin") == origin
         user = f"u-ts-localhost-{secrets.token_hex(3)}"
         shown = page.evaluate(RECORD_AND_READ, {"base": base, "token": podium["token"](user), "board": BOARD,
@@ -232,9 +236,36 @@ def test_a_newcomers_page_on_localhost_calls_a_podium_that_allows_localhost_on_a
         assert shown == {"points": 2, "onBoard": True}
         assert page.errors == []
     finally:
-        page.close()
+        if page is not None:
+            page.close()
         stop(process)
         log.close()
+
+
+def test_a_dropped_connection_from_an_allowed_page_is_offline_and_retried_not_origin_not_allowed(browser, podium, bundle):
+    # The listed origin's page; its first POST of the completion fails as a dropped connection does (a TypeError in the
+    # page). Podium answers /healthz to the page (cors): the origin is allowed, so it is "offline", and record retries.
+    page = client_page(browser, podium, bundle)
+    try:
+        dropped = []
+
+        def drop_once(route):
+            if route.request.method == "POST" and not dropped:
+                dropped.append(route.request.url)
+                route.abort("connectionreset")
+            else:
+                route.continue_()
+
+        page.route(re.compile(r".*/v1/completions$"), drop_once)
+        user = f"u-ts-dropped-{secrets.token_hex(3)}"
+        shown = page.evaluate(RECORD_AND_READ, {"base": podium["base"], "token": podium["token"](user), "board": BOARD,
+                                                "completion": dict(completion_js(f"{user}-1", user), completedAt=utc(time.time()))})
+        assert shown == {"points": 2, "onBoard": True}
+        assert dropped == [f"{podium['base']}/v1/completions"]
+        status, profile = http_json("GET", f"{podium['base']}/v1/users/{user}", podium["admin_key"])
+        assert status == 200 and profile["totals"]["completions"] == 1
+    finally:
+        page.close()
 
 
 def test_a_page_whose_origin_podium_does_not_allow_is_told_the_likely_cause(browser, podium, bundle):

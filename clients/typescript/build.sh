@@ -3,8 +3,8 @@
 # emits ES2020 modules and their .d.ts files into package/dist, writes package/package.json (package.template.json,
 # with the server's version from Sources/PodiumHTTP/BuildInfo.swift) and package/README.md, and packs it with
 # `npm pack` into podium-client-<version>.tgz (package/ and the tarball are git-ignored). The package has no
-# dependencies: `npm install ./podium-client-<version>.tgz` needs no network. Installs node-typescript with apt when
-# missing.
+# dependencies: `npm install ./podium-client-<version>.tgz` needs no network. Installs node-typescript (and Node with
+# npm) with apt when missing.
 #
 #   bash clients/typescript/build.sh
 set -euo pipefail
@@ -14,7 +14,11 @@ if ! command -v tsc >/dev/null; then
     $sudo apt-get update -qq
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends node-typescript >/dev/null
 fi
-command -v npm >/dev/null || { echo "npm is missing (Node 18+ with npm is needed to pack the client)" >&2; exit 1; }
+# Node 18+ with npm packs and tests the client: this machine image has Node 20's; elsewhere Debian's (Node 18).
+if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
 version="$(sed -n 's/.*public static let version = "\([^"]*\)".*/\1/p' ../../Sources/PodiumHTTP/BuildInfo.swift)"
 [ -n "$version" ] || { echo "no version in Sources/PodiumHTTP/BuildInfo.swift" >&2; exit 1; }
 

@@ -8,12 +8,13 @@
 #    (`module: nodenext`, so `podium-client` resolves through the package's `exports` and types);
 # 4. starts Podium with a fault proxy in front (clients/testing/podium.sh; Redis db 8) and runs test/client.test.mjs
 #    with `node --test` in that project: the README's snippet against Podium, then the error model through the proxy
-#    (HTML 502/503 pages, a refused token, a rate limit with Retry-After, an offline period, a live board with a
-#    refused token).
+#    (HTML 502/503 pages, a refused token, a rate limit with Retry-After, an offline period, lost answers, a live
+#    board with a refused token), time limits, unreadable answers and the queue's stamping of completedAt.
 #
 #   bash clients/typescript/test.sh
 #
-# Gives up after 5 minutes; Podium, the proxy and the temporary project are removed on every path.
+# Each step is bounded (`timeout`: the build 5 minutes, each npm or tsc run 2, the tests 5), so a hung step fails the
+# script instead of holding it; Podium, the proxy and the temporary project are removed on every path.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -21,7 +22,7 @@ cd "$root"
 bash ops/services.sh >/dev/null
 client="$root/clients/typescript"
 
-bash "$client/build.sh"
+timeout 300 bash "$client/build.sh"
 version="$(node -p 'require(process.argv[1]).version' "$client/package/package.json")"
 tarball="$client/podium-client-$version.tgz"
 
@@ -29,11 +30,11 @@ project="$(mktemp -d)"
 cleanup() { stop_client_test_podium; rm -rf "$project"; }
 trap cleanup EXIT
 cd "$project"
-npm init -y >/dev/null
-npm pkg set type=module
-npm install --offline --no-audit --no-fund "$tarball" >/dev/null
-exports="$(node --input-type=module -e 'console.log(Object.keys(await import("podium-client")).length)')"
-echo "installed offline: podium-client $version, $(node --input-type=module -e 'console.log(Object.keys(await import("podium-client")).sort().join(", "))')"
+timeout 120 npm init -y >/dev/null
+timeout 120 npm pkg set type=module
+timeout 120 npm install --offline --no-audit --no-fund "$tarball" >/dev/null
+exports="$(timeout 60 node --input-type=module -e 'console.log(Object.keys(await import("podium-client")).length)')"
+echo "installed offline: podium-client $version, $(timeout 60 node --input-type=module -e 'console.log(Object.keys(await import("podium-client")).sort().join(", "))')"
 
 # The README's tested blocks, in order, as one program.
 awk '/^<!-- tested: node/ { marked = 1; next }
@@ -57,7 +58,7 @@ cat >tsconfig.json <<'JSON'
   "files": ["readme.ts", "node-process.d.ts"]
 }
 JSON
-tsc -p tsconfig.json
+timeout 120 tsc -p tsconfig.json
 echo "compiled the README's snippet ($(wc -l <readme.ts) lines) with tsc $(tsc --version | sed 's/Version //') --strict"
 
 start_client_test_podium ts-client 8

@@ -37,6 +37,9 @@ const CAMEL_CASE: Record<string, string> = {
   user_id: "userId", quiz_id: "quizId", duration_ms: "durationMs", completed_at: "completedAt", display_name: "displayName",
 };
 
+/** The fields a Completion has. */
+const FIELDS = ["id", "userId", "quizId", "topic", "difficulty", "correct", "total", "durationMs", "completedAt", "groups", "displayName"];
+
 /** An RFC 3339 time with a date, a time and an offset (`Z` or `±hh:mm`). */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 
@@ -48,7 +51,8 @@ function wrong(where: string, field: string, needed: string, value: unknown): Ty
 
 /**
  * `value` as the generated request, or a TypeError naming the first field at fault (`where` prefixes its name:
- * `completion.userId`). Unknown keys are left out.
+ * `completion.userId`). A key a Completion does not have (a snake_case name, a typo such as `completedAT`) is refused
+ * too: left out silently, it would lose what the app meant to send.
  */
 export function completionRequest(value: unknown, where = "completion"): CompletionRequest {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -58,6 +62,13 @@ export function completionRequest(value: unknown, where = "completion"): Complet
   for (const [snake, camel] of Object.entries(CAMEL_CASE)) {
     if (snake in fields && !(camel in fields)) {
       throw new TypeError(`podium: ${where}.${snake}: the client takes the API's fields in camelCase, ${camel}`);
+    }
+  }
+  for (const key of Object.keys(fields)) {
+    if (!FIELDS.includes(key)) {
+      const like = FIELDS.find((field) => field.toLowerCase() === key.toLowerCase().replace(/_/g, ""));
+      throw new TypeError(`podium: ${where}.${key} is not a field of a completion` +
+        (like ? ` (did you mean ${like}?)` : ` (its fields: ${FIELDS.join(", ")})`));
     }
   }
   const text = (field: string, optional = false): string | undefined => {

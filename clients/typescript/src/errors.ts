@@ -2,6 +2,7 @@
 // answers that are not Podium's (a proxy's HTML page) and failed connections mean "unavailable, retry", and a refused
 // credential is an authentication error, never "offline".
 import type { FieldError } from "../generated/index.js";
+import type { Completion } from "./completion.js";
 
 /** Why Podium could not be had for now: a later try may succeed. */
 export type UnavailableReason =
@@ -91,18 +92,26 @@ export class PodiumUnavailable extends PodiumError {
   readonly reason: UnavailableReason;
   /** How many attempts were made before giving up (1 where the client does not retry). */
   readonly attempts: number;
+  /**
+   * From `record`: the completion exactly as it was sent (with the `completedAt` it stamped when it had none), for
+   * `queue.add(error.completion)`, so that a later sync sends the same body under the same id.
+   */
+  readonly completion?: Completion;
 
   /** An error for `reason`, after `attempts` attempts. */
-  constructor(message: string, reason: UnavailableReason, fields: PodiumErrorFields & { attempts?: number } = {}) {
+  constructor(message: string, reason: UnavailableReason,
+              fields: PodiumErrorFields & { attempts?: number; completion?: Completion } = {}) {
     super(message, fields);
     this.reason = reason;
     this.attempts = fields.attempts ?? 1;
+    if (fields.completion !== undefined) this.completion = fields.completion;
   }
 
-  /** The same error, saying that `attempts` attempts were made. */
-  afterAttempts(attempts: number): PodiumUnavailable {
+  /** The same error, saying that `attempts` attempts were made (and carrying `completion`, the one sent). */
+  afterAttempts(attempts: number, completion?: Completion): PodiumUnavailable {
     return new PodiumUnavailable(`${this.message} (gave up after ${attempts} attempts)`, this.reason, {
       status: this.status, problem: this.problem, retryAfter: this.retryAfter, cause: this.cause, attempts,
+      completion: completion ?? this.completion,
     });
   }
 }
@@ -194,15 +203,29 @@ export async function errorForAnswer(answer: Response, origin: string, expected 
     "unavailable", fields);
 }
 
+/**
+ * `error` as a PodiumError when it is not one already: a 2xx answer the client could not read as the operation's
+ * (not JSON, or JSON without the fields it needs) is a PodiumUnavailable `unavailable`, never a raw SyntaxError or
+ * TypeError. Aborts stay as they are.
+ */
+export function errorForUnreadable(error: unknown, origin: string): unknown {
+  if (error instanceof PodiumError || isAbort(error)) return error;
+  const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new PodiumUnavailable(`${origin} answered with what is not Podium's answer to this request (${why}), likely a ` +
+    "proxy in front of it; try again later", "unavailable", { cause: error });
+}
+
 /** True when `error` is the abort of a request (`AbortController.abort()`), which is no failure. */
 export function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
 
 /**
- * The error of a fetch that got no answer (`cause`, a TypeError). In a browser page on another origin than Podium's, a
- * `no-cors` request tells the likely cause apart: if Podium answers it, the page's origin is not allowed
- * (`PODIUM_CORS_ORIGINS`); if not, the network is offline or Podium is down.
+ * The error of a fetch that got no answer (`cause`, a TypeError). In a browser page on another origin than Podium's,
+ * two probes of `/healthz` tell the likely cause apart: if a `cors` request is answered, the page's origin is allowed
+ * (Podium's CORS headers are on every answer) and the connection failed (`offline`: a dropped connection, retried);
+ * if only a `no-cors` request is answered, the page's origin is not allowed (`PODIUM_CORS_ORIGINS`); if neither, the
+ * network is offline or Podium is down.
  */
 export async function errorForNoAnswer(cause: unknown, origin: string, plainFetch: typeof fetch): Promise<PodiumUnavailable> {
   const page = typeof location !== "undefined" && typeof document !== "undefined" ? location.origin : null;
@@ -211,7 +234,11 @@ export async function errorForNoAnswer(cause: unknown, origin: string, plainFetc
     return new PodiumUnavailable(`Podium at ${origin} could not be reached: the network is offline or Podium is down${why}`,
       "offline", { cause });
   }
-  if (await answersAtAll(origin, plainFetch)) {
+  if (await answersAtAll(origin, plainFetch, "cors")) {
+    return new PodiumUnavailable(`Podium at ${origin} could not be reached: the connection failed, though Podium answers ` +
+      `and allows the page's origin ${page}${why}`, "offline", { cause });
+  }
+  if (await answersAtAll(origin, plainFetch, "no-cors")) {
     return new PodiumUnavailable(`Podium at ${origin} answered, but the browser withheld the answer: the page's origin ${page} ` +
       "is likely not allowed (add it to Podium's PODIUM_CORS_ORIGINS)", "origin_not_allowed", { cause });
   }
@@ -226,12 +253,15 @@ function describeCause(cause: unknown): string {
   return `: ${cause.message}${inner !== undefined && typeof inner.code === "string" ? ` (${inner.code})` : ""}`;
 }
 
-/** True when `origin` answers a `no-cors` request within 5 seconds (its answer is opaque: any answer will do). */
-async function answersAtAll(origin: string, plainFetch: typeof fetch): Promise<boolean> {
+/**
+ * True when `origin` answers `GET /healthz` in `mode` within 5 seconds: with `cors`, only when the browser lets the
+ * page read the answer (the origin is allowed); with `no-cors`, any answer (it is opaque).
+ */
+async function answersAtAll(origin: string, plainFetch: typeof fetch, mode: RequestMode): Promise<boolean> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), 5000);
   try {
-    await plainFetch(`${origin}/healthz`, { mode: "no-cors", cache: "no-store", signal: abort.signal });
+    await plainFetch(`${origin}/healthz`, { mode, cache: "no-store", signal: abort.signal });
     return true;
   } catch {
     return false;

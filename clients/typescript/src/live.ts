@@ -27,10 +27,18 @@ export interface LiveBoardOptions {
   onError?: (error: Error) => void;
   /** Seconds between polls while the stream cannot be had (2 by default). */
   pollSeconds?: number;
+  /**
+   * Seconds without a byte on the stream after which the board takes it for dead (a connection that hangs without
+   * closing), polls and connects again: 45 by default, three times Podium's heartbeat (a comment after 15 s of
+   * silence).
+   */
+  silenceSeconds?: number;
 }
 
 /** Milliseconds between attempts to connect the stream again. */
 const RECONNECT_MILLISECONDS = 2000;
+/** Seconds without a byte on the stream before it is taken for dead: three times Podium's 15 s heartbeat. */
+const SILENCE_SECONDS = 45;
 /** Seconds before the first try after a refused credential, and the most between two tries. */
 const FIRST_RETRY_SECONDS = 30;
 const LAST_RETRY_SECONDS = 600;
@@ -118,10 +126,20 @@ export class LiveBoard {
       this.setMode("live");
       const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
+      // The watchdog: no byte for `silenceSeconds` (Podium's heartbeats stopped coming) aborts the stream.
+      let stalled = false;
+      let watchdog: ReturnType<typeof setTimeout> | null = null;
+      const silence = (this.options.silenceSeconds ?? SILENCE_SECONDS) * 1000;
+      const arm = () => {
+        if (watchdog !== null) clearTimeout(watchdog);
+        watchdog = setTimeout(() => { stalled = true; connection.abort(); }, silence);
+      };
+      arm();
       try {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
+          arm();
           buffer += value;
           let end: number;
           while ((end = buffer.indexOf("\n\n")) >= 0) {
@@ -130,8 +148,11 @@ export class LiveBoard {
           }
         }
       } catch (error) {
-        // Closed, or stopped by a refusal: run() knows. Otherwise a drop: connect again (polling meanwhile).
+        // Silent too long, or a drop: connect again (polling meanwhile). Closed, or stopped by a refusal: run() knows.
+        if (stalled && !this.closed) return;
         if (connection.signal.aborted || !(error instanceof TypeError)) throw error;
+      } finally {
+        if (watchdog !== null) clearTimeout(watchdog);
       }
     } finally {
       this.closing.signal.removeEventListener("abort", abort);

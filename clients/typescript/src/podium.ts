@@ -10,7 +10,9 @@ import {
   UsersApi,
 } from "../generated/index.js";
 import { Completion, completionRequest } from "./completion.js";
-import { PodiumUnavailable, errorForAnswer, errorForNoAnswer, isAbort, isJson } from "./errors.js";
+import {
+  PodiumUnavailable, errorForAnswer, errorForNoAnswer, errorForUnreadable, isAbort, isJson,
+} from "./errors.js";
 import { LiveBoard, LiveBoardOptions } from "./live.js";
 
 /** How a Podium client is made. */
@@ -29,6 +31,12 @@ export interface PodiumOptions {
   sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
   /** How many attempts `record` makes in all before it gives up (4 by default). */
   attempts?: number;
+  /**
+   * Milliseconds a request may take, its answer read whole (10 000 by default); a live board's stream, only until its
+   * headers came. A request that takes longer is aborted: a `PodiumUnavailable` with reason `offline` (`record`
+   * retries it, a queue leaves its items).
+   */
+  timeoutMs?: number;
 }
 
 /** A token as `Podium` holds it: the string, and whether the app was asked for a fresh one to get it. */
@@ -48,6 +56,11 @@ function sleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, milliseconds);
     signal?.addEventListener("abort", done);
   });
+}
+
+/** Lets Node exit while `timer` runs (browsers have no such thing). */
+function unref(timer: unknown): void {
+  (timer as { unref?: () => void }).unref?.();
 }
 
 /**
@@ -76,6 +89,7 @@ export class Podium {
   private readonly options: PodiumOptions;
   private readonly plainFetch: typeof fetch;
   private readonly origin: string;
+  private readonly timeoutMs: number;
   private held: string | null = null;
   private heldRefused = false;
   private asking: { refresh: boolean; token: Promise<string> } | null = null;
@@ -87,17 +101,20 @@ export class Podium {
     this.origin = new URL(this.baseUrl).origin;
     this.plainFetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? sleep;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
     this.configuration = new Configuration({
       basePath: this.baseUrl,
       fetchApi: (input, init) => this.send(input instanceof Request ? input.url : input, init),
       middleware: [{
         // A failure of `send` is already a PodiumError (or an abort): thrown as it is, not wrapped.
         onError: async ({ error }) => { throw error; },
-        post: async ({ response }) => {
-          const foreign = response.ok && response.status !== 204 && !isJson(response.headers.get("Content-Type"))
-            && !(response.headers.get("Content-Type") ?? "").startsWith("text/event-stream");
-          if (!response.ok || foreign) throw await errorForAnswer(response, this.origin);
-          return response;
+        // Non-2xx answers are errors (Podium's problems, or a proxy's page: not Podium's). A 2xx JSON answer is read
+        // whole here, so that one cut off or not JSON is a PodiumUnavailable, never a SyntaxError; other 2xx answers
+        // (`/metrics`' text, `/display/…`'s page, an event stream) are the operation's to read.
+        post: async ({ response, init }) => {
+          if (!response.ok) throw await errorForAnswer(response, this.origin);
+          if (response.status === 204 || !isJson(response.headers.get("Content-Type"))) return response;
+          return await this.readJson(response, init.signal ?? null);
         },
       }],
     });
@@ -111,19 +128,29 @@ export class Podium {
    * Records a finished quiz and answers with the points it earned, the player's totals, level and ranks. A failed
    * connection, a 429 (waiting `Retry-After`), a 5xx or an answer that is not Podium's is retried with the same id, up
    * to `attempts` attempts in all; Podium answers a completion it already has as a replay, so it counts once.
-   * Throws `PodiumRefused` at once when a retry cannot help (400, 403, 409, 422), `PodiumAuthenticationError` when
-   * even a fresh token is refused, `PodiumUnavailable` when the attempts ran out, and a TypeError naming the field
-   * when `completion` is malformed.
+   * A completion without `completedAt` is stamped with the time `record` was called, once, so every attempt sends the
+   * same body. Throws `PodiumRefused` at once when a retry cannot help (400, 403, 409, 422),
+   * `PodiumAuthenticationError` when even a fresh token is refused, `PodiumUnavailable` when the attempts ran out (its
+   * `completion` is the one sent: `queue.add(error.completion)`), and a TypeError naming the field when `completion`
+   * is malformed.
    */
   async record(completion: Completion): Promise<CompletionResponse> {
-    const request = completionRequest(completion);
+    completionRequest(completion);  // a TypeError naming the field at fault, before anything else
+    const sent: Completion = { ...completion, completedAt: completion.completedAt ?? new Date() };
+    const request = completionRequest(sent);
     const attempts = this.options.attempts ?? 4;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.completions.recordCompletion({ completionRequest: request });
-      } catch (error) {
-        if (!(error instanceof PodiumUnavailable) || error.reason === "origin_not_allowed") throw error;
-        if (attempt >= attempts) throw error.afterAttempts(attempt);
+      } catch (thrown) {
+        const error = errorForUnreadable(thrown, this.origin);
+        if (!(error instanceof PodiumUnavailable)) throw error;
+        if (error.reason === "origin_not_allowed") {
+          throw new PodiumUnavailable(error.message, error.reason, {
+            status: error.status, problem: error.problem, retryAfter: error.retryAfter, cause: error.cause, completion: sent,
+          });
+        }
+        if (attempt >= attempts) throw error.afterAttempts(attempt, sent);
         const seconds = error.retryAfter === null ? 0.5 * 2 ** (attempt - 1) : Math.min(60, error.retryAfter);
         await this.sleep(seconds * 1000);
       }
@@ -154,15 +181,70 @@ export class Podium {
     return again;
   }
 
+  /**
+   * One request, aborted after `timeoutMs` (its answer read whole; an event stream, only its headers) or when the
+   * caller's signal aborts (with `AbortSignal.any` where there is one; Node 18 has none: combined by hand there).
+   */
   private async transmit(url: string | URL, init: RequestInit, token: string): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set("Authorization", `Bearer ${token}`);
+    const caller = init.signal ?? null;
+    const limit = this.timeoutMs;
+    const timeout = new AbortController();
+    let signal = timeout.signal;
+    let forward: (() => void) | null = null;
+    const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+    if (caller !== null && typeof any === "function") {
+      signal = any.call(AbortSignal, [caller, timeout.signal]);
+    } else if (caller !== null) {
+      const relay = () => timeout.abort(caller.reason);
+      forward = relay;
+      if (caller.aborted) relay();
+      else caller.addEventListener("abort", relay);
+    }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = !caller?.aborted;
+      if (forward !== null) caller?.removeEventListener("abort", forward);
+      timeout.abort(new DOMException(`no answer within ${limit} ms`, "TimeoutError"));
+    }, limit);
+    unref(timer);
     try {
-      return await this.plainFetch(url, { ...init, headers });
+      const answer = await this.plainFetch(url, { ...init, headers, signal });
+      // A stream stays open: the time limit was for its headers (a live board watches its silence instead).
+      if ((answer.headers.get("Content-Type") ?? "").startsWith("text/event-stream")) clearTimeout(timer);
+      return answer;
     } catch (error) {
+      clearTimeout(timer);
+      if (caller?.aborted) throw error;
+      if (timedOut) {
+        throw new PodiumUnavailable(`Podium at ${this.origin} did not answer within ${limit} ms: the network or Podium is ` +
+          "too slow, or the connection hangs", "offline", { cause: error });
+      }
       if (isAbort(error)) throw error;
       throw await errorForNoAnswer(error, this.origin, this.plainFetch);
     }
+  }
+
+  /** A 2xx JSON answer read whole and checked: a PodiumUnavailable when it was cut off or is not JSON. */
+  private async readJson(answer: Response, caller: AbortSignal | null): Promise<Response> {
+    let text: string;
+    try {
+      text = await answer.text();
+    } catch (error) {
+      if (caller?.aborted) throw error;
+      const why = error instanceof Error ? `: ${error.message}` : "";
+      throw new PodiumUnavailable(`${answer.status} from ${this.origin}: the answer was cut off before its end${why}`,
+        "offline", { status: answer.status, cause: error });
+    }
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      throw new PodiumUnavailable(`${answer.status} from ${this.origin}: an answer that claims to be JSON but is not ` +
+        `(${text.length} characters), likely cut off or from a proxy in front of Podium; try again later`,
+        "unavailable", { status: answer.status, cause: error });
+    }
+    return new Response(text, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
 
   /**

@@ -8,7 +8,7 @@ import {
 } from "../generated/index.js";
 import { Completion, completionRequest } from "./completion.js";
 import {
-  PodiumAuthenticationError, PodiumRefused, PodiumUnavailable, Problem, UnavailableReason,
+  PodiumAuthenticationError, PodiumRefused, PodiumUnavailable, Problem, UnavailableReason, errorForUnreadable,
 } from "./errors.js";
 import type { Podium } from "./podium.js";
 
@@ -76,9 +76,13 @@ export class OfflineQueue {
   /** A queue sending through `podium`, kept in `storage` under `key`. */
   constructor(private readonly podium: Podium, private readonly storage: QueueStorage, private readonly key = "podium.queue") {}
 
-  /** Checks `completion` (a TypeError names a field at fault) and queues it at once in storage. */
+  /**
+   * Checks `completion` (a TypeError names a field at fault) and queues it at once in storage. One without
+   * `completedAt` is stamped with the current time, so that it counts when it was played, not when it is synced.
+   */
   add(completion: Completion): void {
     const request = completionRequest(completion);
+    if (request.completedAt === undefined) request.completedAt = new Date();
     this.save([...this.pending(), request]);
   }
 
@@ -109,9 +113,11 @@ export class OfflineQueue {
             const answer = await this.podium.completions.recordCompletionBatch({
               batchRequest: { completions: chunk }, mode: RecordCompletionBatchModeEnum.Partial,
             });
-            chunk.forEach((completion, index) => items.push(outcome(completion.id, answer.results[index])));
+            const results: (BatchItemResult | undefined)[] = Array.isArray(answer.results) ? answer.results : [];
+            chunk.forEach((completion, index) => items.push(outcome(completion.id, results[index])));
             continue;
-          } catch (error) {
+          } catch (thrown) {
+            const error = errorForUnreadable(thrown, this.podium.baseUrl);
             if (error instanceof PodiumAuthenticationError) stopped = { reason: "authentication" };
             else if (error instanceof PodiumUnavailable) stopped = { reason: error.reason };
             // A whole batch refused: the credential may not post these (403), or the batch itself was refused;
@@ -140,14 +146,17 @@ export class OfflineQueue {
   }
 }
 
-/** The outcome of completion `id` from its batch result. */
-function outcome(id: string, result: BatchItemResult): SyncItem {
+/** The outcome of completion `id` from its batch result (none: an answer without it, left `unavailable`). */
+function outcome(id: string, result: BatchItemResult | undefined): SyncItem {
+  if (result === undefined || result === null || typeof result.status !== "number") {
+    return { id, outcome: "left", reason: "unavailable" };
+  }
   if (result.status === 201) return { id, outcome: "recorded" };
   if (result.status === 200) return { id, outcome: "replayed" };
   const problem: Problem = result.problem
     ? { ...result.problem, errors: result.problem.errors ?? [], retryAfter: null }
     : { type: "about:blank", title: "Unknown", status: result.status, detail: "", code: "", retryAfter: null, errors: [] };
-  // 500: refused by the database on its own, for now; the rest are final.
-  if (result.status === 500) return { id, outcome: "left", reason: "unavailable", problem };
+  // 5xx: refused for now (the database, on its own); the rest are final.
+  if (result.status >= 500) return { id, outcome: "left", reason: "unavailable", problem };
   return { id, outcome: "refused", problem };
 }

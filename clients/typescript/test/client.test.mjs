@@ -1,8 +1,10 @@
 // The TypeScript client's tests in Node (node --test), run by clients/typescript/test.sh from a new project that
 // installed podium-client from its tarball: the README's snippet against a real `podium serve`, then the error model
 // through the fault proxy in front of it (clients/testing/fault_proxy.py): proxies' HTML 502 and 503 pages, a refused
-// token, a rate limit with Retry-After, an offline period, and a live board with a refused token. Each queue item's
-// outcome is checked exactly, and Podium's count shows no loss and no double.
+// token, a rate limit with Retry-After, an offline period, answers lost after Podium recorded, and a live board with a
+// refused token; then, against local servers of the test's own, a Podium that never answers (time limits), a stream
+// gone silent, 2xx answers cut off or not JSON, odd batch answers, and a browser page's probes (simulated in Node).
+// Each queue item's outcome is checked exactly, and Podium's count shows no loss and no double.
 //
 // Environment (clients/testing/podium.sh): PODIUM_CLIENT_TEST_URL, PODIUM_CLIENT_TEST_PROXY_URL,
 // PODIUM_CLIENT_TEST_ADMIN_KEY, PODIUM_CLIENT_TEST_TOKEN_KID, PODIUM_CLIENT_TEST_TOKEN_SECRET; README_SNIPPET, the
@@ -11,10 +13,12 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import { beforeEach, test } from "node:test";
 import {
   OfflineQueue, Podium, PodiumAuthenticationError, PodiumError, PodiumRefused, PodiumUnavailable,
 } from "podium-client";
+import { HealthApi, LeaderboardsApi } from "podium-client/api";
 
 const PODIUM = process.env.PODIUM_CLIENT_TEST_URL;
 const PROXY = process.env.PODIUM_CLIENT_TEST_PROXY_URL;
@@ -75,15 +79,79 @@ async function completionsOf(user) {
  * A client of the proxy for `user`: `asked` records the app's answers to `token(refresh)` (by default a valid token
  * for `user`), `slept` the waits between retries (which take no time).
  */
-function client(user, { token = () => playerToken(user), base = PROXY, attempts } = {}) {
+function client(user, { token = () => playerToken(user), base = PROXY, attempts, timeoutMs, fetch: fetchApi } = {}) {
   const asked = [], slept = [];
   const podium = new Podium({
     baseUrl: base,
     token: (refresh) => { asked.push(refresh); return token(refresh); },
     sleep: async (milliseconds) => { slept.push(milliseconds); },
     ...(attempts === undefined ? {} : { attempts }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(fetchApi === undefined ? {} : { fetch: fetchApi }),
   });
   return { podium, asked, slept };
+}
+
+/**
+ * A local HTTP server standing in for Podium (or a proxy in front of it) that answers with `handle(request, response,
+ * body)`; `requests` lists `[method, path, body]`. Close it with `close()`.
+ */
+async function fakePodium(handle) {
+  const requests = [];
+  const sockets = new Set();
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => { body += chunk; });
+    request.on("end", () => { requests.push([request.method, request.url, body]); handle(request, response, body); });
+  });
+  server.on("connection", (socket) => { sockets.add(socket); socket.on("close", () => sockets.delete(socket)); });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${server.address().port}`,
+    requests,
+    close: () => { for (const socket of sockets) socket.destroy(); return new Promise((resolve) => server.close(resolve)); },
+  };
+}
+
+/** A TCP server that accepts connections and never answers (a hung Podium); close it with `close()`. */
+async function silentServer() {
+  const sockets = new Set();
+  const server = createTcpServer((socket) => { sockets.add(socket); socket.on("error", () => undefined); });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${server.address().port}`,
+    connections: () => sockets.size,
+    close: () => { for (const socket of sockets) socket.destroy(); return new Promise((resolve) => server.close(resolve)); },
+  };
+}
+
+/**
+ * A sleep that waits until the test releases it (`release()`), or until its signal aborts; `waits` lists the
+ * milliseconds asked for. Nothing waits in real time.
+ */
+function heldSleep() {
+  const waits = [], held = [];
+  const sleep = (milliseconds, signal) => new Promise((resolve) => {
+    waits.push(milliseconds);
+    held.push(resolve);
+    signal?.addEventListener("abort", () => resolve());
+  });
+  return { sleep, waits, release: () => held.shift()?.() };
+}
+
+/** Runs `body` as if in a browser page on `origin` (`location` and `document` defined), then restores Node's globals. */
+async function asPage(origin, body) {
+  const saved = { location: globalThis.location, document: globalThis.document };
+  Object.defineProperty(globalThis, "location", { value: { origin }, configurable: true, writable: true });
+  Object.defineProperty(globalThis, "document", { value: {}, configurable: true, writable: true });
+  try {
+    return await body();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete globalThis[name];
+      else globalThis[name] = value;
+    }
+  }
 }
 
 /** A queue in memory. */
@@ -319,10 +387,11 @@ test("add and record reject a shapeless completion, naming the field; completedA
 
 // --- a live board -------------------------------------------------------------------------------------------------
 
-test("a live board with a refused token stops, tells the app once, and asks for a token twice in 10 s", async () => {
+test("a live board with a refused token stops, tells the app once, and asks for one fresh token a try, waiting 30 s, 60 s …", async () => {
   const user = newUser("board-auth");
   const asked = [], errors = [], modes = [];
-  const podium = new Podium({ baseUrl: PROXY, token: (refresh) => { asked.push(refresh); return expiredToken(user); } });
+  const { sleep, waits, release } = heldSleep();
+  const podium = new Podium({ baseUrl: PROXY, token: (refresh) => { asked.push(refresh); return expiredToken(user); }, sleep });
   const since = await logLength();
   const board = podium.liveBoard(`group:${GROUP}`, "week", {
     onPage: () => assert.fail("no page with a refused token"),
@@ -330,17 +399,27 @@ test("a live board with a refused token stops, tells the app once, and asks for 
     onError: (error) => errors.push(error),
   });
   try {
-    await pause(10);
+    // The held token, then one fresh one: both refused, the board stops and asks to wait 30 s (held by the test).
+    await until(() => waits.length === 1);
+    assert.deepEqual(asked, [false, true]);
+    assert.deepEqual(waits, [30_000]);
+    // Each try after a wait asks for one fresh token, and the next wait is twice as long.
+    release();
+    await until(() => waits.length === 2);
+    assert.deepEqual(asked, [false, true, true]);
+    assert.deepEqual(waits, [30_000, 60_000]);
+    release();
+    await until(() => waits.length === 3);
+    assert.deepEqual(asked, [false, true, true, true]);
+    assert.deepEqual(waits, [30_000, 60_000, 120_000]);
   } finally {
     board.close();
   }
-  assert.deepEqual(asked, [false, true]);
   assert.deepEqual(modes, ["stopped"]);
-  assert.equal(errors.length, 1);
+  assert.equal(errors.length, 1, "told once while refused");
   assert.ok(errors[0] instanceof PodiumAuthenticationError, String(errors[0]));
   const requests = await proxyLog(since);
-  assert.deepEqual(requests.map((entry) => [entry.path.split("?")[0], entry.answer]),
-    [[`${WEEK}/live`, 401], [`${WEEK}/live`, 401]]);
+  assert.deepEqual(requests.map((entry) => [entry.path.split("?")[0], entry.answer]), [1, 2, 3, 4].map(() => [`${WEEK}/live`, 401]));
 });
 
 test("a stopped board tries again later, doubling the wait, one fresh token a try, and is live once one is taken", async () => {
@@ -392,4 +471,246 @@ test("a live board through a proxy's 502 pages tells the app once, polls, and is
   assert.equal(modes.at(-1), "live");
   assert.equal(errors.length, 1, errors.map(String).join("; "));
   assert.ok(errors[0] instanceof PodiumUnavailable && errors[0].reason === "unavailable" && errors[0].status === 502);
+});
+
+// --- a lost answer ------------------------------------------------------------------------------------------------
+
+test("an answer lost after Podium recorded the completion: record retries and gets the replay; counted once", async () => {
+  const user = newUser("lost");
+  const { podium, slept } = client(user);
+  const since = await logLength();
+  await faults({ lose_answer: true, path: "/v1/completions" });
+  const answer = await podium.record(completion(user, 0));
+  assert.equal(answer.completion.id, `${user}-0`);
+  assert.deepEqual(slept, [500]);
+  assert.deepEqual((await proxyLog(since)).map((entry) => entry.answer), [0, 200], "lost, then the replay");
+  assert.equal(await completionsOf(user), 1);
+});
+
+test("a batch's answer lost: items left 'offline', then 'replayed' at the next sync; counted once", async () => {
+  const user = newUser("lost-batch");
+  const { podium } = client(user);
+  const queue = memoryQueue(podium);
+  [0, 1].forEach((n) => queue.add(completion(user, n)));
+  await faults({ lose_answer: true, path: "/v1/completions/batch" });
+  const lost = await queue.sync();
+  assert.deepEqual(outcomes(lost), [0, 1].map((n) => [`${user}-${n}`, "left", "offline"]));
+  assert.equal(await completionsOf(user), 2, "Podium recorded them");
+  const again = await queue.sync();
+  assert.deepEqual(outcomes(again), [0, 1].map((n) => [`${user}-${n}`, "replayed", null]));
+  assert.deepEqual(queue.pending(), []);
+  assert.equal(await completionsOf(user), 2);
+});
+
+// --- in a browser: why no answer came ------------------------------------------------------------------------------
+
+test("in a page on another origin, a dropped connection to a Podium that allows it is 'offline' and retried", async () => {
+  const user = newUser("page-drop");
+  const probes = [];
+  let dropped = 0;
+  // The browser's fetch: the first request fails as a dropped connection does (a TypeError); /healthz answers a cors
+  // probe (Podium allows the page's origin), so the failure was the network's.
+  const pageFetch = (input, init = {}) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith("/healthz")) {
+      probes.push(init.mode);
+      return Promise.resolve(new Response("ok", { status: 200 }));
+    }
+    if (dropped++ === 0) return Promise.reject(new TypeError("Failed to fetch"));
+    return fetch(input, init);
+  };
+  const { podium, slept } = client(user, { fetch: pageFetch });
+  const answer = await asPage("http://quiz.example", () => podium.record(completion(user, 0)));
+  assert.equal(answer.completion.id, `${user}-0`);
+  assert.deepEqual(probes, ["cors"]);
+  assert.deepEqual(slept, [500]);
+  assert.equal(await completionsOf(user), 1);
+});
+
+test("in a page on another origin, only a no-cors answer means 'origin_not_allowed' (not retried, completion carried)", async () => {
+  const user = newUser("page-origin");
+  const probes = [];
+  const pageFetch = (input, init = {}) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith("/healthz")) {
+      probes.push(init.mode);
+      // The browser withholds a cors answer from an origin Podium does not allow; a no-cors one is opaque.
+      return init.mode === "cors" ? Promise.reject(new TypeError("Failed to fetch")) : Promise.resolve(new Response(null, { status: 200 }));
+    }
+    return Promise.reject(new TypeError("Failed to fetch"));
+  };
+  const { podium, slept } = client(user, { fetch: pageFetch });
+  const sent = completion(user, 0);
+  const error = await asPage("http://quiz.example", () => podium.record(sent)).then(() => null, (error) => error);
+  assert.ok(error instanceof PodiumUnavailable && error.reason === "origin_not_allowed", String(error));
+  assert.equal(error.attempts, 1);
+  assert.match(error.message, /the page's origin http:\/\/quiz\.example is likely not allowed/);
+  assert.deepEqual(error.completion, sent);
+  assert.deepEqual(probes, ["cors", "no-cors"]);
+  assert.deepEqual(slept, []);
+});
+
+// --- time limits --------------------------------------------------------------------------------------------------
+
+test("a Podium that never answers: 'offline' after timeoutMs, retried by record, left by the queue; a board is told", async () => {
+  const user = newUser("hung");
+  const hung = await silentServer();
+  try {
+    const { podium, slept } = client(user, { base: hung.base, timeoutMs: 300, attempts: 2 });
+    const started = Date.now();
+    const error = await podium.record(completion(user, 0)).then(() => null, (error) => error);
+    assert.ok(error instanceof PodiumUnavailable && error.reason === "offline", String(error));
+    assert.equal(error.attempts, 2);
+    assert.match(error.message, /^Podium at http:\/\/127\.0\.0\.1:\d+ did not answer within 300 ms/);
+    assert.deepEqual(slept, [500]);
+    assert.ok(Date.now() - started < 3000, `gave up after ${Date.now() - started} ms`);
+
+    const queue = memoryQueue(podium);
+    queue.add(completion(user, 1));
+    assert.deepEqual(outcomes(await queue.sync()), [[`${user}-1`, "left", "offline"]]);
+    assert.equal(queue.pending().length, 1);
+
+    // A live board's stream that never answers: the time limit covers its headers; the board is told, and polls.
+    const errors = [], modes = [];
+    const board = podium.liveBoard(`group:${GROUP}`, "week", { onPage: () => undefined, onMode: (mode) => modes.push(mode), onError: (e) => errors.push(e) });
+    try {
+      await until(() => errors.length > 0, 5);
+    } finally {
+      board.close();
+    }
+    assert.ok(errors[0] instanceof PodiumUnavailable && errors[0].reason === "offline", String(errors[0]));
+    assert.equal(modes[0], "polling");
+  } finally {
+    await hung.close();
+  }
+});
+
+test("a live stream that falls silent (no heartbeat) is aborted after silenceSeconds: the board polls and connects again", async () => {
+  const user = newUser("silent-stream");
+  // A stream that sends its headers and then nothing; pages are not to be had (503), so the board keeps trying.
+  const server = await fakePodium((request, response) => {
+    if (request.url.split("?")[0].endsWith("/live")) {
+      response.writeHead(200, { "Content-Type": "text/event-stream" });
+      response.flushHeaders();
+    } else {
+      response.writeHead(503, { "Content-Type": "text/html" });
+      response.end("<html><title>503 Service Temporarily Unavailable</title></html>");
+    }
+  });
+  const modes = [], errors = [];
+  const podium = new Podium({ baseUrl: server.base, token: () => playerToken(user), timeoutMs: 300, sleep: () => pause(0.02) });
+  const board = podium.liveBoard(`group:${GROUP}`, "week", {
+    silenceSeconds: 0.5, pollSeconds: 0.1, onPage: () => undefined, onMode: (mode) => modes.push(mode), onError: (error) => errors.push(error),
+  });
+  const streams = () => server.requests.filter(([, path]) => path.split("?")[0].endsWith("/live")).length;
+  try {
+    await until(() => streams() >= 2, 5);
+  } finally {
+    board.close();
+    await server.close();
+  }
+  assert.deepEqual(modes.slice(0, 3), ["live", "polling", "live"]);
+  // Only the polls' 503s were told: the open stream outlived the 300 ms time limit (its headers had come).
+  assert.deepEqual(errors.map((error) => `${error.name}:${error.reason}:${error.status}`), ["PodiumUnavailable:unavailable:503"]);
+});
+
+// --- answers the client cannot read -------------------------------------------------------------------------------
+
+test("a 2xx cut off, not JSON, or an HTML page: PodiumUnavailable, retried, never a SyntaxError; text operations work", async () => {
+  const user = newUser("unreadable");
+  const answers = [
+    (response) => { response.writeHead(201, { "Content-Type": "application/json", "Content-Length": "400" }); response.write('{"completion": {"id"'); setTimeout(() => response.socket.destroy(), 20); },
+    (response) => { response.writeHead(201, { "Content-Type": "application/json" }); response.end("<html>not json</html>"); },
+    (response) => { response.writeHead(200, { "Content-Type": "text/html" }); response.end("<html><title>Sign in to the Wi-Fi</title></html>"); },
+    (response) => { response.writeHead(201, { "Content-Type": "application/json" }); response.end('{"unexpected": true}'); },
+  ];
+  const server = await fakePodium((request, response) => answers[(server.requests.length - 1) % answers.length](response));
+  try {
+    const reasons = [];
+    for (let n = 0; n < answers.length; n++) {
+      const { podium } = client(user, { base: server.base, attempts: 1 });
+      const error = await podium.record(completion(user, n)).then(() => null, (error) => error);
+      assert.ok(error instanceof PodiumUnavailable, `answer ${n}: ${error}`);
+      reasons.push(error.reason);
+    }
+    assert.deepEqual(reasons, ["offline", "unavailable", "unavailable", "unavailable"]);
+    // record retries them all: four attempts, the same body each time.
+    const { podium, slept } = client(user, { base: server.base });
+    const since = server.requests.length;
+    const error = await podium.record(completion(user, 9)).then(() => null, (error) => error);
+    assert.ok(error instanceof PodiumUnavailable && error.attempts === 4, String(error));
+    assert.deepEqual(slept, [500, 1000, 2000]);
+    assert.equal(new Set(server.requests.slice(since).map(([, , body]) => body)).size, 1);
+  } finally {
+    await server.close();
+  }
+  // Operations whose answer is text are no proxy's page: /metrics and a display page, through Podium's client.
+  const { podium } = client(user);
+  assert.match(await new HealthApi(podium.configuration).fetchMetrics(), /^# (HELP|TYPE) /m);
+  assert.match(await new LeaderboardsApi(podium.configuration).fetchLeaderboardDisplay({ board: "global", window: "week" }), /<html/i);
+});
+
+test("a batch answer without results, or with 5xx items: those items are left 'unavailable'", async () => {
+  const user = newUser("batch-odd");
+  const answers = [
+    (response) => { response.writeHead(200, { "Content-Type": "application/json" }); response.end('{"ok": true}'); },
+    (response) => { response.writeHead(200, { "Content-Type": "application/json" }); response.end('{"results": []}'); },
+    (response, ids) => {
+      const problem = (status) => ({ type: "about:blank", title: "Unavailable", status, detail: "later", code: "unavailable" });
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.end(JSON.stringify({ results: [
+        { id: ids[0], status: 503, problem: problem(503) }, { id: ids[1], status: 500, problem: problem(500) },
+      ] }));
+    },
+  ];
+  const server = await fakePodium((request, response, body) => {
+    answers[server.requests.length - 1](response, JSON.parse(body).completions.map((item) => item.id));
+  });
+  try {
+    const { podium } = client(user, { base: server.base });
+    const queue = memoryQueue(podium);
+    [0, 1].forEach((n) => queue.add(completion(user, n)));
+    for (let n = 0; n < answers.length; n++) {
+      const report = await queue.sync();
+      assert.deepEqual(outcomes(report), [0, 1].map((i) => [`${user}-${i}`, "left", "unavailable"]), `answer ${n}`);
+      assert.equal(queue.pending().length, 2);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+// --- completedAt and the completion carried -----------------------------------------------------------------------
+
+test("completedAt is stamped once: add stamps it, record sends the same body each attempt and hands it back", async () => {
+  const user = newUser("stamp");
+  const bodies = [];
+  const { podium, slept } = client(user, { fetch: (input, init) => { bodies.push(init.body); return fetch(input, init); } });
+  const { completedAt, ...unstamped } = completion(user, 0);
+  await faults({ status: 502, path: "/v1/completions", times: 4 });
+  const before = Date.now();
+  const error = await podium.record(unstamped).then(() => null, (error) => error);
+  assert.ok(error instanceof PodiumUnavailable && error.attempts === 4, String(error));
+  assert.deepEqual(slept, [500, 1000, 2000]);
+  assert.equal(bodies.length, 4);
+  assert.equal(new Set(bodies).size, 1, "the same body each attempt");
+  const sent = JSON.parse(bodies[0]);
+  assert.ok(Date.parse(sent.completed_at) >= before - 1000 && Date.parse(sent.completed_at) <= Date.now());
+  assert.equal(error.completion.completedAt.toISOString(), sent.completed_at);
+  assert.equal(unstamped.completedAt, undefined, "the app's object is left as it was");
+  // Queued from the error and synced: the same id and body, recorded once.
+  const queue = memoryQueue(podium);
+  queue.add(error.completion);
+  assert.deepEqual(outcomes(await queue.sync()), [[`${user}-0`, "recorded", null]]);
+  assert.equal(await completionsOf(user), 1);
+
+  // add stamps a completion without completedAt with the time it was added.
+  queue.add({ ...unstamped, id: `${user}-1` });
+  const queued = queue.pending()[0].completedAt;
+  assert.ok(queued instanceof Date && Math.abs(queued.getTime() - Date.now()) < 5000, String(queued));
+  // A key a completion does not have is refused, naming it.
+  assert.throws(() => queue.add({ ...completion(user, 2), completedAT: new Date() }),
+    /^TypeError: podium: completion\.completedAT is not a field of a completion \(did you mean completedAt\?\)$/);
+  assert.throws(() => queue.add({ ...completion(user, 2), score: 3 }), /completion\.score is not a field of a completion/);
+  assert.equal(queue.pending().length, 1);
 });
