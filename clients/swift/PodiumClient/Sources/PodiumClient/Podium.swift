@@ -50,7 +50,7 @@ public struct Podium: Sendable {
     }
 
     /// Records `completion` (give it `completedAt`, when the quiz was played: a missing one is the time of the first
-    /// attempt, which a copy queued after a failure would not carry). After no answer, a 429, a 5xx or an
+    /// attempt; queue the copy `.unavailable` carries). After no answer, a 429, a 5xx or an
     /// answer that was not Podium's, it is sent again with the same id, up to `attempts` times in all (waiting the
     /// answer's `Retry-After`, else 0.5 s, then twice as long each time): Podium answers a completion it already has as
     /// a replay, so a retry whose first answer was lost counts once. Throws `PodiumError.refused` at once for answers
@@ -77,11 +77,15 @@ public struct Podium: Sendable {
                 case nil: throw error
                 }
             }
-            if attempt >= attempts { throw PodiumError.unavailable(unavailable) }
+            if attempt >= attempts {
+                var exhausted = unavailable
+                exhausted.completion = completion
+                throw PodiumError.unavailable(exhausted)
+            }
             try await sleep(unavailable.retryAfter.map { .seconds(min(60, max(1, $0))) } ?? wait)
             wait *= 2
         }
-        throw PodiumError.unavailable(Unavailability(reason: .offline))
+        throw PodiumError.unavailable(Unavailability(reason: .offline, completion: completion))
     }
 
     /// `userId`'s profile (`GET /v1/users/{id}`).

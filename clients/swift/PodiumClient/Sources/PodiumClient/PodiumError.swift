@@ -92,14 +92,18 @@ public struct Unavailability: Sendable, Equatable {
     public var reason: Reason
     /// The answer's problem, when an answer came.
     public var problem: Problem?
+    /// From `Podium.record`: the completion as it was sent (its `completedAt` stamped), to queue as it is, so that a
+    /// lost attempt Podium did record is answered as a replay, never as a conflicting copy.
+    public var completion: Completion?
 
     /// Seconds the answer asked to wait.
     public var retryAfter: Int? { problem?.retryAfter }
 
     /// An unavailability of `reason`.
-    public init(reason: Reason, problem: Problem? = nil) {
+    public init(reason: Reason, problem: Problem? = nil, completion: Completion? = nil) {
         self.reason = reason
         self.problem = problem
+        self.completion = completion
     }
 }
 

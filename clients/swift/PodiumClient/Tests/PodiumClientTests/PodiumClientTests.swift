@@ -70,6 +70,7 @@ struct PodiumClientTests {
         #expect(unavailable.problem?.title == "Service Unavailable" && unavailable.problem?.detail.contains("text/html") == true,
                 "\(String(describing: unavailable.problem))")
         #expect(waits.all == [.seconds(2), .seconds(2)], "Retry-After is waited")
+        #expect(unavailable.completion?.id == "h-\(run)-2" && unavailable.completion?.completedAt != nil, "the body sent, to queue")
         #expect(try await completions(of: user, podium: server.admin()) == 1)
     }
 
@@ -133,12 +134,35 @@ struct PodiumClientTests {
         guard case .authentication(let page)? = gateway else { throw TestFailure("a 401 page was not an authentication error: \(String(describing: gateway))") }
         #expect(page.status == 401 && page.type == "about:blank" && page.detail.contains("text/html"))
 
+        // A live board stops, tells the app, and tries again after 30 s, 60 s, 120 s: one request and its one retry
+        // with a fresh token each time. The third wait holds until the test ends the board.
+        let (backoffs, heard) = AsyncStream<Duration>.makeStream()
+        let waits = Waits()
+        let boardPodium = Podium(serverURL: server.proxy, token: { [server] refresh in
+            asked.note(refresh)
+            return server.staleToken
+        }, sleep: { duration in
+            waits.note(duration)
+            guard duration >= .seconds(30) else { return }
+            heard.yield(duration)
+            if waits.all.filter({ $0 >= .seconds(30) }).count >= 3 { try await Task.sleep(for: .seconds(3600)) }
+        })
+        let errors = Waits()
         let before = try await server.proxyLog().count
-        var pages = LiveBoard.pages(of: "group:\(group)", window: .week, podium: signedOut, pollEvery: .milliseconds(100)).makeAsyncIterator()
-        let ended = await #expect(throws: PodiumError.self) { _ = try await pages.next() }
-        guard case .authentication? = ended else { throw TestFailure("the live board did not end on the credential: \(String(describing: ended))") }
-        let sent = try await server.proxyLog().dropFirst(before)
-        #expect(sent.map(\.answer) == [401, 401], "one request and its one retry with a fresh token, then nothing")
+        let asksBefore = asked.all.count
+        let board = LiveBoard.pages(of: "group:\(group)", window: .week, podium: boardPodium, pollEvery: .milliseconds(100),
+                                    onError: { error in if case .authentication = error { errors.note(.zero) } })
+        let consumer = Task { var pages = board.makeAsyncIterator(); _ = try? await pages.next() }
+        var seen: [Duration] = []
+        for await wait in backoffs {
+            seen.append(wait)
+            if seen.count == 3 { break }
+        }
+        #expect(seen == [.seconds(30), .seconds(60), .seconds(120)])
+        #expect(errors.all.count == 3, "the app heard of each refusal")
+        #expect(try await server.proxyLog().dropFirst(before).map(\.answer) == Array(repeating: 401, count: 6))
+        #expect(Array(asked.all.dropFirst(asksBefore)) == [false, true, true, true], "its first token, then one fresh token a try")
+        consumer.cancel()
     }
 
     @Test("an offline queue syncs through the batch route with every item's outcome, no loss and no doubles")
