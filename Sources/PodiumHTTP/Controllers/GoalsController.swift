@@ -99,6 +99,15 @@ struct GoalsController {
     }
 }
 
+/// One goal's progress row to show: the goal, its period under way, and the stored row's key.
+private typealias GoalRow = (goal: Goal, period: Period, subject: GoalSubject)
+
+/// `goal`'s rows for `subjects` (players or groups) in its period under way at `at`, the period worked out once.
+private func goalRows(of goal: Goal, subjects: [String], at: Date) -> [GoalRow] {
+    let period = goal.period(containing: at)
+    return subjects.map { (goal, period, GoalSubject(goal: goal.id, period: period.key, subject: $0)) }
+}
+
 /// Goals' progress in their periods under way: a player's (the profile) and a group's (its display).
 struct GoalStandings {
     let goals: GoalStore
@@ -115,18 +124,15 @@ struct GoalStandings {
         guard !shown.isEmpty else { return [] }
         let (groups, topics) = try await goals.scopes(of: userID)
         let at = now()
-        let rows = shown.flatMap { goal -> [(Goal, GoalSubject)] in
-            let period = goal.period(containing: at).key
+        let rows = shown.flatMap { goal -> [GoalRow] in
+            let subjects: [String]
             switch (goal.kind, goal.scope) {
-            case (.personal, .global):
-                return [(goal, GoalSubject(goal: goal.id, period: period, subject: userID))]
-            case (.personal, .topic(let topic)):
-                return topics.contains(topic) ? [(goal, GoalSubject(goal: goal.id, period: period, subject: userID))] : []
-            case (.personal, .groups(let names)):
-                return names.contains(where: groups.contains) ? [(goal, GoalSubject(goal: goal.id, period: period, subject: userID))] : []
-            case (.class, _):
-                return goal.subjects(userID: userID, groups: groups.sorted()).map { (goal, GoalSubject(goal: goal.id, period: period, subject: $0)) }
+            case (.personal, .global): subjects = [userID]
+            case (.personal, .topic(let topic)): subjects = topics.contains(topic) ? [userID] : []
+            case (.personal, .groups(let names)): subjects = names.contains(where: groups.contains) ? [userID] : []
+            case (.class, _): subjects = goal.subjects(userID: userID, groups: groups.sorted())
             }
+            return goalRows(of: goal, subjects: subjects, at: at)
         }
         return try await progress(of: rows, at: at)
     }
@@ -137,15 +143,14 @@ struct GoalStandings {
         let rows = rules.boards.contests.goals.filter { goal in
             guard goal.kind == .class, goal.endedAt == nil, case .groups(let names) = goal.scope else { return false }
             return names.contains(group)
-        }.map { ($0, GoalSubject(goal: $0.id, period: $0.period(containing: at).key, subject: group)) }
+        }.flatMap { goalRows(of: $0, subjects: [group], at: at) }
         return try await progress(of: rows, at: at)
     }
 
     /// Each row's progress as stored (0 where nobody added yet), as shown at `at`.
-    private func progress(of rows: [(Goal, GoalSubject)], at: Date) async throws -> [GoalProgress] {
-        let stored = try await goals.progress(of: rows.map(\.1))
-        return rows.map { goal, row in
-            let period = goal.period(containing: at)
+    private func progress(of rows: [GoalRow], at: Date) async throws -> [GoalProgress] {
+        let stored = try await goals.progress(of: rows.map(\.subject))
+        return rows.map { goal, period, row in
             let end = period.end ?? at
             let found = stored[row]
             return GoalProgress(

@@ -39,8 +39,9 @@ public enum LiveBoard {
                         }
                         try? await podium.sleep(pollEvery)
                     } catch {
-                        guard case .authentication? = PodiumError.from(error), let refused = PodiumError.from(error) else {
-                            continuation.finish(throwing: PodiumError.from(error) ?? error)
+                        let podiumError = PodiumError.from(error)
+                        guard case .authentication? = podiumError, let refused = podiumError else {
+                            continuation.finish(throwing: podiumError ?? error)
                             return
                         }
                         onError(refused)

@@ -107,7 +107,7 @@ public actor OfflineQueue {
                 report.items += zip(chunk, results).map { item, result in (item.id, Self.outcome(of: result)) }
             } catch {
                 let reason: LeftReason
-                switch PodiumError.from(error) {
+                switch PodiumError.classify(error) {
                 case .authentication(let problem)?: reason = .authentication(problem)
                 case .unavailable(let unavailable)?:
                     reason = unavailable.reason == .rateLimited ? .rateLimited(unavailable.problem)
@@ -115,7 +115,6 @@ public actor OfflineQueue {
                 // A whole batch refused: the credential may not post these (403), or the batch itself was refused;
                 // nothing is dropped for what may be the app's configuration.
                 case .refused(let problem)?: reason = problem.status == 403 ? .authentication(problem) : .unavailable(problem)
-                case nil where error is ClientError: reason = .offline
                 case nil: throw error
                 }
                 // The rest cannot go through either: all of it stays, with the same reason.

@@ -70,10 +70,9 @@ public struct Podium: Sendable {
                 default: throw PodiumError.unavailable(Unavailability(reason: .unavailable))
                 }
             } catch {
-                switch PodiumError.from(error) {
+                switch PodiumError.classify(error) {
                 case .unavailable(let reason)?: unavailable = reason
                 case let podiumError?: throw podiumError
-                case nil where error is ClientError: unavailable = Unavailability(reason: .offline)
                 case nil: throw error
                 }
             }
@@ -100,15 +99,12 @@ public struct Podium: Sendable {
         }
     }
 
-    /// Runs `call`, throwing the `PodiumError` inside a `ClientError` itself, and `.unavailable(.offline)` for one
-    /// that holds none (no answer came).
+    /// Runs `call`, throwing what its error means (`PodiumError.classify`).
     static func unwrapping<T>(_ call: () async throws -> T) async throws -> T {
         do {
             return try await call()
         } catch {
-            if let podiumError = PodiumError.from(error) { throw podiumError }
-            if error is ClientError { throw PodiumError.unavailable(Unavailability(reason: .offline)) }
-            throw error
+            throw PodiumError.classify(error) ?? error
         }
     }
 }

@@ -74,6 +74,13 @@ public enum PodiumError: Error, Equatable, CustomStringConvertible {
         if let error = error as? ClientError { return from(error.underlyingError) }
         return nil
     }
+
+    /// What `error` means: the `PodiumError` inside it, or `.unavailable(.offline)` for a `ClientError` holding none
+    /// (no answer came); nil for an error that is not the client's (a cancellation, say).
+    static func classify(_ error: any Error) -> PodiumError? {
+        if let podiumError = from(error) { return podiumError }
+        return error is ClientError ? .unavailable(Unavailability(reason: .offline)) : nil
+    }
 }
 
 /// Why Podium could not take a request now.
